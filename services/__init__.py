@@ -1,0 +1,1 @@
+"""ztgate: a zero-trust gateway for LLM inference."""
