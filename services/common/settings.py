@@ -1,0 +1,47 @@
+"""Settings every service shares: where it listens, TLS, shutdown, logging, OpenTelemetry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    """Base for settings models: unknown keys are errors, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TlsSettings(Strict):
+    # PEM certificate chain of this server.
+    cert: Path
+    # PEM private key of this server.
+    key: Path
+    # CA bundle that client certificates must chain to; set it to require mTLS.
+    client_ca: Path | None = None
+
+
+class ServerSettings(Strict):
+    # host:port to listen on. Without TLS only loopback addresses are accepted.
+    listen: str
+    # TLS for the listener; required on any non-loopback address.
+    tls: TlsSettings | None = None
+    # Seconds that in-flight calls get to finish on SIGTERM/SIGINT before they are cancelled.
+    shutdown_grace_s: float = Field(default=10.0, ge=0)
+    # Largest gRPC message accepted, in bytes (the payload limits of each service sit below it).
+    max_message_bytes: int = Field(default=4 * 1024 * 1024, gt=0)
+
+
+class OtelSettings(Strict):
+    # Turns on gRPC instrumentation (spans) and OTLP export of traces and metrics.
+    enabled: bool = False
+    # OTLP/gRPC endpoint of the telemetry collector.
+    endpoint: str = "127.0.0.1:4317"
+    # Seconds between metric exports.
+    export_interval_s: float = Field(default=5.0, gt=0)
+
+
+class LoggingSettings(Strict):
+    # Root log level: debug, info, warning, error.
+    level: str = Field(default="info", pattern="^(debug|info|warning|error)$")

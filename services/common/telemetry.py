@@ -1,0 +1,63 @@
+"""OpenTelemetry set-up for every service: traces and metrics over OTLP/gRPC, on by config.
+
+Export is asynchronous (batch span processor, periodic metric reader), so a slow or absent
+collector never slows a request down.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+from opentelemetry import metrics, trace
+
+from services.common.settings import OtelSettings
+
+log = logging.getLogger(__name__)
+_providers: list[object] = []
+
+
+def setup_telemetry(settings: OtelSettings, service: str) -> None:
+    """Installs tracer and meter providers exporting to the collector; a no-op when disabled."""
+    if not settings.enabled or _providers:
+        return
+    from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import OTLPMetricExporter
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    resource = Resource.create({"service.name": f"ztgate-{service}"})
+    tracer_provider = TracerProvider(resource=resource)
+    tracer_provider.add_span_processor(
+        BatchSpanProcessor(OTLPSpanExporter(endpoint=settings.endpoint, insecure=True)))
+    trace.set_tracer_provider(tracer_provider)
+    reader = PeriodicExportingMetricReader(
+        OTLPMetricExporter(endpoint=settings.endpoint, insecure=True),
+        export_interval_millis=settings.export_interval_s * 1000)
+    meter_provider = MeterProvider(resource=resource, metric_readers=[reader])
+    metrics.set_meter_provider(meter_provider)
+    _providers.extend([tracer_provider, meter_provider])
+    log.info("telemetry export to %s enabled", settings.endpoint,
+             extra={"address": settings.endpoint})
+
+
+def server_interceptors(settings: OtelSettings, service: str) -> list[grpc.aio.ServerInterceptor]:
+    """The gRPC server instrumentation (spans continuing the caller's traceparent) when enabled."""
+    if not settings.enabled:
+        return []
+    from opentelemetry.instrumentation.grpc import aio_server_interceptor
+
+    return [aio_server_interceptor()]
+
+
+def shutdown_telemetry() -> None:
+    """Flushes and stops the providers installed by `setup_telemetry`."""
+    while _providers:
+        provider = _providers.pop()
+        try:
+            provider.shutdown()  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - shutdown must not mask the exit path
+            log.warning("telemetry provider shutdown failed", exc_info=True)

@@ -1,0 +1,23 @@
+"""The whole ztgate configuration: one YAML file (`ztgate.yaml`), one section per part."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from services.common.config import load_settings
+from services.common.settings import LoggingSettings, OtelSettings, Strict
+from services.gateway.config import GatewaySettings
+from services.redaction.config import RedactionSettings
+
+
+class ZtgateConfig(Strict):
+    logging: LoggingSettings = LoggingSettings()
+    # OpenTelemetry export, shared by every service.
+    otel: OtelSettings = OtelSettings()
+    gateway: GatewaySettings = GatewaySettings()
+    redaction: RedactionSettings = RedactionSettings()
+
+
+def load_config(path: Path | str | None = None) -> ZtgateConfig:
+    """Reads ztgate.yaml (or $ZTGATE_CONFIG) with ZTGATE_* overrides; raises ConfigError."""
+    return load_settings(ZtgateConfig, path)

@@ -1,0 +1,1 @@
+"""The Envoy front proxy: configuration rendering and process management."""
