@@ -1,0 +1,136 @@
+"""The `ztgate` command: run the suite or one service, and talk to it as a client would."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from services.common.config import ConfigError
+
+DEFAULT_ENVOY = "127.0.0.1:8080"
+
+
+def _config(args: argparse.Namespace):
+    from services.config import load_config
+
+    return load_config(getattr(args, "config", None))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from services.common.logging import setup_logging
+
+    config = _config(args)
+    setup_logging(args.service, config.logging.level)
+    if args.service == "redaction":
+        from services.redaction.server import run
+
+        if args.listen:
+            server = config.redaction.server.model_copy(update={"listen": args.listen})
+            config = config.model_copy(update={"redaction": config.redaction.model_copy(
+                update={"server": server})})
+        asyncio.run(run(config))
+        return 0
+    print(f"ztgate serve {args.service}: not part of this build yet", file=sys.stderr)
+    return 2
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    from services.launcher import run_suite
+
+    return asyncio.run(run_suite(_config(args), args.config))
+
+
+def cmd_envoy_config(args: argparse.Namespace) -> int:
+    from services.gateway.envoy_config import render
+
+    text = render(_config(args))
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_redact(args: argparse.Namespace) -> int:
+    from services.redaction.client import print_redaction, redact
+
+    text = sys.stdin.read() if args.text == "-" else args.text
+    response = asyncio.run(redact(args.address, text, policy=args.policy, tenant=args.tenant,
+                                  session_id=args.session))
+    print_redaction(response, sys.stdout)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.target == "redaction":
+        from services.bench.redaction_bench import main as bench_main
+
+        return bench_main(args)
+    print(f"ztgate bench {args.target}: not part of this build yet", file=sys.stderr)
+    return 2
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from services.launcher import print_status
+
+    return asyncio.run(print_status(_config(args)))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ztgate", description=__doc__)
+    sub = parser.add_subparsers(dest="verb", required=True)
+
+    def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--config", type=Path, help="ztgate.yaml (default: $ZTGATE_CONFIG or built-in defaults)")
+        return p
+
+    p = with_config(sub.add_parser("serve", help="run one service in the foreground"))
+    p.add_argument("service", choices=["redaction", "inference", "telemetry"])
+    p.add_argument("--listen", help="HOST:PORT (overrides the config)")
+    p.set_defaults(func=cmd_serve)
+
+    p = with_config(sub.add_parser("up", help="run the whole suite behind Envoy until Ctrl-C"))
+    p.set_defaults(func=cmd_up)
+
+    p = with_config(sub.add_parser("envoy-config", help="render the Envoy bootstrap that `up` runs"))
+    p.add_argument("--out", help="write to this file instead of stdout")
+    p.set_defaults(func=cmd_envoy_config)
+
+    p = sub.add_parser("redact", help="redact TEXT through the gateway and show the findings")
+    p.add_argument("text", help="the text, or - to read standard input")
+    p.add_argument("--address", default=DEFAULT_ENVOY,
+                   help=f"gateway or redaction service address (default {DEFAULT_ENVOY}, Envoy)")
+    p.add_argument("--policy", default="")
+    p.add_argument("--tenant", default="")
+    p.add_argument("--session", default="")
+    p.set_defaults(func=cmd_redact)
+
+    p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
+    p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry"])
+    p.add_argument("--samples", type=int, default=400, help="corpus size")
+    p.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--out", type=Path, help="also write the Markdown report here")
+    p.set_defaults(func=cmd_bench)
+
+    p = with_config(sub.add_parser("status", help="health of every part of a running suite"))
+    p.set_defaults(func=cmd_status)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ConfigError as exc:
+        print(f"ztgate: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
