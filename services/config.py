@@ -8,6 +8,7 @@ from services.common.config import load_settings
 from services.common.settings import LoggingSettings, OtelSettings, Strict
 from services.gateway.config import GatewaySettings
 from services.redaction.config import RedactionSettings
+from services.telemetry.config import TelemetrySettings
 
 
 class ZtgateConfig(Strict):
@@ -16,6 +17,7 @@ class ZtgateConfig(Strict):
     otel: OtelSettings = OtelSettings()
     gateway: GatewaySettings = GatewaySettings()
     redaction: RedactionSettings = RedactionSettings()
+    telemetry: TelemetrySettings = TelemetrySettings()
 
 
 def load_config(path: Path | str | None = None) -> ZtgateConfig:

@@ -1,0 +1,1 @@
+"""The telemetry collector: OTLP receivers, aggregation, Prometheus exposition, SLO controller."""
