@@ -68,8 +68,8 @@ def _check_offsets(text: str, detections: Sequence[Detection]) -> None:
     for detection in detections:
         if not 0 <= detection.start < detection.end <= length:
             raise InvalidDetectionError(
-                f"{detection.recognizer} gave {detection.entity_type} at [{detection.start}, {detection.end}) "
-                f"in a text of {length} code points")
+                f"{detection.recognizer} gave {detection.entity_type} at "
+                f"[{detection.start}, {detection.end}) in a text of {length} code points")
 
 
 def applicable(text: str, detections: Sequence[Detection], policy: Policy
@@ -119,7 +119,8 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
         if rule.action is Action.PSEUDONYMIZE:
             pseudonymised.append(index)
         else:
-            replacements[index] = operators.replace(detection.entity_type, text[detection.start:detection.end], rule)
+            value = text[detection.start:detection.end]
+            replacements[index] = operators.replace(detection.entity_type, value, rule)
     if pseudonymised:
         context = (vault.transaction(tenant, session_id) if vault is not None and session_id
                    else nullcontext(PseudonymTransaction(None, _EPHEMERAL_MAX_ENTRIES)))

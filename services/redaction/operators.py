@@ -2,19 +2,21 @@
 
 Each action maps to a presidio-anonymizer `Operator` and an `OperatorConfig`:
 
-| action       | operator                          | replacement                                      |
-|--------------|-----------------------------------|--------------------------------------------------|
-| pseudonymize | `Pseudonymize` (ours)             | `<PERSON_1>` from the session allocator (vault)  |
-| mask         | `TailMask` (ours, extends `Mask`) | `*********1234`: every code point but a kept tail |
-| redact       | Presidio `replace`, no new value  | `<ENTITY_TYPE>` (not "": keeps the LLM's context) |
-| hash         | `KeyedHash` (ours)                | `<ENTITY_TYPE:3fa9c2d1e0b4>` HMAC-SHA256, truncated |
-| encrypt      | Presidio `encrypt`                | AES-CBC ciphertext, base64; `Operators.decrypt` undoes it |
+| action       | operator                        | replacement                                          |
+|--------------|---------------------------------|------------------------------------------------------|
+| pseudonymize | `Pseudonymize` (ours)           | `<PERSON_1>` from the session allocator (vault)      |
+| mask         | `TailMask` (ours, on `Mask`)    | `************1111`: every code point but a kept tail |
+| redact       | Presidio `replace`, no value    | `<ENTITY_TYPE>` (not "": keeps the LLM's context)    |
+| hash         | `KeyedHash` (ours)              | `<ENTITY_TYPE:3fa9c2d1e0b4>`: HMAC-SHA256, truncated |
+| encrypt      | Presidio `encrypt`              | AES-CBC ciphertext, base64; `Operators.decrypt` undoes it |
 
 `AnonymizerEngine.anonymize` costs ~100-200 us for five spans (it copies results, re-resolves conflicts,
 builds an operator instance per span and formats debug strings), most of the layer's budget. So the hot
-path (`Operators.replace`, driven by anonymize.py) calls the same operator instances directly on spans that `overlaps.py` already
-made disjoint (~5 us). `build_engine()` registers our operators on a real `AnonymizerEngine`, and
-`Operators.operator_configs` gives the matching configs; the tests check both paths give the same text.
+path (`Operators.replace`, driven by anonymize.py) calls the same operator instances directly on spans
+that `overlaps.py` already made disjoint (~1 us a span). `build_engine()` registers our operators on a
+real `AnonymizerEngine` and `Operators.operator_configs` gives the matching configs; a test checks that
+both paths give the same text. Never feed the engine unresolved spans: its own conflict rules differ
+from overlaps.py, and pass `merge_entities_with_spaces=False`, or it joins "Ada Lovelace" spans itself.
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ class Pseudonymize(Operator):
 
     def validate(self, params: dict = None) -> None:
         if not callable(getattr(params.get(self.ALLOCATOR), "placeholder_for", None)):
-            raise InvalidParamError(f"{PSEUDONYMIZE_OPERATOR} needs an '{self.ALLOCATOR}' with placeholder_for()")
+            raise InvalidParamError(f"{PSEUDONYMIZE_OPERATOR} needs an '{self.ALLOCATOR}' "
+                                    f"with placeholder_for()")
 
     def operator_name(self) -> str:
         return PSEUDONYMIZE_OPERATOR

@@ -119,8 +119,16 @@ class Policy(Strict):
     def _known_entity_types(cls, entities: dict[str, EntityRule]) -> dict[str, EntityRule]:
         unknown = sorted(set(entities) - ALL_ENTITY_TYPES)
         if unknown:
-            raise ValueError(f"unknown entity type(s) {', '.join(unknown)}; known: {', '.join(sorted(ALL_ENTITY_TYPES))}")
+            raise ValueError(f"unknown entity type(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(ALL_ENTITY_TYPES))}")
         return entities
+
+    @field_validator("tenants")
+    @classmethod
+    def _named_tenants(cls, tenants: frozenset[str]) -> frozenset[str]:
+        if any(not tenant.strip() for tenant in tenants):
+            raise ValueError("a tenant name cannot be empty (requests without a tenant use 'default')")
+        return tenants
 
     @field_validator("default_secret_action")
     @classmethod
@@ -229,13 +237,15 @@ class PolicyStore:
         self._tenants = dict(tenants)
 
     @classmethod
-    def load(cls, sources: Iterable[Path | str] = (), *, builtin: bool = True) -> PolicyStore:
+    def load(cls, sources: Iterable[Path | str] | Path | str = (), *, builtin: bool = True) -> PolicyStore:
         """Loads policy files and directories (every *.yaml / *.yml in them).
 
         With `builtin`, the shipped `default` policy is loaded first; a given file may replace it by
         defining a policy named `default`. Two given files defining the same policy name, or claiming
         the same tenant, are an error naming both files.
         """
+        if isinstance(sources, (str, Path)):
+            sources = [sources]
         policies: dict[str, Policy] = {}
         origin: dict[str, Path] = {}
         if builtin:
@@ -244,7 +254,8 @@ class PolicyStore:
         for path in _expand(sources):
             policy = load_policy_file(path)
             if policy.name in origin:
-                raise ConfigError(f"policy '{policy.name}' is defined in both {origin[policy.name]} and {path}")
+                raise ConfigError(f"policy '{policy.name}' is defined in both {origin[policy.name]} "
+                                  f"and {path}")
             policies[policy.name] = policy
             origin[policy.name] = path
         tenants: dict[str, str] = {}
@@ -261,7 +272,8 @@ class PolicyStore:
         """The policy called `name`; UnknownPolicyError (INVALID_ARGUMENT) when none is loaded."""
         policy = self._policies.get(name)
         if policy is None:
-            raise UnknownPolicyError(f"unknown policy '{name}'; loaded policies: {', '.join(sorted(self._policies))}")
+            raise UnknownPolicyError(f"unknown policy '{name}'; loaded policies: "
+                                     f"{', '.join(sorted(self._policies))}")
         return policy
 
     def resolve(self, policy: str | None = None, tenant: str | None = None) -> Policy:

@@ -217,7 +217,8 @@ def pending_placeholder_length(text: str) -> int:
 
 # Every prefix of "TYPE_" for restorable types, "" included (a lone "<").
 _TYPE_PREFIXES: frozenset[str] = frozenset(
-    f"{entity_type}_"[:length] for entity_type in RESTORABLE_ENTITY_TYPES for length in range(len(entity_type) + 2))
+    f"{entity_type}_"[:length]
+    for entity_type in RESTORABLE_ENTITY_TYPES for length in range(len(entity_type) + 2))
 _PARTIAL_NUMBERED = re.compile(
     "(?:" + "|".join(sorted(map(re.escape, RESTORABLE_ENTITY_TYPES))) + r")_[1-9][0-9]{0,8}")
 _MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12

@@ -68,7 +68,8 @@ def test_default_policy_pseudonymises_pii_and_redacts_secrets(default, operators
         ("AWS_ACCESS_KEY_ID", 40, 60, "<AWS_ACCESS_KEY_ID>", Action.REDACT),
         ("PERSON", 66, 78, "<PERSON_1>", Action.PSEUDONYMIZE),
     ]
-    assert vault.restore("t", "s", outcome.text) == text.replace("AKIAIOSFODNN7EXAMPLE", "<AWS_ACCESS_KEY_ID>")
+    restored = vault.restore("t", "s", outcome.text)
+    assert restored == text.replace("AKIAIOSFODNN7EXAMPLE", "<AWS_ACCESS_KEY_ID>")
     assert vault.entry_count("t", "s") == 2
 
 
@@ -85,13 +86,14 @@ def test_unicode_offsets_are_code_points_with_emoji_before_values(default, opera
                   at(text, "zoë@exämple.no", "EMAIL_ADDRESS")]
     assert detections[0].start == 6  # the family emoji is five code points plus a space
     outcome = redact(text, detections, default, vault, "t", "s", operators=operators)
-    assert outcome.text == "👩‍👩‍👧 <PERSON_1> 🇳🇴 writes from <LOCATION_1>: <EMAIL_ADDRESS_1> 🎉"
+    assert outcome.text == (
+        "👩‍👩‍👧 <PERSON_1> 🇳🇴 writes from <LOCATION_1>: <EMAIL_ADDRESS_1> 🎉")
     for finding, detection in zip(outcome.findings, detections):
         assert (finding.start, finding.end) == (detection.start, detection.end)
     assert vault.restore("t", "s", outcome.text) == text
 
 
-# --- block ---------------------------------------------------------------------------------------------------
+# --- block ------------------------------------------------------------------------------------------------
 
 def test_block_raises_with_sorted_types_and_leaves_the_vault_untouched(acme, operators, vault):
     text = "Ada, SSN 078-05-1120, card 4111111111111111, SSN again 219-09-9999"
@@ -117,7 +119,8 @@ def test_block_lists_every_blocked_type_once_in_order(operators, vault):
 
 def test_block_below_its_threshold_does_not_block(acme, operators, vault):
     text = "ref 078-05-1120"
-    outcome = redact(text, [at(text, "078-05-1120", "US_SSN", 0.7)], acme, vault, "acme", "s", operators=operators)
+    detections = [at(text, "078-05-1120", "US_SSN", 0.7)]
+    outcome = redact(text, detections, acme, vault, "acme", "s", operators=operators)
     assert outcome.text == text and outcome.findings == ()
 
 
@@ -130,7 +133,7 @@ def test_block_inside_a_span_that_wins_the_overlap_still_blocks(operators, vault
     assert len(vault) == 0
 
 
-# --- thresholds and allow -------------------------------------------------------------------------------------
+# --- thresholds and allow ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("score", "replaced"), [(0.69, False), (0.7, True), (0.95, True)])
 def test_score_threshold_is_inclusive_and_per_type(acme, operators, vault, score, replaced):
@@ -144,7 +147,8 @@ def test_allow_list_values_and_patterns_are_left_as_is(acme, operators, vault):
     detections = [at(text, v, "EMAIL_ADDRESS", 1.0)
                   for v in ("support@acme.example", "bot@noreply.acme.example", "ada@example.com")]
     outcome = redact(text, detections, acme, vault, "acme", "s", operators=operators)
-    assert outcome.text.startswith("write support@acme.example or bot@noreply.acme.example, not <EMAIL_ADDRESS:")
+    assert outcome.text.startswith(
+        "write support@acme.example or bot@noreply.acme.example, not <EMAIL_ADDRESS:")
     assert [f.start for f in outcome.findings] == [detections[2].start]
 
 
@@ -163,7 +167,7 @@ def test_allowed_type_does_not_shadow_an_overlapping_detection(acme, operators, 
     assert outcome.text.startswith("host 10.0.0.1:<EMAIL_ADDRESS:")
 
 
-# --- overlaps and the other operators end to end ------------------------------------------------------------------
+# --- overlaps and the other operators end to end ----------------------------------------------------------
 
 def test_secret_overlapping_pii_is_redacted_whole_and_never_stored(default, operators, vault):
     text = "login ada:hunter2@db"
@@ -176,7 +180,8 @@ def test_secret_overlapping_pii_is_redacted_whole_and_never_stored(default, oper
 
 def test_acme_policy_masks_hashes_and_encrypts(acme, operators, vault):
     text = "card 4111111111111111 iban DE89370400440532013000 token ghp_abcdefghijklmnopqrstuvwxyz0123456789"
-    detections = [at(text, "4111111111111111", "CREDIT_CARD"), at(text, "DE89370400440532013000", "IBAN_CODE"),
+    detections = [at(text, "4111111111111111", "CREDIT_CARD"),
+                  at(text, "DE89370400440532013000", "IBAN_CODE"),
                   at(text, "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "GITHUB_TOKEN")]
     outcome = redact(text, detections, acme, vault, "acme", "s", operators=operators)
     card, iban, token = outcome.findings
@@ -187,7 +192,7 @@ def test_acme_policy_masks_hashes_and_encrypts(acme, operators, vault):
     assert len(vault) == 0
 
 
-# --- nothing half-done ------------------------------------------------------------------------------------------
+# --- nothing half-done ------------------------------------------------------------------------------------
 
 def test_failing_operator_leaves_the_vault_untouched(operators, vault):
     policy = Policy(name="p", entities={"PERSON": "pseudonymize", "EMAIL_ADDRESS": "hash"})
@@ -210,15 +215,16 @@ def test_full_session_fails_the_request_and_stores_none_of_it(default, operators
 @pytest.mark.parametrize(("start", "end"), [(-1, 2), (3, 3), (5, 4), (0, 99)])
 def test_offsets_outside_the_text_are_refused(default, operators, vault, start, end):
     with pytest.raises(InvalidDetectionError):
-        redact("short", [Detection("PERSON", start, end, 0.9, "t")], default, vault, "t", "s", operators=operators)
+        redact("short", [Detection("PERSON", start, end, 0.9, "t")], default, vault, "t", "s",
+               operators=operators)
 
 
-# --- sessions --------------------------------------------------------------------------------------------------
+# --- sessions ---------------------------------------------------------------------------------------------
 
-def test_without_a_session_placeholders_are_consistent_within_the_call_and_nothing_is_stored(default, operators,
-                                                                                              vault):
+def test_without_a_session_placeholders_hold_within_the_call_and_nothing_is_stored(default, operators, vault):
     text = "Ada met Bob, then Ada left"
-    detections = [at(text, "Ada", "PERSON"), at(text, "Bob", "PERSON"), at(text, "Ada", "PERSON", occurrence=1)]
+    detections = [at(text, "Ada", "PERSON"), at(text, "Bob", "PERSON"),
+                  at(text, "Ada", "PERSON", occurrence=1)]
     for session_id in (None, ""):
         outcome = redact(text, detections, default, vault, "t", session_id, operators=operators)
         assert outcome.text == "<PERSON_1> met <PERSON_2>, then <PERSON_1> left"
@@ -230,8 +236,8 @@ def test_numbering_continues_across_requests_of_a_session(default, operators, va
     first = "Ada"
     second = "Bob and Ada"
     redact(first, [at(first, "Ada", "PERSON")], default, vault, "t", "s", operators=operators)
-    outcome = redact(second, [at(second, "Bob", "PERSON"), at(second, "Ada", "PERSON")], default, vault, "t", "s",
-                     operators=operators)
+    detections = [at(second, "Bob", "PERSON"), at(second, "Ada", "PERSON")]
+    outcome = redact(second, detections, default, vault, "t", "s", operators=operators)
     assert outcome.text == "<PERSON_2> and <PERSON_1>"
 
 

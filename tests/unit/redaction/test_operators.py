@@ -40,7 +40,10 @@ def operators() -> Operators:
 
 def test_pseudonymize_gives_the_same_placeholder_to_the_same_value(operators):
     txn = PseudonymTransaction(None, 100)
-    replace = lambda entity_type, value: operators.replace(entity_type, value, rule(Action.PSEUDONYMIZE), txn)  # noqa: E731
+
+    def replace(entity_type: str, value: str) -> str:
+        return operators.replace(entity_type, value, rule(Action.PSEUDONYMIZE), txn)
+
     assert replace("PERSON", "Ada") == "<PERSON_1>"
     assert replace("EMAIL_ADDRESS", "ada@example.com") == "<EMAIL_ADDRESS_1>"
     assert replace("PERSON", "Grace") == "<PERSON_2>"
@@ -184,8 +187,9 @@ def test_direct_path_gives_the_same_text_as_presidios_engine(operators):
     parts, position = [], 0
     for result in results:
         value = text[result.start:result.end]
-        parts += [text[position:result.start],
-                  operators.replace(result.entity_type, value, policy.rule_for(result.entity_type), direct_txn)]
+        replacement = operators.replace(result.entity_type, value, policy.rule_for(result.entity_type),
+                                        direct_txn)
+        parts += [text[position:result.start], replacement]
         position = result.end
     direct_text = "".join(parts) + text[position:]
 

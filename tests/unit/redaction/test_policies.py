@@ -121,13 +121,16 @@ def test_bare_action_is_short_for_a_rule_with_only_an_action():
     ("name: p\nallow: {values: [a], regexes: [b]}\n", "allow.regexes", "unknown key"),
     ("name: p\nentities:\n  PASSPORT: redact\n", "entities", "unknown entity type(s) PASSPORT"),
     ("name: p\nentities:\n  PERSON: shred\n", "entities.PERSON.action", "Input should be"),
-    ("name: p\nentities:\n  PERSON: {action: mask, threshold: 1.5}\n", "entities.PERSON.threshold", "less than"),
-    ("name: p\nentities:\n  PERSON: {action: mask, mask_char: '**'}\n", "entities.PERSON.mask_char", "at most 1"),
+    ("name: p\nentities:\n  PERSON: {action: mask, threshold: 1.5}\n",
+     "entities.PERSON.threshold", "less than"),
+    ("name: p\nentities:\n  PERSON: {action: mask, mask_char: '**'}\n",
+     "entities.PERSON.mask_char", "at most 1"),
     ("name: p\ndefault_threshold: -0.1\n", "default_threshold", "greater than"),
     ("name: 'has space'\n", "name", "should match pattern"),
     ("description: no name\n", "name", "Field required"),
     ("name: p\nallow:\n  patterns: ['(unclosed']\n", "allow.patterns.0", "regular expression"),
     ("name: p\ndefault_action: erase\n", "default_action", "Input should be"),
+    ("name: p\ntenants: ['']\n", "tenants", "a tenant name cannot be empty"),
 ])
 def test_invalid_policy_file_names_file_and_key(tmp_path, body, key, reason):
     path = write(tmp_path, body)
@@ -161,7 +164,7 @@ def test_partial_mask_of_a_secret_is_rejected(tmp_path):
 
 def test_unsafe_default_secret_action_is_rejected(tmp_path):
     path = write(tmp_path, "name: p\ndefault_secret_action: pseudonymize\n")
-    with pytest.raises(ConfigError, match="default_secret_action: .*'pseudonymize' is not allowed for secret"):
+    with pytest.raises(ConfigError, match="default_secret_action: 'pseudonymize' is not allowed for secret"):
         load_policy_file(path)
 
 
@@ -171,7 +174,7 @@ def test_default_action_applies_to_pii_only(tmp_path):
     assert policy.rule_for("OPENAI_API_KEY").action is Action.REDACT
 
 
-# --- reading files --------------------------------------------------------------------------------------------
+# --- reading files ----------------------------------------------------------------------------------------
 
 def test_explicit_file_that_is_missing_is_an_error_not_a_fallback(tmp_path):
     missing = tmp_path / "absent.yaml"
@@ -201,6 +204,11 @@ def test_directory_loads_every_yaml_file(tmp_path):
     store = PolicyStore.load([tmp_path])
     assert store.names() == ["default", "one", "two"]
     assert store.resolve(tenant="t2").name == "two"
+
+
+def test_a_single_path_is_accepted_as_well_as_a_list():
+    assert PolicyStore.load(ACME).names() == ["acme-strict", "default"]
+    assert PolicyStore.load(str(ACME)).names() == ["acme-strict", "default"]
 
 
 def test_shipped_policy_directory_can_be_given_explicitly():

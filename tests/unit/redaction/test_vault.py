@@ -1,4 +1,4 @@
-"""Vault: round trip, numbering, tenant isolation, expiry, bounds, no secrets, atomic commits, streaming helper."""
+"""Vault: round trip, numbering, tenant isolation, expiry, bounds, no secrets, atomicity, stream hold-back."""
 
 from __future__ import annotations
 
@@ -43,10 +43,12 @@ def store(vault: Vault, tenant: str, session_id: str, *values: tuple[str, str]) 
 # --- round trip and numbering -------------------------------------------------------------------------------
 
 def test_round_trip_restores_originals(vault):
-    person, email = store(vault, "t", "s", ("PERSON", "Zoë Ångström"), ("EMAIL_ADDRESS", "zoe@example.com"))
+    person, email = store(vault, "t", "s", ("PERSON", "Zoë Ångström"),
+                          ("EMAIL_ADDRESS", "zoe@example.com"))
     assert (person, email) == ("<PERSON_1>", "<EMAIL_ADDRESS_1>")
     answer = f"Dear {person}, we wrote to {email}. 🎉 {person}!"
-    assert vault.restore("t", "s", answer) == "Dear Zoë Ångström, we wrote to zoe@example.com. 🎉 Zoë Ångström!"
+    assert vault.restore("t", "s", answer) == (
+        "Dear Zoë Ångström, we wrote to zoe@example.com. 🎉 Zoë Ångström!")
 
 
 def test_numbering_is_per_type_and_stable_across_calls_of_a_session(vault):
@@ -87,7 +89,7 @@ def test_same_session_id_in_two_tenants_is_two_sessions(vault):
     assert vault.restore("globex", "sid", "<PERSON_1>") == "Bob"
 
 
-# --- secrets -------------------------------------------------------------------------------------------------
+# --- secrets ----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("entity_type", sorted(SECRET_ENTITY_TYPES))
 def test_secrets_are_never_stored(vault, entity_type):
@@ -124,7 +126,8 @@ def test_concurrent_transactions_on_one_session_never_share_a_number():
     results: list[list[str]] = []
 
     def worker(n: int) -> None:
-        results.append(store(vault, "t", "s", *[("PERSON", f"p{n}-{i}") for i in range(50)], ("PERSON", "same")))
+        values = [("PERSON", f"p{n}-{i}") for i in range(50)] + [("PERSON", "same")]
+        results.append(store(vault, "t", "s", *values))
 
     threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
     for thread in threads:
@@ -207,7 +210,7 @@ def test_bounds_must_be_positive(kwargs):
         Vault(**kwargs)
 
 
-# --- streaming: how much of a chunk's tail to hold back ----------------------------------------------------------
+# --- streaming: how much of a chunk's tail to hold back ---------------------------------------------------
 
 @pytest.mark.parametrize(("text", "held"), [
     ("", 0),
