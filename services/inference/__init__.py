@@ -1,0 +1,1 @@
+"""Inference service: engines (vLLM, transformers), admission, hallucination score, model preparation."""

@@ -1,0 +1,105 @@
+"""Speculative settings, parity modes and their mapping onto vLLM and transformers arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from services.inference.engines import create_engine
+from services.inference.engines.base import (
+    EngineConfig,
+    EngineConfigError,
+    GenerationRequest,
+    SamplingParams,
+    SpeculativeSettings,
+)
+from services.inference.engines.transformers_engine import TransformersEngine
+from services.inference.engines.vllm_engine import SpeculativeTotals, speculative_config, vllm_sampling_kwargs
+
+
+@pytest.mark.parametrize("parity, dtype", [("strict", "float32"), ("fast", "bfloat16")])
+def test_parity_mode_chooses_the_dtype(parity, dtype):
+    assert EngineConfig(model_dir=Path("/m"), parity=parity).dtype == dtype
+
+
+@pytest.mark.parametrize("settings, fragment", [
+    (SpeculativeSettings(method="lookahead"), "speculative method 'lookahead' is unknown"),
+    (SpeculativeSettings(method="ngram", num_speculative_tokens=0), "num_speculative_tokens must be >= 1"),
+    (SpeculativeSettings(method="ngram", prompt_lookup_min=5, prompt_lookup_max=3), "prompt_lookup_min <= prompt_lookup_max"),
+    (SpeculativeSettings(method="eagle"), "needs draft_model"),
+    (SpeculativeSettings(method="draft_model", draft_model="/nowhere/model"), "does not exist"),
+])
+def test_bad_speculative_settings_name_what_to_fix(settings, fragment):
+    with pytest.raises(EngineConfigError) as e:
+        settings.check()
+    assert fragment in str(e.value)
+
+
+def test_a_missing_model_folder_points_at_models_prepare(tmp_path):
+    with pytest.raises(EngineConfigError, match="ztgate models prepare"):
+        EngineConfig(model_dir=tmp_path).check()
+
+
+def test_ngram_maps_to_vllm_speculative_config():
+    c = EngineConfig(model_dir=Path("/m"), speculative=SpeculativeSettings(
+        method="ngram", num_speculative_tokens=5, prompt_lookup_min=1, prompt_lookup_max=3))
+    assert speculative_config(c) == {"method": "ngram", "num_speculative_tokens": 5,
+                                     "prompt_lookup_min": 1, "prompt_lookup_max": 3}
+    assert speculative_config(EngineConfig(model_dir=Path("/m"))) is None
+    eagle = EngineConfig(model_dir=Path("/m"), speculative=SpeculativeSettings(
+        method="eagle3", num_speculative_tokens=3, draft_model="/heads/eagle3"))
+    assert speculative_config(eagle) == {"method": "eagle3", "num_speculative_tokens": 3, "model": "/heads/eagle3"}
+
+
+def test_sampling_maps_to_vllm_with_greedy_logprobs_and_stops():
+    req = GenerationRequest(prompt="x", sampling=SamplingParams(
+        temperature=0, top_p=0.9, top_k=0, max_tokens=99, seed=7, stop=("\n",), score_inline=True))
+    assert vllm_sampling_kwargs(req, 40) == {"temperature": 0, "top_p": 0.9, "top_k": 0, "max_tokens": 40,
+                                             "seed": 7, "stop": ["\n"], "logprobs": 0}
+    plain = vllm_sampling_kwargs(GenerationRequest(prompt="x"), 10)
+    assert plain["stop"] is None and plain["logprobs"] is None
+
+
+def _hf_engine(spec: SpeculativeSettings) -> TransformersEngine:
+    engine = TransformersEngine(EngineConfig(model_dir=Path("/m"), speculative=spec))
+    engine._renderer = SimpleNamespace(tokenizer="TOKENIZER", max_model_len=100)  # no model needed
+    return engine
+
+
+def test_greedy_maps_to_transformers_without_sampling_knobs():
+    kw = _hf_engine(SpeculativeSettings(method="none"))._generate_kwargs(
+        GenerationRequest(prompt="x", sampling=SamplingParams(temperature=0)), 12)
+    assert kw == {"max_new_tokens": 12, "do_sample": False, "temperature": None, "top_p": None, "top_k": None}
+
+
+def test_sampling_ngram_and_stops_map_to_transformers_generate():
+    kw = _hf_engine(SpeculativeSettings(method="ngram", num_speculative_tokens=6, prompt_lookup_max=3))._generate_kwargs(
+        GenerationRequest(prompt="x", sampling=SamplingParams(temperature=0.5, top_p=0.8, top_k=20, stop=("END",),
+                                                              score_inline=True)), 5)
+    assert kw == {"max_new_tokens": 5, "do_sample": True, "temperature": 0.5, "top_p": 0.8, "top_k": 20,
+                  "stop_strings": ["END"], "tokenizer": "TOKENIZER", "output_logits": True,
+                  "return_dict_in_generate": True, "prompt_lookup_num_tokens": 6, "max_matching_ngram_size": 3}
+
+
+def test_unknown_engine_kind_is_a_config_error():
+    with pytest.raises(EngineConfigError, match="use vllm or transformers"):
+        create_engine("llamacpp", EngineConfig(model_dir=Path("/m")))  # type: ignore[arg-type]
+
+
+def _step(running, drafts=0, draft_tokens=0, accepted=0, per_pos=None):
+    spec = None if per_pos is None else SimpleNamespace(
+        num_drafts=drafts, num_draft_tokens=draft_tokens, num_accepted_tokens=accepted,
+        num_accepted_tokens_per_pos=per_pos)
+    return SimpleNamespace(num_running_reqs=running, num_waiting_reqs=0, spec_decoding_stats=spec)
+
+
+def test_speculative_totals_add_up_the_scheduler_steps():
+    t = SpeculativeTotals()
+    t.add(_step(1, 2, 8, 5, [2, 2, 1, 0]))
+    t.add(_step(1))  # a step without speculation stats
+    t.add(_step(0, 1, 4, 4, [1, 1, 1, 1]))
+    assert (t.num_drafts, t.num_draft_tokens, t.num_accepted_tokens) == (3, 12, 9)
+    assert t.num_accepted_tokens_per_pos == [3, 3, 2, 1]
+    assert t.num_running_reqs == 0
