@@ -1,0 +1,169 @@
+"""The redaction service's domain facade: size limits, sessions, policies, tiers, operators, vault.
+
+Detection runs in the analysis worker pool (Presidio's registry with the Hyperscan tier and the
+gated spaCy NER); policy, operators and the vault run here, in the server process, because the
+vault is per-process state. Output streams are scanned by the pattern tier only (no NER on
+model output: values a model invents from nothing are not the threat; secrets and echoed PII are).
+Anything that fails raises: no path returns the input unredacted.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
+from services.redaction import anonymize
+from services.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
+from services.redaction.anonymize import Finding
+from services.redaction.config import RedactionSettings
+from services.redaction.operators import Operators
+from services.redaction.pattern_scanner import PatternScanner
+from services.redaction.policies import Action, Policy, PolicyStore
+from services.redaction.streaming import Emitted, StreamScrubber
+from services.redaction.types import Detection
+from services.redaction.vault import Vault
+
+__all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
+
+_SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_TENANT = re.compile(r"^[A-Za-z0-9._:@-]{0,128}$")
+
+
+@dataclass(frozen=True, slots=True)
+class RedactResult:
+    text: str
+    findings: tuple[Finding, ...]
+    session_id: str
+
+
+def _check_ids(tenant: str, session_id: str) -> None:
+    if not _TENANT.fullmatch(tenant):
+        raise InvalidArgument("tenant must be at most 128 letters, digits or . _ : @ -")
+    if session_id and not _SESSION_ID.fullmatch(session_id):
+        raise InvalidArgument("session_id must be 1-128 letters, digits or . _ : - "
+                              "(leave it empty to start a new session)")
+
+
+def wanted_entities(policy: Policy, supported: Collection[str]) -> list[str] | None:
+    """Entity types the policy acts on; None means all (nothing to skip)."""
+    wanted = [e for e in supported if policy.rule_for(e).action is not Action.ALLOW]
+    return None if len(wanted) == len(supported) else wanted
+
+
+class RedactionStream:
+    """One RedactStream call: chunks in, scrubbed chunks out, offsets counted over the whole stream."""
+
+    def __init__(self, service: RedactionService, policy: Policy, tenant: str, session_id: str) -> None:
+        self.session_id = session_id
+        self._service = service
+        self._policy = policy
+        self._tenant = tenant
+        self._consumed = 0  # code points of input already emitted
+        self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scanner.scan, self._apply)
+
+    def _apply(self, segment: str, detections: list[Detection]) -> tuple[str, list[Finding]]:
+        outcome = anonymize.redact(segment, detections, self._policy, self._service.vault,
+                                   self._tenant, self.session_id, operators=self._service.operators)
+        base = self._consumed
+        self._consumed += len(segment)
+        return outcome.text, [f._replace(start=f.start + base, end=f.end + base)
+                              for f in outcome.findings]
+
+    def feed(self, text: str) -> Emitted[Finding]:
+        self._service.check_size(text, self._scrubber.held)
+        return self._scrubber.feed(text)
+
+    def finish(self) -> Emitted[Finding]:
+        return self._scrubber.finish()
+
+
+class RedactionService:
+    def __init__(self, *, policies: PolicyStore, pool: AnalysisPool, scanner: PatternScanner,
+                 vault: Vault, operators: Operators, max_text_bytes: int) -> None:
+        self.policies = policies
+        self.pool = pool
+        self.scanner = scanner
+        self.vault = vault
+        self.operators = operators
+        self.max_text_bytes = max_text_bytes
+        operators.check(policies.policies())  # a policy needing a key we lack stops start-up
+
+    @classmethod
+    def from_settings(cls, settings: RedactionSettings) -> RedactionService:
+        return cls(
+            policies=PolicyStore.load(settings.policies),
+            pool=AnalysisPool(settings.workers or None, spec=AnalyzerSpec(),
+                              timeout_s=settings.analysis_timeout_s),
+            scanner=PatternScanner(cache_dir=settings.cache_dir),
+            vault=Vault(max_sessions=settings.vault.max_sessions,
+                        max_entries_per_session=settings.vault.max_entries_per_session,
+                        ttl_s=settings.vault.ttl_s),
+            operators=Operators(hash_key=settings.hash_key.get_secret_value(),
+                                encrypt_key=settings.encrypt_key.get_secret_value()),
+            max_text_bytes=settings.max_text_bytes,
+        )
+
+    async def start(self) -> None:
+        """Loads spaCy and the Hyperscan database in every worker; health turns SERVING after."""
+        await self.pool.start()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    def _policy(self, name: str, tenant: str) -> Policy:
+        """A tenant with a policy of its own cannot pick another (a weaker one) by name."""
+        chosen = self.policies.resolve(name, tenant)
+        own = self.policies.resolve("", tenant) if tenant else None
+        if own is not None and own.name != "default" and chosen.name != own.name:
+            raise PermissionDenied(f"tenant '{tenant}' is bound to policy '{own.name}' and cannot "
+                                   f"use '{chosen.name}'")
+        return chosen
+
+    def check_size(self, text: str, already: int = 0) -> None:
+        # Code points are at most 4 bytes: skip the encode when the text is clearly small.
+        if (len(text) + already) * 4 <= self.max_text_bytes:
+            return
+        size = len(text.encode("utf-8")) + already
+        if size > self.max_text_bytes:
+            raise ResourceExhausted(f"text is {size} bytes; the limit is {self.max_text_bytes} bytes "
+                                    "(split it, or raise redaction.max_text_bytes)")
+
+    async def _detect(self, text: str, policy: Policy) -> list[Detection]:
+        if not text:
+            return []
+        return await self.pool.analyze(text, wanted_entities(policy, self.pool.supported_entities))
+
+    async def redact(self, text: str, *, policy: str = "", tenant: str = "",
+                     session_id: str = "") -> RedactResult:
+        _check_ids(tenant, session_id)
+        self.check_size(text)
+        chosen = self._policy(policy, tenant)
+        session_id = session_id or uuid.uuid4().hex
+        detections = await self._detect(text, chosen)
+        outcome = anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
+                                   operators=self.operators)
+        return RedactResult(outcome.text, outcome.findings, session_id)
+
+    async def analyze(self, text: str, *, policy: str = "", tenant: str = "") -> list[Finding]:
+        _check_ids(tenant, "")
+        self.check_size(text)
+        chosen = self._policy(policy, tenant)
+        detections = await self._detect(text, chosen)
+        return [Finding(d.entity_type, d.start, d.end, d.score, d.recognizer, "",
+                        chosen.rule_for(d.entity_type).action)
+                for d in anonymize.analyze(text, detections, chosen)]
+
+    def restore(self, text: str, *, session_id: str, tenant: str = "") -> str:
+        _check_ids(tenant, session_id)
+        if not session_id:
+            raise InvalidArgument("session_id is required: pseudonyms are restored per session")
+        self.check_size(text)
+        return self.vault.restore(tenant, session_id, text)
+
+    def open_stream(self, *, policy: str = "", tenant: str = "", session_id: str = "") -> RedactionStream:
+        _check_ids(tenant, session_id)
+        return RedactionStream(self, self._policy(policy, tenant), tenant,
+                               session_id or uuid.uuid4().hex)
