@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ from services.telemetry.slo_controller import PRIMARY, SloController
 log = logging.getLogger(__name__)
 
 # Builds the transport of one upstream: its send function and how to close it.
+# Seconds the consumer gets to aggregate what is still queued at shutdown.
+STOP_TIMEOUT_S = 10.0
 UpstreamFactory = Callable[[ForwardEndpoint], tuple[Send, Callable[[], Awaitable[None]]]]
 Actuator = Callable[[int], Awaitable[None]]
 
@@ -66,6 +69,8 @@ class TelemetryCollector:
             AggregationCollector(self.aggregator, self.own_metrics), metrics_host, metrics_port,
             tls.cert if tls else None, tls.key if tls else None, tls.client_ca if tls else None)
         self._tasks: list[asyncio.Task[None]] = []
+        self._stop = threading.Event()
+        self._consumer: threading.Thread | None = None
 
     def offer(self, signal: str, request: object, weight: int) -> bool:
         """Queues an export for aggregation; False when it was refused (queue full)."""
@@ -75,18 +80,26 @@ class TelemetryCollector:
         port = self.exposition.start()
         address = f"{self.exposition.host}:{port}"
         log.info("prometheus exposition on %s/metrics", address, extra={"address": address})
-        self._tasks.append(asyncio.create_task(self.pipeline.run(), name="telemetry-pipeline"))
+        self.pipeline.handoff = asyncio.get_running_loop().call_soon_threadsafe
+        self._stop.clear()
+        self._consumer = threading.Thread(target=self.pipeline.run, args=(self._stop,),
+                                          name="telemetry-pipeline", daemon=True)
+        self._consumer.start()
         for forwarder in self.forwarders:
             self._tasks.append(asyncio.create_task(forwarder.run(), name="telemetry-forward"))
         if self.slo is not None:
             self._tasks.append(asyncio.create_task(self.slo.run(), name="telemetry-slo"))
 
     async def stop(self) -> None:
+        """Stops the consumer (it aggregates what is queued first), the tasks and the upstreams."""
+        self._stop.set()
+        if self._consumer is not None:
+            await asyncio.to_thread(self._consumer.join, STOP_TIMEOUT_S)
+            self._consumer = None
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
-        self.pipeline.drain()
         for close in self._closers:
             await close()
         self.exposition.stop()

@@ -67,8 +67,22 @@ def metric_name(name: str, unit: str, kind: str) -> tuple[str, float]:
     return base, factor
 
 
+# Attribute keys already converted (keys are few; the cache is cleared if it ever grows large).
+_LABEL_CACHE: dict[str, str] = {}
+_LABEL_CACHE_MAX = 10_000
+
+
 def label_name(key: str) -> str:
     """A valid Prometheus label name for an attribute key (`gen_ai.request.model` -> ...)."""
+    out = _LABEL_CACHE.get(key)
+    if out is None:
+        if len(_LABEL_CACHE) >= _LABEL_CACHE_MAX:
+            _LABEL_CACHE.clear()
+        out = _LABEL_CACHE[key] = _label_name(key)
+    return out
+
+
+def _label_name(key: str) -> str:
     out = _INVALID_LABEL.sub("_", key)
     if not out or out[0].isdigit():
         out = "key_" + out

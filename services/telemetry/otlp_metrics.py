@@ -41,8 +41,8 @@ class HistogramObserver(Protocol):
 def any_value_text(value: AnyValue) -> str:
     which = value.WhichOneof("value")
     if which == "string_value":
-        text = value.string_value
-    elif which == "bool_value":
+        return value.string_value[:MAX_LABEL_VALUE]
+    if which == "bool_value":
         text = "true" if value.bool_value else "false"
     elif which == "int_value":
         text = str(value.int_value)
@@ -59,8 +59,7 @@ def any_value_text(value: AnyValue) -> str:
 
 def _labels(resource: Labels, attributes: Iterable[KeyValue]) -> Labels:
     items = dict(resource)
-    for kv in attributes:
-        items[label_name(kv.key)] = any_value_text(kv.value)
+    items.update([(label_name(kv.key), any_value_text(kv.value)) for kv in attributes])
     return tuple(sorted(items.items()))
 
 

@@ -1,11 +1,16 @@
-"""The consumer side of the queue: aggregate, feed the SLO controller, forward upstream."""
+"""The consumer side of the queue: aggregate, feed the SLO controller, forward upstream.
+
+It runs in its own thread, so that folding a large export never holds up the receivers on the
+event loop (they only count and enqueue); the GIL is shared, the loop is not.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from services.telemetry.aggregate import Aggregator, Kind
 from services.telemetry.forwarder import Forwarder
@@ -17,21 +22,29 @@ log = logging.getLogger(__name__)
 
 # Seconds between sweeps of idle series.
 EXPIRE_EVERY_S = 30.0
+# Seconds the consumer waits for an item before it looks at the stop flag again.
+POLL_S = 0.2
 EVALUATIONS_METRIC = "ztgate_evaluation_events"
 EVALUATIONS_HELP = "gen_ai.evaluation.result events received, by evaluation name"
+# Runs a call where the forwarders live (the event loop: loop.call_soon_threadsafe).
+Handoff = Callable[..., Any]
+
+
+def _direct(fn: Callable[..., Any], *args: Any) -> None:
+    fn(*args)
 
 
 class Pipeline:
     def __init__(self, queue: IngestQueue, aggregator: Aggregator,
                  observers: Sequence[HistogramObserver] = (),
-                 forwarders: Sequence[Forwarder] = ()) -> None:
+                 forwarders: Sequence[Forwarder] = (), handoff: Handoff = _direct) -> None:
         self.queue = queue
         self.aggregator = aggregator
         self.observers = list(observers)
         self.forwarders = list(forwarders)
+        self.handoff = handoff
         # Items (data points, spans, log records) fully processed.
         self.processed = 0
-        self._next_expiry = time.monotonic() + EXPIRE_EVERY_S
 
     def process(self, item: Item) -> None:
         if item.signal == "metrics":
@@ -41,7 +54,7 @@ class Pipeline:
         if self.forwarders:
             payload = item.request.SerializeToString()
             for forwarder in self.forwarders:
-                forwarder.offer(item.signal, payload)
+                self.handoff(forwarder.offer, item.signal, payload)
         self.processed += item.weight
 
     def _evaluations(self, item: Item) -> None:
@@ -60,6 +73,15 @@ class Pipeline:
         for name, score in events:
             log_evaluation(name, score)
 
+    def _safe_process(self, item: Item) -> None:
+        try:
+            self.process(item)
+        except Exception:  # noqa: BLE001 - one malformed export must not stop the consumer
+            with self.aggregator.lock:
+                self.aggregator.drop("malformed", item.weight)
+            log.exception("could not process a %s export", item.signal,
+                          extra={"event": "ingest_failed"})
+
     def drain(self) -> int:
         """Processes whatever is queued now without waiting; returns how many items."""
         done = 0
@@ -68,20 +90,14 @@ class Pipeline:
             done += item.weight
         return done
 
-    def _safe_process(self, item: Item) -> None:
-        try:
-            self.process(item)
-        except Exception:  # noqa: BLE001 - one malformed export must not stop the consumer
-            self.aggregator.drop("malformed", item.weight)
-            log.exception("could not process a %s export", item.signal,
-                          extra={"event": "ingest_failed"})
-
-    async def run(self) -> None:
-        """Consumes the queue until cancelled, yielding to the receivers between exports."""
-        while True:
-            item = await self.queue.take()
-            self._safe_process(item)
-            if time.monotonic() >= self._next_expiry:
-                self._next_expiry = time.monotonic() + EXPIRE_EVERY_S
-                await asyncio.to_thread(self.aggregator.expire)
-            await asyncio.sleep(0)
+    def run(self, stop: threading.Event) -> None:
+        """Consumes the queue until `stop` is set, then drains what is left (blocking)."""
+        next_expiry = time.monotonic() + EXPIRE_EVERY_S
+        while not stop.is_set():
+            item = self.queue.take(POLL_S)
+            if item is not None:
+                self._safe_process(item)
+            if time.monotonic() >= next_expiry:
+                next_expiry = time.monotonic() + EXPIRE_EVERY_S
+                self.aggregator.expire()
+        self.drain()

@@ -8,6 +8,7 @@ inside the bucket that holds the rank, the highest finite bound when the rank li
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
@@ -40,18 +41,23 @@ def quantile(q: float, bounds: Sequence[float], counts: Sequence[float]) -> floa
 
 
 class RollingHistogram:
+    """Fed by the pipeline thread, read by the controller on the event loop (hence the lock)."""
+
     def __init__(self, window_s: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.window_s = window_s
         self.clock = clock
+        self._lock = threading.Lock()
         self._entries: deque[tuple[float, tuple[float, ...], tuple[float, ...]]] = deque()
 
     def add(self, bounds: tuple[float, ...], counts: Sequence[float]) -> None:
-        self._entries.append((self.clock(), bounds, tuple(counts)))
-        if len(self._entries) > MAX_ENTRIES:
-            self._entries.popleft()
+        with self._lock:
+            self._entries.append((self.clock(), bounds, tuple(counts)))
+            if len(self._entries) > MAX_ENTRIES:
+                self._entries.popleft()
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
     def _prune(self) -> None:
         cutoff = self.clock() - self.window_s
@@ -60,12 +66,14 @@ class RollingHistogram:
 
     def merged(self) -> tuple[tuple[float, ...], list[float]]:
         """Bounds of the newest entry and the window's counts in them."""
-        self._prune()
-        if not self._entries:
+        with self._lock:
+            self._prune()
+            entries = list(self._entries)
+        if not entries:
             return (), []
-        bounds = self._entries[-1][1]
+        bounds = entries[-1][1]
         total = [0.0] * (len(bounds) + 1)
-        for _, b, counts in self._entries:
+        for _, b, counts in entries:
             if b != bounds:
                 counts = tuple(rebucket(b, counts, bounds))
             for i, c in enumerate(counts):

@@ -1,6 +1,6 @@
 """The ingestion queue: bounded in items, refuses whole exports when full, and counts them."""
 
-import asyncio
+import threading
 
 from services.telemetry.queue import IngestQueue, Item
 
@@ -19,12 +19,10 @@ def test_an_empty_queue_takes_one_export_larger_than_its_capacity() -> None:
     assert not q.offer(Item("metrics", "small", 1))
 
 
-async def test_take_waits_for_an_item_and_frees_room() -> None:
+def test_take_waits_for_an_item_from_another_thread_and_frees_room() -> None:
     q = IngestQueue(capacity=2)
-    waiter = asyncio.create_task(q.take())
-    await asyncio.sleep(0)
-    assert not waiter.done()
-    q.offer(Item("traces", "x", 2))
-    item = await asyncio.wait_for(waiter, 1)
-    assert item.request == "x" and q.depth == 0
+    assert q.take(0.01) is None
+    threading.Timer(0.05, q.offer, args=(Item("traces", "x", 2),)).start()
+    item = q.take(5.0)
+    assert item is not None and item.request == "x" and q.depth == 0
     assert q.offer(Item("traces", "y", 2))
