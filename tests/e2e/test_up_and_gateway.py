@@ -1,0 +1,118 @@
+"""`ztgate up` as a user runs it: the suite behind a real Envoy, used through the CLI, then stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from services.common.config import load_settings
+from services.config import ZtgateConfig
+from services.gateway.envoy_config import render
+from services.gateway.envoy_process import envoy_argv
+from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
+from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from tests.procs import Child, free_port, spawn
+
+ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN")
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dict[str, str]]]:
+    logs = tmp_path_factory.mktemp("up")
+    env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
+    env["ZTGATE_REDACTION__WORKERS"] = "1"
+    env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
+    child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
+    deadline = time.monotonic() + 240
+    while "ztgate is up" not in child.log():
+        if child.process.poll() is not None or time.monotonic() > deadline:
+            child.stop()
+            pytest.fail(f"ztgate up did not come up:\n{child.log()[-4000:]}")
+        time.sleep(0.3)
+    yield child, env
+    child.stop(signal.SIGINT)
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "services.cli", *args], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, **env})
+
+
+def test_up_prints_the_endpoints(suite) -> None:
+    child, env = suite
+    log = child.log()
+    assert env["ZTGATE_GATEWAY__LISTEN"] in log and env["ZTGATE_GATEWAY__ADMIN"] in log
+
+
+def test_redact_cli_goes_through_envoy_and_prints_findings(suite) -> None:
+    _, env = suite
+    result = _cli(env, "redact", "--address", env["ZTGATE_GATEWAY__LISTEN"],
+                  "Mail jane.doe@example.com with key AKIAZ7Q3XH2LMN4PQ5RS")
+    assert result.returncode == 0, result.stderr
+    assert "jane.doe@example.com" not in result.stdout
+    assert "AKIAZ7Q3XH2LMN4PQ5RS" not in result.stdout
+    assert "EMAIL_ADDRESS" in result.stdout and "AWS_ACCESS_KEY_ID" in result.stdout
+
+
+def test_envoy_health_checks_the_redaction_cluster_over_grpc(suite) -> None:
+    _, env = suite
+    with urllib.request.urlopen(f"http://{env['ZTGATE_GATEWAY__ADMIN']}/clusters") as resp:
+        clusters = resp.read().decode()
+    host = env["ZTGATE_REDACTION__SERVER__LISTEN"]
+    assert f"redaction::{host}::health_flags::healthy" in clusters
+    with urllib.request.urlopen(f"http://{env['ZTGATE_GATEWAY__ADMIN']}/stats?filter=health_check") as resp:
+        stats = resp.read().decode()
+    assert "cluster.redaction.health_check.success" in stats
+
+
+def test_status_reports_every_part_serving(suite) -> None:
+    _, env = suite
+    result = _cli(env, "status")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("SERVING") == 2
+
+
+def test_ctrl_c_stops_everything(suite) -> None:
+    child, env = suite
+    assert child.stop(signal.SIGINT) == 0
+    for key in ENV_KEYS:
+        host, port = env[key].rsplit(":", 1)
+        with pytest.raises(OSError):
+            socket.create_connection((host, int(port)), timeout=1).close()
+
+
+def test_gateway_fails_closed_when_redaction_is_down(tmp_path: Path) -> None:
+    env = {"ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
+           "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
+           "ZTGATE_REDACTION__SERVER__LISTEN": f"127.0.0.1:{free_port()}"}  # nothing listens
+    config = load_settings(ZtgateConfig, None, environ=env)
+    bootstrap = tmp_path / "envoy.yaml"
+    bootstrap.write_text(render(config))
+    envoy = spawn("envoy", envoy_argv(bootstrap), tmp_path)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{env['ZTGATE_GATEWAY__ADMIN']}/ready", timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(envoy.log())
+                time.sleep(0.2)
+        with grpc.insecure_channel(env["ZTGATE_GATEWAY__LISTEN"]) as channel:
+            with pytest.raises(grpc.RpcError) as info:
+                redaction_pb2_grpc.RedactionStub(channel).Redact(pb.RedactRequest(text="a@b.co"),
+                                                                 timeout=10)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        envoy.stop()
