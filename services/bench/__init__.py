@@ -1,0 +1,1 @@
+"""Benchmark harnesses behind `ztgate bench`: corpora, drivers, scoring and baselines."""
