@@ -24,7 +24,7 @@ from services.telemetry.otlp_receivers import SERVICE_NAMES
 from services.telemetry.retry_info import retry_delay
 from services.telemetry.server import build_collector
 
-from conftest import SdkExporter, free_port, require_tool, running_collector, settings
+from telemetry_harness import SdkExporter, free_port, require_tool, running_collector, settings
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import pytest
 
 from services.telemetry import semconv
 
-from conftest import SdkExporter, free_port, require_tool, running_collector, settings
+from telemetry_harness import SdkExporter, free_port, require_tool, running_collector, settings
 
 pytestmark = pytest.mark.slow
 # Seconds Prometheus gets to start and to have scraped what a query needs.

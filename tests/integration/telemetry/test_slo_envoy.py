@@ -26,7 +26,7 @@ from services.telemetry import semconv
 from services.telemetry.config import SloSettings
 from services.telemetry.envoy_admin import EnvoyRuntime
 
-from conftest import SdkExporter, free_port, running_collector, settings
+from telemetry_harness import SdkExporter, free_port, running_collector, settings
 
 pytestmark = pytest.mark.slow
 RUNTIME_KEY = "ztgate.inference.primary_percent"

@@ -1,4 +1,5 @@
-"""Shared pieces of the collector's integration tests: a started collector, scraping, SDK export.
+"""Shared pieces of the collector's integration tests (a helper module with a unique name, not a
+conftest, so it never collides with another folder's): a started collector, scraping, SDK export.
 
 Everything listens on loopback with ports the OS picks; every wait is bounded.
 """
