@@ -260,6 +260,8 @@ class FinalStats:
     token_logprobs: tuple[float, ...] | None = None
     hallucination_score: float | None = None  # only when computed (score_inline)
     model: str = ""
+    # The prompt as the model saw it (chat template applied), for the background scorer.
+    prompt_token_ids: tuple[int, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,14 +386,15 @@ class Engine(ABC):
                 n_out += len(delta.token_ids)
                 if delta.final is not None:
                     finished = True
-                    delta = dataclasses.replace(delta, final=self._finish(delta.final, t0, t_first, n_out))
+                    delta = dataclasses.replace(delta, final=self._finish(delta.final, prompt_ids, t0, t_first, n_out))
                 yield delta
         finally:
             self._inflight.discard(request.request_id)
             if not finished:
                 await self._abort(request.request_id)
 
-    def _finish(self, final: FinalStats, t0: float, t_first: float | None, n_out: int) -> FinalStats:
+    def _finish(self, final: FinalStats, prompt_ids: list[int], t0: float, t_first: float | None,
+                n_out: int) -> FinalStats:
         now = time.perf_counter()
         ttft = ((t_first or now) - t0) * 1e3
         total = (now - t0) * 1e3
@@ -400,7 +403,7 @@ class Engine(ABC):
         if score is None and final.token_logprobs:
             score = hallucination.score_from_logprobs(final.token_logprobs).score
         return dataclasses.replace(final, timings=Timings(ttft, total, tpot), hallucination_score=score,
-                                   model=self.model_name)
+                                   model=self.model_name, prompt_token_ids=tuple(prompt_ids))
 
     async def abort(self, request_id: str) -> bool:
         """Aborts an in-flight request; False when no such request is in flight here."""

@@ -1,0 +1,180 @@
+"""The vLLM engine with ngram speculation, on the real model: parity, limits, sampling, abort, stats."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from conftest import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all
+
+from services.inference.engines.base import (
+    ChatMessage,
+    GenerationRequest,
+    InvalidRequest,
+    SamplingParams,
+    collect,
+)
+from services.inference.hallucination import HallucinationScorer
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+async def spec_outputs(vllm_engine):
+    return await run_all(vllm_engine)
+
+
+@pytest.mark.parametrize("name", list(PARITY_PROMPTS))
+def test_strict_greedy_tokens_are_identical_with_and_without_ngram_speculation(name, spec_outputs,
+                                                                             plain_vllm_outputs):
+    spec, plain = spec_outputs[name], plain_vllm_outputs[name]
+    assert spec.token_ids == plain.token_ids
+    assert spec.text == plain.text and spec.finish_reason == plain.finish_reason
+
+
+def test_speculation_really_ran_and_was_accepted_on_copy_heavy_prompts(spec_outputs, plain_vllm_outputs):
+    accepted = sum(spec_outputs[n].final.speculative.accepted_tokens for n in COPY_HEAVY)
+    assert accepted > 0
+    for name, r in spec_outputs.items():
+        s = r.final.speculative
+        assert s.method == "ngram" and s.num_speculative_tokens == 4 and s.counted
+        assert 0 <= s.accepted_tokens <= s.draft_tokens <= 4 * s.num_drafts
+        assert 0.0 <= s.acceptance_rate <= 1.0
+        assert s.num_drafts == 0 or 1.0 <= s.mean_acceptance_length <= 5.0
+        assert plain_vllm_outputs[name].final.speculative.method == "none"
+
+
+def test_instance_totals_come_from_the_vllm_stat_logger(vllm_engine, spec_outputs):
+    totals = vllm_engine.speculative_totals()
+    per_request = sum(r.final.speculative.draft_tokens for r in spec_outputs.values())
+    assert totals.num_draft_tokens >= per_request > 0
+    assert totals.num_accepted_tokens <= totals.num_draft_tokens
+    assert sum(totals.num_accepted_tokens_per_pos) == totals.num_accepted_tokens
+
+
+def test_usage_and_timings_are_reported(spec_outputs):
+    r = spec_outputs["capital"]
+    assert r.final.usage.completion_tokens == len(r.token_ids) > 0
+    assert r.final.usage.prompt_tokens == len(r.final.prompt_token_ids) > 10
+    t = r.final.timings
+    assert 0 < t.ttft_ms <= t.total_ms and t.tpot_ms >= 0
+    assert r.final.model == "SmolLM2-135M-Instruct"
+    assert r.final.hallucination_score is None  # not asked for, so not computed
+
+
+async def test_max_tokens_ends_the_answer_with_finish_reason_length(vllm_engine):
+    req = greedy_request("tips", max_tokens=5)
+    r = await collect(vllm_engine.generate(req), req.request_id)
+    assert len(r.token_ids) == 5 and r.finish_reason == "length"
+
+
+async def test_a_stop_sequence_ends_the_answer_before_it(vllm_engine):
+    free = GenerationRequest(messages=[ChatMessage("user", "Count from 1 to 10, one number per line.")],
+                             sampling=SamplingParams(temperature=0, max_tokens=32))
+    full = await collect(vllm_engine.generate(free), free.request_id)
+    assert "4" in full.text
+    stopped = GenerationRequest(messages=free.messages,
+                                sampling=SamplingParams(temperature=0, max_tokens=32, stop=("4",)))
+    r = await collect(vllm_engine.generate(stopped), stopped.request_id)
+    assert r.finish_reason == "stop"
+    assert r.text == full.text[: full.text.index("4")]
+    assert len(r.token_ids) < len(full.token_ids)
+
+
+async def test_seeded_sampling_is_repeatable(vllm_engine):
+    def req(seed):
+        return GenerationRequest(messages=[ChatMessage("user", "Invent a name for a new fruit.")],
+                                 sampling=SamplingParams(temperature=1.0, top_p=0.95, max_tokens=12, seed=seed))
+
+    a = await collect(vllm_engine.generate(req(1234)), "a")
+    b = await collect(vllm_engine.generate(req(1234)), "b")
+    assert a.token_ids == b.token_ids
+    others = [await collect(vllm_engine.generate(req(s)), str(s)) for s in (1, 2)]
+    assert any(o.token_ids != a.token_ids for o in others)
+
+
+async def _wait_idle(engine, timeout=10.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while engine.engine_unfinished_requests() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    return engine.engine_unfinished_requests()
+
+
+async def test_a_cancelled_consumer_aborts_the_request_inside_the_engine(vllm_engine):
+    long = GenerationRequest(messages=[ChatMessage("user", "Write a very long story about a lighthouse.")],
+                             sampling=SamplingParams(temperature=0, max_tokens=2000))
+    started = asyncio.Event()
+    received = 0
+
+    async def consume():
+        nonlocal received
+        async for d in vllm_engine.generate(long):
+            received += len(d.token_ids)
+            if received >= 3:
+                started.set()
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(started.wait(), 60)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await _wait_idle(vllm_engine) == 0
+    assert vllm_engine.inflight() == 0
+    # The next request's last scheduler step shows nothing else running in the engine core.
+    short = greedy_request("capital", max_tokens=2)
+    await collect(vllm_engine.generate(short), short.request_id)
+    assert vllm_engine.speculative_totals().num_running_reqs == 0
+    assert received < 2000
+
+
+async def test_abort_by_request_id_ends_the_stream_with_abort(vllm_engine):
+    long = GenerationRequest(messages=[ChatMessage("user", "Write a very long story about a forest.")],
+                             sampling=SamplingParams(temperature=0, max_tokens=2000), request_id="to-abort")
+    reasons, n = [], 0
+    async for d in vllm_engine.generate(long):
+        n += len(d.token_ids)
+        if n >= 3 and not reasons:
+            reasons.append("asked")
+            assert await vllm_engine.abort("to-abort")
+        if d.finish_reason:
+            reasons.append(d.finish_reason)
+    assert reasons == ["asked", "abort"] and n < 2000
+    assert await _wait_idle(vllm_engine) == 0
+    assert not await vllm_engine.abort("to-abort")  # no longer in flight
+
+
+async def test_a_prompt_longer_than_the_context_is_rejected_before_generation(vllm_engine):
+    req = GenerationRequest(prompt="word " * (vllm_engine.max_model_len + 10))
+    with pytest.raises(InvalidRequest, match="shorten the prompt"):
+        await collect(vllm_engine.generate(req), req.request_id)
+    assert vllm_engine.inflight() == 0
+
+
+async def test_a_duplicate_request_id_in_flight_is_rejected(vllm_engine):
+    req = greedy_request("capital", max_tokens=4)
+    stream = vllm_engine.generate(GenerationRequest(messages=req.messages, sampling=req.sampling, request_id="dup"))
+    first = await stream.__anext__()
+    try:
+        with pytest.raises(InvalidRequest, match="already in flight"):
+            await collect(vllm_engine.generate(
+                GenerationRequest(prompt="hi", sampling=req.sampling, request_id="dup")), "dup")
+    finally:
+        await stream.aclose()
+    assert first.token_ids
+
+
+async def test_inline_score_agrees_with_the_background_teacher_forced_score(vllm_engine, hf_engine):
+    req = greedy_request("capital", score_inline=True)
+    r = await collect(vllm_engine.generate(req), req.request_id)
+    inline = r.final.hallucination_score
+    assert inline is not None and 0.0 <= inline <= 1.0
+    assert len(r.final.token_logprobs) == len(r.token_ids)
+    scorer = HallucinationScorer(hf_engine.model, max_len=hf_engine.max_model_len)
+    scorer.start()
+    try:
+        assert scorer.submit(req.request_id, r.final.prompt_token_ids, r.token_ids)
+        background = await scorer.wait(req.request_id, timeout=60)
+    finally:
+        scorer.close()
+    assert background is not None
+    assert background.score == pytest.approx(inline, abs=1e-3)
