@@ -1,0 +1,353 @@
+"""Tier 1 of redaction: the whole rule catalogue in one Hyperscan database, validated in Python."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import platform
+import re
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import hyperscan
+
+from services.redaction.catalogue import Catalogue, CatalogueError, Context, Rule, load_catalogue, python_flags
+from services.redaction.offsets import Utf8Offsets
+from services.redaction.types import Detection
+from services.redaction.validators import VALIDATORS
+
+logger = logging.getLogger(__name__)
+
+# Directory for compiled databases; defaults to ~/.cache/ztgate. Keyed by catalogue hash and
+# Hyperscan version, so one directory serves any number of catalogues and upgrades.
+CACHE_DIR_ENV = "ZTGATE_CACHE_DIR"
+_CACHE_MAGIC = b"ZTGATE-HSDB-1\n"
+_DIGEST_SIZE = 32
+_GUARD_LOOKBACK = 32  # code points a not_before guard may look at
+
+
+def default_cache_dir() -> Path:
+    """`$ZTGATE_CACHE_DIR`, else `~/.cache/ztgate`."""
+    configured = os.environ.get(CACHE_DIR_ENV)
+    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "ztgate"
+
+
+@dataclass(frozen=True, slots=True)
+class _WordSet:
+    """Whole-word search for any of a few words or phrases in the lower-cased text.
+
+    A phrase also matches across spaces, underscores and dashes ("date of birth" finds
+    date_of_birth). Whole word means no letter right before or right after. The search runs on the
+    lower-cased text without IGNORECASE, which keeps `re`'s first-character skip fast.
+    """
+
+    regex: re.Pattern[str]
+
+    @classmethod
+    def build(cls, words: tuple[str, ...]) -> _WordSet | None:
+        if not words:
+            return None
+        phrases = sorted({w.lower() for w in words}, key=len, reverse=True)
+        alternatives = (r"[\s_\-]+".join(map(re.escape, phrase.split())) for phrase in phrases)
+        return cls(re.compile(r"(?<![^\W\d_])(?:" + "|".join(alternatives) + r")(?![^\W\d_])"))
+
+    def near(self, lower: str, lo: int, start: int, end: int, hi: int) -> bool:
+        """Whether a phrase lies inside lower[lo:start] or lower[end:hi]."""
+        return self.regex.search(lower, lo, start) is not None or self.regex.search(lower, end, hi) is not None
+
+
+def _lower_aligned(text: str) -> str:
+    """`text.lower()` with the same length (a character whose lower case is longer stays as it is)."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
+
+
+@dataclass(frozen=True, slots=True)
+class _ContextCheck:
+    words: _WordSet | None
+    deny: _WordSet | None
+    required: bool
+    boost: float
+    before: int
+    after: int
+
+    @classmethod
+    def build(cls, context: Context) -> _ContextCheck:
+        return cls(
+            _WordSet.build(context.words), _WordSet.build(context.deny), context.required, context.boost,
+            context.before, context.after,
+        )
+
+    def score(self, lower: str, start: int, end: int, base: float) -> float | None:
+        """The score with context applied, or None when the context drops the value.
+
+        `lower` is the lower-cased text (same length as the text).
+        """
+        lo, hi = max(0, start - self.before), min(len(lower), end + self.after)
+        if self.words is not None and self.words.near(lower, lo, start, end, hi):
+            return min(1.0, base + self.boost)
+        if self.required:
+            return None
+        if self.deny is not None and self.deny.near(lower, lo, start, end, hi):
+            return None
+        return base
+
+
+@dataclass(frozen=True, slots=True)
+class _CompiledRule:
+    rule_id: str
+    entity: str
+    score: float
+    longest_only: bool
+    value_regex: re.Pattern[str] | None
+    value_groups: tuple[str, ...]
+    validator: Callable[[str], bool | None] | None
+    context: _ContextCheck | None
+    not_before: re.Pattern[str] | None
+    not_after: re.Pattern[str] | None
+
+    @classmethod
+    def build(cls, rule: Rule) -> _CompiledRule:
+        groups = rule.value_groups
+        return cls(
+            rule_id=rule.id,
+            entity=rule.entity,
+            score=rule.score,
+            longest_only=rule.longest_only,
+            value_regex=re.compile(rule.pattern, python_flags(caseless=rule.caseless, unicode=rule.unicode))
+            if groups else None,
+            value_groups=groups,
+            validator=VALIDATORS[rule.validator] if rule.validator else None,
+            context=_ContextCheck.build(rule.context) if rule.context else None,
+            not_before=re.compile(f"(?:{rule.not_before})\\Z") if rule.not_before else None,
+            not_after=re.compile(rule.not_after) if rule.not_after else None,
+        )
+
+    def evaluate(self, text: str, lower: str, start: int, end: int) -> Detection | None:
+        """The detection for one Hyperscan match [start, end) in code points, or None if it fails a check.
+
+        `lower` is `text` lower-cased with the same length, shared by all matches of one scan.
+        """
+        if self.value_regex is not None:
+            start, end = self._value_span(text, start, end)
+            if start >= end:
+                return None
+        if self.not_before is not None and self.not_before.search(text, max(0, start - _GUARD_LOOKBACK), start):
+            return None
+        if self.not_after is not None and self.not_after.match(text, end):
+            return None
+        score: float | None = self.score
+        if self.context is not None:
+            score = self.context.score(lower, start, end, self.score)
+            if score is None:
+                return None
+        if self.validator is not None and self.validator(text[start:end]) is False:
+            return None
+        return Detection(self.entity, start, end, round(score, 4), self.rule_id)
+
+    def _value_span(self, text: str, start: int, end: int) -> tuple[int, int]:
+        match = self.value_regex.fullmatch(text, start, end) if self.value_regex is not None else None
+        if match is None:
+            # Python `re` and Hyperscan disagree on this span: report all of it rather than nothing.
+            logger.debug("rule %s: value groups did not match the Hyperscan span", self.rule_id)
+            return start, end
+        for group in self.value_groups:
+            group_start, group_end = match.span(group)
+            if group_start >= 0:
+                return group_start, group_end
+        return start, end
+
+
+def _collect(rule_index: int, start: int, end: int, _flags: int, hits: list[tuple[int, int, int]]) -> None:
+    hits.append((rule_index, start, end))
+
+
+class PatternScanner:
+    """Scans text for every catalogue rule at once and returns validated detections.
+
+    The compiled database is cached on disk under the catalogue hash and Hyperscan version; a missing,
+    stale or corrupt cache file is replaced by a fresh compile. Scanning is thread-safe: each thread
+    gets its own Hyperscan scratch space.
+    """
+
+    def __init__(
+        self,
+        catalogue: Catalogue | None = None,
+        *,
+        cache_dir: Path | str | None = None,
+        use_cache: bool = True,
+    ) -> None:
+        self._catalogue = catalogue if catalogue is not None else load_catalogue()
+        self._rules = tuple(_CompiledRule.build(rule) for rule in self._catalogue.rules)
+        self._cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self._use_cache = use_cache
+        self._local = threading.local()
+        self.database_source: str = ""  # "cache" or "compiled", for logs and tests
+        self._db = self._load_or_compile()
+        self._prototype_scratch = hyperscan.Scratch(self._db)
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self._catalogue
+
+    @property
+    def cache_path(self) -> Path:
+        """Where the compiled database for this catalogue lives."""
+        key = f"{self._catalogue.sha256[:32]}-hs{hyperscan.__version__}-{platform.machine() or 'unknown'}"
+        return self._cache_dir / f"patterns-{key}.hsdb"
+
+    def scan(self, text: str) -> list[Detection]:
+        """Validated detections in `text`, ordered by start; offsets are code points (end exclusive).
+
+        For each rule, a match inside a longer accepted match of the same rule is dropped, and of the
+        matches that start at one place the longest that passes the checks wins. Matches of different
+        rules may overlap: resolving those is the caller's job.
+        """
+        if not text:
+            return []
+        encoded = Utf8Offsets(text)
+        hits: list[tuple[int, int, int]] = []
+        self._db.scan(encoded.data, match_event_handler=_collect, context=hits, scratch=self._scratch())
+        if not hits:
+            return []
+        hits.sort(key=lambda hit: (hit[0], hit[1], -hit[2]))
+        to_cp = None if encoded.is_ascii else encoded.codepoints(o for hit in hits for o in hit[1:])
+        lower = _lower_aligned(text)
+        detections: list[Detection] = []
+        rules = self._rules
+        current_rule = -1
+        accepted_end = -1  # furthest byte end accepted so far for the current rule
+        judged_start = -1  # start of the last match judged for the current rule
+        for rule_index, start, end in hits:
+            if rule_index != current_rule:
+                current_rule, accepted_end, judged_start = rule_index, -1, -1
+            elif end <= accepted_end:
+                continue  # inside a longer accepted match of the same rule
+            elif start == judged_start and rules[rule_index].longest_only:
+                continue  # a prefix of a match that failed its checks
+            judged_start = start
+            if to_cp is not None:
+                detection = rules[rule_index].evaluate(text, lower, to_cp[start], to_cp[end])
+            else:
+                detection = rules[rule_index].evaluate(text, lower, start, end)
+            if detection is not None:
+                accepted_end = end
+                detections.append(detection)
+        return _drop_contained_values(detections)
+
+    def _scratch(self) -> hyperscan.Scratch:
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._prototype_scratch.clone()
+        return scratch
+
+    # --- database build and cache ---------------------------------------------------------------
+
+    def _load_or_compile(self) -> hyperscan.Database:
+        if self._use_cache:
+            db = self._load_cached()
+            if db is not None:
+                self.database_source = "cache"
+                return db
+        db = self._compile()
+        self.database_source = "compiled"
+        if self._use_cache:
+            self._store(db)
+        return db
+
+    def _load_cached(self) -> hyperscan.Database | None:
+        path = self.cache_path
+        try:
+            blob = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            logger.warning("cannot read the pattern database cache %s: %s", path, exc)
+            return None
+        header = len(_CACHE_MAGIC) + _DIGEST_SIZE
+        payload = blob[header:]
+        if (
+            len(blob) <= header
+            or not blob.startswith(_CACHE_MAGIC)
+            or hashlib.sha256(payload).digest() != blob[len(_CACHE_MAGIC):header]
+        ):
+            logger.warning("pattern database cache %s is corrupt; recompiling", path)
+            return None
+        try:
+            db = hyperscan.loadb(payload, hyperscan.HS_MODE_BLOCK)
+            hyperscan.Scratch(db)  # proves the database is usable on this CPU
+        except (hyperscan.error, TypeError, ValueError) as exc:
+            logger.warning("pattern database cache %s is unusable (%s); recompiling", path, exc)
+            return None
+        return db
+
+    def _store(self, db: hyperscan.Database) -> None:
+        path = self.cache_path
+        payload = hyperscan.dumpb(db)
+        blob = _CACHE_MAGIC + hashlib.sha256(payload).digest() + payload
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(blob)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError as exc:
+            logger.warning("cannot write the pattern database cache %s: %s", path, exc)
+
+    def _compile(self) -> hyperscan.Database:
+        rules = self._catalogue.rules
+        expressions = [rule.pattern.encode("utf-8") for rule in rules]
+        flags = [_hs_flags(rule) for rule in rules]
+        db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        try:
+            db.compile(expressions=expressions, ids=list(range(len(rules))), flags=flags)
+        except hyperscan.error as exc:
+            raise self._compile_error(exc) from None
+        logger.info("compiled %d pattern rules into a %d-byte Hyperscan database", len(rules), db.size())
+        return db
+
+    def _compile_error(self, exc: hyperscan.error) -> CatalogueError:
+        """Find the rule Hyperscan refuses, to name it (the multi-pattern error does not)."""
+        for rule in self._catalogue.rules:
+            single = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            try:
+                single.compile(expressions=[rule.pattern.encode("utf-8")], ids=[0], flags=[_hs_flags(rule)])
+            except hyperscan.error as rule_exc:
+                source = self._catalogue.sources.get(rule.id, "<catalogue>")
+                return CatalogueError(f"{source}: rule {rule.id!r}: Hyperscan cannot compile the pattern: {rule_exc}")
+        return CatalogueError(f"Hyperscan cannot compile the catalogue: {exc}")
+
+
+def _hs_flags(rule: Rule) -> int:
+    flags = hyperscan.HS_FLAG_SOM_LEFTMOST | hyperscan.HS_FLAG_UTF8
+    if rule.unicode:
+        flags |= hyperscan.HS_FLAG_UCP
+    if rule.caseless:
+        flags |= hyperscan.HS_FLAG_CASELESS
+    return flags
+
+
+def _drop_contained_values(detections: list[Detection]) -> list[Detection]:
+    """Per rule, drop value spans inside another value span of the same rule; order by start."""
+    detections.sort(key=lambda d: (d.recognizer, d.start, -d.end))
+    kept: list[Detection] = []
+    rule, furthest = "", -1
+    for detection in detections:
+        if detection.recognizer != rule:
+            rule, furthest = detection.recognizer, -1
+        elif detection.end <= furthest:
+            continue
+        kept.append(detection)
+        furthest = max(furthest, detection.end)
+    kept.sort(key=lambda d: (d.start, -d.end, d.recognizer))
+    return kept
