@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 Labels = tuple[tuple[str, str], ...]
 OTHER = "other"
+# Name prefixes of the collector's own metrics; exported metrics may not take them.
+RESERVED_PREFIXES = ("ztgate_telemetry_", "ztgate_slo_")
 
 
 class Kind(enum.Enum):
@@ -117,7 +119,7 @@ class Aggregator:
         """The family to fold into, or None (points dropped by the caller) past a limit."""
         fam = self.families.get(name)
         if fam is None:
-            if len(self.families) >= self.max_metrics:
+            if len(self.families) >= self.max_metrics or name.startswith(RESERVED_PREFIXES):
                 return None
             fam = self.families[name] = Family(name, kind, help_text or name)
         elif fam.kind is not kind:
@@ -127,6 +129,8 @@ class Aggregator:
         return fam
 
     def reject_reason(self, name: str, kind: Kind) -> str:
+        if name.startswith(RESERVED_PREFIXES):
+            return "reserved_name"
         fam = self.families.get(name)
         return "type_conflict" if fam is not None and fam.kind is not kind else "metric_limit"
 

@@ -17,7 +17,7 @@ from prometheus_client.metrics_core import Metric
 
 from services.telemetry.aggregate import Aggregator
 from services.telemetry.config import ForwardEndpoint, TelemetrySettings
-from services.telemetry.exposition import AggregationCollector, Exposition, Family
+from services.telemetry.exposition import AggregationCollector, Exposition, MetricBuilder
 from services.telemetry.forwarder import Forwarder, Send
 from services.telemetry.pipeline import Pipeline
 from services.telemetry.queue import IngestQueue, Item
@@ -116,40 +116,40 @@ class TelemetryCollector:
     def own_metrics(self) -> Iterable[Metric]:
         """The collector's own metrics (read from another thread; plain reads only)."""
         q, agg = self.queue, self.aggregator
-        accepted = Family("ztgate_telemetry_accepted_items", "counter",
+        accepted = MetricBuilder("ztgate_telemetry_accepted_items", "counter",
                           "Items (points, spans, log records) accepted into the queue")
-        refused = Family("ztgate_telemetry_refused_items", "counter",
+        refused = MetricBuilder("ztgate_telemetry_refused_items", "counter",
                          "Items refused with RESOURCE_EXHAUSTED because the queue was full")
         for signal in ("metrics", "traces", "logs"):
             accepted.add(q.accepted.get(signal, 0), signal=signal)
             refused.add(q.dropped.get(signal, 0), signal=signal)
-        dropped = Family("ztgate_telemetry_dropped_points", "counter",
+        dropped = MetricBuilder("ztgate_telemetry_dropped_points", "counter",
                          "Data points accepted but not aggregated, by reason")
         for reason, count in sorted(dict(agg.dropped).items()):
             dropped.add(count, reason=reason)
-        overflow = Family("ztgate_telemetry_overflow_points", "counter",
+        overflow = MetricBuilder("ztgate_telemetry_overflow_points", "counter",
                           "Data points folded into the `other` series past the series limit")
         for name, count in sorted(agg.overflow_counts().items()):
             overflow.add(count, metric=name)
         out = [
-            Family("ztgate_telemetry_queue_depth", "gauge", "Items waiting in the queue")
+            MetricBuilder("ztgate_telemetry_queue_depth", "gauge", "Items waiting in the queue")
             .add(q.depth).metric,
-            Family("ztgate_telemetry_queue_capacity", "gauge", "Items the queue holds at most")
+            MetricBuilder("ztgate_telemetry_queue_capacity", "gauge", "Items the queue holds at most")
             .add(q.capacity).metric,
-            Family("ztgate_telemetry_processed_items", "counter",
+            MetricBuilder("ztgate_telemetry_processed_items", "counter",
                    "Items taken from the queue and processed").add(self.pipeline.processed).metric,
-            Family("ztgate_telemetry_series", "gauge", "Series in the exposition")
+            MetricBuilder("ztgate_telemetry_series", "gauge", "Series in the exposition")
             .add(agg.series_count()).metric,
             accepted.metric, refused.metric, dropped.metric, overflow.metric,
         ]
         if self.forwarders:
-            sent = Family("ztgate_telemetry_forward_sent_exports", "counter",
+            sent = MetricBuilder("ztgate_telemetry_forward_sent_exports", "counter",
                           "Exports delivered to an upstream collector")
-            lost = Family("ztgate_telemetry_forward_dropped_exports", "counter",
+            lost = MetricBuilder("ztgate_telemetry_forward_dropped_exports", "counter",
                           "Exports not delivered upstream: buffer overflow or permanent refusal")
-            retries = Family("ztgate_telemetry_forward_retries", "counter",
+            retries = MetricBuilder("ztgate_telemetry_forward_retries", "counter",
                              "Retries of exports to an upstream collector")
-            buffered = Family("ztgate_telemetry_forward_buffer_bytes", "gauge",
+            buffered = MetricBuilder("ztgate_telemetry_forward_buffer_bytes", "gauge",
                               "Bytes of exports waiting for an upstream collector")
             for f in self.forwarders:
                 sent.add(f.sent, upstream=f.name)
@@ -165,26 +165,26 @@ class TelemetryCollector:
     @staticmethod
     def _slo_metrics(slo: SloController) -> list[Metric]:
         st = slo.status
-        transitions = Family("ztgate_slo_transitions", "counter",
+        transitions = MetricBuilder("ztgate_slo_transitions", "counter",
                              "SLO controller transitions, by the state moved to")
         for state, count in sorted(st.transitions.items()):
             transitions.add(count, to=state)
         return [
-            Family("ztgate_slo_fallback_active", "gauge",
+            MetricBuilder("ztgate_slo_fallback_active", "gauge",
                    "1 while inference traffic is moved to the fallback by the SLO controller")
             .add(0 if st.state == PRIMARY else 1).metric,
-            Family("ztgate_slo_ttft_p99_seconds", "gauge",
+            MetricBuilder("ztgate_slo_ttft_p99_seconds", "gauge",
                    "Rolling P99 time to first token of the primary, as the controller measured it")
             .add(st.ttft_p99_s).metric,
-            Family("ztgate_slo_ttft_samples", "gauge", "TTFT samples in the controller's window")
+            MetricBuilder("ztgate_slo_ttft_samples", "gauge", "TTFT samples in the controller's window")
             .add(st.ttft_samples).metric,
-            Family("ztgate_slo_tpot_p99_seconds", "gauge",
+            MetricBuilder("ztgate_slo_tpot_p99_seconds", "gauge",
                    "Rolling P99 time per output token of the primary (second signal)")
             .add(st.tpot_p99_s).metric,
-            Family("ztgate_slo_primary_percent", "gauge",
+            MetricBuilder("ztgate_slo_primary_percent", "gauge",
                    "Percent of inference traffic last set for the primary in Envoy")
             .add(st.applied_percent).metric,
-            Family("ztgate_slo_actuation_failures", "counter",
+            MetricBuilder("ztgate_slo_actuation_failures", "counter",
                    "Envoy admin calls of the SLO controller that failed")
             .add(st.actuation_failures).metric,
             transitions.metric,

@@ -36,14 +36,14 @@ def family_metric(fam: FamilySnapshot) -> Metric:
     return metric
 
 
-class Family:
+class MetricBuilder:
     """Builder for the collector's own metrics, one family at a time."""
 
     def __init__(self, name: str, kind: str, help_text: str) -> None:
         self.metric = Metric(name, help_text, kind)
         self._suffix = "_total" if kind == "counter" else ""
 
-    def add(self, value: float | None, **labels: str) -> "Family":
+    def add(self, value: float | None, **labels: str) -> "MetricBuilder":
         if value is not None and not math.isnan(value):
             self.metric.add_sample(self.metric.name + self._suffix, labels, float(value))
         return self

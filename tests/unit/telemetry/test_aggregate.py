@@ -102,6 +102,12 @@ def test_metric_limit_and_type_conflicts_refuse_the_family() -> None:
     assert agg.reject_reason("b", Kind.COUNTER) == "metric_limit"
 
 
+def test_the_collectors_own_metric_names_cannot_be_taken_by_exports() -> None:
+    agg = _agg()
+    assert agg.family("ztgate_telemetry_queue_depth", Kind.GAUGE, "") is None
+    assert agg.reject_reason("ztgate_slo_fallback_active", Kind.GAUGE) == "reserved_name"
+
+
 def test_idle_series_expire_and_free_room_under_the_cap() -> None:
     clock = Clock()
     agg = _agg(max_series=1, clock=clock)
