@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import PARITY_PROMPTS, greedy_request
+from inference_prompts import PARITY_PROMPTS, greedy_request
 
 from services.inference.engines.base import ChatMessage, GenerationRequest, SamplingParams, collect
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all
+from inference_prompts import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all
 
 from services.inference.engines.base import (
     ChatMessage,
