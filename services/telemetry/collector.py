@@ -134,7 +134,8 @@ class TelemetryCollector:
         out = [
             MetricBuilder("ztgate_telemetry_queue_depth", "gauge", "Items waiting in the queue")
             .add(q.depth).metric,
-            MetricBuilder("ztgate_telemetry_queue_capacity", "gauge", "Items the queue holds at most")
+            MetricBuilder("ztgate_telemetry_queue_capacity", "gauge",
+                          "Items the queue holds at most")
             .add(q.capacity).metric,
             MetricBuilder("ztgate_telemetry_processed_items", "counter",
                    "Items taken from the queue and processed").add(self.pipeline.processed).metric,
@@ -176,7 +177,8 @@ class TelemetryCollector:
             MetricBuilder("ztgate_slo_ttft_p99_seconds", "gauge",
                    "Rolling P99 time to first token of the primary, as the controller measured it")
             .add(st.ttft_p99_s).metric,
-            MetricBuilder("ztgate_slo_ttft_samples", "gauge", "TTFT samples in the controller's window")
+            MetricBuilder("ztgate_slo_ttft_samples", "gauge",
+                          "TTFT samples in the controller's window")
             .add(st.ttft_samples).metric,
             MetricBuilder("ztgate_slo_tpot_p99_seconds", "gauge",
                    "Rolling P99 time per output token of the primary (second signal)")

@@ -71,7 +71,8 @@ class SloSettings(Strict):
             raise ValueError("ttft_recover_ms must be below ttft_trip_ms (hysteresis)")
         if (self.tpot_trip_ms is None) != (self.tpot_recover_ms is None):
             raise ValueError("set both tpot_trip_ms and tpot_recover_ms, or neither")
-        if self.tpot_trip_ms is not None and self.tpot_recover_ms >= self.tpot_trip_ms:  # type: ignore[operator]
+        if (self.tpot_trip_ms is not None and self.tpot_recover_ms is not None
+                and self.tpot_recover_ms >= self.tpot_trip_ms):
             raise ValueError("tpot_recover_ms must be below tpot_trip_ms (hysteresis)")
         if self.fallback_percent >= self.primary_percent:
             raise ValueError("fallback_percent must be below primary_percent")

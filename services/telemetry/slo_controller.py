@@ -80,16 +80,18 @@ class SloController:
         self.measure()
         if self.clock() - self._since < s.min_hold_s:
             return None
-        enough_ttft = st.ttft_samples >= s.min_samples and st.ttft_p99_s is not None
-        enough_tpot = (self.tpot is not None and st.tpot_samples >= s.min_samples
-                       and st.tpot_p99_s is not None)
+        # P99s in ms, or None where there are too few samples to decide on.
+        ttft = (st.ttft_p99_s * 1000 if st.ttft_p99_s is not None
+                and st.ttft_samples >= s.min_samples else None)
+        tpot = (st.tpot_p99_s * 1000 if self.tpot is not None and st.tpot_p99_s is not None
+                and st.tpot_samples >= s.min_samples else None)
         if st.state == PRIMARY:
-            ttft_bad = enough_ttft and st.ttft_p99_s * 1000 > s.ttft_trip_ms  # type: ignore[operator]
-            tpot_bad = enough_tpot and st.tpot_p99_s * 1000 > s.tpot_trip_ms  # type: ignore[operator]
+            ttft_bad = ttft is not None and ttft > s.ttft_trip_ms
+            tpot_bad = tpot is not None and s.tpot_trip_ms is not None and tpot > s.tpot_trip_ms
             return FALLBACK if ttft_bad or tpot_bad else None
-        if not enough_ttft or st.ttft_p99_s * 1000 >= s.ttft_recover_ms:  # type: ignore[operator]
+        if ttft is None or ttft >= s.ttft_recover_ms:
             return None
-        if enough_tpot and st.tpot_p99_s * 1000 >= s.tpot_recover_ms:  # type: ignore[operator]
+        if tpot is not None and s.tpot_recover_ms is not None and tpot >= s.tpot_recover_ms:
             return None
         return PRIMARY
 

@@ -49,8 +49,9 @@ def _record_genai(meter) -> None:
     blocked = meter.create_counter(semconv.BLOCKED_REQUESTS, unit="{request}")
     rpc = meter.create_histogram(semconv.RPC_SERVER_DURATION, unit="ms",
                                  explicit_bucket_boundaries_advisory=semconv.RPC_BUCKETS_MS)
-    score = meter.create_histogram(semconv.HALLUCINATION_SCORE, unit="1",
-                                   explicit_bucket_boundaries_advisory=semconv.UNIT_INTERVAL_BUCKETS)
+    score = meter.create_histogram(
+        semconv.HALLUCINATION_SCORE, unit="1",
+        explicit_bucket_boundaries_advisory=semconv.UNIT_INTERVAL_BUCKETS)
     attrs = {semconv.REQUEST_MODEL: "qwen", semconv.OPERATION_NAME: "chat",
              semconv.INSTANCE: "primary", semconv.TENANT: "acme"}
     for value in (0.05, 0.3, 0.9, 1.5):

@@ -26,7 +26,8 @@ from services.telemetry import semconv
 from services.telemetry.config import SloSettings
 from services.telemetry.envoy_admin import EnvoyRuntime
 
-from telemetry_harness import SdkExporter, free_port, running_collector, settings
+from telemetry_harness import (SdkExporter, free_port, require_tool, running_collector,
+                               settings)
 
 pytestmark = pytest.mark.slow
 RUNTIME_KEY = "ztgate.inference.primary_percent"
@@ -61,7 +62,9 @@ static_resources:
               - match:
                   prefix: "/ztgate.inference.v1.Inference/"
                   runtime_fraction:
-                    default_value: {{numerator: 100, denominator: HUNDRED}}
+                    default_value:
+                      numerator: 100
+                      denominator: HUNDRED
                     runtime_key: {key}
                 route: {{cluster: inference_primary, timeout: 20s}}
               - match: {{prefix: "/ztgate.inference.v1.Inference/"}}
@@ -181,6 +184,7 @@ async def test_slow_primary_moves_traffic_to_fallback_and_recovery_moves_it_back
                 text = await collector.scrape()
                 assert 'ztgate_slo_transitions_total{to="fallback"} 1.0' in text
                 assert "ztgate_slo_fallback_active 1.0" in text
+                assert "ztgate_slo_primary_percent 0.0" in text
 
                 # Recovery: the primary is fast again; probes reach it directly (no traffic is
                 # routed to it while the key is 0) and its TTFT reaches the collector.
@@ -194,6 +198,11 @@ async def test_slow_primary_moves_traffic_to_fallback_and_recovery_moves_it_back
                 text = await collector.scrape()
                 assert 'ztgate_slo_transitions_total{to="primary"} 1.0' in text
                 assert "ztgate_slo_fallback_active 0.0" in text
+                assert "ztgate_slo_ttft_p99_seconds " in text
+                # The exposition with the controller's metrics is valid too.
+                check = subprocess.run([require_tool("promtool"), "check", "metrics"],
+                                       input=text, capture_output=True, text=True, timeout=30)
+                assert check.returncode == 0, check.stdout + check.stderr
         finally:
             envoy.terminate()
             try:

@@ -1,4 +1,4 @@
-"""The exposition text: what Prometheus parses from the aggregation and the collector's own state."""
+"""The exposition text: what Prometheus parses from the aggregation and the collector's state."""
 
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
