@@ -88,7 +88,7 @@ class TelemetrySettings(Strict):
     # TLS for the exposition; required on a non-loopback metrics_listen.
     metrics_tls: TlsSettings | None = None
     # Items (data points, spans, log records) queued for aggregation; beyond it exports are refused.
-    queue_size: int = Field(default=200_000, gt=0)
+    queue_size: int = Field(default=100_000, gt=0)
     # Delay suggested to a refused exporter (RetryInfo), seconds.
     retry_delay_s: float = Field(default=1.0, gt=0)
     # Distinct label sets kept per metric; more are folded into one `other` series and counted.

@@ -18,7 +18,7 @@ from services.telemetry.aggregate import Labels, rebucket
 # Cumulative sources remembered; the least recently seen is forgotten past this.
 MAX_SOURCES = 4096
 # Window entries kept at most (one per export per source); the oldest go first past this.
-MAX_ENTRIES = 100_000
+MAX_ENTRIES = 20_000
 
 
 def quantile(q: float, bounds: Sequence[float], counts: Sequence[float]) -> float | None:
