@@ -19,7 +19,10 @@ from services.redaction.types import Detection
 F = TypeVar("F")
 
 # Runs of short alphanumeric groups joined by spaces, dashes or dots: values written in groups.
-_GROUPED_TAIL = re.compile(r"(?:[+(]?[A-Za-z0-9]{1,6}\)?[ \-.]){1,10}[A-Za-z0-9()+\-]*\Z")
+# The first group starts with a digit, "+", "(" or an IBAN country code and check digits.
+_GROUPED_TAIL = re.compile(
+    r"(?:[+(]?[0-9][0-9A-Z]{0,5}|[A-Z]{2}[0-9]{2})\)?[ \-.]"
+    r"(?:[+(]?[0-9A-Z]{1,6}\)?[ \-.]){0,9}[0-9A-Z()+\-]*\Z")
 _PEM_BEGIN = "-----BEGIN"
 _PEM_END = re.compile(r"-----END [A-Z0-9 ]*-----")
 # A trailing run that may be the first characters of a PEM marker.
@@ -39,7 +42,7 @@ def hold_point(text: str, max_hold: int) -> int:
     while cut > 0 and not text[cut - 1].isspace():
         cut -= 1
     grouped = _GROUPED_TAIL.search(text)
-    if grouped and any(ch.isdigit() for ch in grouped.group()):
+    if grouped:
         cut = min(cut, grouped.start())
     dashes = _DASH_TAIL.search(text)
     if dashes:
