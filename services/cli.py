@@ -113,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=400, help="corpus size")
     p.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--address", help="benchmark a running service instead of starting one")
     p.add_argument("--out", type=Path, help="also write the Markdown report here")
     p.set_defaults(func=cmd_bench)
 
