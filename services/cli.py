@@ -32,6 +32,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 update={"server": server})})
         asyncio.run(run(config))
         return 0
+    if args.service == "telemetry":
+        from services.telemetry.server import run as run_telemetry
+
+        if args.listen:
+            server = config.telemetry.server.model_copy(update={"listen": args.listen})
+            config = config.model_copy(update={"telemetry": config.telemetry.model_copy(
+                update={"server": server})})
+        asyncio.run(run_telemetry(config, metrics_listen=args.metrics_listen))
+        return 0
     print(f"ztgate serve {args.service}: not part of this build yet", file=sys.stderr)
     return 2
 
@@ -69,6 +78,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.bench.redaction_bench import main as bench_main
 
         return bench_main(args)
+    if args.target == "telemetry":
+        from services.telemetry.bench import main as telemetry_bench
+
+        return telemetry_bench(args)
     print(f"ztgate bench {args.target}: not part of this build yet", file=sys.stderr)
     return 2
 
@@ -90,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_config(sub.add_parser("serve", help="run one service in the foreground"))
     p.add_argument("service", choices=["redaction", "inference", "telemetry"])
     p.add_argument("--listen", help="HOST:PORT (overrides the config)")
+    p.add_argument("--metrics-listen", help="HOST:PORT of the Prometheus exposition (telemetry)")
     p.set_defaults(func=cmd_serve)
 
     p = with_config(sub.add_parser("up", help="run the whole suite behind Envoy until Ctrl-C"))

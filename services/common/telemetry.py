@@ -50,7 +50,9 @@ def server_interceptors(settings: OtelSettings, service: str) -> list[grpc.aio.S
         return []
     from opentelemetry.instrumentation.grpc import aio_server_interceptor
 
-    return [aio_server_interceptor()]
+    from services.common.rpc_metrics import RpcMetricsInterceptor
+
+    return [aio_server_interceptor(), RpcMetricsInterceptor()]
 
 
 def shutdown_telemetry() -> None:
