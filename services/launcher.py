@@ -48,11 +48,24 @@ def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path) ->
     serve = [sys.executable, "-m", "services.cli", "serve"]
     extra = ["--config", str(config_path)] if config_path else []
     return [
+        # First, so that the others' telemetry has somewhere to land.
+        Child("telemetry", [*serve, "telemetry", *extra], config.telemetry.server.listen,
+              "ztgate.telemetry.v1.Telemetry"),
         Child("redaction", [*serve, "redaction", *extra], config.redaction.server.listen,
               "ztgate.redaction.v1.Redaction"),
         Child("envoy", envoy_argv(envoy_config),
               ready_url=f"http://{config.gateway.admin}/ready"),
     ]
+
+
+def child_env(config: ZtgateConfig) -> dict[str, str]:
+    """The children's environment: every service exports to the suite's own collector."""
+    env = os.environ.copy()
+    env.setdefault("ZTGATE_OTEL__ENABLED", "true")
+    env.setdefault("ZTGATE_OTEL__ENDPOINT", config.telemetry.server.listen)
+    env.setdefault("ZTGATE_OTEL__EXPORT_INTERVAL_S", "2")
+    env.setdefault("ZTGATE_TELEMETRY__SLO__ENVOY_ADMIN", config.gateway.admin)
+    return env
 
 
 async def _healthy(child: Child) -> bool:
@@ -112,7 +125,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         for child in children:
             print(f"starting {child.name} ...", flush=True)
             child.process = await asyncio.create_subprocess_exec(
-                *child.argv, start_new_session=True, env=os.environ.copy())
+                *child.argv, start_new_session=True, env=child_env(config))
             waiting = asyncio.ensure_future(_wait_healthy(child, start_timeout_s))
             stopping = asyncio.ensure_future(stop.wait())
             await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -126,6 +139,8 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print(f"  gRPC ingress (Envoy)   {config.gateway.listen}")
         print(f"  Envoy admin console    http://{config.gateway.admin}/")
         print(f"  redaction (internal)   {config.redaction.server.listen}")
+        print(f"  telemetry OTLP         {config.telemetry.server.listen}")
+        print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
         print("Ctrl-C stops everything.", flush=True)
         watchers = [asyncio.ensure_future(c.process.wait()) for c in children if c.process]
         stopping = asyncio.ensure_future(stop.wait())

@@ -23,7 +23,8 @@ from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
 from tests.procs import Child, free_port, spawn
 
-ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN")
+ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
+            "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN")
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,21 @@ def test_status_reports_every_part_serving(suite) -> None:
     _, env = suite
     result = _cli(env, "status")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.count("SERVING") == 2
+    assert result.stdout.count("SERVING") == 3
+
+
+def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
+    _, env = suite
+    _cli(env, "redact", "--address", env["ZTGATE_GATEWAY__LISTEN"], "hello bob@example.com")
+    deadline = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+            body = resp.read().decode()
+        if 'rpc_method="Redact"' in body:
+            break
+        assert time.monotonic() < deadline, "no rpc.server.duration for Redact reached /metrics"
+        time.sleep(1)
+    assert "rpc_server_duration_seconds_bucket" in body
 
 
 def test_ctrl_c_stops_everything(suite) -> None:
