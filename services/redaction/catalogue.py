@@ -35,12 +35,15 @@ def python_flags(*, caseless: bool, unicode: bool) -> re.RegexFlag:
 
 
 class Context(BaseModel):
-    """Words near a value that confirm it, or veto it. Matched case-insensitively, as whole words."""
+    """Words near a value that confirm it, or veto it. Matched case-insensitively, as whole words.
+
+    When both kinds occur, the word nearest to the value decides.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     words: tuple[str, ...] = ()  # any of these near the value confirms it
-    deny: tuple[str, ...] = ()  # any of these near the value (and none of `words`) drops it
+    deny: tuple[str, ...] = ()  # any of these near the value (nearer than any of `words`) drops it
     required: bool = False  # drop the value unless one of `words` is near
     boost: float = Field(0.0, ge=0.0, le=1.0)  # added to the score (capped at 1) when a word is near
     before: int = Field(48, ge=0, le=512)  # code points looked at before the value
@@ -86,6 +89,7 @@ class Rule(BaseModel):
     caseless: bool = False  # HS_FLAG_CASELESS / re.IGNORECASE
     unicode: bool = False  # HS_FLAG_UCP: \w, \d, \s and \b follow Unicode properties, not ASCII
     longest_only: bool = False  # judge only the longest match from each start (values that run to a delimiter)
+    min_length: int | None = Field(None, ge=1)  # HS_EXT_FLAG_MIN_LENGTH: shortest whole match, in bytes
     context: Context | None = None
     not_before: str | None = None
     not_after: str | None = None
@@ -136,7 +140,7 @@ class _RuleFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: str = ""
-    rules: list[dict[str, Any]]
+    rules: list[Any]
 
 
 @dataclass(frozen=True)
@@ -159,7 +163,7 @@ class Catalogue:
         parsed: list[Rule] = []
         for index, raw in enumerate(rules):
             parsed.append(raw if isinstance(raw, Rule) else _parse_rule(raw, source, index))
-        _check_unique(parsed, {r.id: source for r in parsed}, source)
+        _check_unique(parsed, source)
         return cls(tuple(parsed), {r.id: source for r in parsed})
 
     @property
@@ -206,7 +210,7 @@ def _parse_rule(raw: object, source: str, index: int) -> Rule:
         raise CatalogueError(f"{source}: {label}: {_format_errors(exc)}") from None
 
 
-def _check_unique(rules: Sequence[Rule], sources: Mapping[str, str], source: str) -> None:
+def _check_unique(rules: Sequence[Rule], source: str) -> None:
     seen: dict[str, int] = {}
     for rule in rules:
         seen[rule.id] = seen.get(rule.id, 0) + 1

@@ -55,9 +55,16 @@ class _WordSet:
         alternatives = (r"[\s_\-]+".join(map(re.escape, phrase.split())) for phrase in phrases)
         return cls(re.compile(r"(?<![^\W\d_])(?:" + "|".join(alternatives) + r")(?![^\W\d_])"))
 
-    def near(self, lower: str, lo: int, start: int, end: int, hi: int) -> bool:
-        """Whether a phrase lies inside lower[lo:start] or lower[end:hi]."""
-        return self.regex.search(lower, lo, start) is not None or self.regex.search(lower, end, hi) is not None
+    def distance(self, lower: str, lo: int, start: int, end: int, hi: int) -> int | None:
+        """Code points between the value [start, end) and the nearest phrase in lower[lo:start] or
+        lower[end:hi]; None when there is none."""
+        best = None
+        for match in self.regex.finditer(lower, lo, start):
+            best = start - match.end()
+        after = self.regex.search(lower, end, hi)
+        if after is not None and (best is None or after.start() - end < best):
+            best = after.start() - end
+        return best
 
 
 def _lower_aligned(text: str) -> str:
@@ -87,14 +94,17 @@ class _ContextCheck:
     def score(self, lower: str, start: int, end: int, base: float) -> float | None:
         """The score with context applied, or None when the context drops the value.
 
+        The nearest word decides: a confirming word boosts the score, a deny word nearer than any
+        confirming word drops the value, and so does the lack of a confirming word when one is required.
+
         `lower` is the lower-cased text (same length as the text).
         """
         lo, hi = max(0, start - self.before), min(len(lower), end + self.after)
-        if self.words is not None and self.words.near(lower, lo, start, end, hi):
+        confirm = self.words.distance(lower, lo, start, end, hi) if self.words is not None else None
+        deny = self.deny.distance(lower, lo, start, end, hi) if self.deny is not None else None
+        if confirm is not None and (deny is None or confirm <= deny):
             return min(1.0, base + self.boost)
-        if self.required:
-            return None
-        if self.deny is not None and self.deny.near(lower, lo, start, end, hi):
+        if self.required or deny is not None:
             return None
         return base
 
@@ -310,7 +320,8 @@ class PatternScanner:
         flags = [_hs_flags(rule) for rule in rules]
         db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         try:
-            db.compile(expressions=expressions, ids=list(range(len(rules))), flags=flags)
+            db.compile(expressions=expressions, ids=list(range(len(rules))), flags=flags,
+                       ext=[_hs_ext(rule) for rule in rules])
         except hyperscan.error as exc:
             raise self._compile_error(exc) from None
         logger.info("compiled %d pattern rules into a %d-byte Hyperscan database", len(rules), db.size())
@@ -321,7 +332,8 @@ class PatternScanner:
         for rule in self._catalogue.rules:
             single = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
             try:
-                single.compile(expressions=[rule.pattern.encode("utf-8")], ids=[0], flags=[_hs_flags(rule)])
+                single.compile(expressions=[rule.pattern.encode("utf-8")], ids=[0], flags=[_hs_flags(rule)],
+                               ext=[_hs_ext(rule)])
             except hyperscan.error as rule_exc:
                 source = self._catalogue.sources.get(rule.id, "<catalogue>")
                 return CatalogueError(f"{source}: rule {rule.id!r}: Hyperscan cannot compile the pattern: {rule_exc}")
@@ -335,6 +347,13 @@ def _hs_flags(rule: Rule) -> int:
     if rule.caseless:
         flags |= hyperscan.HS_FLAG_CASELESS
     return flags
+
+
+def _hs_ext(rule: Rule) -> tuple[int, int, int, int, int, int]:
+    """Hyperscan extended parameters: (flags, min_offset, max_offset, min_length, edit, hamming distance)."""
+    if rule.min_length is None:
+        return (0, 0, 0, 0, 0, 0)
+    return (hyperscan.HS_EXT_FLAG_MIN_LENGTH, 0, 0, rule.min_length, 0, 0)
 
 
 def _drop_contained_values(detections: list[Detection]) -> list[Detection]:
