@@ -187,6 +187,17 @@ def phone_us(value: str) -> bool:
     return len(set(digits)) > 2
 
 
+def phone_us_strict(value: str) -> bool:
+    """A bare North American number that `phonenumbers` holds valid: an area code and exchange in service."""
+    digits = _digits(value)
+    if not phone_us(digits):
+        return False
+    try:
+        return bool(phonenumbers.is_valid_number(phonenumbers.parse(digits, "US")))
+    except phonenumbers.NumberParseException:
+        return False
+
+
 def phone_international(value: str) -> bool:
     """An international number with a country code: `phonenumbers` says its length is possible there."""
     digits = _digits(value)
@@ -331,7 +342,7 @@ def password_value(value: str) -> bool:
     (`${DB_PASS}`, `{{ pw }}`, `<password>`, `os.environ[...]`, `self.password`), "your_password_here",
     and the bare words `password`/`secret`.
     """
-    text = value.strip().strip("\"'`").rstrip(")]},;:").strip("\"'`")
+    text = value.strip().strip("\"'`").rstrip(")]},;:.!?").strip("\"'`")
     lower = text.lower()
     if not text or lower in _PLACEHOLDER_WORDS or set(text) <= _MASK_CHARACTERS:
         return False
@@ -355,9 +366,25 @@ def password_like(value: str) -> bool:
     return any(ch.isupper() for ch in text[1:]) and any(ch.islower() for ch in text)
 
 
+_HASH_NAMES = frozenset({"sha1", "sha256", "sha512", "sha384", "sha224", "md5", "bcrypt", "argon2", "argon2id",
+                         "pbkdf2", "scrypt", "utf8", "utf-8", "base64", "aes256", "aes-256", "rsa2048", "2fa", "mfa"})
+
+
+def password_token(value: str) -> bool:
+    """A password written right after the word ("with password battery-staple-73"): 6+ characters, a letter,
+    and a digit or a symbol; not a placeholder nor an algorithm name (sha256, bcrypt, utf-8).
+    """
+    text = value.strip()
+    if len(text) < 6 or not password_value(text) or text.lower() in _HASH_NAMES:
+        return False
+    if not any(ch.isalpha() for ch in text):
+        return False
+    return any(ch.isdigit() for ch in text) or any(not ch.isalnum() and ch not in "-'" for ch in text)
+
+
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_WORDY = re.compile(r"[_.]*[A-Za-z]+(?:[_.\-/:]+[A-Za-z]+)*[_.()]*")
+_WORDY = re.compile(r"[_.]*[A-Za-z]+(?:[_.\-/:]+[A-Za-z]+)*[_.()\-]*")
 _CAMEL_WORDS = re.compile(r"[A-Za-z][a-z]{2,}(?:[A-Z][a-z]{2,})*")
 _SNAKE_IDENTIFIER = re.compile(r"_*[a-z][a-z0-9]*(?:_+[a-z0-9]+){2,}_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+){2,}_*")
 _CAMEL_IDENTIFIER = re.compile(r"[a-z]{2,}[0-9]*(?:[A-Z][a-z]{2,}[0-9]*){2,}")
@@ -409,11 +436,74 @@ def random_token(value: str) -> bool:
     return True
 
 
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def random_base64(value: str) -> bool:
+    """A lone key-like run: 20-88 base64 characters with upper case, lower case and digits, high entropy.
+
+    Shorter runs are words and ids, longer ones are data (images, certificates); identifiers such as
+    `getAccessTokenFromCache2` and paths such as `/api/v2/Users` are refused.
+    """
+    if not 20 <= len(value) <= 88 or not _BASE64_RUN.fullmatch(value):
+        return False
+    if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
+        return False
+    body = value.rstrip("=")
+    if "/" in body and re.fullmatch(r"/?(?:[A-Za-z0-9]{1,24}/)+[A-Za-z0-9]*", body):
+        if all(_WORDY.fullmatch(part) or part.isdigit() or not part for part in re.split(r"/", body)):
+            return False
+    if _CAMEL_IDENTIFIER.fullmatch(body) or _looks_like_identifier(body):
+        return False
+    return shannon_entropy(body) >= (4.0 if len(body) < 32 else 4.3)
+
+
+_CAMEL_HUMP = re.compile(r"[A-Z][a-z]{2,}")
+_DIGIT_RUN = re.compile(r"[0-9]+")
+
+
+def _looks_like_identifier(text: str) -> bool:
+    """CamelCase words with a digit run or two (NFCISO15693CustomCommandConfiguration, Data2VecTextForCausalLM).
+
+    Capitalised humps cover 60%+ of such names, and their digits are clustered; in random base62 both
+    together are rare (well under 1% at 32 characters, about 2% at 20), so a lone key is seldom refused.
+    """
+    covered = sum(len(h) for h in _CAMEL_HUMP.findall(text))
+    return covered >= 0.6 * len(text) and len(_DIGIT_RUN.findall(text)) <= 2
+
+
+_KEY_PREFIX = re.compile(r"[A-Za-z]{2,10}[-_]")  # key-, sk_, pat_ ...
+
+
+def bare_secret(value: str) -> bool:
+    """A lone value near key words: hex of 24+ digits, or a random base62/base64 run (mixed case and digits).
+
+    An optional short vendor prefix (`key-`, `pat_`) is set aside first. Identifiers that happen to
+    carry a digit (EsmFold2AtomEncoder, Qwen2_5OmniDecoderLayer, token_ids_0) are refused.
+    """
+    text = value.rstrip("=")
+    if len(text) < _MIN_SECRET_LENGTH or not password_value(text):
+        return False
+    body = text[m.end():] if (m := _KEY_PREFIX.match(text)) and len(text) - m.end() >= _MIN_SECRET_LENGTH else text
+    if _HEX.fullmatch(body):
+        return len(body) >= 24 and shannon_entropy(body) >= _MIN_ENTROPY_HEX
+    if not (any(c.isupper() for c in body) and any(c.islower() for c in body) and any(c.isdigit() for c in body)):
+        return False
+    segments = re.split(r"[-_]+", body)
+    if len(segments) >= 3 and sum(1 for seg in segments if len(seg) >= 3 and seg.isalpha()) * 3 >= 2 * len(segments):
+        return False  # snake or kebab words: Integral_conserved_2nd_order
+    if _CAMEL_IDENTIFIER.fullmatch(body) or _looks_like_identifier(body):
+        return False
+    return shannon_entropy(body) >= 4.0
+
+
 def aws_secret_key(value: str) -> bool:
-    """40 characters of base64 alphabet that are not a hex digest (a git SHA-1 is also 40 long)."""
+    """40 base64 characters mixing upper case, lower case and digits, as random keys do (not a hex SHA-1)."""
     if len(value) != 40 or _HEX.fullmatch(value):
         return False
-    return shannon_entropy(value) >= 3.5
+    if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
+        return False
+    return shannon_entropy(value) >= 4.0
 
 
 def not_hash_or_uuid(value: str) -> bool:
@@ -447,14 +537,18 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "ip_address": ip_address,
     "mac_address": mac_address,
     "phone_us": phone_us,
+    "phone_us_strict": phone_us_strict,
     "phone_international": phone_international,
     "phone_any": phone_any,
     "date_of_birth": date_of_birth,
     "password_value": password_value,
     "password_like": password_like,
+    "password_token": password_token,
     "high_entropy_secret": high_entropy_secret,
     "random_token": random_token,
     "aws_secret_key": aws_secret_key,
+    "random_base64": random_base64,
+    "bare_secret": bare_secret,
     "not_hash_or_uuid": not_hash_or_uuid,
     "jwt": jwt,
 })

@@ -39,6 +39,7 @@ YA29 = "ya29." + tok(60, string.ascii_letters + string.digits + "-_")
 OPENAI_LEGACY = "sk-" + tok(20) + "T3BlbkFJ" + tok(20)
 OPENAI_PROJ = "sk-proj-" + tok(74) + "-" + tok(40) + "_" + tok(30)
 ANTHROPIC = "sk-ant-api03-" + tok(80) + "-" + tok(10) + "AA"
+MAILGUN = "key-" + tok(32, "0123456789abcdef")
 HF = "hf_" + "".join(_rng.choice([c.upper(), c]) for c in (_rng.choice(string.ascii_lowercase) for _ in range(34)))
 NPM = "npm_" + tok(36)
 PYPI = "pypi-AgEIcHlwaS5vcmc" + tok(60)
@@ -49,11 +50,14 @@ JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI
        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
 NOT_A_JWT = "eyJub3QiOiJhIHRva2VuIn0.eyJoZWxsbyI6IndvcmxkIn0.c2lnbmF0dXJlLWhlcmU"  # header {"not": "a token"}
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+AWS_SECRET_2 = tok(40, string.ascii_letters + string.digits + "+/")
 GIT_SHA = "3f786850e387550fdab836ed7e6dc881de23001b"
 SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 UUID = "123e4567-e89b-12d3-a456-426614174000"
 HIGH_ENTROPY = "zq8Hk2LmN4pR7sT1vW3xY5aB6cD9eF0g"
 HEX_KEY = "5f4dcc3b5aa765d61d8327deb882cf99"
+B64_KEY = "ZJ26GFhRtaX0+3ml1hM9dz0UiAhWRe8F0X6TspGRgPA="
+B62_KEY = "q7Rk2ZpX9vLmB4tNw8YcH3sD"
 PEM_BODY = "\n".join(tok(64, string.ascii_letters + string.digits + "+/") for _ in range(6)) + "\n" + tok(20) + "=="
 
 
@@ -83,6 +87,8 @@ POSITIVES = [
     ("phone_international", "PHONE_NUMBER", "Berlin: +49 30 1234567", "+49 30 1234567"),
     ("phone_international", "PHONE_NUMBER", "Paris +33 1 23 45 67 89 (standard)", "+33 1 23 45 67 89"),
     ("phone_with_context", "PHONE_NUMBER", "call me at 4155550123 tomorrow", "4155550123"),
+    ("phone_us_bare", "PHONE_NUMBER", "Chad Rowland,chad@example.com,8014943418,Santiago", "8014943418"),
+    ("phone_us_bare", "PHONE_NUMBER", "text the confirmation to 7183724181.", "7183724181"),
     ("phone_with_context", "PHONE_NUMBER", "Phone: 020 7946 0958", "020 7946 0958"),
     ("phone_with_context", "PHONE_NUMBER", "mobile 06 12 34 56 78, evenings only", "06 12 34 56 78"),
     # --- cards
@@ -133,8 +139,8 @@ POSITIVES = [
     ("aws_secret_access_key", "AWS_SECRET_KEY", f'{{"SecretAccessKey": "{AWS_SECRET}"}}', AWS_SECRET),
     ("aws_secret_access_key", "AWS_SECRET_KEY", f"my AWS secret key: {AWS_SECRET}", AWS_SECRET),
     ("aws_secret_access_key", "AWS_SECRET_KEY", f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET}", AWS_SECRET),
-    ("aws_secret_access_key_near_aws", "AWS_SECRET_KEY", f"AWS creds AKIAIOSFODNN7EXAMPLE / {AWS_SECRET}", AWS_SECRET),
-    ("aws_secret_access_key_near_aws", "AWS_SECRET_KEY", f"{AWS_SECRET} is the secret", AWS_SECRET),
+    ("aws_secret_access_key_bare", "AWS_SECRET_KEY", f"AWS creds AKIAIOSFODNN7EXAMPLE / {AWS_SECRET}", AWS_SECRET),
+    ("aws_secret_access_key_bare", "AWS_SECRET_KEY", f"terraform plan prints {AWS_SECRET_2} in the output", AWS_SECRET_2),
     # --- GitHub / GitLab / Slack
     ("github_token", "GITHUB_TOKEN", f"git clone https://{GHP}@github.com/org/repo.git", GHP),
     ("github_token", "GITHUB_TOKEN", f"oauth token {GHO}.", GHO),
@@ -158,6 +164,7 @@ POSITIVES = [
     ("npm_pypi_token", "GENERIC_SECRET", f"//registry.npmjs.org/:_authToken={NPM}", NPM),
     ("npm_pypi_token", "GENERIC_SECRET", f"password = {PYPI}", PYPI),
     ("sendgrid_api_key", "GENERIC_SECRET", f"SENDGRID_API_KEY={SENDGRID}", SENDGRID),
+    ("mailgun_api_key", "GENERIC_SECRET", f"My teammate posted {MAILGUN} in #general", MAILGUN),
     ("azure_storage_key", "GENERIC_SECRET",
      f"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={AZURE_KEY};EndpointSuffix=core.windows.net",
      AZURE_KEY),
@@ -192,6 +199,12 @@ POSITIVES = [
     ("cli_secret_flag", "PASSWORD", "mysql -h db --password hunter2 -e 'select 1'", "hunter2"),
     ("cli_secret_flag", "PASSWORD", "curl -u admin:s3cr3t https://api.example.com", "s3cr3t"),
     ("cli_secret_flag", "PASSWORD", "run --api-key=AbC123xyz --verbose", "AbC123xyz"),
+    ("mysql_password_flag", "PASSWORD", "mysql -u webapp -p'EBM~po!iO!mTPzShT' -h db.local", "EBM~po!iO!mTPzShT"),
+    ("mysql_password_flag", "PASSWORD", "mysqldump -uroot -phunter2 shop > shop.sql", "hunter2"),
+    ("userlist_password", "PASSWORD", 'pgbouncer userlist.txt: "app" "Battery369~23h" - auth fails', "Battery369~23h"),
+    ("password_after_keyword", "PASSWORD", "bind as cn=svc with password battery-staple-correct-horse83 fails",
+     "battery-staple-correct-horse83"),
+    ("password_after_keyword", "PASSWORD", "I set my laptop password to Violet7369!GaU. Is it strong?", "Violet7369!GaU"),
     ("authorization_header_token", "BEARER_TOKEN", "Authorization: Bearer abcdef123456", "abcdef123456"),
     ("authorization_header_token", "BEARER_TOKEN", f"-H 'authorization: token {GHP}'", GHP),
     ("authorization_header_token", "BEARER_TOKEN", f'headers={{"Authorization": "Bearer {JWT}"}}', JWT),
@@ -206,6 +219,10 @@ POSITIVES = [
     ("generic_key_assignment", "GENERIC_SECRET", f"token: {UUID}", UUID),
     ("generic_key_in_prose", "GENERIC_SECRET", f"my api key is {HIGH_ENTROPY}.", HIGH_ENTROPY),
     ("generic_key_in_prose", "GENERIC_SECRET", f"The access token was {HEX_KEY}", HEX_KEY),
+    ("generic_secret_near_key_word", "GENERIC_SECRET", f"what service does this token belong to? {HEX_KEY}", HEX_KEY),
+    ("generic_secret_near_key_word", "GENERIC_SECRET", f"{B64_KEY}\n^ that's the API key we rotated", B64_KEY),
+    ("high_entropy_bare", "GENERIC_SECRET", f"My teammate posted {B64_KEY} in the #general channel", B64_KEY),
+    ("high_entropy_bare", "GENERIC_SECRET", f"what is {B62_KEY}?", B62_KEY),
 ]
 
 # (rule id, text): the rule must not report anything in the text.
@@ -219,6 +236,8 @@ NEGATIVES = [
     ("phone_international", "x+12345678 and 3+1234"),
     ("phone_international", "+1234567890123456 is too long"),
     ("phone_with_context", "the unix timestamp 1699999999 marks the release"),
+    ("phone_us_bare", "the unix timestamp 1699999999 and order 8014943418 and 5551234567"),
+    ("phone_us_bare", "id=2125550199-3 and 12125550199"),
     ("phone_with_context", "call the function with 2024-03-15 as the date"),
     ("credit_card_grouped", "Visa 4111 1111 1111 1112 (wrong check digit)"),
     ("credit_card_grouped", "years 2024 2025 2026 2027"),
@@ -252,9 +271,9 @@ NEGATIVES = [
     ("aws_access_key_id", "AKIA1234 is too short; XAKIAIOSFODNN7EXAMPLE is glued"),
     ("aws_secret_access_key", f"aws commit {GIT_SHA}"),
     ("aws_secret_access_key", "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}"),
-    ("aws_secret_access_key_near_aws", f"the AWS docs mention commit {GIT_SHA}"),
-    ("aws_secret_access_key_near_aws", f"a random string {AWS_SECRET} with no context"),
-    ("aws_secret_access_key_near_aws", f"aws secret in a longer blob x{AWS_SECRET}yz"),
+    ("aws_secret_access_key_bare", f"the AWS docs mention commit {GIT_SHA}"),
+    ("aws_secret_access_key_bare", f"aws secret in a longer blob x{AWS_SECRET}yz"),
+    ("aws_secret_access_key_bare", "ThisIsAnIdentifierNameThatIsFortyLetters and AbcdefghijklmnopqrstuvwxyzAbcdefghijklmn"),
     ("github_token", "the ghp_ prefix marks personal tokens; ghp_short"),
     ("github_fine_grained_token", "see github_pat_docs"),
     ("gitlab_token", "glpat-short"),
@@ -269,6 +288,7 @@ NEGATIVES = [
     ("huggingface_token", "hf_hub_download and hf_transfer are functions"),
     ("npm_pypi_token", "npm_config_registry is an env var"),
     ("sendgrid_api_key", "SG.short.value"),
+    ("mailgun_api_key", "key-value store and key-" + "0" * 31),
     ("azure_storage_key", "sig=abc and AccountKey=${KEY}"),
     ("telegram_bot_token", "ratio 123456789:AAB"),
     ("jwt", f"not a token: {NOT_A_JWT}"),
@@ -293,6 +313,11 @@ NEGATIVES = [
     ("secret_assignment", "secret: true\nsecretName: my-tls-secret\nsecrets:"),
     ("secret_assignment", "client_secret: session_create_params.ClientSecret | NotGiven"),
     ("cli_secret_flag", "--password $DB_PASS --password-file /run/secrets/pw"),
+    ("mysql_password_flag", "ssh -p2222 host and mysql -p"),
+    ("mysql_password_flag", "docker run -p8080:80 nginx"),
+    ("userlist_password", '"app" "Battery369~23h" in a csv'),
+    ("password_after_keyword", "the password policy is strict; reset your password to something; password sha256"),
+    ("password_after_keyword", "password reset for 2 users; password hashing with bcrypt"),
     ("authorization_header_token", "Authorization: Bearer <token> or Authorization: Bearer $TOKEN"),
     ("authorization_basic", "Authorization: Basic <credentials>"),
     ("bearer_token", "the bearer of this letter; Bearer tokenization-strategy-document"),
@@ -302,6 +327,12 @@ NEGATIVES = [
     ("generic_key_assignment", "key = quantize_fp8_maybe_pad_head_dim(x); key: _ConstantAttributeType"),
     ("generic_key_assignment", "token = getAccessTokenFromCache(); SECRET_KEY = MAX_RETRY_COUNT_V2"),
     ("generic_key_in_prose", "the api key is stored in the vault"),
+    ("generic_secret_near_key_word", f"the token refresh fix landed in commit {GIT_SHA}"),
+    ("generic_secret_near_key_word", "tokens: EsmFold2AtomEncoder, Qwen2_5OmniDecoderLayer, token_ids_0=token_ids_0"),
+    ("generic_secret_near_key_word", "b'\\x1aKey\\x14LabelExtractorsEntry\\x12'"),
+    ("high_entropy_bare", f"sha256-{B64_KEY} is the integrity digest"),
+    ("high_entropy_bare", "class NFCISO15693CustomCommandConfiguration(Data2VecTextForCausalLM): pass"),
+    ("high_entropy_bare", "see /api/v2/Users/12345/Profile and getAccessTokenFromCache2"),
 ]
 
 # Whole prompts that must produce no finding at all: code, hashes, UUIDs, versions, prose about passwords.

@@ -194,3 +194,40 @@ def test_registry_names_every_public_validator_and_each_answers_a_bool() -> None
     for name, fn in v.VALIDATORS.items():
         assert fn("") in (True, False, None), name
         assert fn("x" * 1000) in (True, False, None), name
+
+
+@pytest.mark.parametrize(("value", "expected"), _table(
+    ["8014943418", "7183724181", "(212) 555-0199"],
+    ["5551234567", "1699999999", "0123456789", "2125550199123"],
+))
+def test_phone_us_strict(value: str, expected: bool) -> None:
+    assert v.phone_us_strict(value) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), _table(
+    ["battery-staple-correct-horse83", "Violet7369!GaU", "hunter22", "p@ssword"],
+    ["policy", "strict", "sha256", "bcrypt", "abc12", "123456", "reset", "${PASS}"],
+))
+def test_password_token(value: str, expected: bool) -> None:
+    assert v.password_token(value) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), _table(
+    ["ZJ26GFhRtaX0+3ml1hM9dz0UiAhWRe8F0X6TspGRgPA=", "q7Rk2ZpX9vLmB4tNw8YcH3sD", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    ["short1Ab", "NFCISO15693CustomCommandConfiguration", "Data2VecTextForCausalLM", "getAccessTokenFromCache2",
+     "/api/v2/Users/12345/Profile", "alllowercase1234567890abcdef", "ALLUPPERCASE1234567890ABCDEF",
+     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="],
+))
+def test_random_base64(value: str, expected: bool) -> None:
+    assert v.random_base64(value) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), _table(
+    ["5527281d8cfc2fdb99fdf1b0aefd9bf2", "key-90eef00669d1aa6a00305f38e95fabc8",
+     "ZJ26GFhRtaX0+3ml1hM9dz0UiAhWRe8F0X6TspGRgPA=", "wrkspc_011CZkZaBF1tNoB5wlCeusgy"],
+    ["token_ids_0", "EsmFold2AtomEncoder", "Qwen2_5OmniDecoderLayer", "M2M100ScaledWordEmbedding",
+     "2nd_nonlinear_autonomous_conserved_Integral", "proto2/compiler/internal/generator", "_CONFIGSERVICEV2",
+     "1234567890123456", "deadbeef12"],
+))
+def test_bare_secret(value: str, expected: bool) -> None:
+    assert v.bare_secret(value) is expected
