@@ -190,7 +190,7 @@ class EngineConfig:
     speculative: SpeculativeSettings = field(default_factory=lambda: SpeculativeSettings(method="none"))
     max_model_len: int | None = None  # None: the model's own context length
     max_num_seqs: int = 8  # requests batched together by vLLM
-    kv_cache_gib: float = 1.0  # CPU only: the KV cache size (VLLM_CPU_KVCACHE_SPACE)
+    kv_cache_gib: int = 1  # CPU only: KV cache GiB; the vLLM engine sets VLLM_CPU_KVCACHE_SPACE from it
     gpu_memory_utilization: float = 0.85  # GPU only
     enforce_eager: bool = True  # no graph capture: faster start; set False on GPUs for speed
 
@@ -358,11 +358,15 @@ class Engine(ABC):
         """Loads the model and runs a warm-up generation; `ready` is True afterwards."""
         self.config.check()
         self._renderer = await self._start()
-        # A repetitive prompt and a few tokens, so that speculation proposes and verifies drafts
-        # (vLLM compiles its n-gram proposer on first use: that belongs to start, not to a request).
-        async for _ in self.generate(GenerationRequest(
-                prompt=WARMUP_PROMPT, sampling=SamplingParams(temperature=0, max_tokens=8)), _warmup=True):
-            pass
+        try:
+            # A repetitive prompt and a few tokens, so that speculation proposes and verifies drafts
+            # (vLLM compiles its n-gram proposer on first use: that belongs to start, not to a request).
+            async for _ in self.generate(GenerationRequest(
+                    prompt=WARMUP_PROMPT, sampling=SamplingParams(temperature=0, max_tokens=8)), _warmup=True):
+                pass
+        except BaseException:
+            await self._close()
+            raise
         self._ready = True
 
     async def generate(self, request: GenerationRequest, *, _warmup: bool = False) -> AsyncIterator[Delta]:

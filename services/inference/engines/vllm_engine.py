@@ -161,7 +161,7 @@ class VllmEngine(Engine):
         from vllm.v1.engine.async_llm import AsyncLLM
 
         if current_platform.is_cpu():
-            os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, round(self.config.kv_cache_gib)))
+            os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, self.config.kv_cache_gib))
         args = self.engine_args()
         try:
             vllm_config = args.create_engine_config()
@@ -217,8 +217,9 @@ class VllmEngine(Engine):
                     stats = SpeculativeStats(method=spec.method, num_speculative_tokens=m.num_spec_tokens,
                                              num_drafts=sum(m.histogram), draft_tokens=m.num_draft_tokens,
                                              accepted_tokens=num_accepted)
-                elif spec.method != "none":
-                    stats = SpeculativeStats(method=spec.method, num_speculative_tokens=spec.num_speculative_tokens)
+                elif spec.method != "none":  # aborted: vLLM attaches the counts to finished requests only
+                    stats = SpeculativeStats(method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
+                                             counted=False)
                 final = FinalStats(
                     usage=Usage(len(prompt_ids), n_out), speculative=stats,
                     token_logprobs=tuple(logprobs) if logprobs else None)

@@ -9,11 +9,15 @@ from inference_prompts import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_al
 
 from services.inference.engines.base import (
     ChatMessage,
+    EngineConfig,
+    EngineConfigError,
     GenerationRequest,
     InvalidRequest,
     SamplingParams,
+    SpeculativeSettings,
     collect,
 )
+from services.inference.engines.vllm_engine import VllmEngine
 from services.inference.hallucination import HallucinationScorer
 
 pytestmark = pytest.mark.slow
@@ -178,3 +182,15 @@ async def test_inline_score_agrees_with_the_background_teacher_forced_score(vllm
         scorer.close()
     assert background is not None
     assert background.score == pytest.approx(inline, abs=1e-3)
+
+
+async def test_a_speculative_config_vllm_refuses_fails_at_start_naming_the_setting(model_dir, tmp_path):
+    empty = tmp_path / "not-a-model"
+    empty.mkdir()
+    engine = VllmEngine(EngineConfig(model_dir=model_dir, speculative=SpeculativeSettings(
+        method="draft_model", num_speculative_tokens=3, draft_model=str(empty))))
+    with pytest.raises(EngineConfigError) as e:
+        await engine.start()
+    message = str(e.value)
+    assert "speculative method 'draft_model'" in message and str(empty) in message
+    assert not engine.ready
