@@ -36,35 +36,73 @@ def default_cache_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".cache" / "ztgate"
 
 
-@dataclass(frozen=True, slots=True)
-class _WordSet:
-    """Whole-word search for any of a few words or phrases in the lower-cased text.
+def _phrase_alternation(words: tuple[str, ...]) -> str:
+    phrases = sorted({w.lower() for w in words}, key=len, reverse=True)
+    return "|".join(r"[\s_\-]+".join(map(re.escape, phrase.split())) for phrase in phrases)
 
-    A phrase also matches across spaces, underscores and dashes ("date of birth" finds
-    date_of_birth). Whole word means no letter right before or right after. The search runs on the
-    lower-cased text without IGNORECASE, which keeps `re`'s first-character skip fast.
+
+@dataclass(frozen=True, slots=True)
+class _ContextCheck:
+    """A rule's context: confirming and deny words near the value, found in one pass.
+
+    Words are matched in the lower-cased text as whole words; a phrase also matches across spaces,
+    underscores and dashes ("date of birth" finds date_of_birth). The regex has no leading lookbehind
+    (which would stop `re` from skipping ahead to a possible first character): the letter before a
+    match is checked here instead.
     """
 
-    regex: re.Pattern[str]
+    regex: re.Pattern[str]  # group "confirm" or group "deny"
+    has_words: bool
+    required: bool
+    boost: float
+    before: int
+    after: int
 
     @classmethod
-    def build(cls, words: tuple[str, ...]) -> _WordSet | None:
-        if not words:
-            return None
-        phrases = sorted({w.lower() for w in words}, key=len, reverse=True)
-        alternatives = (r"[\s_\-]+".join(map(re.escape, phrase.split())) for phrase in phrases)
-        return cls(re.compile(r"(?<![^\W\d_])(?:" + "|".join(alternatives) + r")(?![^\W\d_])"))
+    def build(cls, context: Context) -> _ContextCheck:
+        groups = []
+        if context.words:
+            groups.append(f"(?P<confirm>{_phrase_alternation(context.words)})")
+        if context.deny:
+            groups.append(f"(?P<deny>{_phrase_alternation(context.deny)})")
+        regex = re.compile("(?:" + "|".join(groups) + r")(?![^\W\d_])")
+        return cls(regex, bool(context.words), context.required, context.boost, context.before, context.after)
 
-    def distance(self, lower: str, lo: int, start: int, end: int, hi: int) -> int | None:
-        """Code points between the value [start, end) and the nearest phrase in lower[lo:start] or
-        lower[end:hi]; None when there is none."""
-        best = None
+    def score(self, lower: str, start: int, end: int, base: float) -> float | None:
+        """The score with context applied, or None when the context drops the value.
+
+        `lower` is the lower-cased text (same length as the text). The nearest word decides: a
+        confirming word boosts the score, a deny word nearer than any confirming word drops the value,
+        and so does the lack of a confirming word when one is required.
+        """
+        lo, hi = max(0, start - self.before), min(len(lower), end + self.after)
+        confirm = deny = None  # distance in code points from the value to the nearest word of each kind
         for match in self.regex.finditer(lower, lo, start):
-            best = start - match.end()
-        after = self.regex.search(lower, end, hi)
-        if after is not None and (best is None or after.start() - end < best):
-            best = after.start() - end
-        return best
+            i = match.start()
+            if i == 0 or not lower[i - 1].isalpha():
+                if match.lastgroup == "confirm":
+                    confirm = start - match.end()
+                else:
+                    deny = start - match.end()
+        position = end
+        while (match := self.regex.search(lower, position, hi)) is not None:
+            i = match.start()
+            position = i + 1
+            if i > 0 and lower[i - 1].isalpha():
+                continue
+            if match.lastgroup == "confirm":
+                if confirm is None or i - end < confirm:
+                    confirm = i - end
+                break
+            if deny is None or i - end < deny:
+                deny = i - end
+            if not self.has_words:
+                break
+        if confirm is not None and (deny is None or confirm <= deny):
+            return min(1.0, base + self.boost)
+        if self.required or deny is not None:
+            return None
+        return base
 
 
 def _lower_aligned(text: str) -> str:
@@ -75,38 +113,22 @@ def _lower_aligned(text: str) -> str:
     return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
 
 
-@dataclass(frozen=True, slots=True)
-class _ContextCheck:
-    words: _WordSet | None
-    deny: _WordSet | None
-    required: bool
-    boost: float
-    before: int
-    after: int
+class _ScanText:
+    """One text being scanned: its lower-cased copy for context words, and the validators' verdicts so
+    far (the same value is often judged by several rules: a JWT by jwt, bearer_token and the header rule)."""
 
-    @classmethod
-    def build(cls, context: Context) -> _ContextCheck:
-        return cls(
-            _WordSet.build(context.words), _WordSet.build(context.deny), context.required, context.boost,
-            context.before, context.after,
-        )
+    __slots__ = ("text", "lower", "_verdicts")
 
-    def score(self, lower: str, start: int, end: int, base: float) -> float | None:
-        """The score with context applied, or None when the context drops the value.
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lower = _lower_aligned(text)
+        self._verdicts: dict[tuple[Callable[[str], bool | None], str], bool | None] = {}
 
-        The nearest word decides: a confirming word boosts the score, a deny word nearer than any
-        confirming word drops the value, and so does the lack of a confirming word when one is required.
-
-        `lower` is the lower-cased text (same length as the text).
-        """
-        lo, hi = max(0, start - self.before), min(len(lower), end + self.after)
-        confirm = self.words.distance(lower, lo, start, end, hi) if self.words is not None else None
-        deny = self.deny.distance(lower, lo, start, end, hi) if self.deny is not None else None
-        if confirm is not None and (deny is None or confirm <= deny):
-            return min(1.0, base + self.boost)
-        if self.required or deny is not None:
-            return None
-        return base
+    def verdict(self, validator: Callable[[str], bool | None], start: int, end: int) -> bool | None:
+        key = (validator, self.text[start:end])
+        if key not in self._verdicts:
+            self._verdicts[key] = validator(key[1])
+        return self._verdicts[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +161,9 @@ class _CompiledRule:
             not_after=re.compile(rule.not_after) if rule.not_after else None,
         )
 
-    def evaluate(self, text: str, lower: str, start: int, end: int) -> Detection | None:
-        """The detection for one Hyperscan match [start, end) in code points, or None if it fails a check.
-
-        `lower` is `text` lower-cased with the same length, shared by all matches of one scan.
-        """
+    def evaluate(self, scan: _ScanText, start: int, end: int) -> Detection | None:
+        """The detection for one Hyperscan match [start, end) in code points, or None if it fails a check."""
+        text = scan.text
         if self.value_regex is not None:
             start, end = self._value_span(text, start, end)
             if start >= end:
@@ -154,10 +174,10 @@ class _CompiledRule:
             return None
         score: float | None = self.score
         if self.context is not None:
-            score = self.context.score(lower, start, end, self.score)
+            score = self.context.score(scan.lower, start, end, self.score)
             if score is None:
                 return None
-        if self.validator is not None and self.validator(text[start:end]) is False:
+        if self.validator is not None and scan.verdict(self.validator, start, end) is False:
             return None
         return Detection(self.entity, start, end, round(score, 4), self.rule_id)
 
@@ -228,7 +248,7 @@ class PatternScanner:
             return []
         hits.sort(key=lambda hit: (hit[0], hit[1], -hit[2]))
         to_cp = None if encoded.is_ascii else encoded.codepoints(o for hit in hits for o in hit[1:])
-        lower = _lower_aligned(text)
+        state = _ScanText(text)
         detections: list[Detection] = []
         rules = self._rules
         current_rule = -1
@@ -243,9 +263,9 @@ class PatternScanner:
                 continue  # a prefix of a match that failed its checks
             judged_start = start
             if to_cp is not None:
-                detection = rules[rule_index].evaluate(text, lower, to_cp[start], to_cp[end])
+                detection = rules[rule_index].evaluate(state, to_cp[start], to_cp[end])
             else:
-                detection = rules[rule_index].evaluate(text, lower, start, end)
+                detection = rules[rule_index].evaluate(state, start, end)
             if detection is not None:
                 accepted_end = end
                 detections.append(detection)

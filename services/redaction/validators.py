@@ -210,7 +210,9 @@ def phone_international(value: str) -> bool:
     return bool(phonenumbers.is_possible_number(number))
 
 
-_DATE_LIKE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2}(?:\d{2})?|\d{1,3}(?:\.\d{1,3}){3}")
+_DATE_LIKE = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2}(?:\d{2})?|\d{1,3}(?:\.\d{1,3}){3}"
+)
 
 
 def phone_any(value: str) -> bool:
@@ -419,7 +421,7 @@ def _looks_random_letters(text: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
     if len(letters) != len(text) or _CAMEL_WORDS.fullmatch(text):
         return False
-    flips = sum(1 for a, b in zip(letters, letters[1:]) if a.isupper() != b.isupper())
+    flips = sum(1 for a, b in zip(letters, letters[1:], strict=False) if a.isupper() != b.isupper())
     return flips / len(letters) >= 0.25
 
 

@@ -1,4 +1,4 @@
-"""PatternScanner: database cache (hit, miss, corrupt), per-rule dedup, thread-safe scans, and the Presidio recognizer."""
+"""PatternScanner: database cache (hit, miss, corrupt), per-rule dedup, thread-safe scans, Presidio recognizer."""
 
 from __future__ import annotations
 

