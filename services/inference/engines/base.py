@@ -390,6 +390,7 @@ class Engine(ABC):
                 n_out += len(delta.token_ids)
                 if delta.final is not None:
                     finished = True
+                    self._inflight.discard(request.request_id)  # done, whether or not the consumer reads on
                     delta = dataclasses.replace(delta, final=self._finish(delta.final, prompt_ids, t0, t_first, n_out))
                 yield delta
         finally:
@@ -405,7 +406,10 @@ class Engine(ABC):
         tpot = (total - ttft) / (n_out - 1) if n_out > 1 else 0.0
         score = final.hallucination_score
         if score is None and final.token_logprobs:
-            score = hallucination.score_from_logprobs(final.token_logprobs).score
+            try:
+                score = hallucination.score_from_logprobs(final.token_logprobs).score
+            except ValueError:  # e.g. a NaN from the engine: no score rather than a wrong one
+                score = None
         return dataclasses.replace(final, timings=Timings(ttft, total, tpot), hallucination_score=score,
                                    model=self.model_name, prompt_token_ids=tuple(prompt_ids))
 
@@ -439,9 +443,11 @@ async def collect(stream: AsyncIterator[Delta], request_id: str) -> Completion:
     """Consumes a stream into one Completion (the unary Generate)."""
     texts: list[str] = []
     ids: list[int] = []
+    last: Delta | None = None
     async for d in stream:
         texts.append(d.text)
         ids.extend(d.token_ids)
-        if d.final is not None:
-            return Completion(request_id, "".join(texts), tuple(ids), d.finish_reason or "stop", d.final)
-    raise RuntimeError("the engine stream ended without a final delta")
+        last = d
+    if last is None or last.final is None:
+        raise RuntimeError("the engine stream ended without a final delta")
+    return Completion(request_id, "".join(texts), tuple(ids), last.finish_reason or "stop", last.final)
