@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from services.common.settings import Strict
 
@@ -14,5 +14,30 @@ class GatewaySettings(Strict):
     admin: str = "127.0.0.1:9901"
     # Route timeout of redaction calls, seconds.
     redaction_timeout_s: float = Field(default=15.0, gt=0)
+    # Seconds the redaction service may take to answer one ext_proc message (scrubbing a prompt, one
+    # chunk of an answer); past it the inference call fails (closed) and nothing more is forwarded.
+    redaction_message_timeout_s: float = Field(default=2.0, gt=0)
     # Seconds between Envoy's gRPC health checks of each upstream.
     health_interval_s: float = Field(default=1.0, gt=0)
+    # host:port of the primary inference service.
+    inference_primary: str = "127.0.0.1:50052"
+    # host:port of the fallback inference service: takes over when the primary is down, slow to its
+    # first token, or shifted away by the SLO controller (runtime key telemetry.slo.runtime_key).
+    inference_fallback: str = "127.0.0.1:50053"
+    # Seconds a whole inference call may take (a long answer is not a slow service); also the cap
+    # on a client's grpc-timeout.
+    inference_timeout_s: float = Field(default=300.0, gt=0)
+    # Seconds one try may wait for response headers, which the inference service sends with the
+    # first token; past it Envoy retries on the other instance.
+    inference_per_try_timeout_s: float = Field(default=1.2, gt=0)
+    # Retries of an inference call on connect failure, reset, per-try timeout, UNAVAILABLE or
+    # RESOURCE_EXHAUSTED (each retry goes to the next instance in priority order).
+    inference_retries: int = Field(default=2, ge=0, le=5)
+
+    @field_validator("listen", "admin", "inference_primary", "inference_fallback")
+    @classmethod
+    def _host_port(cls, value: str) -> str:
+        host, sep, port = value.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"{value!r} must be HOST:PORT")
+        return value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import tempfile
 from pathlib import Path
 
 import jinja2
@@ -9,8 +11,13 @@ import yaml
 
 from services.common.server import split_host_port
 from services.config import ZtgateConfig
+from services.gateway.envoy_process import envoy_binary
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "envoy" / "envoy.yaml"
+
+
+class EnvoyConfigError(Exception):
+    """Envoy rejects the rendered bootstrap; the message is Envoy's own."""
 
 
 def _address(value: str) -> dict[str, object]:
@@ -23,12 +30,36 @@ def render(config: ZtgateConfig) -> str:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              autoescape=False)
     template = env.from_string(TEMPLATE.read_text(encoding="utf-8"))
+    gateway = config.gateway
     text = template.render(
-        admin=_address(config.gateway.admin),
-        listener=_address(config.gateway.listen),
+        admin=_address(gateway.admin),
+        listener=_address(gateway.listen),
         redaction=_address(config.redaction.server.listen),
-        redaction_timeout_s=config.gateway.redaction_timeout_s,
-        health_interval_s=config.gateway.health_interval_s,
+        redaction_timeout_s=gateway.redaction_timeout_s,
+        redaction_message_timeout_s=gateway.redaction_message_timeout_s,
+        health_interval_s=gateway.health_interval_s,
+        inference={
+            "primary": _address(gateway.inference_primary),
+            "fallback": _address(gateway.inference_fallback),
+            "timeout_s": gateway.inference_timeout_s,
+            "per_try_timeout_s": gateway.inference_per_try_timeout_s,
+            "retries": gateway.inference_retries,
+            # One key, declared once: the SLO controller writes the key that the route reads.
+            "runtime_key": config.telemetry.slo.runtime_key,
+        },
     )
     yaml.safe_load(text)  # a template error surfaces here, not as an Envoy start failure
     return text
+
+
+def validate(text: str, timeout_s: float = 60.0) -> None:
+    """Runs `envoy --mode validate` on a bootstrap; raises EnvoyConfigError with Envoy's reason."""
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", prefix="ztgate-envoy-") as handle:
+        handle.write(text)
+        handle.flush()
+        result = subprocess.run(
+            [str(envoy_binary()), "--mode", "validate", "-c", handle.name, "--log-level", "error",
+             "--disable-hot-restart", "--use-dynamic-base-id"],
+            capture_output=True, text=True, timeout=timeout_s)
+    if result.returncode != 0:
+        raise EnvoyConfigError((result.stderr or result.stdout).strip()[-4000:])

@@ -10,6 +10,7 @@ from services.common.handlers import streaming, unary
 from services.common.server import ServiceSpec, serve
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from services.redaction import ext_proc
 from services.redaction.service import Finding, RedactionService
 
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
@@ -86,8 +87,12 @@ def build_spec(service: RedactionService) -> ServiceSpec:
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service), server)
+        # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
+        ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
+            ext_proc.ExternalProcessorServicer(service), server)
 
-    return ServiceSpec(name="redaction", service_names=[SERVICE_NAME], register=register,
+    return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
+                       register=register,
                        start=service.start, stop=service.close)
 
 

@@ -9,9 +9,10 @@ Anything that fails raises: no path returns the input unredacted.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
@@ -23,7 +24,7 @@ from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
 from services.redaction.streaming import Emitted, StreamScrubber
-from services.redaction.types import Detection
+from services.redaction.types import SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
 
 __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
@@ -51,6 +52,23 @@ def wanted_entities(policy: Policy, supported: Collection[str]) -> list[str] | N
     """Entity types the policy acts on; None means all (nothing to skip)."""
     wanted = [e for e in supported if policy.rule_for(e).action is not Action.ALLOW]
     return None if len(wanted) == len(supported) else wanted
+
+
+def output_policy(policy: Policy) -> Policy:
+    """What model output is scrubbed with: the policy's secret rules, PII left as is.
+
+    A `block` on a secret becomes `redact` (an answer already under way cannot be refused). PII is
+    allowed because pseudonyms are restored after scrubbing, and because the model never saw the
+    originals: the values in its output are placeholders, or what it made up.
+    """
+    entities = {}
+    for entity_type in SECRET_ENTITY_TYPES:
+        rule = policy.rule_for(entity_type)
+        action = Action.REDACT if rule.action is Action.BLOCK else rule.action
+        entities[entity_type] = {"action": action, "threshold": rule.threshold,
+                                 "mask_char": rule.mask_char}
+    return Policy(name=f"{policy.name[:56]}.output", default_action=Action.ALLOW,
+                  default_threshold=policy.default_threshold, entities=entities)
 
 
 class RedactionStream:
@@ -89,6 +107,8 @@ class RedactionService:
         self.vault = vault
         self.operators = operators
         self.max_text_bytes = max_text_bytes
+        # Output policies by the name of the policy they derive from (policies are read-only).
+        self._output_policies: dict[str, Policy] = {}
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
 
     @classmethod
@@ -147,6 +167,24 @@ class RedactionService:
                                    operators=self.operators)
         return RedactResult(outcome.text, outcome.findings, session_id)
 
+    async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
+                          session_id: str = "") -> list[RedactResult]:
+        """Redacts the texts of one request (a prompt, chat messages) in one session.
+
+        Detection runs concurrently; pseudonyms are then allocated in text order, so `<PERSON_1>` is
+        the first person of the first text. A block in any text refuses the whole call.
+        """
+        _check_ids(tenant, session_id)
+        for text in texts:
+            self.check_size(text)
+        chosen = self._policy(policy, tenant)
+        session_id = session_id or uuid.uuid4().hex
+        found = await asyncio.gather(*(self._detect(text, chosen) for text in texts))
+        outcomes = [anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
+                                     operators=self.operators)
+                    for text, detections in zip(texts, found)]
+        return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
+
     async def analyze(self, text: str, *, policy: str = "", tenant: str = "") -> list[Finding]:
         _check_ids(tenant, "")
         self.check_size(text)
@@ -167,3 +205,12 @@ class RedactionService:
         _check_ids(tenant, session_id)
         return RedactionStream(self, self._policy(policy, tenant), tenant,
                                session_id or uuid.uuid4().hex)
+
+    def open_output_stream(self, *, tenant: str, session_id: str) -> RedactionStream:
+        """Scrubs a model's answer for the gateway: secrets by the tenant's policy (`output_policy`)."""
+        _check_ids(tenant, session_id)
+        policy = self._policy("", tenant)
+        derived = self._output_policies.get(policy.name)
+        if derived is None:
+            derived = self._output_policies[policy.name] = output_policy(policy)
+        return RedactionStream(self, derived, tenant, session_id)

@@ -1,0 +1,231 @@
+"""One inference call through the gateway: its prompt scrubbed on the way in, its answer on the way out.
+
+Envoy's ext_proc filter hands the redaction service the raw HTTP/2 bodies of a call to
+`ztgate.inference.v1.Inference`: gRPC length-prefixed messages (1 byte compressed flag, 4 bytes
+big-endian length, the message), in chunks that may split a message anywhere. This module is the
+protocol-free part (no grpc import, see ext_proc.py for the servicer):
+
+- `FrameReader` reassembles messages from chunks, holding back an incomplete one;
+- `InferenceExchange.request_body` scrubs `prompt` and every `messages[].content` of the one
+  `GenerateRequest` in one fresh redaction session, sets the verified tenant and that session, and
+  re-frames it;
+- `InferenceExchange.response_body` scrubs secrets out of the answer (pattern tier, through the
+  stream scrubber, so a value split across chunks is still caught) and then puts the session's
+  pseudonyms back, holding back a tail that may still grow into a value or a placeholder. A stream's
+  held tail goes out with the chunk that carries `finish_reason` (the last one).
+
+`token_ids` are dropped from answers: they encode the text before it was scrubbed.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+import uuid
+from dataclasses import dataclass
+
+from google.protobuf.message import DecodeError
+
+from services.common.errors import InvalidArgument, ZtgateError
+from services.gen.ztgate.inference.v1 import inference_pb2
+from services.redaction.service import RedactionService, RedactionStream
+from services.redaction.vault import pending_placeholder_length
+
+log = logging.getLogger(__name__)
+
+_HEADER = struct.Struct(">BI")
+# Largest single message accepted in either direction (a bound on what one call may hold in memory).
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+
+INFERENCE_SERVICE = "ztgate.inference.v1.Inference"
+# Method path -> whether its answer is a stream of GenerateChunk (else one GenerateResponse).
+METHODS: dict[str, bool] = {
+    f"/{INFERENCE_SERVICE}/Generate": False,
+    f"/{INFERENCE_SERVICE}/GenerateStream": True,
+}
+
+
+class BadFrame(InvalidArgument):
+    """A body that is not a well-formed, uncompressed gRPC message of the expected type."""
+
+
+class UnknownMethod(ZtgateError):
+    """A path the gateway does not know how to scrub; nothing is forwarded."""
+
+    status = "UNIMPLEMENTED"
+
+
+def encode_frame(message: bytes) -> bytes:
+    """A gRPC length-prefixed message (uncompressed)."""
+    return _HEADER.pack(0, len(message)) + message
+
+
+class FrameReader:
+    """Reassembles gRPC messages from body chunks that may split them (or their prefix) anywhere."""
+
+    def __init__(self, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
+        self._buffer = bytearray()
+        self._max = max_message_bytes
+
+    @property
+    def pending(self) -> int:
+        """Bytes of an incomplete message held back."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The messages completed by `data`, in order."""
+        self._buffer += data
+        messages: list[bytes] = []
+        start = 0
+        buffer = self._buffer
+        while len(buffer) - start >= _HEADER.size:
+            compressed, length = _HEADER.unpack_from(buffer, start)
+            if compressed:
+                raise BadFrame("compressed gRPC messages are not accepted through the gateway "
+                               "(turn off client compression)")
+            if length > self._max:
+                raise BadFrame(f"a gRPC message of {length} bytes exceeds the gateway's limit of "
+                               f"{self._max} bytes")
+            end = start + _HEADER.size + length
+            if end > len(buffer):
+                break
+            messages.append(bytes(buffer[start + _HEADER.size:end]))
+            start = end
+        del buffer[:start]
+        return messages
+
+    def close(self) -> None:
+        """At the end of a body: an incomplete message left over is an error."""
+        if self._buffer:
+            raise BadFrame(f"the body ends inside a gRPC message ({len(self._buffer)} bytes left over)")
+
+
+class PlaceholderRestorer:
+    """Puts a session's pseudonyms back into streamed text, holding back a placeholder cut in two."""
+
+    def __init__(self, service: RedactionService, tenant: str, session_id: str) -> None:
+        self._vault = service.vault
+        self._tenant = tenant
+        self._session_id = session_id
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        text = self._held + text
+        cut = len(text) - pending_placeholder_length(text)
+        self._held = text[cut:]
+        return self._vault.restore(self._tenant, self._session_id, text[:cut])
+
+    def finish(self) -> str:
+        text, self._held = self._held, ""
+        return self._vault.restore(self._tenant, self._session_id, text)
+
+
+class OutputFilter:
+    """A model's answer: secrets scrubbed first (placeholders are not secrets), then pseudonyms restored.
+
+    The order matters: scrubbing after restoring would treat the restored originals as new PII.
+    """
+
+    def __init__(self, scrubber: RedactionStream, restorer: PlaceholderRestorer) -> None:
+        self._scrubber = scrubber
+        self._restorer = restorer
+
+    def feed(self, text: str) -> str:
+        return self._restorer.feed(self._scrubber.feed(text).text) if text else ""
+
+    def finish(self) -> str:
+        return self._restorer.feed(self._scrubber.finish().text) + self._restorer.finish()
+
+
+@dataclass(frozen=True, slots=True)
+class RequestOutcome:
+    body: bytes
+    # Pseudonymised or otherwise replaced values, per entity type (counts only, never values).
+    findings: dict[str, int]
+
+
+class InferenceExchange:
+    """The gateway's state for one call: method, verified tenant, the call's own redaction session."""
+
+    def __init__(self, service: RedactionService, path: str, tenant: str) -> None:
+        streaming = METHODS.get(path)
+        if streaming is None:
+            raise UnknownMethod(f"{path or '(no path)'} is not a method the gateway can scrub; "
+                                f"known: {', '.join(sorted(METHODS))}")
+        self.path = path
+        self.streaming = streaming
+        self.tenant = tenant
+        # A fresh session per call, whatever the client sent: pseudonyms of other calls (of this or
+        # any other tenant) can never be restored into this answer.
+        self.session_id = uuid.uuid4().hex
+        self._service = service
+        self._responses = FrameReader()
+        self._output: OutputFilter | None = None
+        self._response_type = inference_pb2.GenerateChunk if streaming else inference_pb2.GenerateResponse
+
+    async def request_body(self, body: bytes) -> RequestOutcome:
+        """The whole request body (one GenerateRequest) scrubbed and re-framed."""
+        reader = FrameReader()
+        messages = reader.feed(body)
+        reader.close()
+        if len(messages) != 1:
+            raise BadFrame(f"expected one GenerateRequest message, got {len(messages)}")
+        request = inference_pb2.GenerateRequest()
+        try:
+            request.ParseFromString(messages[0])
+        except DecodeError:
+            raise BadFrame("the request body is not a GenerateRequest") from None
+        texts = [request.prompt, *(m.content for m in request.messages)]
+        results = await self._service.redact_many(texts, tenant=self.tenant,
+                                                  session_id=self.session_id)
+        request.prompt = results[0].text
+        for message, result in zip(request.messages, results[1:]):
+            message.content = result.text
+        # The body's tenant and session are the client's word; the gateway's replace them.
+        request.tenant = self.tenant
+        request.session_id = self.session_id
+        findings: dict[str, int] = {}
+        for result in results:
+            for finding in result.findings:
+                findings[finding.entity_type] = findings.get(finding.entity_type, 0) + 1
+        return RequestOutcome(encode_frame(request.SerializeToString()), findings)
+
+    def _filter(self) -> OutputFilter:
+        return OutputFilter(
+            self._service.open_output_stream(tenant=self.tenant, session_id=self.session_id),
+            PlaceholderRestorer(self._service, self.tenant, self.session_id))
+
+    def response_body(self, chunk: bytes, end_of_stream: bool) -> bytes:
+        """What to send on in place of `chunk`: the complete messages in it, rewritten."""
+        out: list[bytes] = []
+        for raw in self._responses.feed(chunk):
+            message = self._response_type()
+            try:
+                message.ParseFromString(raw)
+            except DecodeError:
+                raise BadFrame(f"the answer is not a {self._response_type.__name__}") from None
+            if self.streaming:
+                if self._output is None:
+                    self._output = self._filter()
+                text = self._output.feed(message.text)
+                if message.finish_reason:  # the last chunk: flush everything held back
+                    text += self._output.finish()
+                    self._output = None
+            else:
+                output = self._filter()
+                text = output.feed(message.text) + output.finish()
+            message.text = text
+            del message.token_ids[:]
+            out.append(encode_frame(message.SerializeToString()))
+        if end_of_stream:
+            self._responses.close()
+            if self._output is not None:  # a stream that ended without its last chunk
+                tail = self._output.finish()
+                self._output = None
+                if tail:
+                    out.append(encode_frame(inference_pb2.GenerateChunk(text=tail).SerializeToString()))
+        return b"".join(out)
+
+    def close(self) -> None:
+        """The call is over: the session's originals leave memory now rather than at expiry."""
+        self._service.vault.forget(self.tenant, self.session_id)

@@ -1,0 +1,314 @@
+"""Redaction enforced by Envoy: inference calls through a real Envoy and a real redaction service.
+
+One suite per module: the redaction service (`ztgate serve redaction`, one analysis worker, a test
+`default` policy that also blocks US SSNs), Envoy with the bootstrap `ztgate envoy-config` renders,
+and two RECORDING inference upstreams (`RecordingInference`, test doubles written here, no model)
+as primary and fallback. Tests that take parts away run last: the slow primary, the dead primary,
+then the redaction service killed mid-call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+import urllib.request
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from services.common.config import load_settings
+from services.config import ZtgateConfig
+from services.gateway.envoy_config import render
+from services.gateway.envoy_process import envoy_argv
+from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from services.redaction.vault import PLACEHOLDER_RE
+from tests.procs import Child, free_port, spawn, spawn_service, wait_serving
+
+pytestmark = pytest.mark.slow
+
+INFERENCE = "ztgate.inference.v1.Inference"
+PERSON = "Maria Gonzalez"
+EMAIL = "jane.doe@example.com"
+PHONE = "+1 415 555 0134"
+CARD = "4111 1111 1111 1111"
+PII = (PERSON, EMAIL, PHONE, CARD)
+AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
+GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+SECRETS = (AWS, GITHUB)
+CANARIES = PII + SECRETS
+PROMPT = (f"Hi, I am {PERSON}. Mail me at {EMAIL} or call {PHONE}; my card is {CARD}. "
+          f"Deploy with AWS key {AWS} and token {GITHUB}.")
+# What the recording upstream's "model" leaks in every answer.
+MODEL_SECRETS = ("AKIAQ4RT7YU2IO9PLK3J", "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8N")
+BLOCKING_DEFAULT = """\
+# The built-in default policy, plus: prompts with a US SSN are refused.
+name: default
+default_action: pseudonymize
+default_secret_action: redact
+entities:
+  US_SSN: block
+"""
+
+
+class RecordingInference(inference_pb2_grpc.InferenceServicer):
+    """TEST DOUBLE of the inference service (no model): records every GenerateRequest it receives
+    and answers with text that echoes every placeholder it saw in the prompt plus secrets of its own
+    ("Hello <PERSON_1> <EMAIL_ADDRESS_1> ..., your key is AKIA..."). GenerateStream sends that text
+    in `chunk_chars`-character chunks, so placeholders and secrets are split across messages.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.requests: list[ipb.GenerateRequest] = []
+        self.delay_s = 0.0
+        self.chunk_chars = 3
+        self.health = health.aio.HealthServicer()
+        self.server = grpc.aio.server()
+        inference_pb2_grpc.add_InferenceServicer_to_server(self, self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+
+    async def start(self) -> None:
+        await self.server.start()
+        await self.health.set(INFERENCE, health_pb2.HealthCheckResponse.SERVING)
+
+    def answer(self, request: ipb.GenerateRequest) -> str:
+        seen = " ".join([request.prompt, *(m.content for m in request.messages)])
+        placeholders = [m.group(0) for m in PLACEHOLDER_RE.finditer(seen)]
+        return (f"Hello {' '.join(placeholders)}, your key is {MODEL_SECRETS[0]} "
+                f"and your token {MODEL_SECRETS[1]}.")
+
+    async def Generate(self, request, context):
+        self.requests.append(request)
+        await asyncio.sleep(self.delay_s)
+        return ipb.GenerateResponse(text=self.answer(request), token_ids=[1, 2, 3],
+                                    finish_reason="stop", served_by=self.name)
+
+    async def GenerateStream(self, request, context):
+        self.requests.append(request)
+        await asyncio.sleep(self.delay_s)
+        text = self.answer(request)
+        for start in range(0, len(text), self.chunk_chars):
+            yield ipb.GenerateChunk(text=text[start:start + self.chunk_chars], token_ids=[start])
+            await asyncio.sleep(0.001)
+        yield ipb.GenerateChunk(finish_reason="stop", served_by=self.name)
+
+
+@dataclass
+class Suite:
+    redaction: Child
+    envoy: Child
+    primary: RecordingInference
+    fallback: RecordingInference
+    gateway: str
+    admin: str
+
+    def recorded(self) -> list[ipb.GenerateRequest]:
+        return self.primary.requests + self.fallback.requests
+
+
+def _admin(admin: str, path: str) -> str:
+    with urllib.request.urlopen(f"http://{admin}{path}", timeout=2) as resp:
+        return resp.read().decode()
+
+
+def _wait(predicate, what: str, timeout: float = 60.0, child: Child | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{what} within {timeout} s" + (f":\n{child.log()[-3000:]}" if child else ""))
+
+
+@pytest.fixture(scope="module")
+async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
+    logs = tmp_path_factory.mktemp("ext_proc")
+    policies = logs / "policies"
+    policies.mkdir()
+    (policies / "default.yaml").write_text(BLOCKING_DEFAULT)
+    primary, fallback = RecordingInference("primary"), RecordingInference("fallback")
+    await primary.start()
+    await fallback.start()
+    redaction_address = f"127.0.0.1:{free_port()}"
+    env = {"ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
+           "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
+           "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
+           "ZTGATE_GATEWAY__INFERENCE_PRIMARY": f"127.0.0.1:{primary.port}",
+           "ZTGATE_GATEWAY__INFERENCE_FALLBACK": f"127.0.0.1:{fallback.port}",
+           "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address}
+    redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
+        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{policies}]",
+        "ZTGATE_CACHE_DIR": str(logs / "cache")})
+    bootstrap = logs / "envoy.yaml"
+    bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
+    envoy = spawn("envoy", envoy_argv(bootstrap), logs)
+    suite = Suite(redaction, envoy, primary, fallback, env["ZTGATE_GATEWAY__LISTEN"],
+                  env["ZTGATE_GATEWAY__ADMIN"])
+    try:
+        await asyncio.to_thread(wait_serving, redaction, redaction_address,
+                                "envoy.service.ext_proc.v3.ExternalProcessor")
+
+        def healthy() -> bool:
+            clusters = _admin(suite.admin, "/clusters")
+            return all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
+                ("redaction", redaction_address), ("inference_primary", f"127.0.0.1:{primary.port}"),
+                ("inference_fallback", f"127.0.0.1:{fallback.port}")])
+
+        await asyncio.to_thread(_wait, healthy, "Envoy sees every upstream healthy", 60.0, envoy)
+        yield suite
+    finally:
+        envoy.stop()
+        redaction.stop()
+        await primary.server.stop(0)
+        await fallback.server.stop(0)
+
+
+@pytest.fixture
+async def stub(suite: Suite) -> AsyncIterator[inference_pb2_grpc.InferenceStub]:
+    async with grpc.aio.insecure_channel(suite.gateway) as channel:
+        yield inference_pb2_grpc.InferenceStub(channel)
+
+
+def _leaks(requests: list[ipb.GenerateRequest]) -> list[str]:
+    wire = b"".join(r.SerializeToString() for r in requests).decode("utf-8", "replace")
+    return [c for c in CANARIES if c in wire]
+
+
+def _check_answer(text: str) -> None:
+    for value in PII:  # every pseudonym came back as its original
+        assert value in text, (value, text)
+    assert not PLACEHOLDER_RE.search(text), text
+    for secret in SECRETS + MODEL_SECRETS:  # no secret: the prompt's were never sent, the model's scrubbed
+        assert secret not in text, (secret, text)
+    assert "<AWS_ACCESS_KEY_ID>" in text and "<GITHUB_TOKEN>" in text
+
+
+async def test_unary_prompt_reaches_upstream_scrubbed_and_answer_comes_back_restored(suite: Suite, stub) -> None:
+    before = len(suite.recorded())
+    answer = await stub.Generate(ipb.GenerateRequest(prompt=PROMPT, session_id="client-session"),
+                                 timeout=30)
+    [sent] = suite.recorded()[before:]
+    assert _leaks([sent]) == []
+    assert "<PERSON_1>" in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
+    assert sent.session_id and sent.session_id != "client-session"
+    _check_answer(answer.text)
+    assert answer.served_by == "primary" and list(answer.token_ids) == []
+
+
+async def test_chat_messages_reach_upstream_scrubbed_and_stream_comes_back_restored(suite: Suite, stub) -> None:
+    before = len(suite.recorded())
+    request = ipb.GenerateRequest(messages=[
+        ipb.ChatMessage(role="system", content="You are terse."),
+        ipb.ChatMessage(role="user", content=PROMPT[:PROMPT.index(" or call")]),
+        ipb.ChatMessage(role="user", content=PROMPT[PROMPT.index(" or call"):])])
+    chunks = [c async for c in stub.GenerateStream(request, timeout=30)]
+    [sent] = suite.recorded()[before:]
+    assert _leaks([sent]) == [] and sent.messages[0].content == "You are terse."
+    text = "".join(c.text for c in chunks)
+    _check_answer(text)
+    assert len(chunks) > 20 and chunks[-1].finish_reason == "stop"  # tiny chunks made it through
+
+
+async def test_client_tenant_header_and_body_tenant_are_ignored(suite: Suite, stub) -> None:
+    before = len(suite.recorded())
+    await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}", tenant="acme"),
+                        metadata=(("x-ztgate-tenant", "acme"),), timeout=30)
+    [sent] = suite.recorded()[before:]
+    assert sent.tenant == ""  # the gateway's tenant (none without a verified token), not the body's
+    assert "<EMAIL_ADDRESS_1>" in sent.prompt  # the default policy's pseudonym, not acme's hash
+
+
+async def test_blocked_prompt_is_permission_denied_and_never_reaches_upstream(suite: Suite, stub) -> None:
+    before = len(suite.recorded())
+    for call in (stub.Generate, stub.GenerateStream):
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            response = call(ipb.GenerateRequest(prompt=f"my SSN is 536-22-8790, I am {PERSON}"),
+                            timeout=30)
+            if hasattr(response, "__aiter__"):
+                [c async for c in response]
+            else:
+                await response
+        assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert "US_SSN" in info.value.details() and "536-22-8790" not in info.value.details()
+    assert len(suite.recorded()) == before
+
+
+@pytest.mark.parametrize("method, body, code", [
+    ("Generate", b"\xff\xff\xff", grpc.StatusCode.INVALID_ARGUMENT),
+    ("Embed", ipb.GenerateRequest(prompt=PROMPT).SerializeToString(), grpc.StatusCode.UNIMPLEMENTED),
+])
+async def test_bad_frames_and_unknown_methods_are_refused_before_upstream(
+        suite: Suite, method: str, body: bytes, code: grpc.StatusCode) -> None:
+    before = len(suite.recorded())
+    async with grpc.aio.insecure_channel(suite.gateway) as channel:
+        call = channel.unary_unary(f"/{INFERENCE}/{method}")
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await call(body, timeout=30)
+    assert info.value.code() == code, info.value
+    assert len(suite.recorded()) == before
+
+
+async def test_concurrent_calls_each_get_their_own_pseudonyms_back(suite: Suite, stub) -> None:
+    people = [f"user{i}@example.com" for i in range(8)]
+    answers = await asyncio.gather(*(
+        stub.Generate(ipb.GenerateRequest(prompt=f"I am {email}"), timeout=30) for email in people))
+    for email, answer in zip(people, answers):
+        assert email in answer.text and not [p for p in people if p != email and p in answer.text]
+
+
+async def test_slow_primary_is_abandoned_after_the_per_try_timeout_for_the_fallback(suite: Suite, stub) -> None:
+    suite.primary.delay_s = 5.0
+    try:
+        started = time.perf_counter()
+        answer = await stub.Generate(ipb.GenerateRequest(prompt=f"I am {EMAIL}"), timeout=30)
+        elapsed = time.perf_counter() - started
+    finally:
+        suite.primary.delay_s = 0.0
+    assert answer.served_by == "fallback" and EMAIL in answer.text
+    assert 1.1 < elapsed < 3.0, elapsed
+
+
+async def test_dead_primary_fails_over_to_the_fallback(suite: Suite, stub) -> None:
+    await suite.primary.server.stop(0)
+    before = len(suite.fallback.requests)
+    answers = [await stub.Generate(ipb.GenerateRequest(prompt=f"I am {EMAIL}"), timeout=30)
+               for _ in range(5)]
+    chunks = [c async for c in stub.GenerateStream(ipb.GenerateRequest(prompt=PROMPT), timeout=30)]
+    assert {a.served_by for a in answers} == {"fallback"} and chunks[-1].served_by == "fallback"
+    _check_answer("".join(c.text for c in chunks))
+    assert _leaks(suite.fallback.requests[before:]) == []
+
+
+async def test_redaction_killed_mid_call_fails_every_call_and_no_canary_reaches_upstream(
+        suite: Suite, stub) -> None:
+    suite.fallback.chunk_chars, suite.fallback.delay_s = 1, 0.5
+    before = len(suite.recorded())
+    in_flight = stub.GenerateStream(ipb.GenerateRequest(prompt=PROMPT), timeout=30)
+    await in_flight.read()  # the prompt went through; the answer is under way
+    suite.redaction.process.send_signal(signal.SIGKILL)
+    suite.redaction.process.wait(10)
+    with pytest.raises(grpc.aio.AioRpcError):  # the rest of its answer cannot be scrubbed: it fails
+        while await in_flight.read() is not grpc.aio.EOF:
+            pass
+    for call in (stub.Generate, stub.GenerateStream):
+        for _ in range(3):
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                response = call(ipb.GenerateRequest(prompt=PROMPT), timeout=10)
+                if hasattr(response, "__aiter__"):
+                    [c async for c in response]
+                else:
+                    await response
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE, info.value
+    sent_after = suite.recorded()[before:]
+    assert len(sent_after) == 1  # only the call scrubbed before the kill
+    assert _leaks(suite.recorded()) == []

@@ -1,0 +1,106 @@
+"""The rendered Envoy bootstrap: Envoy 1.40 accepts it, and it says what the design says."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from services.common.config import ConfigError, load_settings
+from services.config import ZtgateConfig
+from services.gateway.envoy_config import EnvoyConfigError, render, validate
+
+CUSTOM = {"ZTGATE_GATEWAY__INFERENCE_PRIMARY": "127.0.0.1:6102",
+          "ZTGATE_GATEWAY__INFERENCE_FALLBACK": "localhost:6103",
+          "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": "0.75",
+          "ZTGATE_TELEMETRY__SLO__RUNTIME_KEY": "custom.primary_percent"}
+
+
+@pytest.fixture(scope="module")
+def bootstrap() -> dict:
+    return yaml.safe_load(render(load_settings(ZtgateConfig, None, environ=CUSTOM)))
+
+
+def _hcm(bootstrap: dict) -> dict:
+    return bootstrap["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+
+
+def _clusters(bootstrap: dict) -> dict[str, dict]:
+    return {c["name"]: c for c in bootstrap["static_resources"]["clusters"]}
+
+
+@pytest.mark.parametrize("environ", [{}, CUSTOM], ids=["defaults", "custom"])
+def test_envoy_validates_the_rendered_bootstrap(environ: dict[str, str]) -> None:
+    validate(render(load_settings(ZtgateConfig, None, environ=environ)))
+
+
+def test_envoy_validation_reports_envoys_reason() -> None:
+    text = render(load_settings(ZtgateConfig, None, environ={})).replace("CLUSTER_PROVIDED", "NO_SUCH_LB")
+    with pytest.raises(EnvoyConfigError, match="NO_SUCH_LB"):
+        validate(text)
+
+
+def test_inference_routes_prefer_primary_by_runtime_key_and_fail_over(bootstrap: dict) -> None:
+    routes = _hcm(bootstrap)["route_config"]["virtual_hosts"][0]["routes"]
+    first, second = routes[0], routes[1]
+    assert first["match"]["prefix"] == second["match"]["prefix"] == "/ztgate.inference.v1.Inference/"
+    assert first["match"]["runtime_fraction"]["runtime_key"] == "custom.primary_percent"
+    assert first["match"]["runtime_fraction"]["default_value"]["numerator"] == 100
+    assert first["route"]["cluster"] == "inference_primary_first"
+    assert second["route"]["cluster"] == "inference_fallback_first"
+    retry = first["route"]["retry_policy"]
+    assert retry["per_try_timeout"] == "1.2s"
+    assert set(retry["retry_on"].split(",")) == {"unavailable", "resource-exhausted", "reset",
+                                                "connect-failure"}
+    clusters = _clusters(bootstrap)
+    aggregate = clusters["inference_primary_first"]["cluster_type"]["typed_config"]["clusters"]
+    assert aggregate == ["inference_primary", "inference_fallback"]
+    assert clusters["inference_fallback_first"]["cluster_type"]["typed_config"]["clusters"] == [
+        "inference_fallback", "inference_primary"]
+
+
+@pytest.mark.parametrize("name, host, port", [("inference_primary", "127.0.0.1", 6102),
+                                              ("inference_fallback", "localhost", 6103)])
+def test_inference_clusters_come_from_config_with_grpc_health_checks(bootstrap: dict, name: str,
+                                                                     host: str, port: int) -> None:
+    cluster = _clusters(bootstrap)[name]
+    address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]
+    assert address["socket_address"] == {"address": host, "port_value": port}
+    assert cluster["health_checks"][0]["grpc_health_check"]["service_name"] == "ztgate.inference.v1.Inference"
+    options = cluster["typed_extension_protocol_options"]["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]
+    assert "http2_protocol_options" in options["explicit_http_config"]
+
+
+def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(bootstrap: dict) -> None:
+    hcm = _hcm(bootstrap)
+    ext_proc = hcm["http_filters"][0]
+    assert ext_proc["name"] == "envoy.filters.http.ext_proc"
+    assert hcm["http_filters"][-1]["name"] == "envoy.filters.http.router"
+    config = ext_proc["typed_config"]
+    assert config["failure_mode_allow"] is False
+    assert config["grpc_service"]["envoy_grpc"]["cluster_name"] == "redaction"
+    assert config["message_timeout"] == "0.75s"
+    assert config["processing_mode"]["request_body_mode"] == "BUFFERED"
+    assert config["processing_mode"]["response_body_mode"] == "STREAMED"
+    for route in hcm["route_config"]["virtual_hosts"][0]["routes"]:
+        per_route = route.get("typed_per_filter_config", {}).get("envoy.filters.http.ext_proc")
+        disabled = bool(per_route and per_route["disabled"])
+        assert disabled == (route["route"]["cluster"] == "redaction"), route["match"]
+
+
+def test_client_tenant_header_is_dropped_before_any_filter(bootstrap: dict) -> None:
+    mutations = _hcm(bootstrap)["early_header_mutation_extensions"][0]["typed_config"]["mutations"]
+    assert {"remove": "x-ztgate-tenant"} in mutations
+
+
+def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
+    layers = bootstrap["layered_runtime"]["layers"]
+    assert [layer["name"] for layer in layers] == ["static", "admin"]
+    assert "admin_layer" in layers[-1]
+
+
+@pytest.mark.parametrize("key, value", [("INFERENCE_PRIMARY", "nohostport"),
+                                        ("INFERENCE_FALLBACK", "127.0.0.1:70000"),
+                                        ("INFERENCE_PER_TRY_TIMEOUT_S", "0")])
+def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=f"gateway.{key.lower()}"):
+        load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{key}": value})

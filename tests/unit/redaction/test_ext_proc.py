@@ -1,0 +1,306 @@
+"""The gateway's ext_proc processor without Envoy: gRPC frames, prompt scrubbing, answer restoring.
+
+The RedactionService here is the real one (policies, operators, vault, Hyperscan pattern tier) with
+its analysis pool replaced by the pattern tier alone (`ScannerPool`), so no NER model loads; the
+PII used is what the pattern tier finds (emails, phones, cards). The processor is driven with the
+ext_proc messages Envoy would send, in Envoy's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+
+import grpc
+import pytest
+from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
+from envoy.config.core.v3 import base_pb2
+
+from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from services.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
+                                         encode_frame)
+from services.redaction.ext_proc import ExternalProcessorServicer
+from services.redaction.operators import Operators
+from services.redaction.pattern_scanner import PatternScanner
+from services.redaction.policies import Action, Policy, PolicyStore
+from services.redaction.service import RedactionService, output_policy
+from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
+from services.redaction.vault import Vault
+
+TEST_POLICIES = Path(__file__).parent / "data" / "policies"
+GENERATE = "/ztgate.inference.v1.Inference/Generate"
+STREAM = "/ztgate.inference.v1.Inference/GenerateStream"
+EMAIL = "jane.doe@example.com"
+PHONE = "+1 415 555 0134"
+AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
+GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
+CANARIES = (EMAIL, PHONE, AWS, GITHUB)
+
+
+class ScannerPool:
+    """Stands in for the analysis worker pool: the pattern tier only, in this process."""
+
+    def __init__(self, scanner: PatternScanner) -> None:
+        self._scanner = scanner
+        self.supported_entities = PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES
+
+    async def analyze(self, text: str, entities: Iterable[str] | None = None) -> list[Detection]:
+        wanted = None if entities is None else set(entities)
+        return [d for d in self._scanner.scan(text) if wanted is None or d.entity_type in wanted]
+
+
+@pytest.fixture(scope="module")
+def scanner(hs_cache_dir: Path) -> PatternScanner:
+    return PatternScanner(cache_dir=hs_cache_dir)
+
+
+@pytest.fixture
+def service(scanner: PatternScanner) -> RedactionService:
+    return RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=ScannerPool(scanner),
+                            scanner=scanner, vault=Vault(), max_text_bytes=65536,
+                            operators=Operators(hash_key="test-hash-key-0123456", encrypt_key="0123456789abcdef"))
+
+
+def _request(message: ipb.GenerateRequest) -> bytes:
+    return encode_frame(message.SerializeToString())
+
+
+def _decode_request(body: bytes) -> ipb.GenerateRequest:
+    reader = FrameReader()
+    (raw,) = reader.feed(body)
+    return ipb.GenerateRequest.FromString(raw)
+
+
+def _chunks(texts: list[str], final: str = "stop") -> bytes:
+    frames = [encode_frame(ipb.GenerateChunk(text=t, token_ids=[1, 2]).SerializeToString())
+              for t in texts]
+    frames.append(encode_frame(ipb.GenerateChunk(finish_reason=final, served_by="primary")
+                               .SerializeToString()))
+    return b"".join(frames)
+
+
+def _answer_text(exchange: InferenceExchange, body_chunks: Iterable[bytes]) -> tuple[str, list]:
+    out = b"".join(exchange.response_body(chunk, False) for chunk in body_chunks)
+    messages = [ipb.GenerateChunk.FromString(raw) for raw in FrameReader().feed(out)]
+    return "".join(m.text for m in messages), messages
+
+
+# --- gRPC frames -----------------------------------------------------------------------------
+
+def test_frames_split_at_every_byte_are_reassembled_in_order() -> None:
+    messages = [b"first message", b"", b"x" * 300]
+    body = b"".join(encode_frame(m) for m in messages)
+    for cut in range(len(body) + 1):
+        reader = FrameReader()
+        assert reader.feed(body[:cut]) + reader.feed(body[cut:]) == messages
+        reader.close()
+    reader = FrameReader()
+    assert [m for byte in body for m in reader.feed(bytes([byte]))] == messages
+
+
+@pytest.mark.parametrize("body, reason", [
+    (b"\x01\x00\x00\x00\x01x", "compressed"),
+    (b"\x00\xff\xff\xff\xff", "exceeds"),
+])
+def test_frames_that_cannot_be_inspected_are_refused(body: bytes, reason: str) -> None:
+    with pytest.raises(BadFrame, match=reason):
+        FrameReader().feed(body)
+
+
+def test_a_body_ending_inside_a_message_is_refused() -> None:
+    reader = FrameReader()
+    assert reader.feed(encode_frame(b"abcdef")[:-1]) == []
+    with pytest.raises(BadFrame, match="ends inside"):
+        reader.close()
+
+
+# --- prompts -------------------------------------------------------------------------------
+
+async def test_prompt_is_scrubbed_and_the_gateway_sets_tenant_and_session(service: RedactionService) -> None:
+    exchange = InferenceExchange(service, GENERATE, tenant="")
+    outcome = await exchange.request_body(_request(ipb.GenerateRequest(
+        prompt=f"Mail {EMAIL} or call {PHONE}; key {AWS}, token {GITHUB}",
+        tenant="someone-else", session_id="client-chosen-session")))
+    sent = _decode_request(outcome.body)
+    assert not [c for c in CANARIES if c in sent.SerializeToString().decode("utf-8", "replace")]
+    assert "<EMAIL_ADDRESS_1>" in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
+    assert sent.tenant == "" and sent.session_id == exchange.session_id != "client-chosen-session"
+    assert outcome.findings["EMAIL_ADDRESS"] == 1
+
+
+async def test_every_chat_message_is_scrubbed_in_one_session_numbered_in_order(
+        service: RedactionService) -> None:
+    exchange = InferenceExchange(service, STREAM, tenant="")
+    outcome = await exchange.request_body(_request(ipb.GenerateRequest(messages=[
+        ipb.ChatMessage(role="system", content="Be brief."),
+        ipb.ChatMessage(role="user", content=f"I am {EMAIL}"),
+        ipb.ChatMessage(role="assistant", content="Noted."),
+        ipb.ChatMessage(role="user", content=f"Also bob@example.org and {EMAIL}, key {AWS}"),
+    ])))
+    sent = _decode_request(outcome.body)
+    assert [m.content for m in sent.messages] == [
+        "Be brief.", "I am <EMAIL_ADDRESS_1>", "Noted.",
+        "Also <EMAIL_ADDRESS_2> and <EMAIL_ADDRESS_1>, key <AWS_ACCESS_KEY_ID>"]
+    assert [m.role for m in sent.messages] == ["system", "user", "assistant", "user"]
+
+
+@pytest.mark.parametrize("body", [b"", b"\x00\x00\x00\x00\x03ab", _request(ipb.GenerateRequest()) * 2,
+                                  encode_frame(b"\xff\xff\xff")])
+async def test_malformed_request_bodies_are_invalid_arguments(service: RedactionService,
+                                                              body: bytes) -> None:
+    with pytest.raises(BadFrame):
+        await InferenceExchange(service, GENERATE, tenant="").request_body(body)
+
+
+def test_unknown_methods_are_refused_before_anything_is_forwarded(service: RedactionService) -> None:
+    with pytest.raises(UnknownMethod):
+        InferenceExchange(service, "/ztgate.inference.v1.Inference/Embed", tenant="")
+
+
+# --- answers -------------------------------------------------------------------------------
+
+async def _exchange_with_email(service: RedactionService, path: str = STREAM) -> InferenceExchange:
+    exchange = InferenceExchange(service, path, tenant="")
+    await exchange.request_body(_request(ipb.GenerateRequest(prompt=f"I am {EMAIL}, call {PHONE}")))
+    return exchange
+
+
+ANSWER = "Hello <EMAIL_ADDRESS_1> (<PHONE_NUMBER_1>), your key is " + AWS + " ok"
+EXPECTED = f"Hello {EMAIL} ({PHONE}), your key is <AWS_ACCESS_KEY_ID> ok"
+
+
+async def test_unary_answer_is_restored_secret_scrubbed_and_token_ids_dropped(
+        service: RedactionService) -> None:
+    exchange = await _exchange_with_email(service, GENERATE)
+    body = encode_frame(ipb.GenerateResponse(text=ANSWER, token_ids=[5, 6, 7], served_by="primary",
+                                             finish_reason="stop").SerializeToString())
+    out = exchange.response_body(body[:7], False) + exchange.response_body(body[7:], False)
+    (raw,) = FrameReader().feed(out)
+    answer = ipb.GenerateResponse.FromString(raw)
+    assert answer.text == EXPECTED
+    assert list(answer.token_ids) == [] and answer.served_by == "primary"
+
+
+@pytest.mark.parametrize("cut", range(1, len(ANSWER)))
+async def test_streamed_answer_split_anywhere_is_restored_and_scrubbed(service: RedactionService,
+                                                                       cut: int) -> None:
+    exchange = await _exchange_with_email(service)
+    text, messages = _answer_text(exchange, [_chunks([ANSWER[:cut], ANSWER[cut:]])])
+    assert text == EXPECTED
+    assert messages[-1].finish_reason == "stop" and all(not m.token_ids for m in messages)
+
+
+async def test_streamed_answer_in_one_character_chunks_and_one_byte_frames(service: RedactionService) -> None:
+    exchange = await _exchange_with_email(service)
+    body = _chunks(list(ANSWER))
+    text, messages = _answer_text(exchange, (body[i:i + 1] for i in range(len(body))))
+    assert text == EXPECTED
+    assert len(messages) == len(ANSWER) + 1  # one message out per message in
+
+
+async def test_a_stream_ending_without_its_last_chunk_flushes_what_it_held(service: RedactionService) -> None:
+    exchange = await _exchange_with_email(service)
+    body = encode_frame(ipb.GenerateChunk(text="bye <EMAIL_ADD").SerializeToString())
+    out = exchange.response_body(body, False) + exchange.response_body(
+        encode_frame(ipb.GenerateChunk(text="RESS_1>").SerializeToString()), True)
+    assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"bye {EMAIL}"
+
+
+async def test_another_calls_pseudonyms_are_never_restored(service: RedactionService) -> None:
+    first = await _exchange_with_email(service)
+    second = InferenceExchange(service, STREAM, tenant="")
+    await second.request_body(_request(ipb.GenerateRequest(prompt="no PII here",
+                                                           session_id=first.session_id)))
+    text, _ = _answer_text(second, [_chunks(["Hi <EMAIL_ADDRESS_1>"])])
+    assert text == "Hi <EMAIL_ADDRESS_1>"
+    first.close()
+    assert service.vault.entry_count("", first.session_id) == 0
+
+
+async def test_tenant_output_policy_keeps_its_secret_rules_and_never_blocks(
+        service: RedactionService) -> None:
+    strict = output_policy(service.policies.get("acme-strict"))
+    assert strict.rule_for("GITHUB_TOKEN").action is Action.HASH
+    assert strict.rule_for("PASSWORD").action is Action.MASK
+    assert strict.rule_for("EMAIL_ADDRESS").action is Action.ALLOW
+    blocking = output_policy(Policy(name="blocks-keys", entities={"AWS_ACCESS_KEY_ID": "block"}))
+    assert blocking.rule_for("AWS_ACCESS_KEY_ID").action is Action.REDACT
+    assert Action.BLOCK not in blocking.actions()
+
+
+# --- the servicer, driven as Envoy drives it --------------------------------------------------
+
+def _headers(path: str, tenant: str | None = None) -> ep.ProcessingRequest:
+    pairs = [(":path", path), (":method", "POST"), ("content-type", "application/grpc")]
+    if tenant is not None:
+        pairs.append(("x-ztgate-tenant", tenant))
+    return ep.ProcessingRequest(request_headers=ep.HttpHeaders(headers=base_pb2.HeaderMap(headers=[
+        base_pb2.HeaderValue(key=k, raw_value=v.encode()) for k, v in pairs])))
+
+
+async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]) -> list[ep.ProcessingResponse]:
+    async def feed() -> AsyncIterator[ep.ProcessingRequest]:
+        for request in requests:
+            yield request
+
+    return [r async for r in ExternalProcessorServicer(service).Process(feed(), None)]
+
+
+async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: RedactionService) -> None:
+    prompt = _request(ipb.GenerateRequest(prompt=f"I am {EMAIL}"))
+    answer = _chunks(["Hi <EMAIL_", "ADDRESS_1>"])
+    responses = await _drive(service, [
+        _headers(STREAM),
+        ep.ProcessingRequest(request_body=ep.HttpBody(body=prompt, end_of_stream=True)),
+        ep.ProcessingRequest(response_body=ep.HttpBody(body=answer[:9])),
+        ep.ProcessingRequest(response_body=ep.HttpBody(body=answer[9:])),
+    ])
+    kinds = [r.WhichOneof("response") for r in responses]
+    assert kinds == ["request_headers", "request_body", "response_body", "response_body"]
+    mutation = responses[0].request_headers.response.header_mutation
+    assert [(h.header.key, h.header.raw_value) for h in mutation.set_headers] == [
+        ("grpc-accept-encoding", b"identity")]
+    sent = _decode_request(responses[1].request_body.response.body_mutation.body)
+    assert EMAIL not in sent.prompt
+    assert responses[2].response_body.response.body_mutation.clear_body  # nothing complete yet
+    out = responses[3].response_body.response.body_mutation.body
+    assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"Hi {EMAIL}"
+    assert len(service.vault) == 0  # the call's session left with the call
+
+
+@pytest.mark.parametrize("path, tenant, body, code, words", [
+    (GENERATE, "acme", _request(ipb.GenerateRequest(prompt="my SSN is 536-22-8790")),
+     grpc.StatusCode.PERMISSION_DENIED, "US_SSN"),
+    (GENERATE, "", b"\x00\x00\x00", grpc.StatusCode.INVALID_ARGUMENT, "ends inside"),
+    (GENERATE, "bad tenant!", _request(ipb.GenerateRequest(prompt="hi")),
+     grpc.StatusCode.INVALID_ARGUMENT, "tenant"),
+    ("/ztgate.redaction.v1.Redaction/Redact", "", b"", grpc.StatusCode.UNIMPLEMENTED, "not a method"),
+])
+async def test_servicer_refusals_carry_a_grpc_status_and_no_values(
+        service: RedactionService, path: str, tenant: str, body: bytes, code: grpc.StatusCode,
+        words: str) -> None:
+    responses = await _drive(service, [
+        _headers(path, tenant),
+        ep.ProcessingRequest(request_body=ep.HttpBody(body=body, end_of_stream=True))])
+    refusal = responses[-1].immediate_response
+    assert responses[-1].WhichOneof("response") == "immediate_response"
+    assert refusal.grpc_status.status == code.value[0]
+    message = refusal.body.decode()
+    assert words in message and "536-22-8790" not in message
+    assert len(service.vault) == 0
+
+
+async def test_servicer_fails_closed_when_redaction_itself_fails(service: RedactionService,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*_args, **_kwargs):
+        raise RuntimeError(f"worker died while holding {EMAIL}")
+
+    monkeypatch.setattr(service.pool, "analyze", broken)
+    responses = await _drive(service, [
+        _headers(GENERATE),
+        ep.ProcessingRequest(request_body=ep.HttpBody(
+            body=_request(ipb.GenerateRequest(prompt=f"I am {EMAIL}")), end_of_stream=True))])
+    refusal = responses[-1].immediate_response
+    assert refusal.grpc_status.status == grpc.StatusCode.INTERNAL.value[0]
+    assert responses[-1].WhichOneof("response") == "immediate_response"
+    assert EMAIL not in refusal.body.decode()
