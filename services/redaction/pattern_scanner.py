@@ -217,7 +217,8 @@ class PatternScanner:
         self._rules = tuple(_CompiledRule.build(rule) for rule in self._catalogue.rules)
         self._cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self._use_cache = use_cache
-        self._local = threading.local()
+        self._local = threading.local()  # one Hyperscan scratch per thread: a scratch serves one scan at a time
+        self._clone_lock = threading.Lock()
         self.database_source: str = ""  # "cache" or "compiled", for logs and tests
         self._db = self._load_or_compile()
         self._prototype_scratch = hyperscan.Scratch(self._db)
@@ -274,7 +275,8 @@ class PatternScanner:
     def _scratch(self) -> hyperscan.Scratch:
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
-            scratch = self._local.scratch = self._prototype_scratch.clone()
+            with self._clone_lock:  # once per thread; cloning only reads the prototype, but cheaply kept serial
+                scratch = self._local.scratch = self._prototype_scratch.clone()
         return scratch
 
     # --- database build and cache ---------------------------------------------------------------

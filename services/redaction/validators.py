@@ -385,7 +385,6 @@ def password_token(value: str) -> bool:
 
 
 _HEX = re.compile(r"[0-9a-fA-F]+")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _WORDY = re.compile(r"[_.]*[A-Za-z]+(?:[_.\-/:]+[A-Za-z]+)*[_.()\-]*")
 _CAMEL_WORDS = re.compile(r"[A-Za-z][a-z]{2,}(?:[A-Z][a-z]{2,})*")
 _SNAKE_IDENTIFIER = re.compile(r"_*[a-z][a-z0-9]*(?:_+[a-z0-9]+){2,}_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+){2,}_*")
@@ -452,12 +451,27 @@ def random_base64(value: str) -> bool:
     if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
         return False
     body = value.rstrip("=")
-    if "/" in body and re.fullmatch(r"/?(?:[A-Za-z0-9]{1,24}/)+[A-Za-z0-9]*", body):
-        if all(_WORDY.fullmatch(part) or part.isdigit() or not part for part in re.split(r"/", body)):
-            return False
+    if _looks_like_path(body) or _has_alphabet_run(body):
+        return False
     if _CAMEL_IDENTIFIER.fullmatch(body) or _looks_like_identifier(body):
         return False
     return shannon_entropy(body) >= (4.0 if len(body) < 32 else 4.3)
+
+
+def _looks_like_path(text: str) -> bool:
+    """A path or URL tail (java/src/com/google/i18n/Util, org/cpython/file/7aaba721ebc0/Lib): three or more
+    '/'-separated segments that are words of 3+ letters, which random base64 essentially never has."""
+    return text.count("/") >= 2 and sum(1 for seg in text.split("/") if len(seg) >= 3 and seg.isalpha()) >= 3
+
+
+def _has_alphabet_run(text: str) -> bool:
+    """Six or more consecutive characters in code-point order (0123456789abcdef, ABCDEFG): an alphabet, not a key."""
+    run = 1
+    for a, b in zip(text, text[1:], strict=False):
+        run = run + 1 if ord(b) == ord(a) + 1 else 1
+        if run >= 6:
+            return True
+    return False
 
 
 _CAMEL_HUMP = re.compile(r"[A-Z][a-z]{2,}")
@@ -496,6 +510,8 @@ def bare_secret(value: str) -> bool:
         return False  # snake or kebab words: Integral_conserved_2nd_order
     if _CAMEL_IDENTIFIER.fullmatch(body) or _looks_like_identifier(body):
         return False
+    if _looks_like_path(body) or _has_alphabet_run(body):
+        return False
     return shannon_entropy(body) >= 4.0
 
 
@@ -505,13 +521,9 @@ def aws_secret_key(value: str) -> bool:
         return False
     if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
         return False
+    if _looks_like_path(value) or _looks_like_identifier(value) or _has_alphabet_run(value):
+        return False  # org/cpython/file/7aaba721ebc0/Lib/socket, Data2VecAudioForAudioFrameClassification
     return shannon_entropy(value) >= 4.0
-
-
-def not_hash_or_uuid(value: str) -> bool:
-    """Refuses hex digests (git SHAs, sha256) and UUIDs, which are identifiers, not credentials."""
-    text = value.strip()
-    return not (_HEX.fullmatch(text) and len(text) in (32, 40, 64, 128)) and not _UUID.fullmatch(text)
 
 
 def _b64url_json(segment: str) -> object:
@@ -551,7 +563,6 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "aws_secret_key": aws_secret_key,
     "random_base64": random_base64,
     "bare_secret": bare_secret,
-    "not_hash_or_uuid": not_hash_or_uuid,
     "jwt": jwt,
 })
 """Validator name (as written in the rule catalogue) -> function."""

@@ -184,8 +184,8 @@ def test_detections_carry_the_rule_as_recognizer_and_come_sorted(dedup_scanner: 
 
 
 @pytest.fixture(scope="module")
-def full_scanner(tmp_path_factory: pytest.TempPathFactory) -> PatternScanner:
-    return PatternScanner(cache_dir=tmp_path_factory.mktemp("hs-cache"))
+def full_scanner(hs_cache_dir: Path) -> PatternScanner:
+    return PatternScanner(cache_dir=hs_cache_dir)  # the session's cache: the catalogue compiles once
 
 
 CONCURRENT_TEXTS = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import string
+from pathlib import Path
 
 import pytest
 
@@ -78,6 +79,8 @@ POSITIVES = [
      "ops+alerts@mail.corp.example.co.uk"),
     ("email_address", "EMAIL_ADDRESS", "contact=j_smith-42@sub-domain.example.org;",
      "j_smith-42@sub-domain.example.org"),
+    ("email_address", "EMAIL_ADDRESS", "schreib an josé.müller@bücher.de bitte", "josé.müller@bücher.de"),
+    ("email_address", "EMAIL_ADDRESS", "メールはyamada@example.jpです", "yamada@example.jp"),
     # --- phones
     ("phone_us_formatted", "PHONE_NUMBER", "You can reach me at (555) 123-4567 after 5pm.", "(555) 123-4567"),
     ("phone_us_formatted", "PHONE_NUMBER", "Her cell is 555-123-4567.", "555-123-4567"),
@@ -360,8 +363,8 @@ CLEAN_PROMPTS = [
 
 
 @pytest.fixture(scope="module")
-def scanner(tmp_path_factory: pytest.TempPathFactory) -> PatternScanner:
-    return PatternScanner(cache_dir=tmp_path_factory.mktemp("hs-cache"))
+def scanner(hs_cache_dir: Path) -> PatternScanner:
+    return PatternScanner(cache_dir=hs_cache_dir)  # the session's cache: the catalogue compiles once
 
 
 def _by_rule(detections: list[Detection], rule_id: str) -> list[Detection]:
