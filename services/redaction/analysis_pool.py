@@ -170,7 +170,8 @@ class AnalysisPool:
     async def analyze(self, text: str, entities: Collection[str] | None = None) -> list[Detection]:
         """Detections for the entity types asked for (all supported ones if None), ordered by offset.
 
-        Waits for a free worker; the timeout covers the wait and the analysis. Raises AnalysisUnavailable,
+        Waits up to the timeout for a free worker (AnalysisUnavailable after that), then up to the timeout for
+        the analysis (AnalysisTimeout after that, and the worker is replaced). Raises AnalysisUnavailable,
         AnalysisTimeout or AnalysisFailed rather than ever returning a partial result.
         """
         wanted = None if entities is None else tuple(sorted(set(entities)))
@@ -180,7 +181,6 @@ class AnalysisPool:
             raise AnalysisUnavailable("the analysis pool is closed" if self._closed
                                       else "the analysis pool is not started")
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout_s
         try:
             worker = await asyncio.wait_for(self._idle_worker(), self.timeout_s)
         except (TimeoutError, asyncio.TimeoutError):
@@ -192,7 +192,7 @@ class AnalysisPool:
             self._lost(worker, "an analysis worker died")
             raise AnalysisUnavailable("an analysis worker died; it is being replaced") from None
         try:
-            outcome = await asyncio.wait_for(asyncio.shield(call), max(0.0, deadline - loop.time()))
+            outcome = await asyncio.wait_for(asyncio.shield(call), self.timeout_s)
         except (TimeoutError, asyncio.TimeoutError):
             self._lost(worker, "an analysis overran its timeout")
             raise AnalysisTimeout(f"analysis took longer than {self.timeout_s:g} s") from None
