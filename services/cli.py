@@ -86,6 +86,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
+def cmd_models(args: argparse.Namespace) -> int:
+    from services.inference.models import prepare
+
+    path = prepare(args.cache_dir, force=args.force)
+    print(f"model ready: {path}")
+    return 0
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from services.launcher import print_status
 
@@ -130,6 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address", help="benchmark a running service instead of starting one")
     p.add_argument("--out", type=Path, help="also write the Markdown report here")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("models", help="prepare the default model offline")
+    models = p.add_subparsers(dest="action", required=True)
+    p = models.add_parser("prepare", help="convert the packaged SmolLM2 GGUF to a Hugging Face folder")
+    p.add_argument("--cache-dir", type=Path, help="default: $ZTGATE_MODELS_DIR or ~/.cache/ztgate/models")
+    p.add_argument("--force", action="store_true", help="convert again even if prepared")
+    p.set_defaults(func=cmd_models)
 
     p = with_config(sub.add_parser("status", help="health of every part of a running suite"))
     p.set_defaults(func=cmd_status)
