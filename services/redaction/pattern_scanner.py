@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 import os
@@ -25,7 +26,7 @@ logger = logging.getLogger(__name__)
 # Directory for compiled databases; defaults to ~/.cache/ztgate. Keyed by catalogue hash and
 # Hyperscan version, so one directory serves any number of catalogues and upgrades.
 CACHE_DIR_ENV = "ZTGATE_CACHE_DIR"
-_CACHE_MAGIC = b"ZTGATE-HSDB-1\n"
+_CACHE_MAGIC = b"ZTGATE-HSDB-2\n"  # bump when what is compiled changes in code (e.g. context phrases)
 _DIGEST_SIZE = 32
 _GUARD_LOOKBACK = 32  # code points a not_before guard may look at
 
@@ -36,68 +37,60 @@ def default_cache_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".cache" / "ztgate"
 
 
-def _phrase_alternation(words: tuple[str, ...]) -> str:
-    phrases = sorted({w.lower() for w in words}, key=len, reverse=True)
-    return "|".join(r"[\s_\-]+".join(map(re.escape, phrase.split())) for phrase in phrases)
+def context_phrases(catalogue: Catalogue) -> tuple[str, ...]:
+    """Every context word or phrase of the catalogue, lower-cased, in a stable order (their expression ids
+    follow the rules' in the database)."""
+    return tuple(sorted({w.lower() for r in catalogue.rules if r.context for w in (*r.context.words,
+                                                                                     *r.context.deny)}))
+
+
+def _phrase_pattern(phrase: str) -> str:
+    """A context phrase as a Hyperscan pattern: its words joined by any run of spaces, underscores or
+    dashes ("date of birth" also finds date_of_birth)."""
+    return r"[\s_\-]+".join(re.escape(word) for word in phrase.split())
 
 
 @dataclass(frozen=True, slots=True)
 class _ContextCheck:
-    """A rule's context: confirming and deny words near the value, found in one pass.
+    """A rule's context: the phrase ids that confirm a value and those that veto it, and the window."""
 
-    Words are matched in the lower-cased text as whole words; a phrase also matches across spaces,
-    underscores and dashes ("date of birth" finds date_of_birth). The regex has no leading lookbehind
-    (which would stop `re` from skipping ahead to a possible first character): the letter before a
-    match is checked here instead.
-    """
-
-    regex: re.Pattern[str]  # group "confirm" or group "deny"
-    has_words: bool
+    confirm: frozenset[int]
+    deny: frozenset[int]
     required: bool
     boost: float
     before: int
     after: int
 
     @classmethod
-    def build(cls, context: Context) -> _ContextCheck:
-        groups = []
-        if context.words:
-            groups.append(f"(?P<confirm>{_phrase_alternation(context.words)})")
-        if context.deny:
-            groups.append(f"(?P<deny>{_phrase_alternation(context.deny)})")
-        regex = re.compile("(?:" + "|".join(groups) + r")(?![^\W\d_])")
-        return cls(regex, bool(context.words), context.required, context.boost, context.before, context.after)
+    def build(cls, context: Context, phrase_ids: dict[str, int]) -> _ContextCheck:
+        return cls(frozenset(phrase_ids[w.lower()] for w in context.words),
+                   frozenset(phrase_ids[w.lower()] for w in context.deny),
+                   context.required, context.boost, context.before, context.after)
 
-    def score(self, lower: str, start: int, end: int, base: float) -> float | None:
+    def score(self, scan: _ScanText, start: int, end: int, base: float) -> float | None:
         """The score with context applied, or None when the context drops the value.
 
-        `lower` is the lower-cased text (same length as the text). The nearest word decides: a
-        confirming word boosts the score, a deny word nearer than any confirming word drops the value,
-        and so does the lack of a confirming word when one is required.
+        The nearest word decides: a confirming word boosts the score, a deny word nearer than any
+        confirming word drops the value, and so does the lack of a confirming word when one is required.
+        A word counts when it lies wholly inside the window before or after the value.
         """
-        lo, hi = max(0, start - self.before), min(len(lower), end + self.after)
+        lo, hi = start - self.before, end + self.after
         confirm = deny = None  # distance in code points from the value to the nearest word of each kind
-        for match in self.regex.finditer(lower, lo, start):
-            i = match.start()
-            if i == 0 or not lower[i - 1].isalpha():
-                if match.lastgroup == "confirm":
-                    confirm = start - match.end()
-                else:
-                    deny = start - match.end()
-        position = end
-        while (match := self.regex.search(lower, position, hi)) is not None:
-            i = match.start()
-            position = i + 1
-            if i > 0 and lower[i - 1].isalpha():
+        for word_start, word_end, phrase in scan.words:
+            if word_start >= hi:
+                break
+            if word_start < lo:
                 continue
-            if match.lastgroup == "confirm":
-                if confirm is None or i - end < confirm:
-                    confirm = i - end
-                break
-            if deny is None or i - end < deny:
-                deny = i - end
-            if not self.has_words:
-                break
+            if word_end <= start:
+                distance = start - word_end
+            elif word_start >= end and word_end <= hi:
+                distance = word_start - end
+            else:
+                continue
+            if phrase in self.confirm:
+                confirm = distance if confirm is None else min(confirm, distance)
+            elif phrase in self.deny:
+                deny = distance if deny is None else min(deny, distance)
         if confirm is not None and (deny is None or confirm <= deny):
             return min(1.0, base + self.boost)
         if self.required or deny is not None:
@@ -105,23 +98,16 @@ class _ContextCheck:
         return base
 
 
-def _lower_aligned(text: str) -> str:
-    """`text.lower()` with the same length (a character whose lower case is longer stays as it is)."""
-    lower = text.lower()
-    if len(lower) == len(text):
-        return lower
-    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
-
-
 class _ScanText:
-    """One text being scanned: its lower-cased copy for context words, and the validators' verdicts so
-    far (the same value is often judged by several rules: a JWT by jwt, bearer_token and the header rule)."""
+    """One text being scanned: the context words found in it (whole words only, by start), and the
+    validators' verdicts so far (a value is often judged by several rules: a JWT by jwt, bearer_token
+    and the header rule)."""
 
-    __slots__ = ("text", "lower", "_verdicts")
+    __slots__ = ("text", "words", "_verdicts")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, words: list[tuple[int, int, int]]) -> None:
         self.text = text
-        self.lower = _lower_aligned(text)
+        self.words = words  # (start, end, phrase id), code points, sorted
         self._verdicts: dict[tuple[Callable[[str], bool | None], str], bool | None] = {}
 
     def verdict(self, validator: Callable[[str], bool | None], start: int, end: int) -> bool | None:
@@ -145,7 +131,7 @@ class _CompiledRule:
     not_after: re.Pattern[str] | None
 
     @classmethod
-    def build(cls, rule: Rule) -> _CompiledRule:
+    def build(cls, rule: Rule, phrase_ids: dict[str, int]) -> _CompiledRule:
         groups = rule.value_groups
         return cls(
             rule_id=rule.id,
@@ -156,7 +142,7 @@ class _CompiledRule:
             if groups else None,
             value_groups=groups,
             validator=VALIDATORS[rule.validator] if rule.validator else None,
-            context=_ContextCheck.build(rule.context) if rule.context else None,
+            context=_ContextCheck.build(rule.context, phrase_ids) if rule.context else None,
             not_before=re.compile(f"(?:{rule.not_before})\\Z") if rule.not_before else None,
             not_after=re.compile(rule.not_after) if rule.not_after else None,
         )
@@ -172,13 +158,15 @@ class _CompiledRule:
             return None
         if self.not_after is not None and self.not_after.match(text, end):
             return None
-        score: float | None = self.score
-        if self.context is not None:
-            score = self.context.score(scan.lower, start, end, self.score)
-            if score is None:
-                return None
+        # The validator runs before the context check: its verdict is shared by every rule that judges
+        # the same value, and it refuses most candidates of the rules whose context is costly.
         if self.validator is not None and scan.verdict(self.validator, start, end) is False:
             return None
+        score: float | None = self.score
+        if self.context is not None:
+            score = self.context.score(scan, start, end, self.score)
+            if score is None:
+                return None
         return Detection(self.entity, start, end, round(score, 4), self.rule_id)
 
     def _value_span(self, text: str, start: int, end: int) -> tuple[int, int]:
@@ -214,7 +202,9 @@ class PatternScanner:
         use_cache: bool = True,
     ) -> None:
         self._catalogue = catalogue if catalogue is not None else load_catalogue()
-        self._rules = tuple(_CompiledRule.build(rule) for rule in self._catalogue.rules)
+        self._phrases = context_phrases(self._catalogue)
+        phrase_ids = {phrase: len(self._catalogue.rules) + i for i, phrase in enumerate(self._phrases)}
+        self._rules = tuple(_CompiledRule.build(rule, phrase_ids) for rule in self._catalogue.rules)
         self._cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self._use_cache = use_cache
         self._local = threading.local()  # one Hyperscan scratch per thread: a scratch serves one scan at a time
@@ -245,13 +235,15 @@ class PatternScanner:
         encoded = Utf8Offsets(text)
         hits: list[tuple[int, int, int]] = []
         self._db.scan(encoded.data, match_event_handler=_collect, context=hits, scratch=self._scratch())
-        if not hits:
-            return []
-        hits.sort(key=lambda hit: (hit[0], hit[1], -hit[2]))
-        to_cp = None if encoded.is_ascii else encoded.codepoints(o for hit in hits for o in hit[1:])
-        state = _ScanText(text)
-        detections: list[Detection] = []
         rules = self._rules
+        if not hits or min(hits)[0] >= len(rules):
+            return []  # nothing but context words
+        hits.sort(key=lambda hit: (hit[0], hit[1], -hit[2]))
+        split = bisect.bisect_left(hits, (len(rules),))  # rule matches first, then context words
+        to_cp = None if encoded.is_ascii else encoded.codepoints(o for hit in hits for o in hit[1:])
+        state = _ScanText(text, _whole_words(text, hits[split:], to_cp))
+        del hits[split:]
+        detections: list[Detection] = []
         current_rule = -1
         accepted_end = -1  # furthest byte end accepted so far for the current rule
         judged_start = -1  # start of the last match judged for the current rule
@@ -339,14 +331,16 @@ class PatternScanner:
     def _compile(self) -> hyperscan.Database:
         rules = self._catalogue.rules
         expressions = [rule.pattern.encode("utf-8") for rule in rules]
-        flags = [_hs_flags(rule) for rule in rules]
+        expressions += [_phrase_pattern(phrase).encode("utf-8") for phrase in self._phrases]
+        flags = [_hs_flags(rule) for rule in rules] + [_PHRASE_FLAGS] * len(self._phrases)
+        ext = [_hs_ext(rule) for rule in rules] + [_NO_EXT] * len(self._phrases)
         db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         try:
-            db.compile(expressions=expressions, ids=list(range(len(rules))), flags=flags,
-                       ext=[_hs_ext(rule) for rule in rules])
+            db.compile(expressions=expressions, ids=list(range(len(expressions))), flags=flags, ext=ext)
         except hyperscan.error as exc:
             raise self._compile_error(exc) from None
-        logger.info("compiled %d pattern rules into a %d-byte Hyperscan database", len(rules), db.size())
+        logger.info("compiled %d pattern rules and %d context phrases into a %d-byte Hyperscan database",
+                    len(rules), len(self._phrases), db.size())
         return db
 
     def _compile_error(self, exc: hyperscan.error) -> CatalogueError:
@@ -371,11 +365,32 @@ def _hs_flags(rule: Rule) -> int:
     return flags
 
 
+_NO_EXT = (0, 0, 0, 0, 0, 0)
+# Context phrases match case-insensitively in any script; whole-word checks are done in Python.
+_PHRASE_FLAGS = (hyperscan.HS_FLAG_SOM_LEFTMOST | hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_UCP
+                 | hyperscan.HS_FLAG_CASELESS)
+
+
 def _hs_ext(rule: Rule) -> tuple[int, int, int, int, int, int]:
     """Hyperscan extended parameters: (flags, min_offset, max_offset, min_length, edit, hamming distance)."""
     if rule.min_length is None:
-        return (0, 0, 0, 0, 0, 0)
+        return _NO_EXT
     return (hyperscan.HS_EXT_FLAG_MIN_LENGTH, 0, 0, rule.min_length, 0, 0)
+
+
+def _whole_words(text: str, word_hits: list[tuple[int, int, int]],
+                 to_cp: dict[int, int] | None) -> list[tuple[int, int, int]]:
+    """Context-phrase matches with no letter right before or right after, as (start, end, phrase id) in
+    code points, sorted by start."""
+    words = []
+    size = len(text)
+    for phrase, start, end in word_hits:
+        if to_cp is not None:
+            start, end = to_cp[start], to_cp[end]
+        if (start == 0 or not text[start - 1].isalpha()) and (end == size or not text[end].isalpha()):
+            words.append((start, end, phrase))
+    words.sort()
+    return words
 
 
 def _drop_contained_values(detections: list[Detection]) -> list[Detection]:

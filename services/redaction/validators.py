@@ -385,6 +385,12 @@ def password_token(value: str) -> bool:
 
 
 _HEX = re.compile(r"[0-9a-fA-F]+")
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _mixes_cases_and_digits(text: str) -> bool:
+    """Upper case, lower case and a digit, as random keys have (string methods, not a per-character loop)."""
+    return text != text.lower() and text != text.upper() and _DIGIT.search(text) is not None
 _WORDY = re.compile(r"[_.]*[A-Za-z]+(?:[_.\-/:]+[A-Za-z]+)*[_.()\-]*")
 _CAMEL_WORDS = re.compile(r"[A-Za-z][a-z]{2,}(?:[A-Z][a-z]{2,})*")
 _SNAKE_IDENTIFIER = re.compile(r"_*[a-z][a-z0-9]*(?:_+[a-z0-9]+){2,}_*|_*[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+){2,}_*")
@@ -448,7 +454,7 @@ def random_base64(value: str) -> bool:
     """
     if not 20 <= len(value) <= 88 or not _BASE64_RUN.fullmatch(value):
         return False
-    if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
+    if not _mixes_cases_and_digits(value):
         return False
     body = value.rstrip("=")
     if _looks_like_path(body) or _has_alphabet_run(body):
@@ -464,14 +470,13 @@ def _looks_like_path(text: str) -> bool:
     return text.count("/") >= 2 and sum(1 for seg in text.split("/") if len(seg) >= 3 and seg.isalpha()) >= 3
 
 
+_ALPHABETS = ("0123456789", "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ALPHABET_RUN = re.compile("|".join(a[i:i + 6] for a in _ALPHABETS for i in range(len(a) - 5)))
+
+
 def _has_alphabet_run(text: str) -> bool:
-    """Six or more consecutive characters in code-point order (0123456789abcdef, ABCDEFG): an alphabet, not a key."""
-    run = 1
-    for a, b in zip(text, text[1:], strict=False):
-        run = run + 1 if ord(b) == ord(a) + 1 else 1
-        if run >= 6:
-            return True
-    return False
+    """Six or more consecutive characters of an alphabet (0123456789, abcdef, GHIJKL): a sample, not a key."""
+    return _ALPHABET_RUN.search(text) is not None
 
 
 _CAMEL_HUMP = re.compile(r"[A-Z][a-z]{2,}")
@@ -503,7 +508,7 @@ def bare_secret(value: str) -> bool:
     body = text[m.end():] if (m := _KEY_PREFIX.match(text)) and len(text) - m.end() >= _MIN_SECRET_LENGTH else text
     if _HEX.fullmatch(body):
         return len(body) >= 24 and shannon_entropy(body) >= _MIN_ENTROPY_HEX
-    if not (any(c.isupper() for c in body) and any(c.islower() for c in body) and any(c.isdigit() for c in body)):
+    if not _mixes_cases_and_digits(body):
         return False
     segments = re.split(r"[-_]+", body)
     if len(segments) >= 3 and sum(1 for seg in segments if len(seg) >= 3 and seg.isalpha()) * 3 >= 2 * len(segments):
@@ -519,7 +524,7 @@ def aws_secret_key(value: str) -> bool:
     """40 base64 characters mixing upper case, lower case and digits, as random keys do (not a hex SHA-1)."""
     if len(value) != 40 or _HEX.fullmatch(value):
         return False
-    if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
+    if not _mixes_cases_and_digits(value):
         return False
     if _looks_like_path(value) or _looks_like_identifier(value) or _has_alphabet_run(value):
         return False  # org/cpython/file/7aaba721ebc0/Lib/socket, Data2VecAudioForAudioFrameClassification
