@@ -234,8 +234,13 @@ class VllmEngine(Engine):
 
     async def _close(self) -> None:
         if self._llm is not None:
+            from vllm.v1.metrics.prometheus import unregister_vllm_metrics
+
             self._llm.shutdown()
             self._llm = None
+            # vLLM registers its vllm:* collectors in prometheus_client's default registry; take
+            # them out so that nothing of a closed engine lingers in this process.
+            unregister_vllm_metrics()
 
 
 def _finish_reason(reason: str | None) -> Any:

@@ -40,9 +40,10 @@ async def plain_vllm_outputs(model_dir):
         await engine.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 async def vllm_engine(model_dir, plain_vllm_outputs):
-    """The primary's configuration: strict parity, ngram speculation. Starts after the plain one closed."""
+    """The primary's configuration: strict parity, ngram speculation. Starts after the plain one
+    closed, and closes with its test module so no engine process outlives the inference tests."""
     engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict", speculative=NGRAM))
     await engine.start()
     yield engine
