@@ -114,7 +114,9 @@ async def test_ipc_overhead_is_small(pool: AnalysisPool, in_process: Analyzer) -
     overhead_ms = (sorted(pool_s)[100] - sorted(local_s)[100]) * 1000
     print(f"\nmedian pool call {sorted(pool_s)[100] * 1000:.3f} ms, in-process {sorted(local_s)[100] * 1000:.3f} ms, "
           f"IPC overhead {overhead_ms:.3f} ms")
-    assert overhead_ms < 2.0  # generous: a shared CI machine; typically a few tenths of a millisecond
+    # A loose bound, so that a loaded shared machine does not fail it: ~0.2 ms on idle cores, 0.6 ms measured
+    # with two cores shared by other jobs.
+    assert overhead_ms < 5.0
 
 
 async def test_killing_a_worker_never_yields_a_wrong_result_and_the_pool_keeps_serving(pool: AnalysisPool) -> None:
