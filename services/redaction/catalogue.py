@@ -14,11 +14,14 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES
+from services.redaction.types import NER_ENTITY_TYPES, PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES
 from services.redaction.validators import VALIDATORS
 
 DEFAULT_RULES_DIR = Path(__file__).with_name("rules")
-PATTERN_ENTITY_TYPES: frozenset[str] = PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES
+# Types a rule may report. PERSON and LOCATION are NER's types, which some rules also find by shape or label
+# (street addresses, "Name: ..."); both tiers' findings of one type merge like any overlapping findings.
+PATTERN_NER_ENTITY_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION"}) & NER_ENTITY_TYPES
+PATTERN_ENTITY_TYPES: frozenset[str] = PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES | PATTERN_NER_ENTITY_TYPES
 # Bumped when the meaning of a rule field changes, so that caches keyed by the hash are invalidated.
 CATALOGUE_SCHEMA_VERSION = 1
 _VALUE_GROUP = re.compile(r"value(?:_[0-9]+)?")

