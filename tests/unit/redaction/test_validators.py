@@ -226,3 +226,30 @@ def test_random_base64(value: str, expected: bool) -> None:
 ))
 def test_bare_secret(value: str, expected: bool) -> None:
     assert v.bare_secret(value) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("Lot Blewanus", True), ("Igor da Mata", True), ("Seán O'Brien-Walsh", True), ("Alma Mühle", True),
+    ("Build And Test", False), ("Hiring Manager", False), ("Docker", False), ("Customer Success Team", False),
+    ("lot blewanus", False), ("John2 Smith", False), ("Config.yaml Loader", False),
+])
+def test_person_name_refuses_technical_and_common_words(value: str, expected: bool) -> None:
+    assert v.person_name(value) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("Lyon", True), ("New Zealand", True), ("The Hague", True), ("Neustadt am Rübenberge", True),
+    ("Default", False), ("Build", False), ("Production", False),
+])
+def test_place_name_refuses_technical_and_common_words(value: str, expected: bool) -> None:
+    assert v.place_name(value) is expected
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("77865 Alyssa Bridge Suite 370", True), ("12 Spring Street", True), ("Junckenring 9/6", True),
+    ("Kaiserring 4", True), ("Claus-Dieter-Ruppersberger-Weg 8/1", True), ("Calle Mayor 5", True),
+    ("3 Docker Way", False), ("Spring 5", False), ("String 10", False), ("Offering 2", False),
+    ("Keyring 3", False),
+])
+def test_street_address_refuses_technical_words_and_english_ring_words(value: str, expected: bool) -> None:
+    assert v.street_address(value) is expected
