@@ -351,7 +351,9 @@ class Engine(ABC):
             raise EngineNotReady("the engine has not started")
         return self._renderer.tokenizer
 
+    @property
     def inflight(self) -> int:
+        """Requests in flight on this engine (streams not yet finished or closed)."""
         return len(self._inflight)
 
     async def start(self) -> None:

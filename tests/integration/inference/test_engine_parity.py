@@ -47,7 +47,7 @@ async def test_transformers_cancelled_consumer_stops_generation(hf_engine):
         if got >= 3:
             break
     await stream.aclose()
-    assert hf_engine.inflight() == 0
+    assert hf_engine.inflight == 0
     # The worker is free again: a short request completes promptly.
     short = greedy_request("capital", max_tokens=2)
     r = await asyncio.wait_for(collect(hf_engine.generate(short), short.request_id), 30)

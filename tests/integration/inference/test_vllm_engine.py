@@ -123,7 +123,7 @@ async def test_a_cancelled_consumer_aborts_the_request_inside_the_engine(vllm_en
     with pytest.raises(asyncio.CancelledError):
         await task
     assert await _wait_idle(vllm_engine) == 0
-    assert vllm_engine.inflight() == 0
+    assert vllm_engine.inflight == 0
     # The next request's last scheduler step shows nothing else running in the engine core.
     short = greedy_request("capital", max_tokens=2)
     await collect(vllm_engine.generate(short), short.request_id)
@@ -151,7 +151,7 @@ async def test_a_prompt_longer_than_the_context_is_rejected_before_generation(vl
     req = GenerationRequest(prompt="word " * (vllm_engine.max_model_len + 10))
     with pytest.raises(InvalidRequest, match="shorten the prompt"):
         await collect(vllm_engine.generate(req), req.request_id)
-    assert vllm_engine.inflight() == 0
+    assert vllm_engine.inflight == 0
 
 
 async def test_a_duplicate_request_id_in_flight_is_rejected(vllm_engine):

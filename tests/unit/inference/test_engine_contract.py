@@ -76,7 +76,7 @@ async def test_a_finished_stream_carries_usage_timings_model_and_prompt_ids():
     t = r.final.timings
     assert 0 < t.ttft_ms <= t.total_ms and t.tpot_ms > 0
     assert r.final.model == "SmolLM2-135M-Instruct" and r.final.hallucination_score is None
-    assert engine.inflight() == 0 and engine.aborted == []
+    assert engine.inflight == 0 and engine.aborted == []
 
 
 async def test_inline_score_is_computed_from_the_engine_logprobs_only_when_asked():
@@ -109,11 +109,11 @@ async def test_closing_a_stream_early_aborts_the_request_and_frees_its_id():
     req = GenerationRequest(prompt="a", request_id="r1")
     stream = engine.generate(req)
     await stream.__anext__()
-    assert engine.inflight() == 1
+    assert engine.inflight == 1
     with pytest.raises(InvalidRequest, match="already in flight"):
         await collect(engine.generate(GenerationRequest(prompt="b", request_id="r1")), "r1")
     await stream.aclose()
-    assert engine.aborted == ["r1"] and engine.inflight() == 0
+    assert engine.aborted == ["r1"] and engine.inflight == 0
     assert not await engine.abort("r1")
 
 
@@ -131,4 +131,4 @@ async def test_a_cancelled_consumer_aborts_the_request():
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert engine.aborted == ["c1"] and engine.inflight() == 0
+    assert engine.aborted == ["c1"] and engine.inflight == 0
