@@ -576,7 +576,7 @@ TECHNICAL_WORDS: frozenset[str] = frozenset("""
     first last full name names value string str text number id type key secret password
     convert format background summary report update note notes please thanks thank regards hello hi
     data event header table column grid row audit network google hard usb flash shared address email
-    phone city country location out
+    phone city country location out stack pixel iphone ipad macbook thinkpad
 """.split())
 
 # Words that stand inside names and places ("The Hague", "Isle of Man") without making them technical.
