@@ -18,6 +18,20 @@ def _config(args: argparse.Namespace):
     return load_config(getattr(args, "config", None))
 
 
+def _with_instance_overrides(config, args: argparse.Namespace):
+    """Applies --listen, --speculative and --parity to the chosen inference instance."""
+    instance = getattr(config.inference, args.instance)
+    update: dict[str, object] = {}
+    if args.listen:
+        update["server"] = instance.server.model_copy(update={"listen": args.listen})
+    if args.speculative:
+        update["speculative"] = instance.speculative.model_copy(update={"method": args.speculative})
+    if args.parity:
+        update["parity"] = args.parity
+    inference = config.inference.model_copy(update={args.instance: instance.model_copy(update=update)})
+    return config.model_copy(update={"inference": inference})
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from services.common.logging import setup_logging
 
@@ -31,6 +45,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             config = config.model_copy(update={"redaction": config.redaction.model_copy(
                 update={"server": server})})
         asyncio.run(run(config))
+        return 0
+    if args.service == "inference":
+        from services.inference.server import run as run_inference
+
+        config = _with_instance_overrides(config, args)
+        asyncio.run(run_inference(config, args.instance))
         return 0
     if args.service == "telemetry":
         from services.telemetry.server import run as run_telemetry
@@ -112,6 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("service", choices=["redaction", "inference", "telemetry"])
     p.add_argument("--listen", help="HOST:PORT (overrides the config)")
     p.add_argument("--metrics-listen", help="HOST:PORT of the Prometheus exposition (telemetry)")
+    p.add_argument("--instance", choices=["primary", "fallback"], default="primary",
+                   help="which inference instance of the config to run (inference)")
+    p.add_argument("--speculative", choices=["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"],
+                   help="speculative decoding method (inference; overrides the config)")
+    p.add_argument("--parity", choices=["strict", "fast"],
+                   help="strict: float32, greedy output identical with and without speculation (inference)")
     p.set_defaults(func=cmd_serve)
 
     p = with_config(sub.add_parser("up", help="run the whole suite behind Envoy until Ctrl-C"))

@@ -7,6 +7,7 @@ from pathlib import Path
 from services.common.config import load_settings
 from services.common.settings import LoggingSettings, OtelSettings, Strict
 from services.gateway.config import GatewaySettings
+from services.inference.config import InferenceSettings
 from services.redaction.config import RedactionSettings
 from services.telemetry.config import TelemetrySettings
 
@@ -18,6 +19,7 @@ class ZtgateConfig(Strict):
     gateway: GatewaySettings = GatewaySettings()
     redaction: RedactionSettings = RedactionSettings()
     telemetry: TelemetrySettings = TelemetrySettings()
+    inference: InferenceSettings = InferenceSettings()
 
 
 def load_config(path: Path | str | None = None) -> ZtgateConfig:

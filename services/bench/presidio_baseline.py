@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import presidio_analyzer
-import tldextract
-import tldextract.tldextract
 import yaml
 from presidio_analyzer import AnalyzerEngine
 from presidio_analyzer.nlp_engine import NlpEngineProvider
 from presidio_anonymizer import AnonymizerEngine
 
 from services.bench import redaction_corpus, redaction_metrics
+from services.redaction.analyzer import make_tldextract_offline
 from services.bench.runner import RunResult, run_concurrent, run_sequential
 
 logger = logging.getLogger(__name__)
@@ -36,20 +35,6 @@ SYSTEM_NAME = "Presidio default"
 _LANGUAGE = "en"
 # A prompt that exercises the NER pipeline and the email recognizer (hence tldextract) once before timing.
 _WARM_UP_TEXT = "Warm-up: Jane Doe in Paris wrote to jane.doe@example.com from 192.168.1.20."
-
-
-def make_tldextract_offline() -> None:
-    """Point tldextract's module-level extractor (what ``tldextract.extract`` uses) at the bundled snapshot.
-
-    Without this, the first ``extract()`` fetches the public suffix list from publicsuffix.org and caches it
-    under ``~/.cache``. With no URLs and no cache directory it reads the snapshot shipped in the wheel and
-    writes nothing. Idempotent.
-    """
-    current = tldextract.tldextract.TLD_EXTRACTOR
-    if not current.suffix_list_urls and current.fallback_to_snapshot:
-        return
-    tldextract.tldextract.TLD_EXTRACTOR = tldextract.TLDExtract(
-        cache_dir=None, suffix_list_urls=(), fallback_to_snapshot=True)
 
 
 def default_nlp_configuration(spacy_model: str = DEFAULT_SPACY_MODEL) -> dict:

@@ -155,6 +155,11 @@ class HallucinationScorer:
             self._thread.join(timeout)
             self._thread = None
 
+    def is_pending(self, request_id: str) -> bool:
+        """True while a queued answer has no score yet."""
+        with self._lock:
+            return request_id in self._events and request_id not in self._results
+
     def pending(self) -> int:
         return self._queue.qsize()
 

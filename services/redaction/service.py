@@ -115,7 +115,8 @@ class RedactionService:
     def from_settings(cls, settings: RedactionSettings) -> RedactionService:
         return cls(
             policies=PolicyStore.load(settings.policies),
-            pool=AnalysisPool(settings.workers or None, spec=AnalyzerSpec(),
+            pool=AnalysisPool(settings.workers or None,
+                              spec=AnalyzerSpec(cache_dir=str(settings.cache_dir)),
                               timeout_s=settings.analysis_timeout_s),
             scanner=PatternScanner(cache_dir=settings.cache_dir),
             vault=Vault(max_sessions=settings.vault.max_sessions,

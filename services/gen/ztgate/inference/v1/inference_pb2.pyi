@@ -6,6 +6,24 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ScoreRequest(_message.Message):
+    __slots__ = ("request_id", "wait_s")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    WAIT_S_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    wait_s: float
+    def __init__(self, request_id: _Optional[str] = ..., wait_s: _Optional[float] = ...) -> None: ...
+
+class ScoreResponse(_message.Message):
+    __slots__ = ("request_id", "hallucination_score", "state")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    HALLUCINATION_SCORE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    hallucination_score: float
+    state: str
+    def __init__(self, request_id: _Optional[str] = ..., hallucination_score: _Optional[float] = ..., state: _Optional[str] = ...) -> None: ...
+
 class ChatMessage(_message.Message):
     __slots__ = ("role", "content")
     ROLE_FIELD_NUMBER: _ClassVar[int]

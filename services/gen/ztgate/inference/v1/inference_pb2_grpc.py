@@ -44,6 +44,11 @@ class InferenceStub:
                 request_serializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.GenerateRequest.SerializeToString,
                 response_deserializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.GenerateChunk.FromString,
                 _registered_method=True)
+        self.GetScore = channel.unary_unary(
+                '/ztgate.inference.v1.Inference/GetScore',
+                request_serializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.ScoreRequest.SerializeToString,
+                response_deserializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.ScoreResponse.FromString,
+                _registered_method=True)
 
 
 class InferenceServicer:
@@ -61,6 +66,13 @@ class InferenceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetScore(self, request, context):
+        """The hallucination score computed off the request path for a finished request, by request id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_InferenceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -73,6 +85,11 @@ def add_InferenceServicer_to_server(servicer, server):
                     servicer.GenerateStream,
                     request_deserializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.GenerateRequest.FromString,
                     response_serializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.GenerateChunk.SerializeToString,
+            ),
+            'GetScore': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetScore,
+                    request_deserializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.ScoreRequest.FromString,
+                    response_serializer=ztgate_dot_inference_dot_v1_dot_inference__pb2.ScoreResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -129,6 +146,33 @@ class Inference:
             '/ztgate.inference.v1.Inference/GenerateStream',
             ztgate_dot_inference_dot_v1_dot_inference__pb2.GenerateRequest.SerializeToString,
             ztgate_dot_inference_dot_v1_dot_inference__pb2.GenerateChunk.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetScore(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ztgate.inference.v1.Inference/GetScore',
+            ztgate_dot_inference_dot_v1_dot_inference__pb2.ScoreRequest.SerializeToString,
+            ztgate_dot_inference_dot_v1_dot_inference__pb2.ScoreResponse.FromString,
             options,
             channel_credentials,
             insecure,

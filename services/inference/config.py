@@ -1,0 +1,55 @@
+"""Settings of the inference service (the `inference:` section of ztgate.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from services.common.settings import ServerSettings, Strict
+
+
+class SpeculativeSection(Strict):
+    # none, ngram (prompt lookup; no extra weights), draft_model, eagle, eagle3, medusa.
+    method: Literal["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"] = "ngram"
+    # Tokens proposed per verification step.
+    num_speculative_tokens: int = Field(default=4, ge=1)
+    # ngram: shortest and longest n-gram matched against the context.
+    prompt_lookup_min: int = Field(default=2, ge=1)
+    prompt_lookup_max: int = Field(default=4, ge=1)
+    # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights.
+    draft_model: str | None = None
+
+
+class InstanceSettings(Strict):
+    # Name reported in `served_by` and as the `ztgate.instance` telemetry attribute.
+    name: str
+    server: ServerSettings
+    # vllm (AsyncLLM) or transformers (Hugging Face generate): independent stacks.
+    engine: Literal["vllm", "transformers"]
+    speculative: SpeculativeSection = SpeculativeSection()
+    # strict: float32, greedy output identical with and without speculation; fast: bfloat16.
+    parity: Literal["strict", "fast"] = "strict"
+    # Requests in flight past which new ones get RESOURCE_EXHAUSTED at once.
+    max_inflight: int = Field(default=16, ge=1)
+    # Requests vLLM batches together.
+    max_num_seqs: int = Field(default=8, ge=1)
+    # CPU only: GiB of KV cache (VLLM_CPU_KVCACHE_SPACE).
+    kv_cache_gib: int = Field(default=1, ge=1)
+    # Context length; unset means the model's own.
+    max_model_len: int | None = Field(default=None, ge=16)
+    # Score every finished answer off the request path (teacher-forced pass in a background thread).
+    background_scoring: bool = False
+
+
+class InferenceSettings(Strict):
+    # A Hugging Face model folder; unset means the default model that `ztgate models prepare` makes.
+    model_dir: Path | None = None
+    # Model name reported in responses and telemetry.
+    model_name: str = "SmolLM2-135M-Instruct"
+    primary: InstanceSettings = InstanceSettings(
+        name="primary", server=ServerSettings(listen="127.0.0.1:50052"), engine="vllm",
+        background_scoring=True)
+    fallback: InstanceSettings = InstanceSettings(
+        name="fallback", server=ServerSettings(listen="127.0.0.1:50053"), engine="transformers")

@@ -1,0 +1,128 @@
+"""gRPC servicer of ztgate.inference.v1.Inference: parse, call the domain, map errors.
+
+Response headers go out when the first token exists, for unary calls too, so Envoy's per-try
+timeout (which ends at the response headers) measures time to first token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+
+from services.common.handlers import streaming, unary
+from services.common.server import ServiceSpec, serve
+from services.config import ZtgateConfig
+from services.gen.ztgate.inference.v1 import inference_pb2 as pb
+from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from services.inference.engines.base import (ChatMessage, FinalStats, GenerationRequest,
+                                             SamplingParams)
+from services.inference.service import InferenceService
+
+SERVICE_NAME = "ztgate.inference.v1.Inference"
+TENANT_HEADER = "x-ztgate-tenant"
+
+
+def _optional(message: pb.SamplingParams, name: str) -> object | None:
+    return getattr(message, name) if message.HasField(name) else None
+
+
+def to_request(request: pb.GenerateRequest, context: grpc.aio.ServicerContext) -> GenerationRequest:
+    """Proto → domain request (validation raises InvalidRequest → INVALID_ARGUMENT)."""
+    tenant = dict(context.invocation_metadata() or ()).get(TENANT_HEADER, request.tenant)
+    s = request.sampling
+    sampling = SamplingParams.from_optional(
+        temperature=_optional(s, "temperature"), top_p=_optional(s, "top_p"),
+        top_k=_optional(s, "top_k"), max_tokens=_optional(s, "max_tokens"),
+        seed=_optional(s, "seed"), stop=tuple(s.stop), score_inline=_optional(s, "score_inline"))
+    return GenerationRequest(
+        prompt=request.prompt,
+        messages=tuple(ChatMessage(m.role, m.content) for m in request.messages),
+        sampling=sampling, request_id=request.request_id, tenant=tenant)
+
+
+def _final_fields(final: FinalStats, served_by: str) -> dict[str, object]:
+    spec = final.speculative
+    fields: dict[str, object] = {
+        "usage": pb.Usage(prompt_tokens=final.usage.prompt_tokens,
+                          completion_tokens=final.usage.completion_tokens),
+        "model": final.model, "served_by": served_by,
+        "speculative": pb.SpeculativeStats(
+            method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
+            draft_tokens=spec.draft_tokens, accepted_tokens=spec.accepted_tokens,
+            acceptance_rate=spec.acceptance_rate,
+            mean_acceptance_length=spec.mean_acceptance_length) if spec.counted
+        else pb.SpeculativeStats(method=spec.method,
+                                 num_speculative_tokens=spec.num_speculative_tokens),
+    }
+    if final.timings is not None:
+        fields["timings"] = pb.Timings(ttft_ms=final.timings.ttft_ms, total_ms=final.timings.total_ms,
+                                       tpot_ms=final.timings.tpot_ms)
+    if final.hallucination_score is not None:
+        fields["hallucination_score"] = final.hallucination_score
+    return fields
+
+
+class InferenceServicer(inference_pb2_grpc.InferenceServicer):
+    def __init__(self, service: InferenceService) -> None:
+        self._service = service
+
+    @unary
+    async def Generate(self, request: pb.GenerateRequest,
+                       context: grpc.aio.ServicerContext) -> pb.GenerateResponse:
+        domain = to_request(request, context)
+        text: list[str] = []
+        token_ids: list[int] = []
+        headers_sent = False
+        async for delta in self._service.generate(domain):
+            if not headers_sent and (delta.token_ids or delta.final is not None):
+                await context.send_initial_metadata((("x-ztgate-served-by", self._service.served_by),))
+                headers_sent = True
+            text.append(delta.text)
+            token_ids.extend(delta.token_ids)
+            if delta.final is not None:
+                return pb.GenerateResponse(
+                    text="".join(text), token_ids=token_ids, finish_reason=delta.finish_reason or "",
+                    request_id=domain.request_id, **_final_fields(delta.final, self._service.served_by))
+        raise RuntimeError("the engine ended a stream without a final delta")
+
+    @streaming
+    async def GenerateStream(self, request: pb.GenerateRequest,
+                             context: grpc.aio.ServicerContext) -> AsyncIterator[pb.GenerateChunk]:
+        domain = to_request(request, context)
+        # Headers go out with the first chunk, i.e. at the first token.
+        async for delta in self._service.generate(domain):
+            if delta.final is not None:
+                yield pb.GenerateChunk(text=delta.text, token_ids=delta.token_ids,
+                                       finish_reason=delta.finish_reason or "",
+                                       request_id=domain.request_id,
+                                       **_final_fields(delta.final, self._service.served_by))
+                return
+            if delta.token_ids or delta.text:
+                yield pb.GenerateChunk(text=delta.text, token_ids=delta.token_ids,
+                                       request_id=domain.request_id,
+                                       served_by=self._service.served_by)
+
+    @unary
+    async def GetScore(self, request: pb.ScoreRequest,
+                       context: grpc.aio.ServicerContext) -> pb.ScoreResponse:
+        score, state = await self._service.score(request.request_id, min(max(request.wait_s, 0), 60))
+        reply = pb.ScoreResponse(request_id=request.request_id, state=state)
+        if score is not None:
+            reply.hallucination_score = score
+        return reply
+
+
+def build_spec(service: InferenceService) -> ServiceSpec:
+    def register(server: grpc.aio.Server) -> None:
+        inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service), server)
+
+    return ServiceSpec(name=f"inference-{service.served_by}", service_names=[SERVICE_NAME],
+                       register=register, start=service.start, stop=service.close)
+
+
+async def run(config: ZtgateConfig, instance_name: str) -> None:
+    """`ztgate serve inference --instance primary|fallback`."""
+    instance = getattr(config.inference, instance_name)
+    service = InferenceService.from_settings(config.inference, instance)
+    await serve(build_spec(service), instance.server, config.otel)

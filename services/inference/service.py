@@ -1,0 +1,126 @@
+"""The inference service's domain: admission, one engine, metrics, scores off the request path."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from services.inference import models
+from services.inference.admission import AdmissionLimiter, Overloaded
+from services.inference.config import InferenceSettings, InstanceSettings
+from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
+                                             SpeculativeSettings)
+from services.inference.hallucination import HallucinationScorer
+from services.inference.metrics import InferenceMetrics
+
+log = logging.getLogger(__name__)
+
+
+def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> EngineConfig:
+    spec = instance.speculative
+    return EngineConfig(
+        model_dir=Path(settings.model_dir or models.model_dir()),
+        model_name=settings.model_name, parity=instance.parity,
+        speculative=SpeculativeSettings(
+            method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
+            prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
+            draft_model=spec.draft_model),
+        max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
+        kv_cache_gib=instance.kv_cache_gib)
+
+
+def build_engine(config: EngineConfig, kind: str) -> Engine:
+    """Imports only the stack that runs: a vLLM failure cannot stop the transformers instance."""
+    config.check()
+    if kind == "vllm":
+        from services.inference.engines.vllm_engine import VllmEngine
+
+        return VllmEngine(config)
+    from services.inference.engines.transformers_engine import TransformersEngine
+
+    return TransformersEngine(config)
+
+
+class InferenceService:
+    def __init__(self, engine: Engine, instance: InstanceSettings, *,
+                 scorer: HallucinationScorer | None = None,
+                 metrics: InferenceMetrics | None = None, model_dir: Path | None = None) -> None:
+        self.engine = engine
+        self.instance = instance
+        self.limiter = AdmissionLimiter(instance.max_inflight)
+        self.scorer = scorer
+        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name)
+        self._model_dir = model_dir
+
+    @classmethod
+    def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings) -> InferenceService:
+        config = engine_config(settings, instance)
+        return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir)
+
+    @property
+    def served_by(self) -> str:
+        return self.instance.name
+
+    async def start(self) -> None:
+        """Loads and warms the engine (health stays NOT_SERVING until this returns)."""
+        if not self.engine.ready:
+            await self.engine.start()
+        if self.instance.background_scoring and self.scorer is None and self._model_dir:
+            self.scorer = await asyncio.to_thread(HallucinationScorer.from_model_dir, self._model_dir)
+            self.scorer.start()
+        log.info("engine ready", extra={"served_by": self.served_by})
+
+    async def close(self) -> None:
+        if self.scorer is not None:
+            await asyncio.to_thread(self.scorer.close)
+        await self.engine.close()
+
+    async def generate(self, request: GenerationRequest) -> AsyncIterator[Delta]:
+        """Streams deltas; RESOURCE_EXHAUSTED at once past the in-flight limit. Cancelling the
+        consumer aborts the request inside the engine (Engine.generate's contract)."""
+        if not self.limiter.try_acquire():
+            raise Overloaded(f"{self.limiter.limit} requests are in flight on {self.served_by}; "
+                             "retry later or elsewhere")
+        started = time.perf_counter()
+        completion: list[int] = []
+        try:
+            async for delta in self.engine.generate(request):
+                if not completion and delta.token_ids:
+                    self.metrics.first_token(time.perf_counter() - started, request.tenant)
+                completion.extend(delta.token_ids)
+                final = delta.final
+                if final is not None:
+                    self.metrics.finished(final, request.tenant)
+                    if final.hallucination_score is None:
+                        self.submit_score(request.request_id, final.prompt_token_ids,
+                                          tuple(completion), request.tenant)
+                yield delta
+        finally:
+            self.limiter.release()
+
+    def submit_score(self, request_id: str, prompt_ids: tuple[int, ...],
+                     completion_ids: tuple[int, ...], tenant: str) -> None:
+        """Queues a finished answer for the background scorer (never blocks; drops when full)."""
+        if self.scorer is None:
+            return
+        if self.scorer.submit(request_id, prompt_ids, completion_ids):
+            asyncio.get_running_loop().create_task(self._report_score(request_id, tenant))
+
+    async def _report_score(self, request_id: str, tenant: str) -> None:
+        assert self.scorer is not None
+        result = await self.scorer.wait(request_id, timeout=120)
+        if result is not None:
+            self.metrics.score(result.score, tenant)
+
+    async def score(self, request_id: str, wait_s: float) -> tuple[float | None, str]:
+        """(score, state) of a finished request; state is scored, pending or unknown."""
+        if self.scorer is None:
+            return None, "unknown"
+        result = (await self.scorer.wait(request_id, wait_s) if wait_s > 0
+                  else self.scorer.result(request_id))
+        if result is not None:
+            return result.score, "scored"
+        return None, "pending" if self.scorer.is_pending(request_id) else "unknown"

@@ -1,0 +1,124 @@
+"""The inference gRPC service over real gRPC on loopback, around the session's real transformers
+engine (the fallback's stack; the servicer is the same for vLLM)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import grpc
+import pytest
+
+from services.common.server import Runtime
+from services.common.settings import OtelSettings, ServerSettings
+from services.gen.ztgate.inference.v1 import inference_pb2 as pb
+from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from services.inference.config import InstanceSettings
+from services.inference.server import build_spec
+from services.inference.service import InferenceService
+
+GREEDY = pb.SamplingParams(temperature=0, max_tokens=12)
+CHAT = [pb.ChatMessage(role="user", content="Name three colors.")]
+
+
+@pytest.fixture(scope="module")
+async def server(hf_engine):
+    instance = InstanceSettings(name="fallback", server=ServerSettings(listen="127.0.0.1:0"),
+                                engine="transformers", max_inflight=2)
+    service = InferenceService(hf_engine, instance)
+    spec = build_spec(service)
+    spec.stop = None  # the session fixture owns the engine
+    runtime = Runtime(spec, instance.server, OtelSettings())
+    port = await runtime.start()
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    yield inference_pb2_grpc.InferenceStub(channel), service
+    await channel.close()
+    await runtime.stop()
+
+
+async def test_unary_answer_carries_usage_timings_and_served_by(server) -> None:
+    stub, _ = server
+    reply = await stub.Generate(pb.GenerateRequest(messages=CHAT, sampling=GREEDY, request_id="r-1"))
+    assert reply.text and len(reply.token_ids) == reply.usage.completion_tokens <= 12
+    assert reply.finish_reason in ("stop", "length")
+    assert reply.served_by == "fallback" and reply.request_id == "r-1"
+    assert reply.timings.ttft_ms > 0 and reply.timings.total_ms >= reply.timings.ttft_ms
+    assert not reply.HasField("hallucination_score")  # not asked for, not invented
+
+
+async def test_stream_equals_unary_token_for_token(server) -> None:
+    stub, _ = server
+    unary = await stub.Generate(pb.GenerateRequest(messages=CHAT, sampling=GREEDY))
+    chunks = [c async for c in stub.GenerateStream(pb.GenerateRequest(messages=CHAT, sampling=GREEDY))]
+    assert [t for c in chunks for t in c.token_ids] == list(unary.token_ids)
+    assert "".join(c.text for c in chunks) == unary.text
+    assert chunks[-1].finish_reason and chunks[-1].usage.completion_tokens == len(unary.token_ids)
+
+
+async def test_unary_headers_arrive_at_the_first_token_before_the_answer(server) -> None:
+    stub, _ = server
+    call = stub.Generate(pb.GenerateRequest(prompt="Count: one, two,",
+                                            sampling=pb.SamplingParams(temperature=0, max_tokens=48)))
+    started = time.perf_counter()
+    headers = dict(await call.initial_metadata())
+    at_headers = time.perf_counter() - started
+    reply = await call
+    total = time.perf_counter() - started
+    assert headers.get("x-ztgate-served-by") == "fallback"
+    assert at_headers < total  # headers did not wait for the whole answer
+    assert reply.timings.ttft_ms < reply.timings.total_ms
+
+
+@pytest.mark.parametrize("request_kwargs, fragment", [
+    ({"prompt": ""}, "exactly one of prompt and messages"),
+    ({"prompt": "x", "messages": CHAT}, "not both"),
+    ({"messages": [pb.ChatMessage(role="wizard", content="hi")]}, "role"),
+    ({"prompt": "x", "sampling": pb.SamplingParams(max_tokens=-1)}, "max_tokens"),
+    ({"prompt": "x", "sampling": pb.SamplingParams(temperature=-0.5)}, "temperature"),
+    ({"prompt": "word " * 20000}, "context"),
+])
+async def test_bad_requests_get_invalid_argument(server, request_kwargs, fragment) -> None:
+    stub, _ = server
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Generate(pb.GenerateRequest(**request_kwargs))
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert fragment in info.value.details()
+
+
+async def test_past_the_inflight_limit_calls_are_refused_at_once(server) -> None:
+    stub, service = server
+    long = pb.GenerateRequest(prompt="Count from 1 to 400: 1, 2, 3, 4, 5,",
+                              sampling=pb.SamplingParams(temperature=0, max_tokens=300))
+    calls = [stub.GenerateStream(long) for _ in range(2)]
+    first = await calls[0].read()  # generating; the second waits its turn inside the engine
+    assert first.token_ids and not first.finish_reason
+    for _ in range(200):
+        if service.limiter.in_flight == 2:
+            break
+        await asyncio.sleep(0.02)
+    assert service.limiter.in_flight == 2
+    started = time.perf_counter()
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Generate(pb.GenerateRequest(prompt="hi", sampling=GREEDY))
+    assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert time.perf_counter() - started < 5
+    for call in calls:
+        call.cancel()
+    for _ in range(100):
+        if service.limiter.in_flight == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert service.limiter.in_flight == 0
+
+
+async def test_client_cancel_aborts_generation_in_the_engine(server) -> None:
+    stub, service = server
+    call = stub.GenerateStream(pb.GenerateRequest(prompt="Write a very long essay.", sampling=pb.SamplingParams(
+        temperature=0, max_tokens=400)))
+    await call.read()
+    call.cancel()
+    for _ in range(100):
+        if service.engine.inflight == 0 and service.limiter.in_flight == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert service.engine.inflight == 0 and service.limiter.in_flight == 0
