@@ -93,6 +93,15 @@ def cmd_redact(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    from services.inference.client import build_request, generate
+
+    request = build_request(args.prompt, chat=not args.raw, max_tokens=args.max_tokens,
+                            temperature=args.temperature)
+    asyncio.run(generate(args.address, request, stream=args.stream))
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.target == "redaction":
         from services.bench.redaction_bench import main as bench_main
@@ -156,6 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session", default="")
     p.set_defaults(func=cmd_redact)
 
+    p = sub.add_parser("generate", help="ask the model through the gateway (redaction enforced)")
+    p.add_argument("prompt")
+    p.add_argument("--stream", action="store_true", help="print tokens as they arrive")
+    p.add_argument("--address", default=DEFAULT_ENVOY, help=f"default {DEFAULT_ENVOY} (Envoy)")
+    p.add_argument("--max-tokens", type=int, default=128)
+    p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's)")
+    p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
+    p.set_defaults(func=cmd_generate)
+
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
     p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry"])
     p.add_argument("--samples", type=int, default=400, help="corpus size")
@@ -186,6 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - a gRPC failure is shown as its status, not a traceback
+        import grpc
+
+        if isinstance(exc, grpc.RpcError):
+            print(f"ztgate: {exc.code().name}: {exc.details()}", file=sys.stderr)
+            return 1
+        raise
 
 
 if __name__ == "__main__":

@@ -53,6 +53,10 @@ def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path) ->
               "ztgate.telemetry.v1.Telemetry"),
         Child("redaction", [*serve, "redaction", *extra], config.redaction.server.listen,
               "ztgate.redaction.v1.Redaction"),
+        Child("inference-primary", [*serve, "inference", "--instance", "primary", *extra],
+              config.inference.primary.server.listen, "ztgate.inference.v1.Inference"),
+        Child("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
+              config.inference.fallback.server.listen, "ztgate.inference.v1.Inference"),
         Child("envoy", envoy_argv(envoy_config),
               ready_url=f"http://{config.gateway.admin}/ready"),
     ]
@@ -139,6 +143,10 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print(f"  gRPC ingress (Envoy)   {config.gateway.listen}")
         print(f"  Envoy admin console    http://{config.gateway.admin}/")
         print(f"  redaction (internal)   {config.redaction.server.listen}")
+        print(f"  inference primary      {config.inference.primary.server.listen} "
+              f"({config.inference.primary.engine}, speculative {config.inference.primary.speculative.method})")
+        print(f"  inference fallback     {config.inference.fallback.server.listen} "
+              f"({config.inference.fallback.engine})")
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
         print("Ctrl-C stops everything.", flush=True)

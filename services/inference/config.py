@@ -14,9 +14,9 @@ class SpeculativeSection(Strict):
     # none, ngram (prompt lookup; no extra weights), draft_model, eagle, eagle3, medusa.
     method: Literal["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"] = "ngram"
     # Tokens proposed per verification step.
-    num_speculative_tokens: int = Field(default=4, ge=1)
+    num_speculative_tokens: int = Field(default=8, ge=1)
     # ngram: shortest and longest n-gram matched against the context.
-    prompt_lookup_min: int = Field(default=2, ge=1)
+    prompt_lookup_min: int = Field(default=1, ge=1)
     prompt_lookup_max: int = Field(default=4, ge=1)
     # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights.
     draft_model: str | None = None
