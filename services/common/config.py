@@ -92,7 +92,10 @@ def load_settings(model: type[M], path: Path | str | None = None,
     """Builds `model` from the file (explicit path, else $ZTGATE_CONFIG, else defaults) and env."""
     environ = os.environ if environ is None else environ
     chosen = path or environ.get(CONFIG_ENV)
-    data: dict[str, Any] = read_yaml(Path(chosen)) if chosen else {}
+    # Start from the defaults so a partial section (one key of an instance) keeps the rest.
+    data: dict[str, Any] = model().model_dump()
+    if chosen:
+        data = _merge(data, read_yaml(Path(chosen)))
     data = _merge(data, env_overrides(environ))
     source = f"file {chosen} and ZTGATE_* environment" if chosen else "ZTGATE_* environment"
     try:

@@ -64,3 +64,14 @@ def test_missing_explicit_file_is_an_error_not_defaults(tmp_path: Path) -> None:
 def test_env_overrides_parse_yaml_scalars() -> None:
     assert env_overrides({"ZTGATE_A__B": "2", "ZTGATE_A__C": "x:y", "OTHER": "1",
                           "ZTGATE_CONFIG": "f"}) == {"a": {"b": 2, "c": "x:y"}}
+
+
+def test_one_key_of_an_instance_keeps_the_instance_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "ztgate.yaml"
+    path.write_text("inference:\n  fallback:\n    max_inflight: 3\n")
+    config = load_settings(ZtgateConfig, path, environ={
+        "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "127.0.0.1:7000"})
+    assert config.inference.primary.server.listen == "127.0.0.1:7000"
+    assert config.inference.primary.engine == "vllm" and config.inference.primary.name == "primary"
+    assert config.inference.fallback.max_inflight == 3
+    assert config.inference.fallback.engine == "transformers"
