@@ -24,7 +24,8 @@ from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
 from tests.procs import Child, free_port, spawn
 
 ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
-            "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN")
+            "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN",
+            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN", "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN")
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +33,12 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dic
     logs = tmp_path_factory.mktemp("up")
     env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
     env["ZTGATE_REDACTION__WORKERS"] = "1"
+    env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
+    env["ZTGATE_GATEWAY__INFERENCE_PRIMARY"] = env["ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN"]
+    env["ZTGATE_GATEWAY__INFERENCE_FALLBACK"] = env["ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN"]
     env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
     child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 480
     while "ztgate is up" not in child.log():
         if child.process.poll() is not None or time.monotonic() > deadline:
             child.stop()
@@ -46,7 +50,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dic
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "services.cli", *args], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, **env})
+                          text=True, timeout=180, env={**os.environ, **env})
 
 
 def test_up_prints_the_endpoints(suite) -> None:
@@ -80,7 +84,16 @@ def test_status_reports_every_part_serving(suite) -> None:
     _, env = suite
     result = _cli(env, "status")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.count("SERVING") == 3
+    assert result.stdout.count("SERVING") == 5
+
+
+def test_generate_through_the_gateway_answers_with_stats(suite) -> None:
+    _, env = suite
+    result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"], "--max-tokens", "8",
+                  "--temperature", "0", "Say hello to jane.doe@example.com")
+    assert result.returncode == 0, result.stderr
+    assert "served by primary" in result.stdout
+    assert "tokens:" in result.stdout and "ttft" in result.stdout
 
 
 def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
