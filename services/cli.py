@@ -107,6 +107,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.bench.redaction_bench import main as bench_main
 
         return bench_main(args)
+    if args.target == "inference":
+        from services.inference.speedbench import main as inference_bench
+
+        extra = ["--out", str(args.out)] if args.out else []
+        return asyncio.run(inference_bench(extra))
     if args.target == "telemetry":
         from services.telemetry.bench import main as telemetry_bench
 
