@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from services.common.handlers import streaming, unary
+from services.common.identity import caller_tenant
 from services.common.server import ServiceSpec, serve
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
@@ -20,7 +21,6 @@ from services.inference.engines.base import (ChatMessage, FinalStats, Generation
 from services.inference.service import InferenceService
 
 SERVICE_NAME = "ztgate.inference.v1.Inference"
-TENANT_HEADER = "x-ztgate-tenant"
 
 
 def _optional(message: pb.SamplingParams, name: str) -> object | None:
@@ -29,7 +29,7 @@ def _optional(message: pb.SamplingParams, name: str) -> object | None:
 
 def to_request(request: pb.GenerateRequest, context: grpc.aio.ServicerContext) -> GenerationRequest:
     """Proto → domain request (validation raises InvalidRequest → INVALID_ARGUMENT)."""
-    tenant = dict(context.invocation_metadata() or ()).get(TENANT_HEADER, request.tenant)
+    tenant = caller_tenant(context, request.tenant)
     s = request.sampling
     sampling = SamplingParams.from_optional(
         temperature=_optional(s, "temperature"), top_p=_optional(s, "top_p"),

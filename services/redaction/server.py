@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from services.common.handlers import streaming, unary
+from services.common.identity import caller_tenant
 from services.common.server import ServiceSpec, serve
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
@@ -14,15 +15,10 @@ from services.redaction import ext_proc
 from services.redaction.service import Finding, RedactionService
 
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
-# Set by Envoy from the verified token; Envoy strips any client-supplied copy.
-TENANT_HEADER = "x-ztgate-tenant"
 
 
 def _tenant(request_tenant: str, context: grpc.aio.ServicerContext) -> str:
-    for key, value in context.invocation_metadata() or ():
-        if key == TENANT_HEADER:
-            return value
-    return request_tenant
+    return caller_tenant(context, request_tenant)
 
 
 def _finding(f: Finding) -> redaction_pb2.Finding:
