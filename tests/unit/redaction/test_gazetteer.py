@@ -1,0 +1,85 @@
+"""The offline gazetteer boost: known given names and places spaCy's small model misses, and near misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.redaction import gazetteer
+from services.redaction.ner import GatedSpacyNlpEngine
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(text[a:b], entity) for a, b, entity in gazetteer.find(text)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Please polish the cover letter for Charlotte de Man.", [("Charlotte de Man", "PERSON")]),
+    ("Our keynote speaker, Faith Young, arrives at noon.", [("Faith Young", "PERSON")]),
+    ("Remind Daniel about the invoice.", [("Daniel", "PERSON")]),
+    ("Forward it to Ana Carolina Machado please", [("Ana Carolina Machado", "PERSON")]),
+    ("Send the draft to Alma Mühle today", [("Alma Mühle", "PERSON")]),
+    ("The lead is Kimberly O'Brien-Jones now", [("Kimberly O'Brien-Jones", "PERSON")]),
+    ("She moved here from Copenhagen last year.", [("Copenhagen", "LOCATION")]),
+    ("id,name,city\n3,Bob,Copenhagen", [("Copenhagen", "LOCATION")]),
+    ("The office is in Charlotte, sadly.", [("Charlotte", "LOCATION")]),
+    ("Flights to Nigeria are delayed", [("Nigeria", "LOCATION")]),
+    ("We drove from Frankfurt am Main yesterday", [("Frankfurt am Main", "LOCATION")]),
+])
+def test_true_positives(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Use os.Path and Max Pool layers in Python",  # dotted name, ambiguous given name
+    "Will Smith is not a function; Mark Down the value",  # names that are common words
+    "Deploy to Phoenix and then Mesa on the build farm",  # place names that are technical words
+    "Paris is lovely in spring.",  # a place at a sentence start
+    "Daniel",  # a lone given name without someone being addressed
+    "Call @Daniel or see /Users/Daniel/Copenhagen",  # handles and paths
+    "class HttpClient extends BaseClient in JavaScript",  # CamelCase identifiers
+    "SELECT name FROM users WHERE city = 'x'",  # SQL
+    "Set the Mobile and Reading flags in Split view",  # cities that are English words
+    "Anna",  # lone name
+    "Contact JOHN SMITH in LONDON",  # all caps: left to spaCy's uncased path
+])
+def test_near_misses(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_clean_corpus_prompts_are_not_hit() -> None:
+    from services.bench import redaction_corpus as rc
+
+    clean = [s for s in rc.generate(300, seed=7) if s.category == rc.CLEAN]
+    assert clean
+    hits = [(s.text, _found(s.text)) for s in clean if gazetteer.find(s.text)]
+    assert hits == []
+
+
+def test_lists_are_loaded_once_and_filtered() -> None:
+    gaz = gazetteer.load()
+    assert gazetteer.load() is gaz
+    assert isinstance(gaz.given_names, frozenset)
+    assert {"charlotte", "daniel", "kimberly"} <= gaz.given_names
+    assert not {"will", "may", "max", "the", "ed", "al"} & gaz.given_names  # common words; too short
+    assert gaz.places["Copenhagen"] > 100_000
+
+
+def test_engine_adds_gazetteer_spans_through_plausible_span() -> None:
+    engine = GatedSpacyNlpEngine()
+    engine.nlp = _NoNer()
+    text = "Remind Daniel to book the hotel in Copenhagen."
+    found = [(e.label_, e.text) for e in engine.find_entities(text)]
+    assert found == [("PERSON", "Daniel"), ("LOCATION", "Copenhagen")]
+    assert GatedSpacyNlpEngine(use_gazetteer=False).use_gazetteer is False
+
+
+class _NoNer:
+    """A stand-in pipeline that finds nothing, so only the gazetteer's spans come back."""
+
+    def pipe(self, texts, batch_size=32):  # noqa: ANN001, ANN201
+        for _ in texts:
+            yield _Doc()
+
+
+class _Doc:
+    ents: tuple = ()
