@@ -5,7 +5,9 @@ Envoy's ext_proc filter hands the redaction service the raw HTTP/2 bodies of a c
 big-endian length, the message), in chunks that may split a message anywhere. This module is the
 protocol-free part (no grpc import, see ext_proc.py for the servicer):
 
-- `FrameReader` reassembles messages from chunks, holding back an incomplete one;
+- `FrameReader` reassembles messages from chunks, holding back an incomplete one, and inflates
+  compressed ones (gzip and deflate; they go on uncompressed, which gRPC allows whatever the
+  `grpc-encoding` header says);
 - `InferenceExchange.request_body` scrubs `prompt` and every `messages[].content` of the one
   `GenerateRequest` in one fresh redaction session, sets the verified tenant and that session, and
   re-frames it;
@@ -22,6 +24,7 @@ from __future__ import annotations
 import logging
 import struct
 import uuid
+import zlib
 from dataclasses import dataclass
 
 from google.protobuf.message import DecodeError
@@ -46,7 +49,7 @@ METHODS: dict[str, bool] = {
 
 
 class BadFrame(InvalidArgument):
-    """A body that is not a well-formed, uncompressed gRPC message of the expected type."""
+    """A body that is not well-formed gRPC messages of the expected type."""
 
 
 class UnknownMethod(ZtgateError):
@@ -58,6 +61,21 @@ class UnknownMethod(ZtgateError):
 def encode_frame(message: bytes) -> bytes:
     """A gRPC length-prefixed message (uncompressed)."""
     return _HEADER.pack(0, len(message)) + message
+
+
+def _inflate(data: bytes, limit: int) -> bytes:
+    """A gzip or deflate (zlib) message, inflated to at most `limit` bytes."""
+    inflater = zlib.decompressobj(wbits=47)  # 32 + 15: a gzip or a zlib header, detected
+    try:
+        out = inflater.decompress(data, limit + 1)
+    except zlib.error:
+        raise BadFrame("a compressed gRPC message that is neither gzip nor deflate; the gateway "
+                       "accepts identity, gzip and deflate") from None
+    if len(out) > limit or inflater.unconsumed_tail:
+        raise BadFrame(f"a compressed gRPC message inflates past the gateway's limit of {limit} bytes")
+    if not inflater.eof:
+        raise BadFrame("a compressed gRPC message is truncated")
+    return out
 
 
 class FrameReader:
@@ -80,16 +98,14 @@ class FrameReader:
         buffer = self._buffer
         while len(buffer) - start >= _HEADER.size:
             compressed, length = _HEADER.unpack_from(buffer, start)
-            if compressed:
-                raise BadFrame("compressed gRPC messages are not accepted through the gateway "
-                               "(turn off client compression)")
             if length > self._max:
                 raise BadFrame(f"a gRPC message of {length} bytes exceeds the gateway's limit of "
                                f"{self._max} bytes")
             end = start + _HEADER.size + length
             if end > len(buffer):
                 break
-            messages.append(bytes(buffer[start + _HEADER.size:end]))
+            message = bytes(buffer[start + _HEADER.size:end])
+            messages.append(_inflate(message, self._max) if compressed else message)
             start = end
         del buffer[:start]
         return messages
@@ -160,11 +176,15 @@ class InferenceExchange:
         self.session_id = uuid.uuid4().hex
         self._service = service
         self._responses = FrameReader()
+        self._requested = False
         self._output: OutputFilter | None = None
         self._response_type = inference_pb2.GenerateChunk if streaming else inference_pb2.GenerateResponse
 
     async def request_body(self, body: bytes) -> RequestOutcome:
         """The whole request body (one GenerateRequest) scrubbed and re-framed."""
+        if self._requested:
+            raise BadFrame("a second request body for one call")
+        self._requested = True
         reader = FrameReader()
         messages = reader.feed(body)
         reader.close()
@@ -197,6 +217,8 @@ class InferenceExchange:
 
     def response_body(self, chunk: bytes, end_of_stream: bool) -> bytes:
         """What to send on in place of `chunk`: the complete messages in it, rewritten."""
+        if not self._requested:
+            raise BadFrame("an answer to a call whose request was never scrubbed")
         out: list[bytes] = []
         for raw in self._responses.feed(chunk):
             message = self._response_type()

@@ -1,20 +1,25 @@
 """Envoy's external processor (envoy.service.ext_proc.v3.ExternalProcessor) for inference calls.
 
 Envoy runs its ext_proc filter on every route but the redaction service's own, with
-`failure_mode_allow: false`, request headers SEND, request body BUFFERED, response body STREAMED
+`failure_mode_allow: false`, request headers SEND, request body BUFFERED and response body STREAMED
 (envoy/envoy.yaml). Each HTTP call is one `Process` stream here, so the call's state (tenant,
 redaction session) lives in the stream:
 
-- request headers: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the tenant is
-  the `x-ztgate-tenant` header, which Envoy strips from clients before any filter and only sets
-  itself (from a verified token); a client asks the upstream for uncompressed answers;
-- request body: scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers
-  PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and nothing reaches the upstream;
+- request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
+  strips from clients before any filter and only sets itself (from a verified token);
+- request body: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the body is
+  scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers PERMISSION_DENIED, a
+  malformed body INVALID_ARGUMENT, and nothing reaches the upstream;
 - response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
 
+Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
+the headers on to the router before the body is scrubbed, the router starts the upstream try, and
+a retry (the primary refusing the connection) replays the body ext_proc is still holding, the
+original. With SEND and a BUFFERED body, the headers wait for the body's answer.
+
 Refusals are ext_proc ImmediateResponses carrying a gRPC status, which Envoy turns into a
-trailers-only gRPC answer. Any other failure also refuses (INTERNAL): the filter never lets the
-original text through.
+trailers-only gRPC answer (or a reset stream once the answer has begun). Any other failure also
+refuses (INTERNAL): the filter never lets the original text through.
 """
 
 from __future__ import annotations
@@ -38,6 +43,10 @@ log = logging.getLogger(__name__)
 SERVICE_NAME = "envoy.service.ext_proc.v3.ExternalProcessor"
 # Set by Envoy from the verified token; a client's copy is removed before any filter runs.
 TENANT_HEADER = "x-ztgate-tenant"
+# Answers come uncompressed: a codec the gateway cannot read would fail the call.
+_IDENTITY = base_pb2.HeaderValueOption(
+    header=base_pb2.HeaderValue(key="grpc-accept-encoding", raw_value=b"identity"),
+    append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
 
 _HTTP_STATUS = {
     grpc.StatusCode.INVALID_ARGUMENT: http_status_pb2.BadRequest,
@@ -58,36 +67,53 @@ def refusal(code: grpc.StatusCode, message: str) -> ep.ProcessingResponse:
         details=f"ztgate_redaction_{code.name.lower()}"))
 
 
-def _headers(request: ep.HttpHeaders) -> dict[str, str]:
-    return {h.key: h.raw_value.decode("utf-8", "replace") if h.raw_value else h.value
-            for h in request.headers.headers}
-
-
-def _set(key: str, value: str) -> base_pb2.HeaderValueOption:
-    return base_pb2.HeaderValueOption(
-        header=base_pb2.HeaderValue(key=key, raw_value=value.encode()),
-        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
-
-
 def _body(data: bytes) -> ep.CommonResponse:
     mutation = ep.BodyMutation(body=data) if data else ep.BodyMutation(clear_body=True)
     return ep.CommonResponse(body_mutation=mutation)
+
+
+def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str]:
+    path = tenant = ""
+    for header in message.headers.headers:
+        value = header.raw_value.decode("utf-8", "replace") if header.raw_value else header.value
+        if header.key == ":path":
+            path = value
+        elif header.key == TENANT_HEADER:
+            tenant = value
+    return path, tenant
 
 
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
     def __init__(self, service: RedactionService) -> None:
         self._service = service
 
-    def _on_request_headers(self, request: ep.HttpHeaders) -> tuple[InferenceExchange, ep.ProcessingResponse]:
-        headers = _headers(request)
-        exchange = InferenceExchange(self._service, headers.get(":path", ""),
-                                     headers.get(TENANT_HEADER, ""))
-        if request.end_of_stream:
-            raise _BodyMissing()
-        mutation = ep.HeaderMutation(set_headers=[_set("grpc-accept-encoding", "identity")],
-                                     remove_headers=["content-length"] if "content-length" in headers else [])
-        return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
-            response=ep.CommonResponse(header_mutation=mutation)))
+    async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
+                       exchange: InferenceExchange | None
+                       ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
+        if kind == "request_headers" and exchange is None:
+            exchange = InferenceExchange(self._service, *_path_and_tenant(request.request_headers))
+            if request.request_headers.end_of_stream:
+                raise _BodyMissing()
+            mutation = ep.HeaderMutation(set_headers=[_IDENTITY])
+            return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
+                response=ep.CommonResponse(header_mutation=mutation)))
+        if kind == "request_body" and exchange is not None:
+            outcome = await exchange.request_body(request.request_body.body)
+            if outcome.findings:
+                log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
+                                                    "tenant": exchange.tenant,
+                                                    "entity_types": outcome.findings})
+            return exchange, ep.ProcessingResponse(request_body=ep.BodyResponse(
+                response=_body(outcome.body)))
+        if kind == "response_body" and exchange is not None:
+            body = request.response_body
+            data = exchange.response_body(body.body, body.end_of_stream)
+            return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
+        if kind == "response_headers" and exchange is not None:
+            return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse())
+        if kind == "response_trailers" and exchange is not None:
+            return exchange, ep.ProcessingResponse(response_trailers=ep.TrailersResponse())
+        raise _OutOfOrder(kind)
 
     async def Process(self, request_iterator: AsyncIterator[ep.ProcessingRequest],
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
@@ -97,35 +123,12 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
                 try:
-                    if kind == "request_headers":
-                        exchange, response = self._on_request_headers(request.request_headers)
-                    elif exchange is None:
-                        raise _OutOfOrder(kind)
-                    elif kind == "request_body":
-                        outcome = await exchange.request_body(request.request_body.body)
-                        if outcome.findings:
-                            log.debug("prompt scrubbed", extra={
-                                "event": "gateway_prompt_scrubbed", "tenant": exchange.tenant,
-                                "entity_types": outcome.findings})
-                        response = ep.ProcessingResponse(request_body=ep.BodyResponse(
-                            response=_body(outcome.body)))
-                    elif kind == "response_body":
-                        body = request.response_body
-                        response = ep.ProcessingResponse(response_body=ep.BodyResponse(
-                            response=_body(exchange.response_body(body.body, body.end_of_stream))))
-                    elif kind == "response_headers":
-                        response = ep.ProcessingResponse(response_headers=ep.HeadersResponse())
-                    elif kind == "response_trailers":
-                        response = ep.ProcessingResponse(response_trailers=ep.TrailersResponse())
-                    elif kind == "request_trailers":
-                        response = ep.ProcessingResponse(request_trailers=ep.TrailersResponse())
-                    else:
-                        raise _OutOfOrder(kind)
+                    exchange, response = await self._respond(kind, request, exchange)
                 except ZtgateError as exc:
                     code = grpc.StatusCode[exc.status]
-                    log.info("gateway refused a call: %s", code.name,
-                             extra={"event": "gateway_refused", "code": code.name,
-                                    "method": kind, "tenant": exchange.tenant if exchange else ""})
+                    log.info("gateway refused a call: %s", code.name, extra={
+                        "event": "gateway_refused", "code": code.name, "method": kind,
+                        "tenant": exchange.tenant if exchange else ""})
                     yield refusal(code, str(exc))
                     return
                 except Exception as exc:  # noqa: BLE001 - fail closed, and say nothing of the text

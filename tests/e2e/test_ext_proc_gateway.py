@@ -278,15 +278,23 @@ async def test_slow_primary_is_abandoned_after_the_per_try_timeout_for_the_fallb
     assert 1.1 < elapsed < 3.0, elapsed
 
 
-async def test_dead_primary_fails_over_to_the_fallback(suite: Suite, stub) -> None:
+async def test_dead_primary_fails_over_to_the_fallback_and_retries_carry_the_scrubbed_body(
+        suite: Suite, stub) -> None:
     await suite.primary.server.stop(0)
     before = len(suite.fallback.requests)
-    answers = [await stub.Generate(ipb.GenerateRequest(prompt=f"I am {EMAIL}"), timeout=30)
-               for _ in range(5)]
-    chunks = [c async for c in stub.GenerateStream(ipb.GenerateRequest(prompt=PROMPT), timeout=30)]
+    # At once, before health checks notice: first tries are refused and retried on the fallback.
+    unary = [stub.Generate(ipb.GenerateRequest(prompt=f"I am {EMAIL}"), timeout=30) for _ in range(20)]
+
+    async def stream() -> list[ipb.GenerateChunk]:
+        return [c async for c in stub.GenerateStream(ipb.GenerateRequest(prompt=PROMPT), timeout=30)]
+
+    *answers, chunks = await asyncio.gather(*unary, stream())
     assert {a.served_by for a in answers} == {"fallback"} and chunks[-1].served_by == "fallback"
+    assert all(EMAIL in a.text for a in answers)
     _check_answer("".join(c.text for c in chunks))
     assert _leaks(suite.fallback.requests[before:]) == []
+    retried = _admin(suite.admin, "/stats?filter=inference_primary_first.upstream_rq_retry$")
+    assert int(retried.split(":")[-1]) > 0, retried  # the retry path was taken
 
 
 async def test_redaction_killed_mid_call_fails_every_call_and_no_canary_reaches_upstream(

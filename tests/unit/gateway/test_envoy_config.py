@@ -80,6 +80,8 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
     assert config["grpc_service"]["envoy_grpc"]["cluster_name"] == "redaction"
     assert config["message_timeout"] == "0.75s"
     assert config["processing_mode"]["request_body_mode"] == "BUFFERED"
+    # SKIP would let the router start (and retry) the upstream try with the unscrubbed body.
+    assert config["processing_mode"]["request_header_mode"] == "SEND"
     assert config["processing_mode"]["response_body_mode"] == "STREAMED"
     for route in hcm["route_config"]["virtual_hosts"][0]["routes"]:
         per_route = route.get("typed_per_filter_config", {}).get("envoy.filters.http.ext_proc")
