@@ -21,6 +21,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from services.bench.gateway_bench import measure
 from services.common.config import load_settings
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import render
@@ -46,6 +47,8 @@ PROMPT = (f"Hi, I am {PERSON}. Mail me at {EMAIL} or call {PHONE}; my card is {C
           f"Deploy with AWS key {AWS} and token {GITHUB}.")
 # What the recording upstream's "model" leaks in every answer.
 MODEL_SECRETS = ("AKIAQ4RT7YU2IO9PLK3J", "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8N")
+# The gateway's limit on one ext_proc answer (gateway.redaction_message_timeout_s) in this suite.
+MESSAGE_TIMEOUT_S = 1.0
 BLOCKING_DEFAULT = """\
 # The built-in default policy, plus: prompts with a US SSN are refused.
 name: default
@@ -108,6 +111,7 @@ class Suite:
     fallback: RecordingInference
     gateway: str
     admin: str
+    redaction_address: str
 
     def recorded(self) -> list[ipb.GenerateRequest]:
         return self.primary.requests + self.fallback.requests
@@ -143,6 +147,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     env = {"ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
+           "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": str(MESSAGE_TIMEOUT_S),
            "ZTGATE_GATEWAY__INFERENCE_PRIMARY": f"127.0.0.1:{primary.port}",
            "ZTGATE_GATEWAY__INFERENCE_FALLBACK": f"127.0.0.1:{fallback.port}",
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address}
@@ -153,7 +158,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)
     suite = Suite(redaction, envoy, primary, fallback, env["ZTGATE_GATEWAY__LISTEN"],
-                  env["ZTGATE_GATEWAY__ADMIN"])
+                  env["ZTGATE_GATEWAY__ADMIN"], redaction_address)
     try:
         await asyncio.to_thread(wait_serving, redaction, redaction_address,
                                 "envoy.service.ext_proc.v3.ExternalProcessor")
@@ -264,6 +269,38 @@ async def test_concurrent_calls_each_get_their_own_pseudonyms_back(suite: Suite,
         stub.Generate(ipb.GenerateRequest(prompt=f"I am {email}"), timeout=30) for email in people))
     for email, answer in zip(people, answers):
         assert email in answer.text and not [p for p in people if p != email and p in answer.text]
+
+
+async def test_gateway_bench_measures_all_three_series_without_errors(suite: Suite) -> None:
+    before = len(suite.primary.requests)
+    result = await measure(suite.gateway, f"127.0.0.1:{suite.primary.port}", suite.redaction_address,
+                           calls=20, warmup=3)
+    # The bench's "direct" series calls the upstream around the gateway, by design: those requests
+    # (the only ones without a gateway session) are not what the leak checks are about.
+    direct = [r for r in suite.primary.requests[before:] if not r.session_id]
+    assert len(direct) == 23
+    suite.primary.requests[before:] = [r for r in suite.primary.requests[before:] if r.session_id]
+    assert result.calls == 20 and not any(result.errors.values())
+    for series in (result.direct, result.gateway, result.redaction):
+        assert len(series.durations_ms) == 20 and 0 < series.p50_ms <= series.p99_ms
+    assert result.gateway.p50_ms > result.direct.p50_ms
+
+
+async def test_frozen_redaction_times_out_closed_and_nothing_reaches_upstream(suite: Suite, stub) -> None:
+    before = len(suite.recorded())
+    suite.redaction.process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.Generate(ipb.GenerateRequest(prompt=PROMPT), timeout=30)
+        elapsed = time.perf_counter() - started
+    finally:
+        suite.redaction.process.send_signal(signal.SIGCONT)
+    assert info.value.code() == grpc.StatusCode.UNAVAILABLE, info.value  # status_on_error: 503
+    assert MESSAGE_TIMEOUT_S * 0.9 < elapsed < MESSAGE_TIMEOUT_S + 3, elapsed
+    assert len(suite.recorded()) == before
+    answer = await stub.Generate(ipb.GenerateRequest(prompt=f"I am {EMAIL}"), timeout=30)
+    assert EMAIL in answer.text  # thawed, the gateway serves again
 
 
 async def test_slow_primary_is_abandoned_after_the_per_try_timeout_for_the_fallback(suite: Suite, stub) -> None:

@@ -1,0 +1,299 @@
+"""`ztgate bench gateway`: what Envoy and its ext_proc redaction add to a unary inference call.
+
+Three series over the same prompt, interleaved call by call (in rotating order) so that they
+share the machine's state, one call at a time:
+
+- direct: the client calls an echo inference upstream (no model: it answers at once with
+  "Sure. You wrote: " and the prompt it received, so the answer carries every placeholder back);
+- gateway: the same call through Envoy, whose ext_proc filter has the redaction service scrub the
+  prompt (both tiers, NER included), then scrub and restore the answer;
+- redaction: the redaction service's own `Redact` of the prompt, called directly: the redaction
+  work plus one loopback gRPC hop (so the budget below is, if anything, generous by that hop).
+
+Added latency is gateway minus direct, per quantile. Target: added p99 <= redaction p99 + 2 ms.
+`measure` runs against running parts; `run` starts them (redaction service, echo upstream, Envoy
+with the bootstrap `ztgate envoy-config` renders) on free loopback ports and stops them after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from services.bench.redaction_metrics import percentile
+from services.config import ZtgateConfig
+from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
+from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+
+INFERENCE = "ztgate.inference.v1.Inference"
+EXT_PROC = "envoy.service.ext_proc.v3.ExternalProcessor"
+# A support-desk prompt: a name (NER), an email, a phone, a card and an AWS key (pattern tier).
+PROMPT = ("Hi, this is Maria Gonzalez from the Lisbon office. Our invoices go to "
+          "billing@acme-corp.example and my direct line is +1 415 555 0134. Last month card "
+          "4111 1111 1111 1111 was charged twice. The deploy script still has AWS key "
+          "AKIAZ7Q3XH2LMN4PQ5RS in it; can you write a short apology to the customer and a "
+          "checklist for rotating the key?")
+# Added p99 may exceed the redaction work's p99 by at most this much.
+OVERHEAD_BUDGET_MS = 2.0
+SERIES = ("direct", "gateway", "redaction")
+
+
+class EchoInference(inference_pb2_grpc.InferenceServicer):
+    """Stands in for the inference service (no model): answers at once with the prompt it received."""
+
+    async def Generate(self, request: inference_pb2.GenerateRequest,
+                       context: grpc.aio.ServicerContext) -> inference_pb2.GenerateResponse:
+        prompt = request.prompt or " ".join(m.content for m in request.messages)
+        return inference_pb2.GenerateResponse(text=f"Sure. You wrote: {prompt}", finish_reason="stop",
+                                              served_by="echo")
+
+
+async def serve_echo(listen: str) -> None:
+    """Runs the echo upstream (with gRPC health, SERVING) until SIGTERM."""
+    server = grpc.aio.server()
+    inference_pb2_grpc.add_InferenceServicer_to_server(EchoInference(), server)
+    checker = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    server.add_insecure_port(listen)
+    await server.start()
+    await checker.set(INFERENCE, health_pb2.HealthCheckResponse.SERVING)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await server.stop(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    name: str
+    durations_ms: list[float]
+
+    @property
+    def p50_ms(self) -> float:
+        return percentile(self.durations_ms, 50)
+
+    @property
+    def p99_ms(self) -> float:
+        return percentile(self.durations_ms, 99)
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayBench:
+    direct: Series
+    gateway: Series
+    redaction: Series
+    errors: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def calls(self) -> int:
+        return len(self.gateway.durations_ms)
+
+    @property
+    def added_p50_ms(self) -> float:
+        return self.gateway.p50_ms - self.direct.p50_ms
+
+    @property
+    def added_p99_ms(self) -> float:
+        return self.gateway.p99_ms - self.direct.p99_ms
+
+    @property
+    def budget_p99_ms(self) -> float:
+        return self.redaction.p99_ms + OVERHEAD_BUDGET_MS
+
+    @property
+    def target_met(self) -> bool:
+        return not any(self.errors.values()) and self.added_p99_ms <= self.budget_p99_ms
+
+
+async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 300, warmup: int = 30,
+                  prompt: str = PROMPT, timeout_s: float = 30.0) -> GatewayBench:
+    """Times `calls` rounds of the three series against running parts (see the module doc)."""
+    if calls < 1 or warmup < 0:
+        raise ValueError("calls must be >= 1 and warmup >= 0")
+    channels = {name: grpc.aio.insecure_channel(address) for name, address in
+                (("direct", upstream), ("gateway", gateway), ("redaction", redaction))}
+    request = inference_pb2.GenerateRequest(prompt=prompt)
+    generate = {name: inference_pb2_grpc.InferenceStub(channels[name]).Generate
+                for name in ("direct", "gateway")}
+    redact = redaction_pb2_grpc.RedactionStub(channels["redaction"]).Redact
+    durations: dict[str, list[float]] = {name: [] for name in SERIES}
+    errors = dict.fromkeys(SERIES, 0)
+
+    async def once(name: str, record: bool) -> None:
+        started = time.perf_counter()
+        try:
+            if name == "redaction":
+                await redact(redaction_pb2.RedactRequest(text=prompt), timeout=timeout_s)
+            else:
+                await generate[name](request, timeout=timeout_s)
+        except grpc.aio.AioRpcError:
+            errors[name] += record
+            return
+        if record:
+            durations[name].append((time.perf_counter() - started) * 1000)
+
+    try:
+        for round_ in range(warmup + calls):
+            shift = round_ % len(SERIES)
+            for name in SERIES[shift:] + SERIES[:shift]:
+                await once(name, record=round_ >= warmup)
+    finally:
+        for channel in channels.values():
+            await channel.close()
+    return GatewayBench(*(Series(name, durations[name]) for name in SERIES), errors=errors)
+
+
+def _free_address() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{sock.getsockname()[1]}"
+
+
+def _health(address: str, service: str) -> bool:
+    with grpc.insecure_channel(address) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=service), timeout=1)
+        except grpc.RpcError:
+            return False
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def _clusters_healthy(admin: str, expected: list[str]) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://{admin}/clusters", timeout=1) as resp:  # noqa: S310 - loopback
+            text = resp.read().decode()
+    except OSError:
+        return False
+    return all(line in text for line in expected)
+
+
+def _wait(check, what: str, processes: list[subprocess.Popen], logs: Path, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for process in processes:
+            if process.poll() is not None:
+                raise RuntimeError(f"a bench process exited ({process.returncode}) while waiting for "
+                                   f"{what}; logs in {logs}")
+        if check():
+            return
+        time.sleep(0.25)
+    raise RuntimeError(f"{what} not within {timeout_s:.0f} s; logs in {logs}")
+
+
+@contextlib.contextmanager
+def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0
+                  ) -> Iterator[tuple[str, str, str]]:
+    """Starts redaction, the echo upstream and Envoy on free ports; yields (gateway, upstream, redaction)."""
+    from services.gateway.envoy_config import render
+    from services.gateway.envoy_process import envoy_argv
+
+    upstream, redaction = _free_address(), _free_address()
+    gateway = config.gateway.model_copy(update={
+        "listen": _free_address(), "admin": _free_address(),
+        "inference_primary": upstream, "inference_fallback": upstream, "health_interval_s": 0.5})
+    server = config.redaction.server.model_copy(update={"listen": redaction})
+    config = config.model_copy(update={
+        "gateway": gateway, "redaction": config.redaction.model_copy(update={"server": server})})
+    bootstrap = logs / "envoy.yaml"
+    bootstrap.write_text(render(config))
+    python = [sys.executable, "-m"]
+    argvs = {
+        "redaction": [*python, "services.cli", "serve", "redaction", "--listen", redaction],
+        "upstream": [*python, "services.bench.gateway_bench", "--echo-upstream", upstream],
+        "envoy": envoy_argv(bootstrap),
+    }
+    processes: list[subprocess.Popen] = []
+    try:
+        for name, argv in argvs.items():
+            with open(logs / f"{name}.log", "w") as log:  # noqa: PTH123
+                processes.append(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                                                  start_new_session=True))
+        _wait(lambda: _health(redaction, EXT_PROC), "the redaction service SERVING", processes, logs,
+              start_timeout_s)
+        _wait(lambda: _clusters_healthy(gateway.admin, [
+            f"redaction::{redaction}::health_flags::healthy",
+            f"inference_primary::{upstream}::health_flags::healthy"]),
+            "Envoy seeing its upstreams healthy", processes, logs, 60.0)
+        yield gateway.listen, upstream, redaction
+    finally:
+        for process in reversed(processes):
+            if process.poll() is None:
+                process.terminate()
+        for process in processes:
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,
+        logs: Path | None = None) -> GatewayBench:
+    """Starts the parts, measures, stops them."""
+    logs = logs or Path(tempfile.mkdtemp(prefix="ztgate-bench-gateway-"))
+    with running_suite(config, logs) as (gateway, upstream, redaction):
+        return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup))
+
+
+def _ms(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.2f}"
+
+
+def render_report(result: GatewayBench, command: str = "ztgate bench gateway") -> str:
+    """The Markdown report of one run."""
+    lines = [
+        f"`{command}` on {platform.node()} ({platform.machine()}, {len(os.sched_getaffinity(0))} CPUs), "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {result.calls} unary calls per series, "
+        f"one at a time, interleaved.",
+        "",
+        "| series | p50 (ms) | p99 (ms) | errors |",
+        "|---|---:|---:|---:|",
+        *(f"| {s.name} | {_ms(s.p50_ms)} | {_ms(s.p99_ms)} | {result.errors.get(s.name, 0)} |"
+          for s in (result.direct, result.gateway, result.redaction)),
+        f"| added by the gateway (gateway - direct) | {_ms(result.added_p50_ms)} | "
+        f"{_ms(result.added_p99_ms)} | |",
+        "",
+        f"Target: added p99 <= redaction p99 + {OVERHEAD_BUDGET_MS:g} ms = {_ms(result.budget_p99_ms)} ms: "
+        f"{'met' if result.target_met else 'NOT met'}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(args: argparse.Namespace) -> int:
+    """`ztgate bench gateway [--config FILE] [--calls N] [--out FILE]`; exit 1 if the target is missed."""
+    from services.config import load_config
+
+    calls = getattr(args, "calls", None) or 300
+    print(f"starting redaction, echo upstream and Envoy; {calls} calls per series ...",
+          file=sys.stderr, flush=True)
+    result = run(load_config(getattr(args, "config", None)), calls=calls)
+    text = render_report(result, f"ztgate bench gateway --calls {calls}")
+    print(text)
+    out = getattr(args, "out", None)
+    if out:
+        Path(out).write_text(text)
+    return 0 if result.target_met else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="the gateway benchmark's echo upstream")
+    parser.add_argument("--echo-upstream", required=True, metavar="HOST:PORT")
+    asyncio.run(serve_echo(parser.parse_args().echo_upstream))
