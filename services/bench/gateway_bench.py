@@ -208,10 +208,15 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     upstream, redaction = _free_address(), _free_address()
     gateway = config.gateway.model_copy(update={
         "listen": _free_address(), "admin": _free_address(),
-        "inference_primary": upstream, "inference_fallback": upstream, "health_interval_s": 0.5})
+        "health_interval_s": 0.5})
     server = config.redaction.server.model_copy(update={"listen": redaction})
+    inference = config.inference.model_copy(update={
+        name: getattr(config.inference, name).model_copy(update={
+            "server": getattr(config.inference, name).server.model_copy(update={"listen": upstream})})
+        for name in ("primary", "fallback")})
     config = config.model_copy(update={
-        "gateway": gateway, "redaction": config.redaction.model_copy(update={"server": server})})
+        "gateway": gateway, "inference": inference,
+        "redaction": config.redaction.model_copy(update={"server": server})})
     bootstrap = logs / "envoy.yaml"
     bootstrap.write_text(render(config))
     python = [sys.executable, "-m"]

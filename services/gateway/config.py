@@ -19,11 +19,6 @@ class GatewaySettings(Strict):
     redaction_message_timeout_s: float = Field(default=2.0, gt=0)
     # Seconds between Envoy's gRPC health checks of each upstream.
     health_interval_s: float = Field(default=1.0, gt=0)
-    # host:port of the primary inference service.
-    inference_primary: str = "127.0.0.1:50052"
-    # host:port of the fallback inference service: takes over when the primary is down, slow to its
-    # first token, or shifted away by the SLO controller (runtime key telemetry.slo.runtime_key).
-    inference_fallback: str = "127.0.0.1:50053"
     # Seconds a whole inference call may take (a long answer is not a slow service); also the cap
     # on a client's grpc-timeout.
     inference_timeout_s: float = Field(default=300.0, gt=0)
@@ -34,7 +29,7 @@ class GatewaySettings(Strict):
     # RESOURCE_EXHAUSTED (each retry goes to the next instance in priority order).
     inference_retries: int = Field(default=2, ge=0, le=5)
 
-    @field_validator("listen", "admin", "inference_primary", "inference_fallback")
+    @field_validator("listen", "admin")
     @classmethod
     def _host_port(cls, value: str) -> str:
         host, sep, port = value.rpartition(":")

@@ -39,8 +39,8 @@ def render(config: ZtgateConfig) -> str:
         redaction_message_timeout_s=gateway.redaction_message_timeout_s,
         health_interval_s=gateway.health_interval_s,
         inference={
-            "primary": _address(gateway.inference_primary),
-            "fallback": _address(gateway.inference_fallback),
+            "primary": _address(config.inference.primary.server.listen),
+            "fallback": _address(config.inference.fallback.server.listen),
             "timeout_s": gateway.inference_timeout_s,
             "per_try_timeout_s": gateway.inference_per_try_timeout_s,
             "retries": gateway.inference_retries,

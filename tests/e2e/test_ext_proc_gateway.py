@@ -148,8 +148,8 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
            "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": str(MESSAGE_TIMEOUT_S),
-           "ZTGATE_GATEWAY__INFERENCE_PRIMARY": f"127.0.0.1:{primary.port}",
-           "ZTGATE_GATEWAY__INFERENCE_FALLBACK": f"127.0.0.1:{fallback.port}",
+           "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{primary.port}",
+           "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": f"127.0.0.1:{fallback.port}",
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address}
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
         "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{policies}]",

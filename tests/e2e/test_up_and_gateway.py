@@ -34,8 +34,6 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dic
     env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
     env["ZTGATE_REDACTION__WORKERS"] = "1"
     env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
-    env["ZTGATE_GATEWAY__INFERENCE_PRIMARY"] = env["ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN"]
-    env["ZTGATE_GATEWAY__INFERENCE_FALLBACK"] = env["ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN"]
     env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
     child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
     deadline = time.monotonic() + 480

@@ -9,8 +9,8 @@ from services.common.config import ConfigError, load_settings
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import EnvoyConfigError, render, validate
 
-CUSTOM = {"ZTGATE_GATEWAY__INFERENCE_PRIMARY": "127.0.0.1:6102",
-          "ZTGATE_GATEWAY__INFERENCE_FALLBACK": "localhost:6103",
+CUSTOM = {"ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "127.0.0.1:6102",
+          "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "localhost:6103",
           "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": "0.75",
           "ZTGATE_TELEMETRY__SLO__RUNTIME_KEY": "custom.primary_percent"}
 
@@ -100,8 +100,8 @@ def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
     assert "admin_layer" in layers[-1]
 
 
-@pytest.mark.parametrize("key, value", [("INFERENCE_PRIMARY", "nohostport"),
-                                        ("INFERENCE_FALLBACK", "127.0.0.1:70000"),
+@pytest.mark.parametrize("key, value", [("LISTEN", "nohostport"),
+                                        ("ADMIN", "127.0.0.1:70000"),
                                         ("INFERENCE_PER_TRY_TIMEOUT_S", "0")])
 def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str) -> None:
     with pytest.raises(ConfigError, match=f"gateway.{key.lower()}"):
