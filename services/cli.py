@@ -107,6 +107,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.bench.redaction_bench import main as bench_main
 
         return bench_main(args)
+    if args.target == "gateway":
+        from services.bench.gateway_bench import main as gateway_bench
+
+        return gateway_bench(args)
     if args.target == "inference":
         from services.inference.speedbench import main as inference_bench
 
@@ -185,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--address", help="benchmark a running service instead of starting one")
+    p.add_argument("--calls", type=int, default=300, help="calls per series (gateway)")
     p.add_argument("--out", type=Path, help="also write the Markdown report here")
     p.set_defaults(func=cmd_bench)
 
