@@ -35,14 +35,13 @@ from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
 from services.common.errors import ZtgateError
+from services.common.identity import TENANT_HEADER
 from services.redaction.exchange import InferenceExchange
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = "envoy.service.ext_proc.v3.ExternalProcessor"
-# Set by Envoy from the verified token; a client's copy is removed before any filter runs.
-TENANT_HEADER = "x-ztgate-tenant"
 # Answers come uncompressed: a codec the gateway cannot read would fail the call.
 _IDENTITY = base_pb2.HeaderValueOption(
     header=base_pb2.HeaderValue(key="grpc-accept-encoding", raw_value=b"identity"),
