@@ -132,7 +132,11 @@ class PlaceholderRestorer:
         return self._vault.restore(self._tenant, self._session_id, text[:cut])
 
     def finish(self) -> str:
-        text, self._held = self._held, ""
+        return self.finish_with("")
+
+    def finish_with(self, text: str) -> str:
+        """`text` is the end: everything held and it, restored."""
+        text, self._held = self._held + text, ""
         return self._vault.restore(self._tenant, self._session_id, text)
 
 
@@ -151,6 +155,10 @@ class OutputFilter:
 
     def finish(self) -> str:
         return self._restorer.feed(self._scrubber.finish().text) + self._restorer.finish()
+
+    def whole(self, text: str) -> str:
+        """A whole answer at once (a unary call's): one scan, nothing held back."""
+        return self._restorer.finish_with(self._scrubber.scrub(text).text) if text else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +242,7 @@ class InferenceExchange:
                     text += self._output.finish()
                     self._output = None
             else:
-                output = self._filter()
-                text = output.feed(message.text) + output.finish()
+                text = self._filter().whole(message.text)
             message.text = text
             del message.token_ids[:]
             out.append(encode_frame(message.SerializeToString()))

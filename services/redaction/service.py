@@ -97,6 +97,11 @@ class RedactionStream:
     def finish(self) -> Emitted[Finding]:
         return self._scrubber.finish()
 
+    def scrub(self, text: str) -> Emitted[Finding]:
+        """A whole text in one pass (one scan, nothing held), for a stream nothing was fed to yet."""
+        self._service.check_size(text)
+        return Emitted(*self._apply(text, self._service.scanner.scan(text)))
+
 
 class RedactionService:
     def __init__(self, *, policies: PolicyStore, pool: AnalysisPool, scanner: PatternScanner,
@@ -180,7 +185,10 @@ class RedactionService:
             self.check_size(text)
         chosen = self._policy(policy, tenant)
         session_id = session_id or uuid.uuid4().hex
-        found = await asyncio.gather(*(self._detect(text, chosen) for text in texts))
+        if len(texts) == 1:  # the usual prompt: no tasks to gather
+            found = [await self._detect(texts[0], chosen)]
+        else:
+            found = await asyncio.gather(*(self._detect(text, chosen) for text in texts))
         outcomes = [anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
                                      operators=self.operators)
                     for text, detections in zip(texts, found)]
