@@ -14,7 +14,9 @@ protocol-free part (no grpc import, see ext_proc.py for the servicer):
 - `InferenceExchange.response_body` scrubs secrets out of the answer (pattern tier, through the
   stream scrubber, so a value split across chunks is still caught) and then puts the session's
   pseudonyms back, holding back a tail that may still grow into a value or a placeholder. A stream's
-  held tail goes out with the chunk that carries `finish_reason` (the last one).
+  held tail goes out with the chunk that carries `finish_reason` (the last one): Envoy never marks
+  the end of a gRPC answer's body (its trailers end it), so a stream that fails before its last
+  chunk loses the held tail rather than sending it unscrubbed.
 
 `token_ids` are dropped from answers: they encode the text before it was scrubbed.
 """

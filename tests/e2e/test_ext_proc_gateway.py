@@ -303,6 +303,24 @@ async def test_frozen_redaction_times_out_closed_and_nothing_reaches_upstream(su
     assert EMAIL in answer.text  # thawed, the gateway serves again
 
 
+def _runtime(admin: str, percent: int) -> None:
+    request = urllib.request.Request(
+        f"http://{admin}/runtime_modify?ztgate.inference.primary_percent={percent}", method="POST")
+    with urllib.request.urlopen(request, timeout=2) as resp:
+        assert resp.status == 200
+
+
+async def test_runtime_key_of_the_slo_controller_moves_traffic_to_the_fallback_and_back(
+        suite: Suite, stub) -> None:
+    _runtime(suite.admin, 0)
+    try:
+        shifted = [await stub.Generate(ipb.GenerateRequest(prompt="hi"), timeout=30) for _ in range(5)]
+    finally:
+        _runtime(suite.admin, 100)
+    back = await stub.Generate(ipb.GenerateRequest(prompt="hi"), timeout=30)
+    assert {a.served_by for a in shifted} == {"fallback"} and back.served_by == "primary"
+
+
 async def test_slow_primary_is_abandoned_after_the_per_try_timeout_for_the_fallback(suite: Suite, stub) -> None:
     suite.primary.delay_s = 5.0
     try:
