@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 import yaml
 
+from services.common.identity import TENANT_HEADER
 from services.common.server import split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
@@ -38,6 +39,8 @@ def render(config: ZtgateConfig) -> str:
         redaction_timeout_s=gateway.redaction_timeout_s,
         redaction_message_timeout_s=gateway.redaction_message_timeout_s,
         health_interval_s=gateway.health_interval_s,
+        # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
+        tenant_header=TENANT_HEADER,
         inference={
             "primary": _address(config.inference.primary.server.listen),
             "fallback": _address(config.inference.fallback.server.listen),
