@@ -1,0 +1,35 @@
+"""compose.yaml and the Dockerfile, checked without a Docker engine (none runs here)."""
+
+from pathlib import Path
+
+import yaml
+
+from services.common.config import load_settings
+from services.config import ZtgateConfig
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_compose_publishes_only_envoys_ingress_and_checks_grpc_health() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    [service] = compose["services"].values()
+    assert service["ports"] == ["8080:8080"]
+    assert service["healthcheck"]["test"] == ["CMD", "ztgate", "status"]
+    # The environment it sets is a valid configuration, and only Envoy leaves loopback.
+    config = load_settings(ZtgateConfig, None, environ=service["environment"])
+    assert config.gateway.listen == "0.0.0.0:8080"
+    assert config.gateway.admin.startswith("127.")
+    for listen in (config.redaction.server.listen, config.telemetry.server.listen,
+                   config.inference.primary.server.listen, config.inference.fallback.server.listen):
+        assert listen.startswith("127.")
+
+
+def test_dockerfile_copies_only_what_exists_and_runs_up() -> None:
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    for line in lines:
+        if line.startswith("COPY "):
+            for source in line.split()[1:-1]:
+                assert (ROOT / source).exists(), source
+    assert lines[-1] == 'CMD ["ztgate", "up"]'
+    text = "\n".join(lines)
+    assert "requirements/models.txt" in text and "ztgate models prepare" in text
