@@ -175,5 +175,5 @@ async def print_status(config: ZtgateConfig) -> int:
         healthy = await _healthy(child)
         ok &= healthy
         where = child.health_address or child.ready_url
-        print(f"{child.name:<12} {'SERVING' if healthy else 'DOWN':<8} {where}")
+        print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
     return 0 if ok else 1

@@ -9,8 +9,8 @@ from typing import Any
 import grpc
 from opentelemetry import metrics
 
-# Milliseconds, per the OpenTelemetry RPC semantic conventions.
-_BUCKETS_MS = (1, 2.5, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 10000)
+from services.common.semconv import RPC_BUCKETS_MS, RPC_SERVER_DURATION
+
 _KINDS = ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
 
 
@@ -20,8 +20,8 @@ class RpcMetricsInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, meter: metrics.Meter | None = None) -> None:
         meter = meter or metrics.get_meter("ztgate.rpc")
         self._duration = meter.create_histogram(
-            "rpc.server.duration", unit="ms", description="Duration of gRPC server calls",
-            explicit_bucket_boundaries_advisory=_BUCKETS_MS)
+            RPC_SERVER_DURATION, unit="ms", description="Duration of gRPC server calls",
+            explicit_bucket_boundaries_advisory=RPC_BUCKETS_MS)
 
     def _record(self, started: float, context: grpc.aio.ServicerContext, code: grpc.StatusCode,
                 service: str, method: str) -> None:

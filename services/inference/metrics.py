@@ -1,11 +1,11 @@
-"""What the inference service reports through OpenTelemetry, named per services/telemetry/semconv."""
+"""What the inference service reports through OpenTelemetry, named per services/common/semconv."""
 
 from __future__ import annotations
 
 from opentelemetry import metrics
 
 from services.inference.engines.base import FinalStats
-from services.telemetry import semconv as sc
+from services.common import semconv as sc
 
 
 class InferenceMetrics:

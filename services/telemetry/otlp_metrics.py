@@ -20,7 +20,7 @@ from opentelemetry.proto.metrics.v1.metrics_pb2 import AggregationTemporality
 
 from services.telemetry.aggregate import Aggregator, Kind, Labels
 from services.telemetry.naming import label_name, metric_name
-from services.telemetry.semconv import DESCRIPTIONS
+from services.common.semconv import DESCRIPTIONS
 
 CUMULATIVE = AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE
 DELTA = AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA

@@ -14,7 +14,7 @@ from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsSer
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from services.telemetry.otlp_metrics import any_value_text
-from services.telemetry.semconv import EVALUATION_EVENT, EVALUATION_NAME, EVALUATION_SCORE
+from services.common.semconv import EVALUATION_EVENT, EVALUATION_NAME, EVALUATION_SCORE
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from services.telemetry.config import SloSettings
 from services.telemetry.naming import label_name
-from services.telemetry.semconv import INSTANCE, TIME_PER_OUTPUT_TOKEN, TIME_TO_FIRST_TOKEN
+from services.common.semconv import INSTANCE, TIME_PER_OUTPUT_TOKEN, TIME_TO_FIRST_TOKEN
 from services.telemetry.slo_window import LatencySignal
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ import pytest
 
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
-from services.telemetry import semconv
+from services.common import semconv
 from services.telemetry.config import SloSettings
 from services.telemetry.envoy_admin import EnvoyRuntime
 

@@ -3,7 +3,7 @@
 import pytest
 
 from services.telemetry.config import SloSettings
-from services.telemetry.semconv import LATENCY_BUCKETS_S
+from services.common.semconv import LATENCY_BUCKETS_S
 from services.telemetry.slo_controller import FALLBACK, PRIMARY, SloController
 
 PRIMARY_LABELS = (("ztgate_instance", "primary"),)
