@@ -103,15 +103,17 @@ async def _wait_healthy(child: Child, timeout_s: float) -> None:
 
 
 async def _stop(children: list[Child], grace_s: float = 15.0) -> None:
-    running = [c for c in reversed(children) if c.process and c.process.returncode is None]
-    for child in running:
-        child.process.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
-    for child in running:
+    """Stops children in reverse start order, each after the next one is gone: Envoy first, the
+    telemetry collector last, so every service's final export still has somewhere to land."""
+    for child in reversed(children):
+        if child.process is None or child.process.returncode is not None:
+            continue
+        child.process.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(child.process.wait(), grace_s)  # type: ignore[union-attr]
+            await asyncio.wait_for(child.process.wait(), grace_s)
         except TimeoutError:
-            child.process.kill()  # type: ignore[union-attr]
-            await child.process.wait()  # type: ignore[union-attr]
+            child.process.kill()
+            await child.process.wait()
 
 
 async def run_suite(config: ZtgateConfig, config_path: Path | None,
