@@ -21,6 +21,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.common.config import load_settings
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import render
 from services.gateway.envoy_process import envoy_argv
@@ -72,6 +73,12 @@ def child_env(config: ZtgateConfig) -> dict[str, str]:
     return env
 
 
+def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateConfig:
+    """The configuration as the children load it (file, then `child_env`): Envoy's bootstrap is
+    rendered from it, so Envoy traces (OpenTelemetry on) to the collector the services export to."""
+    return load_settings(ZtgateConfig, config_path, environ=child_env(config))
+
+
 async def _healthy(child: Child) -> bool:
     if child.ready_url:
         def get() -> bool:
@@ -121,7 +128,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
     """Starts the suite, reports endpoints, and stops it all on a signal or a child's death."""
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
     envoy_config = workdir / "envoy.yaml"
-    envoy_config.write_text(render(config))
+    envoy_config.write_text(render(children_config(config, config_path)))
     children = suite(config, config_path, envoy_config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -7,6 +7,7 @@ collector never slows a request down.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import grpc
 from opentelemetry import metrics, trace
@@ -15,6 +16,8 @@ from services.common.settings import OtelSettings
 
 log = logging.getLogger(__name__)
 _providers: list[object] = []
+# gRPC services whose calls are not traced: infrastructure, not requests.
+UNTRACED_SERVICE_PREFIXES = ("grpc.health.", "grpc.reflection.")
 
 
 def setup_telemetry(settings: OtelSettings, service: str) -> None:
@@ -52,7 +55,16 @@ def server_interceptors(settings: OtelSettings, service: str) -> list[grpc.aio.S
 
     from services.common.rpc_metrics import RpcMetricsInterceptor
 
-    return [aio_server_interceptor(), RpcMetricsInterceptor()]
+    return [aio_server_interceptor(filter_=traced_call()), RpcMetricsInterceptor()]
+
+
+def traced_call() -> Callable[[grpc.HandlerCallDetails], bool]:
+    """Which calls get a server span: not health checks (Envoy's every second, per upstream, each
+    would be a trace of its own) nor reflection; every call of a service's own API does."""
+    from opentelemetry.instrumentation.grpc import filters
+
+    return filters.negate(filters.any_of(*(filters.service_prefix(prefix)
+                                           for prefix in UNTRACED_SERVICE_PREFIXES)))
 
 
 def shutdown_telemetry() -> None:

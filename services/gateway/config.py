@@ -28,6 +28,13 @@ class GatewaySettings(Strict):
     # Retries of an inference call on connect failure, reset, per-try timeout, UNAVAILABLE or
     # RESOURCE_EXHAUSTED (each retry goes to the next instance in priority order).
     inference_retries: int = Field(default=2, ge=0, le=5)
+    # Envoy's OpenTelemetry tracer: a span per call, continuing a client's traceparent and passed on
+    # to the redaction (ext_proc) and inference services, exported over OTLP/gRPC to `otel.endpoint`.
+    # Rendered only while `otel.enabled` is on (`ztgate up` turns it on); false keeps Envoy untraced.
+    tracing: bool = True
+    # Percent of calls Envoy traces (its decision, taken per call): a client's traceparent is
+    # continued when the call is picked, and a client's unsampled traceparent is never traced.
+    trace_sampling_percent: float = Field(default=100.0, ge=0, le=100)
 
     @field_validator("listen", "admin")
     @classmethod

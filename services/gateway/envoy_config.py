@@ -26,6 +26,22 @@ def _address(value: str) -> dict[str, object]:
     return {"host": host, "port": port}
 
 
+# Resource `service.name` of Envoy's spans, next to the services' `ztgate-<service>`.
+GATEWAY_SERVICE_NAME = "ztgate-gateway"
+# Seconds one OTLP export of Envoy's spans may take; it runs in the background, never on a call.
+TRACE_EXPORT_TIMEOUT_S = 1.0
+
+
+def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
+    """Envoy's tracer settings, or None: traced only while OpenTelemetry export is on."""
+    if not (config.otel.enabled and config.gateway.tracing):
+        return None
+    endpoint = config.otel.endpoint.removeprefix("http://")
+    return {"collector": _address(endpoint), "service_name": GATEWAY_SERVICE_NAME,
+            "sampling_percent": config.gateway.trace_sampling_percent,
+            "export_timeout_s": TRACE_EXPORT_TIMEOUT_S}
+
+
 def render(config: ZtgateConfig) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
@@ -41,6 +57,7 @@ def render(config: ZtgateConfig) -> str:
         health_interval_s=gateway.health_interval_s,
         # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
         tenant_header=TENANT_HEADER,
+        tracing=_tracing(config),
         inference={
             "primary": _address(config.inference.primary.server.listen),
             "fallback": _address(config.inference.fallback.server.listen),
