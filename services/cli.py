@@ -114,8 +114,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.target == "inference":
         from services.inference.speedbench import main as inference_bench
 
-        extra = ["--out", str(args.out)] if args.out else []
-        return asyncio.run(inference_bench(extra))
+        return inference_bench(args)
     if args.target == "telemetry":
         from services.telemetry.bench import main as telemetry_bench
 
@@ -190,7 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--address", help="benchmark a running service instead of starting one")
     p.add_argument("--calls", type=int, default=300, help="calls per series (gateway)")
-    p.add_argument("--out", type=Path, help="also write the Markdown report here")
+    p.add_argument("--out", type=Path, help="also write the Markdown report here (inference: the JSON results)")
+    from services.inference.speedbench import add_arguments as add_inference_bench_arguments
+
+    add_inference_bench_arguments(p.add_argument_group("inference"))
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("models", help="prepare the default model offline")

@@ -101,6 +101,7 @@ class BenchHeader:
     date: str
     model: str
     max_tokens: int
+    arch: str = ""  # e.g. x86_64
     notes: tuple[str, ...] = field(default=())
 
 
@@ -241,7 +242,8 @@ def target_lines(runs: Sequence[ConfigRun]) -> list[str]:
 
 def render_report(runs: Sequence[ConfigRun], header: BenchHeader) -> str:
     """Header line, table and target verdicts, as Markdown."""
-    top = (f"`{header.command}` on {header.machine} ({header.cpus} CPUs), {header.date}; model "
+    where = f"{header.arch}, {header.cpus} CPUs" if header.arch else f"{header.cpus} CPUs"
+    top = (f"`{header.command}` on {header.machine} ({where}), {header.date}; model "
            f"{header.model}, greedy, max_tokens {header.max_tokens}")
     parts = [top, *header.notes, "", render_table(runs).rstrip("\n"), ""]
     targets = target_lines(runs)

@@ -1,11 +1,14 @@
-"""Single-stream decoding speed, plain vs speculative, on a mixed chat set and a copy-heavy set.
+"""`ztgate bench inference`: plain vs speculative decoding, one request at a time and N in flight.
 
-One request at a time, greedy, after the engine's warm-up. tokens/s is completion tokens over the
-summed request wall time (TTFT included), per prompt set. Speedup is against the plain engine of
-the same parity. Every configuration gets its own engine (vLLM fixes speculation at start).
+For each parity (strict, fast) it starts the plain engine, then each speculative configuration
+(default: the configured primary's, plus `--configs`), one engine at a time (vLLM fixes speculation
+at start), and runs a mixed chat set and a copy-heavy set, greedy, at each `--concurrency` (the
+set's requests submitted through a semaphore of that size). Per request it records latency and the
+engine's own draft/accept counts; services.bench.inference_report turns them into tokens/s,
+speedup, P95, acceptance and identical-output figures and the Markdown table.
 
-    python -m services.inference.speedbench [--parity strict fast] [--configs none ngram:8:1:4]
-        [--max-tokens 96] [--repeat 2] [--out FILE]
+    python -m services.inference.speedbench [--parity strict fast] [--configs ngram:4:1:3]
+        [--concurrency 1 4] [--max-tokens 64] [--repeat 1] [--out FILE.json] [--markdown FILE.md]
 """
 
 from __future__ import annotations
@@ -13,21 +16,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import platform
 import sys
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from services.inference import models
-from services.inference.engines import EngineKind, create_engine
-from services.inference.engines.base import (
-    ChatMessage,
-    EngineConfig,
-    GenerationRequest,
-    SamplingParams,
-    SpeculativeSettings,
-    collect,
+from services.bench.inference_report import (
+    PLAIN,
+    BenchHeader,
+    ConfigRun,
+    RequestRecord,
+    SetRun,
+    render_report,
+    to_json,
 )
+
+if TYPE_CHECKING:  # the engines are imported when a run starts, not when the CLI builds its parser
+    from services.inference.engines.base import Engine, SpeculativeSettings
+
+DEFAULT_MAX_TOKENS = 64
+DEFAULT_CONCURRENCY = (1, 4)
 
 _PASSAGE = ("The city council approved the new budget on Monday after a long debate. The plan adds two "
             "bus lines, repairs the old bridge on Mill Street, and hires twelve new teachers for the "
@@ -50,7 +61,7 @@ COPY_HEAVY: tuple[str, ...] = (
     f"Repeat the following text exactly, word for word:\n\n{_PASSAGE}",
     f"Correct any spelling mistakes in this text and return the whole corrected text:\n\n"
     f"{_PASSAGE.replace('approved', 'aproved').replace('teachers', 'teachrs')}",
-    f"Rewrite the following text in the past tense, keeping everything else the same:\n\n"
+    "Rewrite the following text in the past tense, keeping everything else the same:\n\n"
     "The team meets every Monday. They review the open tickets, assign new work and plan the next "
     "release. After the meeting, the lead writes a short summary and sends it to the whole company.",
     f"Copy the sentences of this text that mention the bridge:\n\n{_PASSAGE}",
@@ -64,105 +75,197 @@ COPY_HEAVY: tuple[str, ...] = (
     "- pick up the dry cleaning before six",
 )
 
-
-@dataclass
-class SetResult:
-    prompts: int
-    completion_tokens: int
-    seconds: float
-    tokens_per_s: float
-    draft_tokens: int
-    accepted_tokens: int
-    acceptance_rate: float
-    mean_acceptance_length: float
+PROMPT_SETS: dict[str, tuple[str, ...]] = {"mixed": MIXED, "copy_heavy": COPY_HEAVY}
 
 
-@dataclass
-class ConfigResult:
-    engine: str
-    parity: str
-    method: str
-    num_speculative_tokens: int
-    prompt_lookup_min: int
-    prompt_lookup_max: int
-    start_s: float
-    sets: dict[str, SetResult]
+def parse_config(text: str) -> SpeculativeSettings:
+    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K' as engine settings; ValueError naming the form."""
+    from services.inference.engines.base import SpeculativeSettings
+
+    method, _, rest = text.partition(":")
+    try:
+        if method in ("none", "plain") and not rest:
+            return SpeculativeSettings(method="none")
+        if method == "ngram":
+            k, lo, hi = (int(x) for x in rest.split(":"))
+            return SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
+                                       prompt_lookup_max=hi)
+        if method == "draft_model":
+            path, _, k = rest.rpartition(":")
+            if path:
+                return SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+    except ValueError:
+        pass
+    raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K")
 
 
-async def _run_set(engine, prompts: tuple[str, ...], max_tokens: int, repeat: int = 1) -> SetResult:
-    """Each prompt `repeat` times, keeping its fastest run (a shared machine adds noise, never speed)."""
-    tokens = drafts = accepted = num_drafts = 0
-    seconds = 0.0
-    for p in prompts:
-        best = float("inf")
-        for _ in range(repeat):
-            req = GenerationRequest(messages=[ChatMessage("user", p)],
-                                    sampling=SamplingParams(temperature=0, max_tokens=max_tokens))
-            t0 = time.perf_counter()
-            r = await collect(engine.generate(req), req.request_id)
-            best = min(best, time.perf_counter() - t0)
-        seconds += best
-        tokens += len(r.token_ids)
-        s = r.final.speculative
-        drafts += s.draft_tokens
-        accepted += s.accepted_tokens
-        num_drafts += s.num_drafts
-    return SetResult(len(prompts), tokens, seconds, tokens / seconds, drafts, accepted,
-                     accepted / drafts if drafts else 0.0, 1 + accepted / num_drafts if num_drafts else 0.0)
+def config_name(spec: SpeculativeSettings) -> str:
+    """The inverse of parse_config: the name a configuration has in the table and the JSON."""
+    if spec.method == "none":
+        return PLAIN
+    if spec.method == "ngram":
+        return f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
+    return f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
 
 
-async def measure(model_dir: Path, parity: str, spec: SpeculativeSettings, max_tokens: int,
-                  kind: EngineKind = "vllm", repeat: int = 1) -> ConfigResult:
-    engine = create_engine(kind, EngineConfig(model_dir=model_dir, parity=parity, speculative=spec))  # type: ignore[arg-type]
+def config_names(primary: SpeculativeSettings, extra: Sequence[str]) -> list[str]:
+    """Plain first, then the primary's speculation, then `extra`, each once (normalised through
+    parse_config, so 'ngram:08:1:4' and 'ngram:8:1:4' are one config)."""
+    names = [PLAIN, config_name(primary), *(config_name(parse_config(x)) for x in extra)]
+    return list(dict.fromkeys(names))
+
+
+def progress(message: str) -> None:
+    print(f"[bench inference {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+async def _request(engine: Engine, index: int, prompt: str, max_tokens: int) -> RequestRecord:
+    from services.inference.engines.base import ChatMessage, GenerationRequest, SamplingParams, collect
+
+    req = GenerationRequest(messages=[ChatMessage("user", prompt)],
+                            sampling=SamplingParams(temperature=0, max_tokens=max_tokens))
+    t0 = time.perf_counter()
+    done = await collect(engine.generate(req), req.request_id)
+    latency_ms = (time.perf_counter() - t0) * 1e3
+    s, timings = done.final.speculative, done.final.timings
+    return RequestRecord(index, done.token_ids, latency_ms, timings.ttft_ms if timings else 0.0,
+                         s.num_drafts, s.draft_tokens, s.accepted_tokens, s.counted)
+
+
+async def run_pass(engine: Engine, name: str, prompts: Sequence[str], max_tokens: int,
+                   concurrency: int) -> SetRun:
+    """Every prompt once, at most `concurrency` in flight; wall time from first submission to last answer."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(index: int, prompt: str) -> RequestRecord:
+        async with gate:
+            return await _request(engine, index, prompt, max_tokens)
+
+    t0 = time.perf_counter()
+    records = await asyncio.gather(*(one(i, p) for i, p in enumerate(prompts)))
+    return SetRun(name, concurrency, time.perf_counter() - t0, tuple(records))
+
+
+async def run_set(engine: Engine, name: str, prompts: Sequence[str], max_tokens: int, concurrency: int,
+                  repeat: int = 1) -> SetRun:
+    """The fastest of `repeat` passes (a shared machine adds noise, never speed)."""
+    return min([await run_pass(engine, name, prompts, max_tokens, concurrency) for _ in range(max(1, repeat))],
+               key=lambda s: s.wall_s)
+
+
+async def measure(kind: str, engine_config: Any, name: str, max_tokens: int, concurrency: Sequence[int],
+                  repeat: int = 1, prompt_sets: dict[str, tuple[str, ...]] = PROMPT_SETS) -> ConfigRun:
+    """Starts one engine, runs every set at every concurrency, closes it."""
+    from services.inference.engines import create_engine
+
+    engine = create_engine(kind, engine_config)  # type: ignore[arg-type]
+    progress(f"{engine_config.parity} {name}: starting the {kind} engine")
     t0 = time.perf_counter()
     await engine.start()
     start_s = time.perf_counter() - t0
+    progress(f"{engine_config.parity} {name}: engine up in {start_s:.0f}s")
+    sets: list[SetRun] = []
     try:
-        sets = {"mixed": await _run_set(engine, MIXED, max_tokens, repeat),
-                "copy_heavy": await _run_set(engine, COPY_HEAVY, max_tokens, repeat)}
+        for conc in concurrency:
+            for set_name, prompts in prompt_sets.items():
+                s = await run_set(engine, set_name, prompts, max_tokens, conc, repeat)
+                sets.append(s)
+                progress(f"{engine_config.parity} {name} conc {conc} {set_name}: {s.tokens_per_s:.1f} tok/s, "
+                         f"P95 {s.p95_ms:.0f} ms, {s.completion_tokens} tokens in {s.wall_s:.1f}s")
     finally:
         await engine.close()
-    return ConfigResult(kind, parity, spec.method, spec.num_speculative_tokens if spec.method != "none" else 0,
-                        spec.prompt_lookup_min, spec.prompt_lookup_max, start_s, sets)
+    return ConfigRun(engine_config.parity, name, kind, start_s, tuple(sets))
 
 
-def _parse_spec(text: str) -> SpeculativeSettings:
-    """'none' or 'ngram:K:MIN:MAX'."""
-    if text == "none":
-        return SpeculativeSettings(method="none")
-    method, k, lo, hi = text.split(":")
-    return SpeculativeSettings(method=method, num_speculative_tokens=int(k), prompt_lookup_min=int(lo),  # type: ignore[arg-type]
-                               prompt_lookup_max=int(hi))
+def add_arguments(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The inference bench's flags (shared by `ztgate bench inference` and `python -m`)."""
+    p.add_argument("--parity", nargs="+", choices=["strict", "fast"], default=["strict", "fast"],
+                   help="parities to run (inference; default both)")
+    p.add_argument("--configs", nargs="*", default=[], metavar="CONFIG",
+                   help="speculative configs besides plain and the primary's: ngram:K:MIN:MAX or "
+                        "draft_model:PATH:K (inference)")
+    p.add_argument("--concurrency", nargs="+", type=int, default=list(DEFAULT_CONCURRENCY),
+                   help="requests in flight per run of a set (inference; default 1 4)")
+    p.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
+                   help=f"completion tokens per request (inference; default {DEFAULT_MAX_TOKENS})")
+    p.add_argument("--repeat", type=int, default=1, help="passes per set; the fastest counts (inference)")
+    p.add_argument("--engine", choices=["vllm", "transformers"],
+                   help="engine to bench (inference; default: the primary's)")
+    p.add_argument("--markdown", type=Path, help="write the Markdown table here (inference)")
 
 
-async def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parity", nargs="+", default=["strict", "fast"])
-    ap.add_argument("--configs", nargs="+", default=["none", "ngram:4:2:4", "ngram:8:2:4", "ngram:8:1:4"],
-                    help="'none' or ngram:K:MIN:MAX (num_speculative_tokens, prompt_lookup_min/max)")
-    ap.add_argument("--engine", default="vllm", choices=["vllm", "transformers"])
-    ap.add_argument("--max-tokens", type=int, default=96)
-    ap.add_argument("--repeat", type=int, default=1, help="runs per prompt; the fastest counts")
-    ap.add_argument("--out", type=Path)
-    args = ap.parse_args(argv)
-    model_dir = models.model_dir()
-    results: list[ConfigResult] = []
+def _command(args: argparse.Namespace, configs: Sequence[str], kind: str) -> str:
+    parts = ["ztgate bench inference", "--parity", *args.parity, "--configs", *configs[1:],
+             "--concurrency", *map(str, args.concurrency), "--max-tokens", str(args.max_tokens),
+             "--repeat", str(args.repeat), "--engine", kind]
+    return " ".join(parts)
+
+
+async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] = PROMPT_SETS) -> int:
+    """Runs the bench that `args` (see add_arguments) describe; prints the report, writes the files."""
+    from dataclasses import replace
+
+    from services.config import load_config
+    from services.inference import models
+    from services.inference.engines.base import EngineConfig, SpeculativeSettings
+
+    if any(c < 1 for c in args.concurrency) or args.max_tokens < 1 or args.repeat < 1:
+        print("ztgate bench inference: --concurrency, --max-tokens and --repeat must be >= 1", file=sys.stderr)
+        return 2
+    inference = load_config(getattr(args, "config", None)).inference
+    primary = inference.primary
+    try:
+        configs = config_names(SpeculativeSettings(**primary.speculative.model_dump()), args.configs)
+    except ValueError as e:
+        print(f"ztgate bench inference: {e}", file=sys.stderr)
+        return 2
+    kind = args.engine or primary.engine
+    model_dir = inference.model_dir or models.model_dir()
+    base = EngineConfig(model_dir=Path(model_dir), model_name=inference.model_name,
+                        max_model_len=primary.max_model_len, max_num_seqs=max(primary.max_num_seqs,
+                                                                              *args.concurrency),
+                        kv_cache_gib=primary.kv_cache_gib)
+    total = len(args.parity) * len(configs)
+    progress(f"{total} engine starts ({', '.join(args.parity)} x {', '.join(configs)}), sets "
+             f"{', '.join(prompt_sets)} at concurrency {', '.join(map(str, args.concurrency))}, "
+             f"max_tokens {args.max_tokens}")
+    header = BenchHeader(
+        command=_command(args, configs, kind),
+        machine=platform.node(), arch=platform.machine(), cpus=len(os.sched_getaffinity(0)),
+        date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), model=inference.model_name,
+        max_tokens=args.max_tokens,
+        notes=("Prompts: " + ", ".join(f"{len(p)} {name}" for name, p in prompt_sets.items())
+               + f"; engine {kind}; {args.repeat} pass(es) per set, the fastest kept.",))
+    runs: list[ConfigRun] = []
     for parity in args.parity:
-        base: ConfigResult | None = None
-        for cfg in args.configs:
-            r = await measure(model_dir, parity, _parse_spec(cfg), args.max_tokens, args.engine, args.repeat)
-            results.append(r)
-            base = r if r.method == "none" else base
-            line = [f"{parity:6} {cfg:12} start {r.start_s:5.0f}s"]
-            for name, s in r.sets.items():
-                speed = f" x{s.tokens_per_s / base.sets[name].tokens_per_s:.2f}" if base and base is not r else ""
-                line.append(f"{name} {s.tokens_per_s:6.1f} tok/s{speed} (accept {s.acceptance_rate:.2f}, "
-                            f"mean len {s.mean_acceptance_length:.2f})")
-            print(" | ".join(line), flush=True)
-            if args.out:
-                args.out.write_text(json.dumps([asdict(x) for x in results], indent=2) + "\n")
+        for name in configs:
+            config = replace(base, parity=parity, speculative=parse_config(name))
+            runs.append(await measure(kind, config, name, args.max_tokens, args.concurrency, args.repeat,
+                                      prompt_sets))
+            _write(args, runs, header)
+    print(render_report(runs, header), end="")
     return 0
 
 
+def _write(args: argparse.Namespace, runs: Sequence[ConfigRun], header: BenchHeader) -> None:
+    """Writes the files after every engine, so an interrupted run keeps what it measured."""
+    out = getattr(args, "out", None)
+    if out:
+        Path(out).write_text(json.dumps(to_json(runs, header), indent=1) + "\n")
+    if args.markdown:
+        Path(args.markdown).write_text(render_report(runs, header))
+
+
+def main(args: argparse.Namespace) -> int:
+    """`ztgate bench inference` (args as add_arguments defines them, plus --config and --out)."""
+    # vLLM logs to stdout by default (its engine process too, which inherits this): stdout is the report's.
+    os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
+    return asyncio.run(run(args))
+
+
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", type=Path, help="ztgate.yaml (default: $ZTGATE_CONFIG or built-in defaults)")
+    parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    add_arguments(parser)
+    sys.exit(main(parser.parse_args()))

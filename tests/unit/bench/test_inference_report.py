@@ -31,8 +31,8 @@ def set_run(name: str, conc: int, wall_s: float, records: list[RequestRecord]) -
     return SetRun(name, conc, wall_s, tuple(records))
 
 
-HEADER = BenchHeader("ztgate bench inference --max-tokens 4", "box (x86_64)", 2, "2026-01-01 00:00 UTC",
-                     "SmolLM2-135M-Instruct", 4)
+HEADER = BenchHeader("ztgate bench inference --max-tokens 4", "box", 2, "2026-01-01 00:00 UTC",
+                     "SmolLM2-135M-Instruct", 4, arch="x86_64")
 
 
 def test_tokens_per_s_is_all_completion_tokens_over_the_set_wall_time() -> None:
@@ -195,7 +195,7 @@ def test_a_strict_mismatch_fails_the_identity_target() -> None:
 def test_report_has_the_header_line_and_json_round_trips() -> None:
     text = render_report(_runs(), HEADER)
     first = text.splitlines()[0]
-    for part in ("`ztgate bench inference --max-tokens 4`", "box (x86_64)", "2 CPUs", "2026-01-01",
+    for part in ("`ztgate bench inference --max-tokens 4`", "box (x86_64, 2 CPUs)", "2026-01-01",
                  "SmolLM2-135M-Instruct", "max_tokens 4"):
         assert part in first
     assert "Targets:" in text

@@ -1,0 +1,42 @@
+"""The inference bench end to end on the transformers engine (cheaper than vLLM; no vLLM engine
+here): plain and ngram, short prompts, 4 tokens, at concurrency 1 and 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from services.inference.speedbench import add_arguments, run
+
+pytestmark = pytest.mark.slow
+
+
+async def test_a_small_run_writes_the_table_and_json_with_identical_strict_outputs(model_dir, tmp_path, capsys,
+                                                                                   monkeypatch) -> None:
+    monkeypatch.setenv("ZTGATE_INFERENCE__MODEL_DIR", str(model_dir))
+    p = argparse.ArgumentParser()
+    p.add_argument("--out")
+    add_arguments(p)
+    args = p.parse_args(["--parity", "strict", "--concurrency", "1", "2", "--max-tokens", "4", "--engine",
+                         "transformers", "--out", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "t.md")])
+    sets = {"mixed": ("Why is the sky blue?",),
+            "copy_heavy": ("Repeat exactly: red, green, blue, red, green, blue.",)}
+    assert await run(args, sets) == 0
+
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert [(r["parity"], r["config"], r["concurrency"]) for r in data["rows"]] == [
+        ("strict", "none", 1), ("strict", "none", 2), ("strict", "ngram:8:1:4", 1), ("strict", "ngram:8:1:4", 2)]
+    for run_ in data["runs"]:
+        for s in run_["sets"]:
+            assert [len(r["token_ids"]) for r in s["records"]] == [4] * len(sets[s["prompt_set"]])
+            assert all(r["latency_ms"] > 0 for r in s["records"])
+    spec = data["rows"][2]["sets"]
+    assert spec["mixed"]["identical"] == 1.0 and spec["copy_heavy"]["identical"] == 1.0
+    assert spec["copy_heavy"]["acceptance_rate"] is None  # transformers does not count drafts
+    assert data["header"]["max_tokens"] == 4
+
+    table = (tmp_path / "t.md").read_text()
+    assert "| strict | ngram:8:1:4 | 2 |" in table and "--engine transformers" in table
+    assert table in capsys.readouterr().out
