@@ -107,6 +107,11 @@ _NRPS = (
 _NAME_LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "en_IN", "pt_BR", "pl_PL", "nl_NL")
 _NAME_WEIGHTS = (5, 2, 1, 1, 1, 1, 1, 1, 1, 1)
 _STREET_LOCALES = ("en_US", "en_GB", "de_DE")
+# Faker locales whose city() draws real town names (en_US, en_GB, fr_FR and pt_BR make names up: "Lake
+# Jessica", "Pascal-sur-Besson").
+_REAL_CITY_LOCALES = frozenset({"de_DE", "es_ES", "it_IT", "nl_NL", "pl_PL", "en_IN"})
+# Locales for `generate(..., locales=WORLD_LOCALES)`: names, towns and streets of Europe, Brazil and India.
+WORLD_LOCALES: tuple[str, ...] = ("en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "pl_PL", "en_IN")
 _STREET_WEIGHTS = (4, 1, 1)
 _FREE_MAIL = ("gmail.com", "yahoo.com", "outlook.com", "hotmail.com", "icloud.com", "proton.me", "gmx.de")
 _WORK_MAIL = (
@@ -701,12 +706,18 @@ def _ascii_fold(text: str) -> str:
 class _Values:
     """Draws well-formed values from one seeded random source."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, locales: tuple[str, ...] = ()) -> None:
         self.rng = rng
+        self.locales = locales
         self._names: dict[str, Faker] = {}
         for i, locale in enumerate(dict.fromkeys(_NAME_LOCALES + _STREET_LOCALES)):
             fake = Faker(locale)
             fake.seed_instance(rng.getrandbits(32) + i)
+            self._names[locale] = fake
+        # Extra locales are seeded after the default ones, so the default corpus does not change.
+        for i, locale in enumerate(loc for loc in dict.fromkeys(locales) if loc not in self._names):
+            fake = Faker(locale)
+            fake.seed_instance(rng.getrandbits(32) + 100 + i)
             self._names[locale] = fake
 
     # -- helpers
@@ -717,7 +728,8 @@ class _Values:
         return self._names[self.rng.choices(locales, weights)[0]]
 
     def _person_parts(self) -> tuple[str, str]:
-        fake = self._faker(_NAME_LOCALES, _NAME_WEIGHTS)
+        fake = (self._names[self.rng.choice(self.locales)] if self.locales
+                else self._faker(_NAME_LOCALES, _NAME_WEIGHTS))
         return fake.first_name(), fake.last_name()
 
     # -- PII
@@ -731,12 +743,17 @@ class _Values:
         return first
 
     def city(self, ctx: dict[str, str]) -> str:
+        if self.locales:  # half the cities from the locales' own lists (real towns, many small)
+            local = [loc for loc in self.locales if loc in _REAL_CITY_LOCALES]
+            if local and self.rng.random() < 0.5:
+                return self._names[self.rng.choice(local)].city()
         if self.rng.random() < 0.15:
             return self._names["de_DE"].city()
         return self.rng.choice(_CITIES)
 
     def street(self, ctx: dict[str, str]) -> str:
-        fake = self._faker(_STREET_LOCALES, _STREET_WEIGHTS)
+        fake = (self._names[self.rng.choice(self.locales)] if self.locales
+                else self._faker(_STREET_LOCALES, _STREET_WEIGHTS))
         return " ".join(fake.street_address().split())
 
     def country(self, ctx: dict[str, str]) -> str:
@@ -1084,8 +1101,13 @@ def _category_counts(n: int, mix: Mapping[str, float]) -> dict[str, int]:
     return counts
 
 
-def generate(n: int, seed: int, mix: Mapping[str, float] | None = None) -> list[Sample]:
-    """Return ``n`` samples, the same for the same ``(n, seed, mix)``.
+def generate(n: int, seed: int, mix: Mapping[str, float] | None = None,
+             locales: tuple[str, ...] = ()) -> list[Sample]:
+    """Return ``n`` samples, the same for the same ``(n, seed, mix, locales)``.
+
+    ``locales`` (Faker locale names, e.g. WORLD_LOCALES) draws every name and street from those locales in
+    equal shares and half the cities from their own town lists, a harder test of names and places than the
+    default mix (mostly en_US names, well-known cities); left empty, the corpus is the default one.
 
     The mix defaults to DEFAULT_MIX. Within PII and secret samples, each sample targets one entity type in
     turn (a seeded shuffle of the types, cycled), so that every type appears once the category holds at
@@ -1095,7 +1117,7 @@ def generate(n: int, seed: int, mix: Mapping[str, float] | None = None) -> list[
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
     rng = random.Random(seed)
-    values = _Values(rng)
+    values = _Values(rng, tuple(locales))
     counts = _category_counts(n, DEFAULT_MIX if mix is None else mix)
     by_category = {c: [t for t in _TEMPLATES if t.category == c] for c in CATEGORIES}
     targets = {PII: sorted(PII_ENTITY_TYPES), SECRET: sorted(SECRET_ENTITY_TYPES)}

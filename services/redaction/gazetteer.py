@@ -335,9 +335,15 @@ def _nrp(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple
 
 def _fills_line(text: str, start: int, end: int) -> bool:
     """The span is all its line holds, but for spaces and a closing comma or full stop (a vCard, a list)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
+    lo, hi = max(0, start - 80), min(len(text), end + 80)  # bounded: a long text without line breaks
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    if line_end < 0:
+        if hi < len(text):
+            return False
+        line_end = hi
+    if line_start == lo and lo > 0 and text[lo - 1] != "\n":
+        return False
     return not text[line_start:start].strip() and not text[end:line_end].strip(" \t\r,.")
 
 

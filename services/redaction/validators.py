@@ -609,12 +609,18 @@ def place_name(value: str) -> bool:
     return _proper_name(value)
 
 
+# Street suffixes that are also in TECHNICAL_WORDS ("Run"): judged by the words before them.
+_SUFFIXES_THAT_ARE_TECHNICAL: frozenset[str] = frozenset({"run"})
+
+
 def street_address(value: str) -> bool:
     """A street address whose words are not technical or common words ("3 Docker Way" is not one), and,
     in the European form, whose street does not just end like a German "-ring" street ("Spring 5",
     "String 10", "Offering 2").
     """
     words = [w.rstrip(".").casefold() for w in re.split(r"[\s\-,/]+", value) if w[:1].isalpha()]
+    if words and words[-1] in _SUFFIXES_THAT_ARE_TECHNICAL and len(words) > 1:
+        words = words[:-1]  # "64 Vincent Run": the suffix is not what makes it technical
     if not words or any(w in TECHNICAL_WORDS for w in words):
         return False
     return not (value[:1].isalpha() and _RING_NOT_STREET.search(words[0]))

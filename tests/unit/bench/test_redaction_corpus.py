@@ -15,6 +15,7 @@ from services.bench.redaction_corpus import (
     PII,
     PII_ENTITY_TYPES,
     SECRET,
+    WORLD_LOCALES,
     Sample,
     generate,
 )
@@ -49,6 +50,20 @@ def _iban_ok(iban: str) -> bool:
 
 def test_same_seed_gives_the_same_corpus(corpus: list[Sample]) -> None:
     assert generate(N, SEED) == corpus
+
+
+def test_locales_draw_names_and_places_from_them_reproducibly() -> None:
+    world = generate(300, 5, locales=WORLD_LOCALES)
+    assert world == generate(300, 5, locales=WORLD_LOCALES)
+    default_people = set(_values(generate(300, 5), "PERSON"))
+    world_people = set(_values(world, "PERSON"))
+    assert world_people and world_people != default_people
+    assert any(not p.isascii() for p in world_people)  # Łukasz, Océane: not only en_US names
+
+
+def test_locales_leave_the_default_corpus_unchanged() -> None:
+    generate(50, 3, locales=WORLD_LOCALES)
+    assert [s.text for s in generate(50, 3)] == [s.text for s in generate(50, 3, locales=())]
 
 
 def test_different_seeds_give_different_corpora() -> None:

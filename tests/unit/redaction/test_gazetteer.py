@@ -83,3 +83,56 @@ class _NoNer:
 
 class _Doc:
     ents: tuple = ()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # given names of other countries, in ascii-folded lists too
+    ("Please add Océane Dupont to the on-call rota.", [("Océane Dupont", "PERSON")]),
+    ("Write a cover letter for Hitesh Dutt today", [("Hitesh Dutt", "PERSON")]),
+    ("Credit freeze request for Wilfriede Fliegner (born 1950)", [("Wilfriede Fliegner", "PERSON")]),
+    ("Summarize: Customer Dylan 's Gravensande reported it", [("Dylan 's Gravensande", "PERSON")]),
+    # cues: a relation, a greeting, someone introducing themselves
+    ("my friend Giosuè uses it daily", [("Giosuè", "PERSON")]),
+    ("My son Wiktor was born in May", [("Wiktor", "PERSON")]),
+    ("Rewrite: 'hey April, call me back'", [("April", "PERSON")]),
+    ("Hey, it's Andres! Remind me", [("Andres", "PERSON")]),
+    # places: exonyms, alone on a line, after a listed proper noun or a number, several words at a start
+    ("We met in Geneva last week", [("Geneva", "LOCATION")]),
+    ("Format this as a vCard:\nMaria Keller\nCopenhagen\n+45 1234", [("Maria Keller", "PERSON"), ("Copenhagen", "LOCATION")]),
+    ("Address: 64 Vincent Run, Erding", [("Erding", "LOCATION")]),
+    ("row: Maria Keller,mk@x.io,(212) 555-1234,Sydney", [("Maria Keller", "PERSON"), ("Sydney", "LOCATION")]),
+    ("Mexico City or Lyon: which is better?", [("Mexico City", "LOCATION"), ("Lyon", "LOCATION")]),
+    # nationalities, religions, political groups (and plurals)
+    ("I'm a Sikh national living abroad", [("Sikh", "NRP")]),
+    ("As a Libertarian voter, how do I register?", [("Libertarian", "NRP")]),
+    ("Write a greeting for our Sri Lankan customers", [("Sri Lankan", "NRP")]),
+    ("My grandparents were Filipinos who settled here", [("Filipinos", "NRP")]),
+    ("I'm a German student moving abroad", [("German", "NRP")]),
+])
+def test_broader_true_positives(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Please answer in plain English.",  # a language, not a nationality
+    "Translate into German: the meeting moved",
+    "Is the French translation accurate?",
+    "Conservative estimates put it at 5%.",  # an adjective at a sentence start
+    "Open it in Sublime Text and Cisco Packet Tracer",  # common English words that are rare given names
+    "my friend Python is a language",  # not a name: ... but a relation cue alone does not lift exclusions
+    "Paris is lovely in spring.",  # a one-word city at a sentence start, not alone on its line
+    "Nice work! Reading the logs now.",  # ambiguous places at a line start
+    "Call Stack, Reading, Mobile",  # ambiguous places after a capitalised word need a cue
+    "hey April the branch is merged",  # a greeted common-word name needs a comma or '!'
+    "This is Python 3.12 code",  # self-introduction before a word that is no given name
+])
+def test_broader_near_misses(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_world_given_names_leave_out_common_english_words() -> None:
+    gaz = gazetteer.load()
+    assert {"iain", "wiktor", "hitesh", "fadime", "oceane"} <= gaz.given_names
+    assert not {"login", "sublime", "cisco", "docker", "java", "python", "table"} & gaz.given_names
+    assert "Geneva" in gaz.places and "Munich" in gaz.places
+    assert {"sikh", "sri lankan", "libertarian"} <= gaz.nrp
