@@ -30,6 +30,8 @@ def _address(value: str) -> dict[str, object]:
 GATEWAY_SERVICE_NAME = "ztgate-gateway"
 # Seconds one OTLP export of Envoy's spans may take; it runs in the background, never on a call.
 TRACE_EXPORT_TIMEOUT_S = 1.0
+# Exports of Envoy's spans in flight at most (a frozen collector holds them; more are dropped).
+TRACE_MAX_INFLIGHT_EXPORTS = 8
 
 
 def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
@@ -39,7 +41,8 @@ def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
     endpoint = config.otel.endpoint.removeprefix("http://")
     return {"collector": _address(endpoint), "service_name": GATEWAY_SERVICE_NAME,
             "sampling_percent": config.gateway.trace_sampling_percent,
-            "export_timeout_s": TRACE_EXPORT_TIMEOUT_S}
+            "export_timeout_s": TRACE_EXPORT_TIMEOUT_S,
+            "max_inflight_exports": TRACE_MAX_INFLIGHT_EXPORTS}
 
 
 def render(config: ZtgateConfig) -> str:

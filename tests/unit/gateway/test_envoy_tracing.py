@@ -47,6 +47,8 @@ def test_tracer_exports_otlp_grpc_to_the_otel_endpoint_with_the_configured_sampl
     assert address["socket_address"] == {"address": "127.0.0.1", "port_value": 6317}
     options = cluster["typed_extension_protocol_options"]["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]
     assert "http2_protocol_options" in options["explicit_http_config"]  # OTLP/gRPC
+    # A collector that never answers holds a bounded number of exports, not one per flush.
+    assert cluster["circuit_breakers"]["thresholds"][0]["max_requests"] == 8
 
 
 @pytest.mark.parametrize("environ", [{}, {**TRACED, "ZTGATE_GATEWAY__TRACING": "false"}],

@@ -1,0 +1,276 @@
+"""Telemetry through the real gateway: one trace from Envoy through redaction and inference, and
+calls that never wait on a collector that is stopped or dead.
+
+One suite per module, all real processes: the telemetry collector (`ztgate serve telemetry`), the
+redaction service, the inference service (`ztgate serve inference`, transformers engine, the
+default model) as primary and fallback, and Envoy with the bootstrap `ztgate envoy-config`
+renders, tracing on. Every service's OTel SDK and Envoy's tracer export to the collector.
+
+The collector only counts spans, so it forwards its traces (`telemetry.forward`) to
+`RecordingTraces`, a BOUNDARY RECORDER written here: an OTLP TraceService that keeps what crossed
+the collector's forwarding boundary, so the test can read the spans. Nothing in the path is a fake.
+
+The collector is then frozen (SIGSTOP: connections are accepted by the kernel and never answered,
+the hard case for an exporter) and finally killed (port closed); both are injected faults.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import statistics
+import time
+import urllib.request
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+import pytest
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
+
+from services.common.config import load_settings
+from services.config import ZtgateConfig
+from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
+from services.gateway.envoy_process import envoy_argv
+from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from tests.procs import Child, free_port, spawn, spawn_service, wait_serving
+
+pytestmark = pytest.mark.slow
+
+INFERENCE = "ztgate.inference.v1.Inference"
+EXT_PROC = "envoy.service.ext_proc.v3.ExternalProcessor"
+# The client's trace: Envoy, redaction and inference spans must all carry this id.
+TRACE_ID = "5ca1ab1e0ddba11c0ffee000d1ce5eed"
+CLIENT_SPAN_ID = "feedfacecafebeef"
+EMAIL = "maria.gonzalez@example.com"
+# Seconds the services' OTLP exporters wait on the collector (the SDK's default, said explicitly).
+EXPORTER_TIMEOUT_S = 10
+# Seconds each phase of calls lasts at least: several export rounds of every exporter.
+PHASE_S = 7.0
+# Export often, so that each faulty phase spans many export attempts of every kind.
+OTEL_ENV = {"ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__EXPORT_INTERVAL_S": "0.5",
+            "OTEL_BSP_SCHEDULE_DELAY": "250",
+            "OTEL_EXPORTER_OTLP_TIMEOUT": str(EXPORTER_TIMEOUT_S)}
+
+
+@dataclass
+class Span:
+    service: str
+    name: str
+    trace_id: str
+    span_id: str
+    parent_id: str
+
+
+class RecordingTraces(trace_service_pb2_grpc.TraceServiceServicer):
+    """BOUNDARY RECORDER: an OTLP TraceService that keeps every span (and the raw exports)
+    the collector forwards to it."""
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+        self.raw: list[bytes] = []
+        self.server = grpc.aio.server()
+        trace_service_pb2_grpc.add_TraceServiceServicer_to_server(self, self.server)
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+
+    async def Export(self, request: trace_service_pb2.ExportTraceServiceRequest, context):
+        self.raw.append(request.SerializeToString())
+        for rs in request.resource_spans:
+            service = next((a.value.string_value for a in rs.resource.attributes
+                            if a.key == "service.name"), "")
+            for ss in rs.scope_spans:
+                self.spans.extend(Span(service, s.name, s.trace_id.hex(), s.span_id.hex(),
+                                       s.parent_span_id.hex()) for s in ss.spans)
+        return trace_service_pb2.ExportTraceServiceResponse()
+
+    def trace(self, trace_id: str) -> list[Span]:
+        return [s for s in self.spans if s.trace_id == trace_id]
+
+
+@dataclass
+class Suite:
+    collector: Child
+    redaction: Child
+    inference: Child
+    envoy: Child
+    recorder: RecordingTraces
+    gateway: str
+    admin: str
+
+
+def _admin(admin: str, path: str) -> str:
+    with urllib.request.urlopen(f"http://{admin}{path}", timeout=2) as resp:
+        return resp.read().decode()
+
+
+async def _wait(predicate, what: str, timeout: float, child: Child | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except OSError:
+            pass
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{what} within {timeout} s" + (f":\n{child.log()[-3000:]}" if child else ""))
+
+
+@pytest.fixture(scope="module")
+async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
+    logs = tmp_path_factory.mktemp("telemetry_e2e")
+    recorder = RecordingTraces()
+    await recorder.server.start()
+    collector_address = f"127.0.0.1:{free_port()}"
+    inference_address = f"127.0.0.1:{free_port()}"
+    redaction_address = f"127.0.0.1:{free_port()}"
+    otel = {**OTEL_ENV, "ZTGATE_OTEL__ENDPOINT": collector_address}
+    env = {**otel,
+           "ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
+           "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
+           "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
+           # A loaded CPU may take more than the default 1.2 s to a first token; one try per call
+           # keeps one router span per trace.
+           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE_RETRIES": "0",
+           # One inference process serves both routes: this suite is about telemetry, not failover.
+           "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": inference_address,
+           "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": inference_address,
+           "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address}
+    collector = spawn_service("telemetry", "telemetry", collector_address, logs, env={
+        "ZTGATE_TELEMETRY__METRICS_LISTEN": f"127.0.0.1:{free_port()}",
+        "ZTGATE_TELEMETRY__SLO__ENABLED": "false",
+        "ZTGATE_TELEMETRY__FORWARD":
+            f"[{{endpoint: '127.0.0.1:{recorder.port}', insecure: true, signals: [traces]}}]"})
+    redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
+        **otel, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(logs / "cache")})
+    inference = spawn_service("inference", "inference", inference_address, logs, env={
+        **otel, "ZTGATE_INFERENCE__PRIMARY__ENGINE": "transformers",
+        "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": "none",
+        "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false"})
+    bootstrap = logs / "envoy.yaml"
+    bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
+    envoy = spawn("envoy", envoy_argv(bootstrap), logs)
+    suite = Suite(collector, redaction, inference, envoy, recorder, env["ZTGATE_GATEWAY__LISTEN"],
+                  env["ZTGATE_GATEWAY__ADMIN"])
+    try:
+        await asyncio.to_thread(wait_serving, collector, collector_address,
+                                "opentelemetry.proto.collector.trace.v1.TraceService")
+        await asyncio.to_thread(wait_serving, redaction, redaction_address, EXT_PROC, 300)
+        await asyncio.to_thread(wait_serving, inference, inference_address, INFERENCE, 300)
+
+        def healthy() -> bool:
+            clusters = _admin(suite.admin, "/clusters")
+            return all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
+                ("redaction", redaction_address), ("inference_primary", inference_address)])
+
+        await _wait(healthy, "Envoy sees every upstream healthy", 60.0, envoy)
+        yield suite
+    finally:
+        # The collector goes first (it may be frozen): the services' final exports then fail fast.
+        collector.stop(signal.SIGKILL)
+        for child in (envoy, inference, redaction):
+            child.stop()
+        await recorder.server.stop(0)
+
+
+@pytest.fixture
+async def stub(suite: Suite) -> AsyncIterator[inference_pb2_grpc.InferenceStub]:
+    async with grpc.aio.insecure_channel(suite.gateway) as channel:
+        yield inference_pb2_grpc.InferenceStub(channel)
+
+
+def _request(prompt: str) -> ipb.GenerateRequest:
+    return ipb.GenerateRequest(messages=[ipb.ChatMessage(role="user", content=prompt)],
+                               sampling=ipb.SamplingParams(temperature=0, max_tokens=2))
+
+
+async def test_one_trace_runs_from_the_clients_traceparent_through_envoy_redaction_and_inference(
+        suite: Suite, stub) -> None:
+    traceparent = f"00-{TRACE_ID}-{CLIENT_SPAN_ID}-01"
+    answer = await stub.Generate(_request(f"Say hello to {EMAIL}"),
+                                 metadata=(("traceparent", traceparent),), timeout=60)
+    assert answer.served_by == "primary" and answer.usage.completion_tokens > 0
+
+    def by(service: str, name: str) -> list[Span]:
+        return [s for s in suite.recorder.trace(TRACE_ID) if s.service == service and name in s.name]
+
+    def complete() -> bool:
+        return bool(by(GATEWAY_SERVICE_NAME, "ingress") and by("ztgate-redaction", "/Process")
+                    and by("ztgate-inference-primary", "/Generate"))
+
+    # Envoy flushes its spans every 5 s; the services within a second.
+    await _wait(complete, f"spans of trace {TRACE_ID} from Envoy, redaction and inference", 60.0)
+    [ingress] = by(GATEWAY_SERVICE_NAME, "ingress")
+    assert ingress.parent_id == CLIENT_SPAN_ID  # Envoy continued the client's trace
+    [ext_proc] = by(GATEWAY_SERVICE_NAME, EXT_PROC)
+    [router] = by(GATEWAY_SERVICE_NAME, "router")
+    assert ext_proc.parent_id == router.parent_id == ingress.span_id
+    # Envoy passes its ext_proc span on the Process stream's metadata: redaction's span is its child.
+    [processed] = by("ztgate-redaction", f"/{EXT_PROC}/Process")
+    assert processed.parent_id == ext_proc.span_id
+    # The upstream try's span is the parent of the inference server's span.
+    [generated] = by("ztgate-inference-primary", f"/{INFERENCE}/Generate")
+    assert generated.parent_id == router.span_id
+    # No prompt text leaves in a span.
+    assert not any(EMAIL.encode() in raw or b"Say hello" in raw for raw in suite.recorder.raw)
+
+
+@dataclass
+class Timed:
+    # Wall time of the call at the client, and the part of it the engine did not spend generating
+    # (Envoy, ext_proc and redaction, the services' interceptors, the network): the engine's own
+    # time follows the machine's load, the overhead is where a wait on telemetry would show.
+    wall_s: float
+    overhead_s: float
+
+
+async def _timed_calls(stub, min_calls: int = 6, min_phase_s: float = PHASE_S) -> list[Timed]:
+    """Sequential calls through the gateway for at least `min_phase_s` (several export rounds of
+    every exporter, Envoy's 5 s flush included); each must succeed."""
+    calls: list[Timed] = []
+    phase_started = time.perf_counter()
+    while len(calls) < min_calls or time.perf_counter() - phase_started < min_phase_s:
+        started = time.perf_counter()
+        answer = await stub.Generate(_request(f"Count to three, take {len(calls)}."), timeout=120)
+        wall = time.perf_counter() - started
+        assert answer.usage.completion_tokens > 0 and answer.timings.total_ms > 0
+        calls.append(Timed(wall, wall - answer.timings.total_ms / 1000))
+        await asyncio.sleep(0.2)
+    return calls
+
+
+def _otlp_export_stats(admin: str) -> dict[str, int]:
+    """Envoy's counters of its span exports (the otel_collector cluster)."""
+    stats = _admin(admin, "/stats?filter=^cluster\\.otel_collector\\.upstream_(rq|cx)_")
+    return {line.split(":")[0].rsplit(".", 1)[-1]: int(line.split(":")[1])
+            for line in stats.strip().splitlines() if line.split(":")[1].strip().isdigit()}
+
+
+async def test_calls_do_not_wait_on_a_stopped_or_dead_collector(suite: Suite, stub) -> None:
+    """Loose bounds on purpose (a shared machine): a call that waited on an exporter would lose
+    seconds (Envoy's export timeout is 1 s, the services' 10 s) where the overhead is milliseconds."""
+    await _timed_calls(stub, 2, 0)  # warm
+    running = await _timed_calls(stub)
+    suite.collector.process.send_signal(signal.SIGSTOP)
+    await asyncio.sleep(1.0)  # exporters now find a collector that accepts and never answers
+    before = _otlp_export_stats(suite.admin)
+    stopped = await _timed_calls(stub)
+    after_stopped = _otlp_export_stats(suite.admin)
+    suite.collector.process.send_signal(signal.SIGKILL)
+    suite.collector.process.wait(10)
+    await asyncio.sleep(1.0)
+    dead = await _timed_calls(stub)
+    after_dead = _otlp_export_stats(suite.admin)
+    # The faults were real: Envoy sent exports to the frozen collector and none was answered,
+    # then it found the port closed.
+    assert after_stopped["upstream_rq_total"] > before["upstream_rq_total"], (before, after_stopped)
+    assert after_stopped["upstream_rq_completed"] == before["upstream_rq_completed"], after_stopped
+    assert after_dead["upstream_cx_connect_fail"] > after_stopped["upstream_cx_connect_fail"], after_dead
+    baseline = statistics.median(c.overhead_s for c in running)
+    for name, calls in (("stopped", stopped), ("dead", dead)):
+        overheads = [c.overhead_s for c in calls]
+        assert statistics.median(overheads) < 3 * baseline + 0.2, (name, baseline, overheads)
+        assert max(overheads) < EXPORTER_TIMEOUT_S / 2, (name, overheads)
+    for child in (suite.redaction, suite.inference, suite.envoy):
+        assert child.process.poll() is None, child.log()[-3000:]
