@@ -1,6 +1,8 @@
-"""`ztgate bench telemetry`: data points per second the collector ingests on one core.
+"""`ztgate bench telemetry`: data points per second the collector ingests on one core, and what
+telemetry adds to an inference call (`overhead_bench.py`: the real inference server with OTel
+export on vs off, interleaved; `--calls` per series, 0 skips it; `--engine` as for inference).
 
-Two figures, each under a bounded load:
+Ingestion, two figures, each under a bounded load:
 - aggregation alone: pre-built OTLP exports folded into the aggregation, one thread;
 - end to end: a load generator in another process (pinned to another core when there is
   one) sends pre-serialized exports over OTLP/gRPC on loopback with a bounded number in flight;
@@ -18,6 +20,7 @@ import multiprocessing
 import os
 import queue
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,10 +189,18 @@ def run_bench(points_per_export: int = 1_000, exports: int = 400, inflight: int 
 
 
 def main(args: argparse.Namespace) -> int:
-    """Entry of `ztgate bench telemetry` (--samples: exports, --clients: in flight)."""
+    """Entry of `ztgate bench telemetry` (--samples: exports, --clients: in flight; --calls: calls
+    per series of the inference-call part, 0 skips it; --engine: that part's engine)."""
     report = run_bench(exports=getattr(args, "samples", 400), inflight=getattr(args, "clients", 16),
                        seed=getattr(args, "seed", 7))
     text = report.markdown()
+    calls = getattr(args, "calls", 0)
+    if calls:
+        from services.telemetry.overhead_bench import run_overhead
+
+        logs = Path(tempfile.mkdtemp(prefix="ztgate-bench-telemetry-"))
+        text += "\n" + run_overhead(getattr(args, "engine", None), calls, logs,
+                                    getattr(args, "config", None)).markdown()
     sys.stdout.write(text)
     out: Path | None = getattr(args, "out", None)
     if out:
@@ -198,4 +209,4 @@ def main(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(argparse.Namespace(samples=400, clients=16, seed=7, out=None)))
+    sys.exit(main(argparse.Namespace(samples=400, clients=16, seed=7, out=None, calls=0)))

@@ -1,0 +1,221 @@
+"""What telemetry adds to an inference call: the real inference server with OTel export on vs off.
+
+Two `ztgate serve inference` processes run the same configuration (the primary's engine unless
+another is asked for, background scoring off in both so the only difference is telemetry): one
+exports traces and metrics over OTLP to a running collector (`ztgate serve telemetry`), the other
+has OpenTelemetry off. Calls go straight to each server (no gateway), one at a time, interleaved
+with the order flipped every round (on-off, off-on, ...) so drift in the machine's load falls on
+both series alike; greedy, a few tokens. The collector must have accepted the "on" server's
+exports by the end, else the comparison is void and the run fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+
+from services.bench.gateway_bench import _free_address, _health
+from services.bench.redaction_metrics import percentile
+
+SERIES = ("on", "off")
+PROMPTS = ("Name three colours.", "What is two plus two?", "Say hello in French.",
+           "List the days of the week.")
+# Completion tokens per call: short calls make any per-call telemetry cost show, not hide.
+MAX_TOKENS = 16
+# The target of issue #4: telemetry adds under 2% to an inference call.
+TARGET_PERCENT = 2.0
+INFERENCE = "ztgate.inference.v1.Inference"
+
+
+@dataclass(frozen=True)
+class Summary:
+    p50_ms: float
+    p95_ms: float
+    mean_ms: float
+
+    @classmethod
+    def of(cls, durations_ms: Sequence[float]) -> "Summary":
+        if not durations_ms:
+            raise ValueError("no successful calls to summarise")
+        return cls(percentile(durations_ms, 50), percentile(durations_ms, 95),
+                   statistics.fmean(durations_ms))
+
+
+def added_percent(on: float, off: float) -> float:
+    """How much longer `on` is than `off`, in percent of `off`."""
+    return (on - off) / off * 100 if off > 0 else float("nan")
+
+
+def round_order(round_: int) -> tuple[str, str]:
+    """The series' order in one round: flipped every round, so neither always goes first."""
+    return SERIES if round_ % 2 == 0 else SERIES[::-1]
+
+
+@dataclass
+class OverheadReport:
+    engine: str
+    calls: int
+    max_tokens: int
+    durations_ms: dict[str, list[float]]
+    errors: dict[str, int] = field(default_factory=dict)
+    exported_items: int = 0
+
+    def summary(self, name: str) -> Summary:
+        return Summary.of(self.durations_ms[name])
+
+    def added(self) -> dict[str, float]:
+        on, off = self.summary("on"), self.summary("off")
+        return {"p50": added_percent(on.p50_ms, off.p50_ms),
+                "p95": added_percent(on.p95_ms, off.p95_ms),
+                "mean": added_percent(on.mean_ms, off.mean_ms)}
+
+    def markdown(self) -> str:
+        on, off, added = self.summary("on"), self.summary("off"), self.added()
+        verdict = "met" if added["p50"] < TARGET_PERCENT else "missed"
+        return "\n".join([
+            "## Telemetry on vs off: an inference call",
+            "",
+            f"`ztgate serve inference` ({self.engine} engine), {self.calls} calls per series, "
+            f"interleaved, greedy, max_tokens {self.max_tokens}, one at a time, straight to the "
+            f"server. On: OTLP traces and metrics to a running collector (it accepted "
+            f"{self.exported_items:,} items); off: OpenTelemetry off.",
+            "",
+            "| series | p50 (ms) | p95 (ms) | mean (ms) | errors |",
+            "| --- | ---: | ---: | ---: | ---: |",
+            f"| telemetry off | {off.p50_ms:.1f} | {off.p95_ms:.1f} | {off.mean_ms:.1f} | "
+            f"{self.errors.get('off', 0)} |",
+            f"| telemetry on | {on.p50_ms:.1f} | {on.p95_ms:.1f} | {on.mean_ms:.1f} | "
+            f"{self.errors.get('on', 0)} |",
+            f"| added by telemetry | {added['p50']:+.2f}% | {added['p95']:+.2f}% | "
+            f"{added['mean']:+.2f}% | |",
+            "",
+            f"Target: under {TARGET_PERCENT:g}% added at p50: {verdict}.",
+            "",
+        ])
+
+
+async def measure(addresses: dict[str, str], *, calls: int, warmup: int = 5,
+                  max_tokens: int = MAX_TOKENS, timeout_s: float = 120.0
+                  ) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Times `calls` interleaved rounds against the two running servers (see the module doc);
+    returns each series' durations (ms) and error counts."""
+    from services.gen.ztgate.inference.v1 import inference_pb2 as pb
+    from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+
+    if calls < 1 or warmup < 0:
+        raise ValueError("calls must be >= 1 and warmup >= 0")
+    channels = {name: grpc.aio.insecure_channel(addresses[name]) for name in SERIES}
+    stubs = {name: inference_pb2_grpc.InferenceStub(channels[name]) for name in SERIES}
+    durations: dict[str, list[float]] = {name: [] for name in SERIES}
+    errors = dict.fromkeys(SERIES, 0)
+    try:
+        for round_ in range(warmup + calls):
+            request = pb.GenerateRequest(
+                messages=[pb.ChatMessage(role="user", content=PROMPTS[round_ % len(PROMPTS)])],
+                sampling=pb.SamplingParams(temperature=0, max_tokens=max_tokens))
+            for name in round_order(round_):
+                started = time.perf_counter()
+                try:
+                    await stubs[name].Generate(request, timeout=timeout_s)
+                except grpc.aio.AioRpcError:
+                    errors[name] += round_ >= warmup
+                    continue
+                if round_ >= warmup:
+                    durations[name].append((time.perf_counter() - started) * 1000)
+    finally:
+        for channel in channels.values():
+            await channel.close()
+    return durations, errors
+
+
+def _wait_serving(address: str, service: str, process: subprocess.Popen, log: Path,
+                  timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"a bench process exited ({process.returncode}); see {log}")
+        if _health(address, service):
+            return
+        time.sleep(0.25)
+    raise RuntimeError(f"{address} not SERVING within {timeout_s:.0f} s; see {log}")
+
+
+@contextmanager
+def running_servers(engine: str | None, logs: Path, config: Path | None = None,
+                    start_timeout_s: float = 600.0) -> Iterator[tuple[dict[str, str], str]]:
+    """A collector and the two inference servers, started one after the other (two engines
+    starting at once crowd a small machine); yields ({on, off} addresses, collector address)."""
+    collector = _free_address()
+    addresses = {name: _free_address() for name in SERIES}
+    serve = [sys.executable, "-m", "services.cli", "serve"]
+    extra = ["--config", str(config)] if config else []
+    instance = {"ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false"}
+    if engine:
+        instance["ZTGATE_INFERENCE__PRIMARY__ENGINE"] = engine
+    if engine == "transformers":
+        instance["ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD"] = "none"
+    starts = [
+        ("collector", [*serve, "telemetry", "--listen", collector, "--metrics-listen", _free_address(),
+                       *extra], {"ZTGATE_TELEMETRY__SLO__ENABLED": "false"}, collector,
+         "ztgate.telemetry.v1.Telemetry"),
+        ("on", [*serve, "inference", "--listen", addresses["on"], *extra],
+         {**instance, "ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": collector,
+          "ZTGATE_OTEL__EXPORT_INTERVAL_S": "2"}, addresses["on"], INFERENCE),
+        ("off", [*serve, "inference", "--listen", addresses["off"], *extra],
+         {**instance, "ZTGATE_OTEL__ENABLED": "false"}, addresses["off"], INFERENCE),
+    ]
+    processes: list[subprocess.Popen] = []
+    try:
+        for name, argv, env, address, service in starts:
+            print(f"starting {name} ...", file=sys.stderr, flush=True)
+            log = logs / f"{name}.log"
+            with log.open("w") as handle:
+                processes.append(subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT,
+                                                  env={**os.environ, **env},
+                                                  start_new_session=True))
+            _wait_serving(address, service, processes[-1], log, start_timeout_s)
+        yield addresses, collector
+    finally:
+        for process in reversed(processes):  # the collector last: the final exports land
+            if process.poll() is None:
+                process.terminate()
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def collector_accepted(address: str) -> int:
+    """Items (points, spans, log records) the collector has accepted so far."""
+    from services.gen.ztgate.telemetry.v1 import telemetry_pb2, telemetry_pb2_grpc
+
+    with grpc.insecure_channel(address) as channel:
+        return telemetry_pb2_grpc.TelemetryStub(channel).Status(
+            telemetry_pb2.StatusRequest(), timeout=10).accepted
+
+
+def run_overhead(engine: str | None, calls: int, logs: Path, config: Path | None = None,
+                 max_tokens: int = MAX_TOKENS) -> OverheadReport:
+    """Starts the servers, measures, checks the collector got the "on" server's telemetry."""
+    with running_servers(engine, logs, config) as (addresses, collector):
+        print(f"measuring {calls} interleaved calls per series ...", file=sys.stderr, flush=True)
+        durations, errors = asyncio.run(measure(addresses, calls=calls, max_tokens=max_tokens))
+        time.sleep(3)  # one more metric export interval of the "on" server
+        exported = collector_accepted(collector)
+    if not exported:
+        raise RuntimeError(f"the collector accepted nothing from the telemetry-on server; logs in {logs}")
+    from services.config import load_config
+
+    name = engine or load_config(config).inference.primary.engine
+    return OverheadReport(name, calls, max_tokens, durations, errors, exported)
