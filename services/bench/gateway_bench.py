@@ -24,7 +24,6 @@ import math
 import os
 import platform
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from services.bench.local import free_address, is_serving
 from services.bench.redaction_metrics import percentile
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
@@ -160,22 +160,6 @@ async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 3
     return GatewayBench(*(Series(name, durations[name]) for name in SERIES), errors=errors)
 
 
-def _free_address() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"127.0.0.1:{sock.getsockname()[1]}"
-
-
-def _health(address: str, service: str) -> bool:
-    with grpc.insecure_channel(address) as channel:
-        try:
-            reply = health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=service), timeout=1)
-        except grpc.RpcError:
-            return False
-    return reply.status == health_pb2.HealthCheckResponse.SERVING
-
-
 def _clusters_healthy(admin: str, expected: list[str]) -> bool:
     try:
         with urllib.request.urlopen(f"http://{admin}/clusters", timeout=1) as resp:  # noqa: S310 - loopback
@@ -205,9 +189,9 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     from services.gateway.envoy_config import render
     from services.gateway.envoy_process import envoy_argv
 
-    upstream, redaction = _free_address(), _free_address()
+    upstream, redaction = free_address(), free_address()
     gateway = config.gateway.model_copy(update={
-        "listen": _free_address(), "admin": _free_address(),
+        "listen": free_address(), "admin": free_address(),
         "health_interval_s": 0.5})
     server = config.redaction.server.model_copy(update={"listen": redaction})
     inference = config.inference.model_copy(update={
@@ -231,7 +215,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
             with open(logs / f"{name}.log", "w") as log:  # noqa: PTH123
                 processes.append(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
                                                   start_new_session=True))
-        _wait(lambda: _health(redaction, EXT_PROC), "the redaction service SERVING", processes, logs,
+        _wait(lambda: is_serving(redaction, EXT_PROC), "the redaction service SERVING", processes, logs,
               start_timeout_s)
         _wait(lambda: _clusters_healthy(gateway.admin, [
             f"redaction::{redaction}::health_flags::healthy",

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import grpc
 
-from services.bench.gateway_bench import _free_address, _health
+from services.bench.local import free_address, is_serving
 from services.bench.redaction_metrics import percentile
 
 SERIES = ("on", "off")
@@ -144,7 +144,7 @@ def _wait_serving(address: str, service: str, process: subprocess.Popen, log: Pa
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"a bench process exited ({process.returncode}); see {log}")
-        if _health(address, service):
+        if is_serving(address, service):
             return
         time.sleep(0.25)
     raise RuntimeError(f"{address} not SERVING within {timeout_s:.0f} s; see {log}")
@@ -155,8 +155,8 @@ def running_servers(engine: str | None, logs: Path, config: Path | None = None,
                     start_timeout_s: float = 600.0) -> Iterator[tuple[dict[str, str], str]]:
     """A collector and the two inference servers, started one after the other (two engines
     starting at once crowd a small machine); yields ({on, off} addresses, collector address)."""
-    collector = _free_address()
-    addresses = {name: _free_address() for name in SERIES}
+    collector = free_address()
+    addresses = {name: free_address() for name in SERIES}
     serve = [sys.executable, "-m", "services.cli", "serve"]
     extra = ["--config", str(config)] if config else []
     instance = {"ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false"}
@@ -165,7 +165,7 @@ def running_servers(engine: str | None, logs: Path, config: Path | None = None,
     if engine == "transformers":
         instance["ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD"] = "none"
     starts = [
-        ("collector", [*serve, "telemetry", "--listen", collector, "--metrics-listen", _free_address(),
+        ("collector", [*serve, "telemetry", "--listen", collector, "--metrics-listen", free_address(),
                        *extra], {"ZTGATE_TELEMETRY__SLO__ENABLED": "false"}, collector,
          "ztgate.telemetry.v1.Telemetry"),
         ("on", [*serve, "inference", "--listen", addresses["on"], *extra],
