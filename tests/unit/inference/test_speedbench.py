@@ -17,6 +17,11 @@ from services.inference.engines.base import (
     Usage,
 )
 from services.inference.speedbench import (
+    ALL_SETS,
+    COPY_HEAVY,
+    GROUNDED,
+    MIXED,
+    OPEN_ENDED,
     add_arguments,
     config_name,
     config_names,
@@ -63,6 +68,23 @@ def test_flags_default_to_a_bounded_run_of_both_parities_at_one_and_four() -> No
     args = p.parse_args([])
     assert (args.parity, args.concurrency, args.max_tokens, args.repeat, args.configs) == (
         ["strict", "fast"], [1, 4], 64, 1, [])
+
+
+def test_the_mixed_set_is_half_open_questions_half_requests_about_a_pasted_text() -> None:
+    assert MIXED == OPEN_ENDED + GROUNDED and len(OPEN_ENDED) == len(GROUNDED)
+    assert not set(MIXED) & set(COPY_HEAVY)
+    # A grounded prompt carries the text it is about; an open question carries none.
+    assert min(len(p) for p in GROUNDED) > 3 * max(len(p) for p in OPEN_ENDED)
+
+
+def test_sets_default_to_mixed_and_copy_heavy_and_accept_the_halves() -> None:
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    assert p.parse_args([]).sets == ["mixed", "copy_heavy"]
+    assert p.parse_args(["--sets", "open_ended", "grounded"]).sets == ["open_ended", "grounded"]
+    assert set(ALL_SETS) == {"mixed", "copy_heavy", "open_ended", "grounded"}
+    with pytest.raises(SystemExit):
+        p.parse_args(["--sets", "poetry"])
 
 
 class StandInEngine:
