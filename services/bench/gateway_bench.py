@@ -100,6 +100,8 @@ class GatewayBench:
     gateway: Series
     redaction: Series
     errors: dict[str, int] = field(default_factory=dict)
+    # Distinct "series: CODE: details" of failed calls (statuses say what failed, never the prompt).
+    error_kinds: tuple[str, ...] = ()
 
     @property
     def calls(self) -> int:
@@ -135,6 +137,7 @@ async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 3
     redact = redaction_pb2_grpc.RedactionStub(channels["redaction"]).Redact
     durations: dict[str, list[float]] = {name: [] for name in SERIES}
     errors = dict.fromkeys(SERIES, 0)
+    kinds: dict[str, None] = {}
 
     async def once(name: str, record: bool) -> None:
         started = time.perf_counter()
@@ -143,8 +146,10 @@ async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 3
                 await redact(redaction_pb2.RedactRequest(text=prompt), timeout=timeout_s)
             else:
                 await generate[name](request, timeout=timeout_s)
-        except grpc.aio.AioRpcError:
+        except grpc.aio.AioRpcError as exc:
             errors[name] += record
+            if record:
+                kinds[f"{name}: {exc.code().name}: {exc.details()}"] = None
             return
         if record:
             durations[name].append((time.perf_counter() - started) * 1000)
@@ -157,7 +162,8 @@ async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 3
     finally:
         for channel in channels.values():
             await channel.close()
-    return GatewayBench(*(Series(name, durations[name]) for name in SERIES), errors=errors)
+    return GatewayBench(*(Series(name, durations[name]) for name in SERIES), errors=errors,
+                        error_kinds=tuple(kinds))
 
 
 def _clusters_healthy(admin: str, expected: list[str]) -> bool:
@@ -262,6 +268,7 @@ def render_report(result: GatewayBench, command: str = "ztgate bench gateway") -
         "",
         f"Target: added p99 <= redaction p99 + {OVERHEAD_BUDGET_MS:g} ms = {_ms(result.budget_p99_ms)} ms: "
         f"{'met' if result.target_met else 'NOT met'}.",
+        *(["", "Failed calls:", *(f"- {kind}" for kind in result.error_kinds)] if result.error_kinds else []),
     ]
     return "\n".join(lines) + "\n"
 

@@ -29,3 +29,12 @@ def test_report_shows_every_series_the_added_row_and_the_verdict() -> None:
     for name in ("| direct |", "| gateway |", "| redaction |", "added by the gateway"):
         assert name in text
     assert "--calls 2" in text and ("met" in text.split("Target:")[1])
+
+
+def test_report_lists_what_failed_calls_failed_with() -> None:
+    result = GatewayBench(Series("direct", [1.0]), Series("gateway", [10.0]), Series("redaction", [8.0]),
+                          errors={"gateway": 2}, error_kinds=("gateway: UNAVAILABLE: upstream reset",))
+    text = render_report(result)
+    assert "NOT met" in text
+    assert "- gateway: UNAVAILABLE: upstream reset" in text.split("Failed calls:")[1]
+    assert "Failed calls" not in render_report(_bench([1.0], [10.0], [8.0]))
