@@ -583,7 +583,10 @@ TECHNICAL_WORDS: frozenset[str] = frozenset("""
 FUNCTION_WORDS: frozenset[str] = frozenset("the a an and or of for to in on at by with de la le".split())
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 # Words that end in "ring" without being a street: English -ing forms (offering, monitoring) and these.
-_RING_NOT_STREET = re.compile(r"(?:[aeiouy]ring|spring|string|bring|keyring|^ring)$")
+# English words that end like Dutch streets (-pad, -hof, -baan, -kade, -dijk): keypads and hoofs.
+_RING_NOT_STREET = re.compile(
+    r"(?:[aeiouy]ring|spring|string|bring|keyring|^ring|(?:note|key|track|touch|launch|lily|heli|scratch|game|"
+    r"num|mouse|ink|ip|bachelor|^)pad|(?:be|^)hoof|^hof|^baan|^kade|^dijk|^plein)$")
 
 
 def _proper_name(value: str) -> bool:
@@ -615,8 +618,8 @@ _SUFFIXES_THAT_ARE_TECHNICAL: frozenset[str] = frozenset({"run"})
 
 def street_address(value: str) -> bool:
     """A street address whose words are not technical or common words ("3 Docker Way" is not one), and,
-    in the European form, whose street does not just end like a German "-ring" street ("Spring 5",
-    "String 10", "Offering 2").
+    in the European form, whose street does not just end like a German "-ring" or a Dutch "-pad" street
+    ("Spring 5", "String 10", "Offering 2", "Notepad 2").
     """
     words = [w.rstrip(".").casefold() for w in re.split(r"[\s\-,/]+", value) if w[:1].isalpha()]
     if words and words[-1] in _SUFFIXES_THAT_ARE_TECHNICAL and len(words) > 1:

@@ -250,6 +250,8 @@ def test_place_name_refuses_technical_and_common_words(value: str, expected: boo
     ("Kaiserring 4", True), ("Claus-Dieter-Ruppersberger-Weg 8/1", True), ("Calle Mayor 5", True),
     ("3 Docker Way", False), ("Spring 5", False), ("String 10", False), ("Offering 2", False),
     ("Keyring 3", False), ("Flat 64 Vincent Run", True), ("5 Test Run", False), ("Run", False),
+    ("Rubenpad 0", True), ("Koenhof 41", True), ("Karlijnbaan 6", True), ("Notepad 2", False),
+    ("Touchpad 3", False), ("Behoof 3", False), ("ul. Długa 90", True), ("ul. Docker 5", False),
 ])
 def test_street_address_refuses_technical_words_and_english_ring_words(value: str, expected: bool) -> None:
     assert v.street_address(value) is expected
