@@ -377,6 +377,20 @@ def _person_follows(text: str, end: int) -> bool:
     return _PERSON_AFTER.match(text, end) is not None
 
 
+def _from_place_follows(text: str, end: int, gaz: Gazetteer) -> bool:
+    """" from <known place>" follows the span: "Kiki Jekel from Zerbst asked for a quote"."""
+    m = _FROM_PLACE.match(text, end)
+    return m is not None and any(name in gaz.places for name in (m.group(1), m.group(0)[6:]))
+
+
+def _contact_block(text: str, start: int, end: int) -> bool:
+    """The span is a line to itself at the top of a contact block: an email address or an international
+    phone number follows within the next few lines (a vCard, an address label)."""
+    if not _fills_line(text, start, end) or text.count(" ", start, end) > 2:
+        return False
+    return _CONTACT_DETAIL.search(text, end, min(len(text), end + 160)) is not None
+
+
 def _common_word_name(text: str, words: list[re.Match[str]], i: int,
                       gaz: Gazetteer) -> tuple[int, int, str] | None:
     """A given name that is also a common word ("April", "Heather", "August") with a surname, where the
@@ -401,7 +415,9 @@ def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tu
     end = _surnames_end(text, words, i, gaz)
     if end is not None and known:
         return first.start(), end, "PERSON"
-    if end is not None and _person_follows(text, end) and folded not in gaz.places and folded not in gaz.nrp:
+    if end is not None and folded not in gaz.places and folded not in gaz.nrp and (
+            _person_follows(text, end) or _from_place_follows(text, end, gaz)
+            or _contact_block(text, first.start(), end)):
         return first.start(), end, "PERSON"  # "Kiki Jekel (kiki@example.com)": no list knows either word
     prev = _prev_word(text, first.start())
     if end is None and prev in ADDRESS_CUES and _person_follows(text, first.end()) \
@@ -433,6 +449,8 @@ def _location(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> 
     ambiguous = single and (folded in gaz.excluded or folded in gaz.common_given_names
                             or (population < CITY_POPULATION and folded in gaz.common_places))
     fills_line = _fills_line(text, first.start(), end)
+    if ambiguous and fills_line and population >= CITY_POPULATION and folded not in gaz.excluded:
+        ambiguous = False  # "Sydney" on a line to itself (a vCard): a given name too, but a city here
     if _at_sentence_start(text, first.start()):
         if not (fills_line or (not ambiguous and (population >= BIG_CITY_POPULATION or not single))):
             return None
@@ -505,6 +523,10 @@ _PERSON_AFTER = re.compile(
     r"[ ]?\((?:[^()\n]{1,40}@|\+\d|\d{3}[\d\-. )]{6})|, (?:SSN|IBAN|DOB|born|date of birth)\b|;[A-Z]{2}\d{2}")
 # ", Country" after a town.
 _REGION_AFTER = re.compile(r", ([^\W\d_]+(?: [^\W\d_]+){0,2})(?=$|[\s,.;:!?|)])")
+# " from Town" or " from Two Words" after a span.
+_FROM_PLACE = re.compile(r" from ([^\W\d_]+)(?: [^\W\d_]+)?")
+# An email address or an international phone number on a later line of a block.
+_CONTACT_DETAIL = re.compile(r"\n[^\n]*(?:\S@\S|\+\d[\d ()\-]{7,})")
 # A person signing in: "August Carsten here."
 _SIGNS_IN = re.compile(r" here[.,!]")
 

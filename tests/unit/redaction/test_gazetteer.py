@@ -156,6 +156,10 @@ def test_world_given_names_leave_out_common_english_words() -> None:
     ("August Carsten here. Can you help me", [("August Carsten", "PERSON")]),
     ("Make an invoice for Łukasz Marcol today", [("Łukasz Marcol", "PERSON")]),  # ł folds to l
     ("a GDPR request from Hans-Josef Dippel today", [("Hans-Josef Dippel", "PERSON")]),
+    ("Kiki Jekel from Zerbst asked for a quote.", [("Kiki Jekel", "PERSON"), ("Zerbst", "LOCATION")]),
+    ("vCard:\nWaida Suresh\nKoenhof 41\nTruccazzano\n+49 30 1234567",  # the top line of a contact block
+     [("Waida Suresh", "PERSON"), ("Truccazzano", "LOCATION")]),
+    ("vCard:\nAnna Lenz\nSydney\n+61 2 1234 5678", [("Anna Lenz", "PERSON"), ("Sydney", "LOCATION")]),
 ])
 def test_round_two_true_positives(text: str, expected: list[tuple[str, str]]) -> None:
     assert _found(text) == expected
@@ -169,6 +173,10 @@ def test_round_two_true_positives(text: str, expected: list[tuple[str, str]]) ->
     "April Wheeler",  # a common-word given name with a surname but no context
     "In April Sales grew by 5%",
     "Use Stadtroda, Docker",  # a small town with neither a cue nor a country after it
+    "Visual Studio from Microsoft",  # " from" a word that is no place
+    "Release Notes\nSee below\nsupport@example.com",  # a heading of common words above an email address
+    "Build Status\nmail ops@example.com",
+    "Quarterly Report\nQ3 numbers\n+12% growth",  # "+12" is no phone number
     "Bützow",  # a small town alone, not on a line of a block ... but as the whole text it fills its line
 ])
 def test_round_two_near_misses(text: str) -> None:
