@@ -188,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--address", help="benchmark a running service instead of starting one")
-    p.add_argument("--calls", type=int, default=300,
-                   help="calls per series (gateway; telemetry: on vs off inference calls, 0 skips)")
+    p.add_argument("--calls", type=int, default=None,
+                   help="calls per series (gateway, default 300; telemetry: on vs off inference calls, "
+                        "default 60, 0 skips)")
     p.add_argument("--out", type=Path, help="also write the Markdown report here (inference: the JSON results)")
     from services.inference.speedbench import add_arguments as add_inference_bench_arguments
 

@@ -188,13 +188,18 @@ def run_bench(points_per_export: int = 1_000, exports: int = 400, inflight: int 
                        elapsed, series, render_ms, cores)
 
 
+# Inference calls per series in the on-vs-off part: ~2 s each on 2 CPU cores, so a few minutes in all.
+DEFAULT_OVERHEAD_CALLS = 60
+
+
 def main(args: argparse.Namespace) -> int:
     """Entry of `ztgate bench telemetry` (--samples: exports, --clients: in flight; --calls: calls
     per series of the inference-call part, 0 skips it; --engine: that part's engine)."""
     report = run_bench(exports=getattr(args, "samples", 400), inflight=getattr(args, "clients", 16),
                        seed=getattr(args, "seed", 7))
     text = report.markdown()
-    calls = getattr(args, "calls", 0)
+    calls = getattr(args, "calls", None)
+    calls = DEFAULT_OVERHEAD_CALLS if calls is None else calls
     if calls:
         from services.telemetry.overhead_bench import run_overhead
 
