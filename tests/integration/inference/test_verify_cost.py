@@ -1,0 +1,25 @@
+"""The verification-cost probe on the real model: the figure that bounds speculative speedup here."""
+
+from __future__ import annotations
+
+from services.inference.verify_cost import PassCost, main, measure, render
+
+
+def test_probe_times_each_pass_against_a_one_token_pass(model_dir) -> None:
+    costs = measure(model_dir, tokens=(1, 4), context=16, repeats=2)
+    assert [c.tokens for c in costs] == [1, 4]
+    assert costs[0].relative == 1.0 and costs[0].ceiling == 1.0
+    assert all(c.ms > 0 for c in costs)
+    # A pass over four new tokens costs more than a quarter of a one-token pass: both read every weight.
+    assert costs[1].relative > 0.25
+    assert costs[1].ceiling == 4 / costs[1].relative
+
+
+def test_table_shows_the_speedup_ceiling_per_pass_size() -> None:
+    text = render([PassCost(1, 100.0, 1.0), PassCost(9, 210.0, 2.1)], threads=1)
+    assert "| 9 | 210.0 | 2.10 | 4.29x |" in text and "1 thread(s)" in text
+
+
+def test_cli_says_what_to_run_when_the_model_is_missing(tmp_path, capsys) -> None:
+    assert main(["--model-dir", str(tmp_path)]) == 2
+    assert "ztgate models prepare" in capsys.readouterr().err
