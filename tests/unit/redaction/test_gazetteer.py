@@ -201,6 +201,16 @@ def test_place_cache_is_keyed_by_package_version_and_rebuilt_when_corrupt(tmp_pa
     assert gazetteer._places() == {"Zerbst": 21124}
 
 
+def test_the_configured_cache_directory_wins_over_the_environment(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path / "env"))
+    try:
+        gazetteer.use_cache_dir(tmp_path / "configured")
+        assert gazetteer._places_cache_path().parent == tmp_path / "configured"
+    finally:
+        gazetteer.use_cache_dir(None)
+    assert gazetteer._places_cache_path().parent == tmp_path / "env"
+
+
 def test_small_towns_that_are_common_words_are_left_out() -> None:
     gaz = gazetteer.load()
     assert {"Bützow", "Teterow", "Uffenheim"} <= gaz.places.keys()
