@@ -215,7 +215,7 @@ def add_arguments(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
                    help=f"completion tokens per request (inference; default {DEFAULT_MAX_TOKENS})")
     p.add_argument("--repeat", type=int, default=1, help="passes per set; the fastest counts (inference)")
     p.add_argument("--engine", choices=["vllm", "transformers"],
-                   help="engine to bench (inference and telemetry; default: the primary's)")
+                   help="engine to bench (inference: default the primary's; telemetry on vs off: default transformers)")
     p.add_argument("--markdown", type=Path, help="write the Markdown table here (inference)")
     p.add_argument("--sets", nargs="+", choices=list(ALL_SETS), default=list(PROMPT_SETS),
                    help="prompt sets to run (inference; default mixed copy_heavy)")
