@@ -42,9 +42,7 @@ import importlib.metadata
 import json
 import logging
 import marshal
-import os
 import re
-import tempfile
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
@@ -52,6 +50,7 @@ from pathlib import Path
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from services.common.atomic import write_atomically
 from services.redaction.pattern_scanner import default_cache_dir
 from services.redaction.validators import TECHNICAL_WORDS
 
@@ -176,15 +175,7 @@ def _places() -> dict[str, int]:
     places = _build_places()
     payload = marshal.dumps(places)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(_CACHE_MAGIC + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_atomically(path, _CACHE_MAGIC + hashlib.sha256(payload).digest() + payload)
     except OSError as exc:
         logger.warning("cannot write the gazetteer place cache %s: %s", path, exc)
     return places

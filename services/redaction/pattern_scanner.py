@@ -8,7 +8,6 @@ import logging
 import os
 import platform
 import re
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import hyperscan
 
+from services.common.atomic import write_atomically
 from services.redaction.catalogue import Catalogue, CatalogueError, Context, Rule, load_catalogue, python_flags
 from services.redaction.offsets import Utf8Offsets
 from services.redaction.types import Detection
@@ -316,15 +316,7 @@ class PatternScanner:
         payload = hyperscan.dumpb(db)
         blob = _CACHE_MAGIC + hashlib.sha256(payload).digest() + payload
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(blob)
-                os.replace(tmp, path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
+            write_atomically(path, blob)
         except OSError as exc:
             logger.warning("cannot write the pattern database cache %s: %s", path, exc)
 
