@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,3 +81,9 @@ def wait_serving(child: Child, address: str, service: str = "", timeout: float =
             return
         time.sleep(0.2)
     raise RuntimeError(f"{child.name} not SERVING within {timeout} s:\n{child.log()[-4000:]}")
+
+
+def admin_get(admin: str, path: str) -> str:
+    """A GET on Envoy's admin console (loopback)."""
+    with urllib.request.urlopen(f"http://{admin}{path}", timeout=2) as resp:  # noqa: S310 - loopback
+        return resp.read().decode()

@@ -15,7 +15,6 @@ import time
 import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import grpc
 import pytest
@@ -29,7 +28,7 @@ from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.redaction.vault import PLACEHOLDER_RE
-from tests.procs import Child, free_port, spawn, spawn_service, wait_serving
+from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
 
 pytestmark = pytest.mark.slow
 
@@ -117,11 +116,6 @@ class Suite:
         return self.primary.requests + self.fallback.requests
 
 
-def _admin(admin: str, path: str) -> str:
-    with urllib.request.urlopen(f"http://{admin}{path}", timeout=2) as resp:
-        return resp.read().decode()
-
-
 def _wait(predicate, what: str, timeout: float = 60.0, child: Child | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -164,7 +158,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
                                 "envoy.service.ext_proc.v3.ExternalProcessor")
 
         def healthy() -> bool:
-            clusters = _admin(suite.admin, "/clusters")
+            clusters = admin_get(suite.admin, "/clusters")
             return all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
                 ("redaction", redaction_address), ("inference_primary", f"127.0.0.1:{primary.port}"),
                 ("inference_fallback", f"127.0.0.1:{fallback.port}")])
@@ -348,7 +342,7 @@ async def test_dead_primary_fails_over_to_the_fallback_and_retries_carry_the_scr
     assert all(EMAIL in a.text for a in answers)
     _check_answer("".join(c.text for c in chunks))
     assert _leaks(suite.fallback.requests[before:]) == []
-    retried = _admin(suite.admin, "/stats?filter=inference_primary_first.upstream_rq_retry$")
+    retried = admin_get(suite.admin, "/stats?filter=inference_primary_first.upstream_rq_retry$")
     assert int(retried.split(":")[-1]) > 0, retried  # the retry path was taken
 
 

@@ -20,7 +20,6 @@ import asyncio
 import signal
 import statistics
 import time
-import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -34,7 +33,7 @@ from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from tests.procs import Child, free_port, spawn, spawn_service, wait_serving
+from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
 
 pytestmark = pytest.mark.slow
 
@@ -99,11 +98,6 @@ class Suite:
     admin: str
 
 
-def _admin(admin: str, path: str) -> str:
-    with urllib.request.urlopen(f"http://{admin}{path}", timeout=2) as resp:
-        return resp.read().decode()
-
-
 async def _wait(predicate, what: str, timeout: float, child: Child | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -160,7 +154,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
         await asyncio.to_thread(wait_serving, inference, inference_address, INFERENCE, 300)
 
         def healthy() -> bool:
-            clusters = _admin(suite.admin, "/clusters")
+            clusters = admin_get(suite.admin, "/clusters")
             return all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
                 ("redaction", redaction_address), ("inference_primary", inference_address)])
 
@@ -242,7 +236,7 @@ async def _timed_calls(stub, min_calls: int = 6, min_phase_s: float = PHASE_S) -
 
 def _otlp_export_stats(admin: str) -> dict[str, int]:
     """Envoy's counters of its span exports (the otel_collector cluster)."""
-    stats = _admin(admin, "/stats?filter=^cluster\\.otel_collector\\.upstream_(rq|cx)_")
+    stats = admin_get(admin, "/stats?filter=^cluster\\.otel_collector\\.upstream_(rq|cx)_")
     return {line.split(":")[0].rsplit(".", 1)[-1]: int(line.split(":")[1])
             for line in stats.strip().splitlines() if line.split(":")[1].strip().isdigit()}
 
