@@ -54,8 +54,23 @@ def test_report_shows_both_series_the_added_percent_and_the_verdict() -> None:
     assert "| telemetry on | 101.0 | 101.0 | 101.0 | 0 |" in text
     assert "| added by telemetry | +1.00% | +1.00% | +1.00% | |" in text
     assert "vllm engine" in text and "accepted 1,234 items" in text
-    assert "Target: under 2% added at p50: met." in text
+    assert "Target: under 2% added (p50; a failed call left the rounds unpaired): met." in text
     assert "missed" in _report([110.0] * 10, [100.0] * 10).markdown()
+
+
+def test_verdict_pairs_each_round_so_prompt_length_and_drift_cancel() -> None:
+    # Rounds alternate a short and a long prompt; "on" adds 1% to each. Unpaired p50s of the
+    # mixture compare a short call with a long one; the per-round median sees the 1%.
+    off = [100.0, 1000.0] * 5
+    on = [101.0, 1010.0] * 4 + [101.0, 1010.0]
+    report = OverheadReport("transformers", 10, MAX_TOKENS, {"on": on, "off": off}, {"on": 0, "off": 0}, 5)
+    assert report.paired_percent() == pytest.approx(1.0)
+    text = report.markdown()
+    assert "same prompt back to back): +1.00%." in text
+    assert "Target: under 2% added (per-round median): met." in text
+    slower = OverheadReport("transformers", 10, MAX_TOKENS, {"on": [v * 1.05 for v in off], "off": off},
+                            {"on": 0, "off": 0}, 5)
+    assert "(per-round median): missed." in slower.markdown()
 
 
 class FixedDelayInference(inference_pb2_grpc.InferenceServicer):
