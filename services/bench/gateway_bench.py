@@ -36,7 +36,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from services.bench.local import free_address, is_serving
+from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
@@ -175,19 +175,6 @@ def _clusters_healthy(admin: str, expected: list[str]) -> bool:
     return all(line in text for line in expected)
 
 
-def _wait(check, what: str, processes: list[subprocess.Popen], logs: Path, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        for process in processes:
-            if process.poll() is not None:
-                raise RuntimeError(f"a bench process exited ({process.returncode}) while waiting for "
-                                   f"{what}; logs in {logs}")
-        if check():
-            return
-        time.sleep(0.25)
-    raise RuntimeError(f"{what} not within {timeout_s:.0f} s; logs in {logs}")
-
-
 @contextlib.contextmanager
 def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0
                   ) -> Iterator[tuple[str, str, str]]:
@@ -218,26 +205,16 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():
-            with open(logs / f"{name}.log", "w") as log:  # noqa: PTH123
-                processes.append(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
-                                                  start_new_session=True))
-        _wait(lambda: is_serving(redaction, EXT_PROC), "the redaction service SERVING", processes, logs,
-              start_timeout_s)
-        _wait(lambda: _clusters_healthy(gateway.admin, [
+            processes.append(spawn(argv, logs / f"{name}.log"))
+        wait_until(lambda: is_serving(redaction, EXT_PROC), "the redaction service SERVING", processes, logs,
+                   start_timeout_s)
+        wait_until(lambda: _clusters_healthy(gateway.admin, [
             f"redaction::{redaction}::health_flags::healthy",
             f"inference_primary::{upstream}::health_flags::healthy"]),
             "Envoy seeing its upstreams healthy", processes, logs, 60.0)
         yield gateway.listen, upstream, redaction
     finally:
-        for process in reversed(processes):
-            if process.poll() is None:
-                process.terminate()
-        for process in processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_all(processes)
 
 
 def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,

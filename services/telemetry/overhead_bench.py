@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from pathlib import Path
 
 import grpc
 
-from services.bench.local import free_address, is_serving
+from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
 
 SERIES = ("on", "off")
@@ -164,18 +163,6 @@ async def measure(addresses: dict[str, str], *, calls: int, warmup: int = 5,
     return durations, errors
 
 
-def _wait_serving(address: str, service: str, process: subprocess.Popen, log: Path,
-                  timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"a bench process exited ({process.returncode}); see {log}")
-        if is_serving(address, service):
-            return
-        time.sleep(0.25)
-    raise RuntimeError(f"{address} not SERVING within {timeout_s:.0f} s; see {log}")
-
-
 @contextmanager
 def running_servers(engine: str | None, logs: Path, config: Path | None = None,
                     start_timeout_s: float = 600.0) -> Iterator[tuple[dict[str, str], str]]:
@@ -204,22 +191,12 @@ def running_servers(engine: str | None, logs: Path, config: Path | None = None,
     try:
         for name, argv, env, address, service in starts:
             print(f"starting {name} ...", file=sys.stderr, flush=True)
-            log = logs / f"{name}.log"
-            with log.open("w") as handle:
-                processes.append(subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT,
-                                                  env={**os.environ, **env},
-                                                  start_new_session=True))
-            _wait_serving(address, service, processes[-1], log, start_timeout_s)
+            processes.append(spawn(argv, logs / f"{name}.log", env))
+            wait_until(lambda a=address, s=service: is_serving(a, s), f"{name} SERVING at {address}",
+                       processes, logs, start_timeout_s)
         yield addresses, collector
     finally:
-        for process in reversed(processes):  # the collector last: the final exports land
-            if process.poll() is None:
-                process.terminate()
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_all(processes, timeout_s=60)  # the collector last: the final exports land
 
 
 def collector_accepted(address: str) -> int:
