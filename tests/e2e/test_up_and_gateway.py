@@ -94,6 +94,15 @@ def test_generate_through_the_gateway_answers_with_stats(suite) -> None:
     assert "tokens:" in result.stdout and "ttft" in result.stdout
 
 
+def test_a_sampled_call_fails_over_to_the_fallback_that_samples_correctly(suite) -> None:
+    # The primary (vLLM CPU, speculative) refuses temperature > 0 with UNAVAILABLE; Envoy retries it.
+    _, env = suite
+    result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"], "--max-tokens", "8",
+                  "--temperature", "0.7", "What is the capital of France?")
+    assert result.returncode == 0, result.stderr
+    assert "served by fallback" in result.stdout
+
+
 def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
     _, env = suite
     _cli(env, "redact", "--address", env["ZTGATE_GATEWAY__LISTEN"], "hello bob@example.com")

@@ -52,6 +52,11 @@ class EngineNotReady(Unavailable):
     """The engine has not finished starting, or has been closed (UNAVAILABLE)."""
 
 
+class SamplingUnsupported(Unavailable):
+    """This engine cannot sample this request correctly (UNAVAILABLE: through the gateway, Envoy's
+    retry policy sends the call to the other instance)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
     role: str
@@ -382,6 +387,7 @@ class Engine(ABC):
             raise InvalidRequest(
                 f"request_id {request.request_id!r} is already in flight here; send a unique id or none")
         prompt_ids, max_tokens = self._renderer.render(request)
+        self._refuse(request)  # after validation: a bad request is INVALID_ARGUMENT wherever it goes
         self._inflight.add(request.request_id)
         t0 = time.perf_counter()
         t_first: float | None = None
@@ -427,6 +433,9 @@ class Engine(ABC):
     async def close(self) -> None:
         self._ready = False
         await self._close()
+
+    def _refuse(self, request: GenerationRequest) -> None:
+        """Raises when this engine cannot serve `request` as asked (before anything starts)."""
 
     @abstractmethod
     async def _start(self) -> PromptRenderer: ...

@@ -26,6 +26,7 @@ from services.inference.engines.base import (
     FinalStats,
     GenerationRequest,
     PromptRenderer,
+    SamplingUnsupported,
     SpeculativeStats,
     Usage,
 )
@@ -124,6 +125,9 @@ class VllmEngine(Engine):
         self._llm: Any = None
         self._totals = SpeculativeTotals()
         self._totals_lock = threading.Lock()
+        # vLLM's CPU build (0.32) with speculation samples garbage at temperature > 0 (greedy is exact);
+        # set at start, when the platform is known.
+        self._sampling_broken = False
 
     def speculative_totals(self) -> SpeculativeTotals:
         """A copy of the instance-wide speculation counters."""
@@ -162,6 +166,7 @@ class VllmEngine(Engine):
 
         if current_platform.is_cpu():
             os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, self.config.kv_cache_gib))
+        self._sampling_broken = current_platform.is_cpu() and self.config.speculative.method != "none"
         args = self.engine_args()
         try:
             vllm_config = args.create_engine_config()
@@ -178,6 +183,16 @@ class VllmEngine(Engine):
                     self.config.model_name, self.config.dtype, self.config.speculative.method,
                     vllm_config.model_config.max_model_len)
         return PromptRenderer(tokenizer, vllm_config.model_config.max_model_len)
+
+    def _refuse(self, request: GenerationRequest) -> None:
+        # Measured: "What is the capital of France?" at temperature 0.7 gives "The capital of France is
+        # Paris." without speculation and word salad with ngram speculation, on vLLM CPU 0.32. A wrong
+        # answer is worse than a refusal that the gateway turns into the fallback's right one.
+        if self._sampling_broken and not request.sampling.greedy:
+            raise SamplingUnsupported(
+                "this instance (vLLM CPU build with speculative decoding) cannot sample correctly at "
+                f"temperature {request.sampling.temperature:g}: send temperature 0 (greedy), or call "
+                "through the gateway, which retries on the fallback instance")
 
     def _config_hint(self, e: BaseException) -> str:
         spec = self.config.speculative

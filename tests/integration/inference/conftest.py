@@ -13,11 +13,11 @@ import pytest
 # No skip when vLLM is missing: `make test` installs the inference extra, and a missing engine
 # must fail the run, not pass it quietly.
 from services.inference import models  # noqa: E402
-from services.inference.engines.base import EngineConfig, SpeculativeSettings  # noqa: E402
+from services.inference.engines.base import EngineConfig, SpeculativeSettings, collect  # noqa: E402
 from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
 
-from inference_prompts import NGRAM, run_all  # noqa: E402
+from inference_prompts import NGRAM, SAMPLE_SEEDS, run_all, sample_request  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -29,15 +29,29 @@ def model_dir():
 
 
 @pytest.fixture(scope="session")
-async def plain_vllm_outputs(model_dir):
-    """Greedy answers of a plain (no speculation) strict-parity vLLM engine."""
+async def plain_vllm(model_dir):
+    """Greedy answers of a plain (no speculation) strict-parity vLLM engine, and its seeded samples
+    (SAMPLE_SEEDS, in order): sampling runs on the plain engine, the speculative CPU one refuses it."""
     engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict",
                                      speculative=SpeculativeSettings(method="none")))
     await engine.start()
     try:
-        return await run_all(engine)
+        outputs = await run_all(engine)
+        samples = [await collect(engine.generate(sample_request(seed)), f"sample-{i}")
+                   for i, seed in enumerate(SAMPLE_SEEDS)]
+        return outputs, samples
     finally:
         await engine.close()
+
+
+@pytest.fixture(scope="session")
+def plain_vllm_outputs(plain_vllm):
+    return plain_vllm[0]
+
+
+@pytest.fixture(scope="session")
+def plain_vllm_samples(plain_vllm):
+    return plain_vllm[1]
 
 
 @pytest.fixture(scope="module")

@@ -44,3 +44,11 @@ async def run_all(engine) -> dict:
         req = greedy_request(name)
         out[name] = await collect(engine.generate(req), req.request_id)
     return out
+
+
+SAMPLE_SEEDS = (1234, 1234, 1, 2)
+
+
+def sample_request(seed: int) -> GenerationRequest:
+    return GenerationRequest(messages=[ChatMessage("user", "Invent a name for a new fruit.")],
+                             sampling=SamplingParams(temperature=1.0, top_p=0.95, max_tokens=12, seed=seed))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from inference_prompts import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all
+from inference_prompts import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all, sample_request
 
 from services.inference.engines.base import (
     ChatMessage,
@@ -14,6 +14,7 @@ from services.inference.engines.base import (
     GenerationRequest,
     InvalidRequest,
     SamplingParams,
+    SamplingUnsupported,
     SpeculativeSettings,
     collect,
 )
@@ -85,16 +86,22 @@ async def test_a_stop_sequence_ends_the_answer_before_it(vllm_engine):
     assert len(r.token_ids) < len(full.token_ids)
 
 
-async def test_seeded_sampling_is_repeatable(vllm_engine):
-    def req(seed):
-        return GenerationRequest(messages=[ChatMessage("user", "Invent a name for a new fruit.")],
-                                 sampling=SamplingParams(temperature=1.0, top_p=0.95, max_tokens=12, seed=seed))
-
-    a = await collect(vllm_engine.generate(req(1234)), "a")
-    b = await collect(vllm_engine.generate(req(1234)), "b")
+async def test_seeded_sampling_is_repeatable(plain_vllm_samples):
+    a, b, *others = plain_vllm_samples  # seeds 1234, 1234, 1, 2 on the plain engine
     assert a.token_ids == b.token_ids
-    others = [await collect(vllm_engine.generate(req(s)), str(s)) for s in (1, 2)]
     assert any(o.token_ids != a.token_ids for o in others)
+
+
+async def test_speculative_cpu_engine_refuses_sampling_rather_than_answering_garbage(vllm_engine):
+    """vLLM's CPU build samples word salad with speculation on (greedy stays exact): the engine says
+    UNAVAILABLE, which Envoy retries on the fallback, and how to get an answer here."""
+    with pytest.raises(SamplingUnsupported, match="temperature 0") as refused:
+        await collect(vllm_engine.generate(sample_request(7)), "sampled")
+    assert refused.value.status == "UNAVAILABLE"
+    assert vllm_engine.engine_unfinished_requests() == 0
+    greedy = GenerationRequest(messages=[ChatMessage("user", "Say hi.")],
+                               sampling=SamplingParams(temperature=0, max_tokens=4))
+    assert (await collect(vllm_engine.generate(greedy), greedy.request_id)).token_ids  # still serves
 
 
 async def _wait_idle(engine, timeout=10.0):
