@@ -8,8 +8,8 @@ protocol-free part (no grpc import, see ext_proc.py for the servicer):
 - `FrameReader` reassembles messages from chunks, holding back an incomplete one, and inflates
   compressed ones (gzip and deflate; they go on uncompressed, which gRPC allows whatever the
   `grpc-encoding` header says);
-- `InferenceExchange.request_body` scrubs `prompt` and every `messages[].content` of the one
-  `GenerateRequest` in one fresh redaction session, sets the verified tenant and that session, and
+- `InferenceExchange.request_body` scrubs `prompt`, every `messages[].content` and every
+  `sampling.stop[]` of the one `GenerateRequest` in one fresh redaction session, sets the verified tenant and that session, and
   re-frames it;
 - `InferenceExchange.response_body` scrubs secrets out of the answer (pattern tier, through the
   stream scrubber, so a value split across chunks is still caught) and then puts the session's
@@ -205,12 +205,17 @@ class InferenceExchange:
             request.ParseFromString(messages[0])
         except DecodeError:
             raise BadFrame("the request body is not a GenerateRequest") from None
-        texts = [request.prompt, *(m.content for m in request.messages)]
-        results = await self._service.redact_many(texts, tenant=self.tenant,
-                                                  session_id=self.session_id)
+        # Stop sequences too: they reach the inference service, and scrubbed in the prompt's session
+        # they become the same pseudonyms the model sees, so a stop on a name still stops.
+        contents = [m.content for m in request.messages]
+        stops = list(request.sampling.stop)
+        results = await self._service.redact_many([request.prompt, *contents, *stops],
+                                                  tenant=self.tenant, session_id=self.session_id)
         request.prompt = results[0].text
-        for message, result in zip(request.messages, results[1:]):
+        for message, result in zip(request.messages, results[1:1 + len(contents)]):
             message.content = result.text
+        if stops:
+            request.sampling.stop[:] = [result.text for result in results[1 + len(contents):]]
         # The body's tenant and session are the client's word; the gateway's replace them.
         request.tenant = self.tenant
         request.session_id = self.session_id

@@ -194,11 +194,13 @@ def _check_answer(text: str) -> None:
 
 async def test_unary_prompt_reaches_upstream_scrubbed_and_answer_comes_back_restored(suite: Suite, stub) -> None:
     before = len(suite.recorded())
-    answer = await stub.Generate(ipb.GenerateRequest(prompt=PROMPT, session_id="client-session"),
-                                 timeout=30)
+    answer = await stub.Generate(ipb.GenerateRequest(
+        prompt=PROMPT, session_id="client-session",
+        sampling=ipb.SamplingParams(stop=[f"Bye {PERSON}", GITHUB])), timeout=30)
     [sent] = suite.recorded()[before:]
-    assert _leaks([sent]) == []
+    assert _leaks([sent]) == []  # stop sequences included
     assert "<PERSON_1>" in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
+    assert list(sent.sampling.stop) == ["Bye <PERSON_1>", "<GITHUB_TOKEN>"]
     assert sent.session_id and sent.session_id != "client-session"
     _check_answer(answer.text)
     assert answer.served_by == "primary" and list(answer.token_ids) == []

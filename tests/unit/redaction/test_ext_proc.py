@@ -159,6 +159,17 @@ async def test_every_chat_message_is_scrubbed_in_one_session_numbered_in_order(
     assert [m.role for m in sent.messages] == ["system", "user", "assistant", "user"]
 
 
+async def test_stop_sequences_are_scrubbed_into_the_prompts_pseudonyms(service: RedactionService) -> None:
+    exchange = InferenceExchange(service, GENERATE, tenant="")
+    outcome = await exchange.request_body(_request(ipb.GenerateRequest(
+        prompt=f"Write to {EMAIL} and stop before the address.",
+        sampling=ipb.SamplingParams(max_tokens=8, stop=[EMAIL, "\n\n", f"key {AWS}"]))))
+    sent = _decode_request(outcome.body)
+    assert list(sent.sampling.stop) == ["<EMAIL_ADDRESS_1>", "\n\n", "key <AWS_ACCESS_KEY_ID>"]
+    assert "<EMAIL_ADDRESS_1>" in sent.prompt and sent.sampling.max_tokens == 8
+    assert outcome.findings["EMAIL_ADDRESS"] == 2
+
+
 @pytest.mark.parametrize("body", [b"", b"\x00\x00\x00\x00\x03ab", _request(ipb.GenerateRequest()) * 2,
                                   encode_frame(b"\xff\xff\xff")])
 async def test_malformed_request_bodies_are_invalid_arguments(service: RedactionService,
