@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
 from services.common.config import ConfigError
 
 DEFAULT_ENVOY = "127.0.0.1:8080"
+# Where `ztgate token keygen` writes the development signing key and JWKS.
+DEFAULT_TOKEN_DIR = Path("~/.config/ztgate/tokens").expanduser()
 
 
 def _config(args: argparse.Namespace):
@@ -88,7 +91,7 @@ def cmd_redact(args: argparse.Namespace) -> int:
 
     text = sys.stdin.read() if args.text == "-" else args.text
     response = asyncio.run(redact(args.address, text, policy=args.policy, tenant=args.tenant,
-                                  session_id=args.session))
+                                  session_id=args.session, token=args.token))
     print_redaction(response, sys.stdout)
     return 0
 
@@ -98,8 +101,26 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     request = build_request(args.prompt, chat=not args.raw, max_tokens=args.max_tokens,
                             temperature=args.temperature)
-    asyncio.run(generate(args.address, request, stream=args.stream))
+    asyncio.run(generate(args.address, request, stream=args.stream, token=args.token))
     return 0
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    from services.gateway.auth import TokenError, keygen, mint
+
+    try:
+        if args.action == "keygen":
+            key_path, jwks_path = keygen(args.out, force=args.force)
+            print(f"signing key: {key_path} (keep it private)\nJWKS: {jwks_path}\n"
+                  f"turn tokens on with gateway.auth.jwks_path: {jwks_path}", file=sys.stderr)
+            return 0
+        auth = _config(args).gateway.auth
+        print(mint(args.key, tenant=args.tenant, issuer=auth.issuer, audience=auth.audience,
+                   tenant_claim=auth.tenant_claim, ttl_s=args.ttl_s, subject=args.subject))
+        return 0
+    except TokenError as exc:
+        print(f"ztgate: {exc}", file=sys.stderr)
+        return 2
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -180,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="")
     p.add_argument("--tenant", default="")
     p.add_argument("--session", default="")
+    p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
+                   help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")
     p.set_defaults(func=cmd_redact)
 
     p = sub.add_parser("generate", help="ask the model through the gateway (redaction enforced)")
@@ -189,7 +212,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=int, default=128)
     p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's)")
     p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
+    p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
+                   help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")
     p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("token", help="gateway tokens: a signing key and JWKS, and tokens for a tenant")
+    tokens = p.add_subparsers(dest="action", required=True)
+    p = tokens.add_parser("keygen", help="write a signing key and the JWKS that Envoy verifies against")
+    p.add_argument("--out", type=Path, default=DEFAULT_TOKEN_DIR, help=f"folder (default {DEFAULT_TOKEN_DIR})")
+    p.add_argument("--force", action="store_true", help="replace an existing key")
+    p.set_defaults(func=cmd_token)
+    p = with_config(tokens.add_parser("mint", help="print a token for TENANT (issuer and audience from the config)"))
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--key", type=Path, default=DEFAULT_TOKEN_DIR / "signing-key.pem")
+    p.add_argument("--ttl-s", type=int, default=3600, help="seconds the token is valid")
+    p.add_argument("--subject", default="", help="the token's sub (default: the tenant)")
+    p.set_defaults(func=cmd_token)
 
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
     p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry"])

@@ -14,3 +14,8 @@ def caller_tenant(context: grpc.aio.ServicerContext, body_tenant: str) -> str:
         if key == TENANT_HEADER:
             return value
     return body_tenant
+
+
+def bearer(token: str) -> tuple[tuple[str, str], ...]:
+    """Call metadata carrying `token` for Envoy's jwt_authn filter (none for an empty token)."""
+    return (("authorization", f"Bearer {token}"),) if token else ()

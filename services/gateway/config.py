@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import Field, field_validator
 
 from services.common.settings import Strict
+
+
+class GatewayAuthSettings(Strict):
+    # JWKS file (public keys) that every call's bearer token must verify against, read by Envoy
+    # (no network fetch). Unset: no token is checked and every call runs as tenant `default`.
+    # `ztgate token keygen` makes one with a signing key for development and tests.
+    jwks_path: Path | None = None
+    # The token's `iss` and `aud` must be these.
+    issuer: str = Field(default="ztgate", min_length=1)
+    audience: str = Field(default="ztgate-gateway", min_length=1)
+    # The claim whose value becomes the call's tenant (its redaction policy); a verified token
+    # without it runs as `default`.
+    tenant_claim: str = Field(default="tenant", pattern=r"^[A-Za-z0-9_.-]+$")
 
 
 class GatewaySettings(Strict):
@@ -35,6 +50,8 @@ class GatewaySettings(Strict):
     # Percent of calls Envoy traces (its decision, taken per call): a client's traceparent is
     # continued when the call is picked, and a client's unsampled traceparent is never traced.
     trace_sampling_percent: float = Field(default=100.0, ge=0, le=100)
+    # Bearer tokens (JWT) checked by Envoy; off until `auth.jwks_path` is set.
+    auth: GatewayAuthSettings = GatewayAuthSettings()
 
     @field_validator("listen", "admin")
     @classmethod

@@ -45,6 +45,19 @@ def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
             "max_inflight_exports": TRACE_MAX_INFLIGHT_EXPORTS}
 
 
+def _auth(config: ZtgateConfig) -> dict | None:
+    """The jwt_authn settings, or None when no JWKS is configured (no token checked)."""
+    auth = config.gateway.auth
+    if auth.jwks_path is None:
+        return None
+    path = auth.jwks_path.expanduser().resolve()
+    if not path.is_file():
+        raise EnvoyConfigError(f"gateway.auth.jwks_path {path} is not a file; make one with "
+                               "`ztgate token keygen`, or unset it to run without tokens")
+    return {"jwks_path": str(path), "issuer": auth.issuer, "audience": auth.audience,
+            "tenant_claim": auth.tenant_claim}
+
+
 def render(config: ZtgateConfig) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
@@ -61,6 +74,7 @@ def render(config: ZtgateConfig) -> str:
         # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
         tenant_header=TENANT_HEADER,
         tracing=_tracing(config),
+        auth=_auth(config),
         inference={
             "primary": _address(config.inference.primary.server.listen),
             "fallback": _address(config.inference.fallback.server.listen),

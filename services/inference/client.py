@@ -7,6 +7,8 @@ from typing import TextIO
 
 import grpc
 
+from services.common.identity import bearer
+
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 
@@ -39,16 +41,17 @@ def print_summary(final: pb.GenerateResponse | pb.GenerateChunk, out: TextIO) ->
 
 
 async def generate(address: str, request: pb.GenerateRequest, *, stream: bool,
-                   out: TextIO = sys.stdout, timeout_s: float = 300.0) -> None:
+                   out: TextIO = sys.stdout, timeout_s: float = 300.0, token: str = "") -> None:
+    metadata = bearer(token)
     async with grpc.aio.insecure_channel(address) as channel:
         stub = inference_pb2_grpc.InferenceStub(channel)
         if not stream:
-            reply = await stub.Generate(request, timeout=timeout_s)
+            reply = await stub.Generate(request, timeout=timeout_s, metadata=metadata)
             out.write(reply.text)
             print_summary(reply, out)
             return
         last = None
-        async for chunk in stub.GenerateStream(request, timeout=timeout_s):
+        async for chunk in stub.GenerateStream(request, timeout=timeout_s, metadata=metadata):
             out.write(chunk.text)
             out.flush()
             last = chunk

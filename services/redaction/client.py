@@ -6,16 +6,20 @@ from typing import TextIO
 
 import grpc
 
+from services.common.identity import bearer
+
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
 
 async def redact(address: str, text: str, *, policy: str = "", tenant: str = "",
-                 session_id: str = "", timeout_s: float = 30.0) -> redaction_pb2.RedactResponse:
+                 session_id: str = "", timeout_s: float = 30.0,
+                 token: str = "") -> redaction_pb2.RedactResponse:
     """One Redact call over an insecure loopback channel."""
     async with grpc.aio.insecure_channel(address) as channel:
         stub = redaction_pb2_grpc.RedactionStub(channel)
         return await stub.Redact(redaction_pb2.RedactRequest(
-            text=text, policy=policy, tenant=tenant, session_id=session_id), timeout=timeout_s)
+            text=text, policy=policy, tenant=tenant, session_id=session_id), timeout=timeout_s,
+            metadata=bearer(token))
 
 
 def print_redaction(response: redaction_pb2.RedactResponse, out: TextIO) -> None:

@@ -106,3 +106,33 @@ def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
 def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str) -> None:
     with pytest.raises(ConfigError, match=f"gateway.{key.lower()}"):
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{key}": value})
+
+
+def test_without_a_jwks_no_token_is_checked(bootstrap: dict) -> None:
+    names = [f["name"] for f in _hcm(bootstrap)["http_filters"]]
+    assert names == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+
+
+def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_tenant(tmp_path) -> None:
+    from services.gateway.auth import keygen
+
+    _, jwks = keygen(tmp_path)
+    text = render(load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org"}))
+    validate(text)
+    filters = _hcm(yaml.safe_load(text))["http_filters"]
+    assert [f["name"] for f in filters][0] == "envoy.filters.http.jwt_authn"  # before ext_proc
+    config = filters[0]["typed_config"]
+    provider = config["providers"]["ztgate"]
+    assert provider["local_jwks"]["filename"] == str(jwks.resolve())
+    assert provider["issuer"] == "ztgate" and provider["audiences"] == ["ztgate-gateway"]
+    assert provider["claim_to_headers"] == [{"header_name": "x-ztgate-tenant", "claim_name": "org"}]
+    assert config["rules"] == [{"match": {"prefix": "/grpc.health.v1.Health/"}},
+                               {"match": {"prefix": "/"}, "requires": {"provider_name": "ztgate"}}]
+
+
+def test_a_missing_jwks_file_stops_rendering_with_what_to_do(tmp_path) -> None:
+    config = load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(tmp_path / "nope.json")})
+    with pytest.raises(EnvoyConfigError, match="ztgate token keygen"):
+        render(config)

@@ -1,0 +1,132 @@
+"""Bearer tokens at the gateway: Envoy's jwt_authn filter with a JWKS from `ztgate token keygen`.
+
+A real redaction service and Envoy in front of RECORDING inference upstreams (test doubles,
+tests/e2e/gateway_suite.py), with `gateway.auth.jwks_path` set. The tenant comes only from a
+verified token's claim, so a tenant's own redaction policy applies through the gateway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest
+
+from services.gateway.auth import keygen, mint
+from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
+
+pytestmark = pytest.mark.slow
+
+EMAIL = "jane.doe@example.com"
+ACME = """\
+name: acme-strict
+default_action: pseudonymize
+tenants: [acme]
+entities:
+  EMAIL_ADDRESS: hash
+"""
+
+
+@pytest.fixture(scope="module")
+async def keys(tmp_path_factory: pytest.TempPathFactory):
+    return keygen(tmp_path_factory.mktemp("keys"))
+
+
+@pytest.fixture(scope="module")
+async def suite(tmp_path_factory: pytest.TempPathFactory, keys) -> AsyncIterator[Suite]:
+    _, jwks = keys
+    suite = await start_suite(tmp_path_factory.mktemp("auth"), policies={"acme.yaml": ACME},
+                              message_timeout_s=2.0,
+                              gateway_env={"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
+    try:
+        yield suite
+    finally:
+        await stop_suite(suite)
+
+
+@pytest.fixture
+async def stub(suite: Suite) -> AsyncIterator[inference_pb2_grpc.InferenceStub]:
+    async with grpc.aio.insecure_channel(suite.gateway) as channel:
+        yield inference_pb2_grpc.InferenceStub(channel)
+
+
+def _token(keys, **overrides) -> str:
+    key, _ = keys
+    claims = {"tenant": "acme", "issuer": "ztgate", "audience": "ztgate-gateway"} | overrides
+    return mint(key, **claims)
+
+
+def _auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+async def test_a_verified_tenant_gets_its_own_policy_and_the_body_tenant_is_ignored(suite, stub, keys) -> None:
+    before = len(suite.recorded())
+    await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}", tenant="someone-else"),
+                        metadata=(*_auth(_token(keys)), ("x-ztgate-tenant", "default")), timeout=30)
+    [sent] = suite.recorded()[before:]
+    assert sent.tenant == "acme"  # the token's claim, not the body's nor a client header
+    assert "<EMAIL_ADDRESS:" in sent.prompt and EMAIL not in sent.prompt  # acme hashes emails
+
+
+async def test_a_token_without_the_tenant_claim_runs_as_default(suite, stub, keys) -> None:
+    before = len(suite.recorded())
+    await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}"),
+                        metadata=_auth(_token(keys, tenant="")), timeout=30)
+    [sent] = suite.recorded()[before:]
+    assert sent.tenant == "" and "<EMAIL_ADDRESS_1>" in sent.prompt
+
+
+# Envoy's answers: UNAUTHENTICATED (401) for a token it cannot verify, PERMISSION_DENIED (403) for
+# a verified token meant for another audience.
+@pytest.mark.parametrize("case, code", [
+    ("missing", grpc.StatusCode.UNAUTHENTICATED), ("garbage", grpc.StatusCode.UNAUTHENTICATED),
+    ("expired", grpc.StatusCode.UNAUTHENTICATED), ("wrong-issuer", grpc.StatusCode.UNAUTHENTICATED),
+    ("other-key", grpc.StatusCode.UNAUTHENTICATED), ("wrong-audience", grpc.StatusCode.PERMISSION_DENIED)])
+async def test_calls_without_a_valid_token_are_refused_and_reach_nothing(
+        suite, stub, keys, case, code, tmp_path) -> None:
+    tokens = {
+        "missing": None,
+        "garbage": "not.a.token",
+        "expired": _token(keys, ttl_s=60, now=1_000_000_000),
+        "wrong-audience": _token(keys, audience="someone-else"),
+        "wrong-issuer": _token(keys, issuer="evil"),
+        "other-key": mint(keygen(tmp_path)[0], tenant="acme", issuer="ztgate", audience="ztgate-gateway"),
+    }
+    token = tokens[case]
+    before = len(suite.recorded())
+    for call in (stub.Generate, stub.GenerateStream):
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            response = call(ipb.GenerateRequest(prompt=f"mail {EMAIL}"),
+                            metadata=_auth(token) if token else None, timeout=30)
+            if hasattr(response, "__aiter__"):
+                [c async for c in response]
+            else:
+                await response
+        assert info.value.code() == code, (case, info.value.details())
+    assert suite.recorded()[before:] == []
+
+
+async def test_health_checks_need_no_token(suite) -> None:
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    async with grpc.aio.insecure_channel(suite.gateway) as channel:
+        reply = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+    assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_the_cli_sends_its_token_and_the_redaction_route_needs_one_too(suite, keys) -> None:
+    import subprocess
+    import sys
+
+    def redact(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "services.cli", "redact", "--address", suite.gateway,
+                               *extra, f"mail {EMAIL}"], capture_output=True, text=True, timeout=60)
+
+    refused = redact()
+    assert refused.returncode == 1 and "UNAUTHENTICATED" in refused.stderr
+    answered = redact("--token", _token(keys))
+    assert answered.returncode == 0, answered.stderr
+    assert "<EMAIL_ADDRESS:" in answered.stdout and EMAIL not in answered.stdout  # acme's hash

@@ -1,0 +1,67 @@
+"""Gateway tokens: keys from `ztgate token keygen` and the tokens `ztgate token mint` signs."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+import jwt
+import pytest
+
+from services.cli import main
+from services.gateway.auth import TokenError, keygen, mint
+
+
+def _verify(token: str, jwks_path, **options) -> dict:
+    [jwk] = json.loads(jwks_path.read_text())["keys"]
+    key = jwt.PyJWK(jwk).key
+    return jwt.decode(token, key, algorithms=["ES256"], audience="ztgate-gateway", issuer="ztgate",
+                      **options)
+
+
+def test_a_minted_token_verifies_against_the_jwks_with_its_tenant(tmp_path) -> None:
+    key, jwks = keygen(tmp_path)
+    token = mint(key, tenant="acme", issuer="ztgate", audience="ztgate-gateway", ttl_s=60)
+    claims = _verify(token, jwks)
+    [jwk] = json.loads(jwks.read_text())["keys"]
+    assert jwt.get_unverified_header(token)["kid"] == jwk["kid"] and "d" not in jwk  # public half only
+    assert claims["tenant"] == "acme" and claims["sub"] == "acme" and claims["exp"] - claims["iat"] == 60
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600  # the private key is the owner's alone
+
+
+def test_expired_tokens_and_other_keys_do_not_verify(tmp_path) -> None:
+    key, jwks = keygen(tmp_path / "a")
+    other, _ = keygen(tmp_path / "b")
+    with pytest.raises(jwt.ExpiredSignatureError):
+        _verify(mint(key, tenant="acme", issuer="ztgate", audience="ztgate-gateway", ttl_s=1, now=1e9), jwks)
+    with pytest.raises(jwt.InvalidSignatureError):
+        _verify(mint(other, tenant="acme", issuer="ztgate", audience="ztgate-gateway"), jwks)
+
+
+def test_keygen_does_not_replace_a_key_unless_forced(tmp_path) -> None:
+    key, _ = keygen(tmp_path)
+    before = key.read_bytes()
+    with pytest.raises(TokenError, match="--force"):
+        keygen(tmp_path)
+    keygen(tmp_path, force=True)
+    assert key.read_bytes() != before
+
+
+@pytest.mark.parametrize("setup, words", [
+    (lambda p: None, "ztgate token keygen"),
+    (lambda p: (p / "signing-key.pem").write_text("not a key"), "not a key from"),
+])
+def test_mint_says_what_is_wrong_with_the_key(tmp_path, setup, words) -> None:
+    setup(tmp_path)
+    with pytest.raises(TokenError, match=words):
+        mint(tmp_path / "signing-key.pem", tenant="acme", issuer="i", audience="a")
+
+
+def test_the_cli_makes_keys_and_prints_a_token(tmp_path, capsys) -> None:
+    assert main(["token", "keygen", "--out", str(tmp_path)]) == 0
+    assert main(["token", "mint", "--key", str(tmp_path / "signing-key.pem"), "--tenant", "acme",
+                 "--ttl-s", "120"]) == 0
+    token = capsys.readouterr().out.strip()
+    assert _verify(token, tmp_path / "jwks.json")["tenant"] == "acme"
+    assert main(["token", "keygen", "--out", str(tmp_path)]) == 2  # refuses to overwrite
+    assert "--force" in capsys.readouterr().err
