@@ -20,7 +20,6 @@ import pytest
 
 from services.bench.gateway_bench import measure
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import (
     INFERENCE,
@@ -65,11 +64,6 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     finally:
         await stop_suite(suite)
 
-
-@pytest.fixture
-async def stub(suite: Suite) -> AsyncIterator[inference_pb2_grpc.InferenceStub]:
-    async with grpc.aio.insecure_channel(suite.gateway) as channel:
-        yield inference_pb2_grpc.InferenceStub(channel)
 
 
 def _leaks(requests: list[ipb.GenerateRequest]) -> list[str]:

@@ -14,7 +14,6 @@ import pytest
 
 from services.gateway.auth import keygen, mint
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 
 pytestmark = pytest.mark.slow
@@ -45,11 +44,6 @@ async def suite(tmp_path_factory: pytest.TempPathFactory, keys) -> AsyncIterator
     finally:
         await stop_suite(suite)
 
-
-@pytest.fixture
-async def stub(suite: Suite) -> AsyncIterator[inference_pb2_grpc.InferenceStub]:
-    async with grpc.aio.insecure_channel(suite.gateway) as channel:
-        yield inference_pb2_grpc.InferenceStub(channel)
 
 
 def _token(keys, **overrides) -> str:

@@ -32,7 +32,7 @@ from services.config import ZtgateConfig
 from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from tests.e2e.gateway_suite import wait_for
 from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
 
 pytestmark = pytest.mark.slow
@@ -98,18 +98,6 @@ class Suite:
     admin: str
 
 
-async def _wait(predicate, what: str, timeout: float, child: Child | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if predicate():
-                return
-        except OSError:
-            pass
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"{what} within {timeout} s" + (f":\n{child.log()[-3000:]}" if child else ""))
-
-
 @pytest.fixture(scope="module")
 async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
     logs = tmp_path_factory.mktemp("telemetry_e2e")
@@ -158,7 +146,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
             return all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
                 ("redaction", redaction_address), ("inference_primary", inference_address)])
 
-        await _wait(healthy, "Envoy sees every upstream healthy", 60.0, envoy)
+        await asyncio.to_thread(wait_for, healthy, "Envoy sees every upstream healthy", 60.0, envoy)
         yield suite
     finally:
         # The collector goes first (it may be frozen): the services' final exports then fail fast.
@@ -167,11 +155,6 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
             child.stop()
         await recorder.server.stop(0)
 
-
-@pytest.fixture
-async def stub(suite: Suite) -> AsyncIterator[inference_pb2_grpc.InferenceStub]:
-    async with grpc.aio.insecure_channel(suite.gateway) as channel:
-        yield inference_pb2_grpc.InferenceStub(channel)
 
 
 def _request(prompt: str) -> ipb.GenerateRequest:
@@ -194,7 +177,7 @@ async def test_one_trace_runs_from_the_clients_traceparent_through_envoy_redacti
                     and by("ztgate-inference-primary", "/Generate"))
 
     # Envoy flushes its spans every 5 s; the services within a second.
-    await _wait(complete, f"spans of trace {TRACE_ID} from Envoy, redaction and inference", 60.0)
+    await asyncio.to_thread(wait_for, complete, f"spans of trace {TRACE_ID} from Envoy, redaction and inference", 60.0)
     [ingress] = by(GATEWAY_SERVICE_NAME, "ingress")
     assert ingress.parent_id == CLIENT_SPAN_ID  # Envoy continued the client's trace
     [ext_proc] = by(GATEWAY_SERVICE_NAME, EXT_PROC)
