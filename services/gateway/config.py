@@ -22,6 +22,17 @@ class GatewayAuthSettings(Strict):
     tenant_claim: str = Field(default="tenant", pattern=r"^[A-Za-z0-9_.-]+$")
 
 
+class GatewayRateLimitSettings(Strict):
+    # Calls per second each tenant may make through the gateway (calls without a verified tenant
+    # share the `default` tenant's bucket); unset: no limit. Past it Envoy answers
+    # RESOURCE_EXHAUSTED at once and nothing reaches a service.
+    requests_per_s: int | None = Field(default=None, ge=1)
+    # Calls a tenant may make at once after being idle (the bucket's size); default: one second's.
+    burst: int | None = Field(default=None, ge=1)
+    # Tenants tracked at once (Envoy's dynamic descriptors); a tenant evicted starts a fresh bucket.
+    max_tenants: int = Field(default=1000, ge=1)
+
+
 class GatewaySettings(Strict):
     # Envoy's gRPC ingress, the only address clients use.
     listen: str = "127.0.0.1:8080"
@@ -52,6 +63,8 @@ class GatewaySettings(Strict):
     trace_sampling_percent: float = Field(default=100.0, ge=0, le=100)
     # Bearer tokens (JWT) checked by Envoy; off until `auth.jwks_path` is set.
     auth: GatewayAuthSettings = GatewayAuthSettings()
+    # Per-tenant rate limit in Envoy (local token buckets); off until `rate_limit.requests_per_s` is set.
+    rate_limit: GatewayRateLimitSettings = GatewayRateLimitSettings()
 
     @field_validator("listen", "admin")
     @classmethod

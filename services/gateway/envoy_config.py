@@ -58,6 +58,15 @@ def _auth(config: ZtgateConfig) -> dict | None:
             "tenant_claim": auth.tenant_claim}
 
 
+def _rate_limit(config: ZtgateConfig) -> dict | None:
+    """Token bucket per tenant (refilled every second), or None when no limit is set."""
+    limit = config.gateway.rate_limit
+    if limit.requests_per_s is None:
+        return None
+    return {"per_s": limit.requests_per_s, "burst": limit.burst or limit.requests_per_s,
+            "max_tenants": limit.max_tenants}
+
+
 def render(config: ZtgateConfig) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
@@ -75,6 +84,7 @@ def render(config: ZtgateConfig) -> str:
         tenant_header=TENANT_HEADER,
         tracing=_tracing(config),
         auth=_auth(config),
+        rate_limit=_rate_limit(config),
         inference={
             "primary": _address(config.inference.primary.server.listen),
             "fallback": _address(config.inference.fallback.server.listen),

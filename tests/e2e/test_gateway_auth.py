@@ -1,4 +1,5 @@
-"""Bearer tokens at the gateway: Envoy's jwt_authn filter with a JWKS from `ztgate token keygen`.
+"""Bearer tokens at the gateway (Envoy's jwt_authn filter with a JWKS from `ztgate token keygen`)
+and the per-tenant rate limit that keys on the tenant they carry.
 
 A real redaction service and Envoy in front of RECORDING inference upstreams (test doubles,
 tests/e2e/gateway_suite.py), with `gateway.auth.jwks_path` set. The tenant comes only from a
@@ -19,6 +20,8 @@ from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 pytestmark = pytest.mark.slow
 
 EMAIL = "jane.doe@example.com"
+# Per tenant; the other tests stay well inside it (each tenant makes a few calls in all).
+RATE_PER_S, BURST = 2, 4
 ACME = """\
 name: acme-strict
 default_action: pseudonymize
@@ -38,7 +41,9 @@ async def suite(tmp_path_factory: pytest.TempPathFactory, keys) -> AsyncIterator
     _, jwks = keys
     suite = await start_suite(tmp_path_factory.mktemp("auth"), policies={"acme.yaml": ACME},
                               message_timeout_s=2.0,
-                              gateway_env={"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
+                              gateway_env={"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks),
+                                           "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": str(RATE_PER_S),
+                                           "ZTGATE_GATEWAY__RATE_LIMIT__BURST": str(BURST)})
     try:
         yield suite
     finally:
@@ -124,3 +129,19 @@ def test_the_cli_sends_its_token_and_the_redaction_route_needs_one_too(suite, ke
     answered = redact("--token", _token(keys))
     assert answered.returncode == 0, answered.stderr
     assert "<EMAIL_ADDRESS:" in answered.stdout and EMAIL not in answered.stdout  # acme's hash
+
+
+async def test_a_flooding_tenant_is_limited_alone_and_its_refused_calls_reach_nothing(suite, stub, keys) -> None:
+    import asyncio
+
+    before = len(suite.recorded())
+    flood = _auth(_token(keys, tenant="flood"))
+    results = await asyncio.gather(*(stub.Generate(ipb.GenerateRequest(prompt="hi"), metadata=flood, timeout=30)
+                                     for _ in range(3 * BURST)), return_exceptions=True)
+    refused = [r for r in results if isinstance(r, grpc.aio.AioRpcError)]
+    assert refused and all(r.code() == grpc.StatusCode.RESOURCE_EXHAUSTED for r in refused), refused[:1]
+    answered = len(results) - len(refused)
+    assert BURST <= answered < len(results)
+    assert len(suite.recorded()) - before == answered  # a refused call never reached a service
+    reply = await stub.Generate(ipb.GenerateRequest(prompt="hi"), metadata=_auth(_token(keys)), timeout=30)
+    assert reply.text  # acme has a bucket of its own

@@ -136,3 +136,22 @@ def test_a_missing_jwks_file_stops_rendering_with_what_to_do(tmp_path) -> None:
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(tmp_path / "nope.json")})
     with pytest.raises(EnvoyConfigError, match="ztgate token keygen"):
         render(config)
+
+
+def test_a_rate_limit_gives_each_tenant_a_bucket_and_answers_resource_exhausted() -> None:
+    text = render(load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "20"}))
+    validate(text)
+    filters = _hcm(yaml.safe_load(text))["http_filters"]
+    [config] = [f["typed_config"] for f in filters if f["name"] == "envoy.filters.http.local_ratelimit"]
+    assert [f["name"] for f in filters][-2:] == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+    bucket = {"max_tokens": 20, "tokens_per_fill": 20, "fill_interval": "1s"}  # burst defaults to 1 s
+    assert config["token_bucket"] == bucket and config["rate_limited_as_resource_exhausted"] is True
+    assert config["descriptors"] == [{"entries": [{"key": "tenant"}], "token_bucket": bucket}]
+    assert config["rate_limits"] == [{"actions": [
+        {"request_headers": {"header_name": "x-ztgate-tenant", "descriptor_key": "tenant"}}]}]
+    assert config["always_consume_default_token_bucket"] is False and config["max_dynamic_descriptors"] == 1000
+
+
+def test_without_a_rate_limit_setting_no_call_is_limited(bootstrap: dict) -> None:
+    assert "local_ratelimit" not in yaml.safe_dump(bootstrap)
