@@ -210,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stream", action="store_true", help="print tokens as they arrive")
     p.add_argument("--address", default=DEFAULT_ENVOY, help=f"default {DEFAULT_ENVOY} (Envoy)")
     p.add_argument("--max-tokens", type=int, default=128)
-    p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's)")
+    p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's, greedy); above 0 samples")
     p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
     p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
                    help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")

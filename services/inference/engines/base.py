@@ -20,7 +20,9 @@ from services.common.errors import InvalidArgument, Unavailable
 from services.inference import hallucination
 
 # Documented defaults for the proto's optional sampling fields (unset means these).
-DEFAULT_TEMPERATURE = 0.7  # 0 means greedy
+# Greedy unless asked: the answer that is the same with and without speculation and on either
+# engine (a failover does not change it), and the only one a CPU primary serves (vllm_engine.py).
+DEFAULT_TEMPERATURE = 0.0  # 0 means greedy
 DEFAULT_TOP_P = 1.0  # 1 keeps the whole distribution
 DEFAULT_TOP_K = 0  # 0 disables top-k
 DEFAULT_MAX_TOKENS = 256  # clamped to what the context leaves after the prompt

@@ -24,6 +24,7 @@ def test_unset_sampling_fields_take_the_documented_defaults():
     s = SamplingParams.from_optional()
     assert (s.temperature, s.top_p, s.top_k, s.max_tokens, s.seed, s.stop, s.score_inline) == (
         DEFAULT_TEMPERATURE, DEFAULT_TOP_P, DEFAULT_TOP_K, DEFAULT_MAX_TOKENS, None, (), False)
+    assert s.greedy  # unset is greedy: the answer speculation and failover never change
 
 
 def test_temperature_zero_is_greedy_and_kept_not_replaced_by_the_default():
