@@ -65,7 +65,11 @@ def _load(key_path: Path) -> tuple[ec.EllipticCurvePrivateKey, str]:
     first, _, pem = text.partition("\n")
     if not first.startswith("# kid: "):
         raise TokenError(f"{key_path} is not a key from `ztgate token keygen` (no key id line)")
-    key = serialization.load_pem_private_key(pem.encode(), password=None)
+    try:
+        key = serialization.load_pem_private_key(pem.encode(), password=None)
+    except ValueError:
+        raise TokenError(f"{key_path} holds no readable private key; make one with "
+                         "`ztgate token keygen`") from None
     if not isinstance(key, ec.EllipticCurvePrivateKey):
         raise TokenError(f"{key_path} is not a P-256 key")
     return key, first.removeprefix("# kid: ").strip()

@@ -50,6 +50,8 @@ def test_keygen_does_not_replace_a_key_unless_forced(tmp_path) -> None:
 @pytest.mark.parametrize("setup, words", [
     (lambda p: None, "ztgate token keygen"),
     (lambda p: (p / "signing-key.pem").write_text("not a key"), "not a key from"),
+    (lambda p: (p / "signing-key.pem").write_text("# kid: 1\n-----BEGIN PRIVATE KEY-----\nxx\n"),
+     "no readable private key"),
 ])
 def test_mint_says_what_is_wrong_with_the_key(tmp_path, setup, words) -> None:
     setup(tmp_path)
