@@ -158,6 +158,13 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
               f"({config.inference.fallback.engine})")
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        auth, limit = config.gateway.auth, config.gateway.rate_limit
+        print("  bearer tokens          " + (
+            f"required (JWKS {auth.jwks_path}; `ztgate token mint --tenant T`)" if auth.jwks_path
+            else "off: every call runs as tenant default (set gateway.auth.jwks_path)"))
+        if limit.requests_per_s is not None:
+            print(f"  rate limit             {limit.requests_per_s}/s per tenant, "
+                  f"burst {limit.burst or limit.requests_per_s}")
         print("Ctrl-C stops everything.", flush=True)
         watchers = [asyncio.ensure_future(c.process.wait()) for c in children if c.process]
         stopping = asyncio.ensure_future(stop.wait())

@@ -55,6 +55,7 @@ def test_up_prints_the_endpoints(suite) -> None:
     child, env = suite
     log = child.log()
     assert env["ZTGATE_GATEWAY__LISTEN"] in log and env["ZTGATE_GATEWAY__ADMIN"] in log
+    assert "bearer tokens          off" in log  # says so when calls are not authenticated
 
 
 def test_redact_cli_goes_through_envoy_and_prints_findings(suite) -> None:
