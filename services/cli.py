@@ -239,6 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="calls per series (gateway, default 300; telemetry: on vs off inference calls, "
                         "default 60, 0 skips)")
     p.add_argument("--out", type=Path, help="also write the Markdown report here (inference: the JSON results)")
+    p.add_argument("--auth", action="store_true",
+                   help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
     from services.inference.speedbench import add_arguments as add_inference_bench_arguments
 
     add_inference_bench_arguments(p.add_argument_group("inference"))

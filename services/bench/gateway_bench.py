@@ -11,6 +11,8 @@ share the machine's state, one call at a time:
   work plus one loopback gRPC hop (so the budget below is, if anything, generous by that hop).
 
 Added latency is gateway minus direct, per quantile. Target: added p99 <= redaction p99 + 2 ms.
+With `--auth` the gateway also checks a bearer token on every call and applies the per-tenant rate
+limit (set far above what the bench sends): what turning them on adds.
 `measure` runs against running parts; `run` starts them (redaction service, echo upstream, Envoy
 with the bootstrap `ztgate envoy-config` renders) on free loopback ports and stops them after.
 """
@@ -38,6 +40,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
+from services.common.identity import bearer
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
@@ -125,7 +128,7 @@ class GatewayBench:
 
 
 async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 300, warmup: int = 30,
-                  prompt: str = PROMPT, timeout_s: float = 30.0) -> GatewayBench:
+                  prompt: str = PROMPT, timeout_s: float = 30.0, token: str = "") -> GatewayBench:
     """Times `calls` rounds of the three series against running parts (see the module doc)."""
     if calls < 1 or warmup < 0:
         raise ValueError("calls must be >= 1 and warmup >= 0")
@@ -145,7 +148,8 @@ async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 3
             if name == "redaction":
                 await redact(redaction_pb2.RedactRequest(text=prompt), timeout=timeout_s)
             else:
-                await generate[name](request, timeout=timeout_s)
+                await generate[name](request, timeout=timeout_s,
+                                     metadata=bearer(token) if name == "gateway" else ())
         except grpc.aio.AioRpcError as exc:
             errors[name] += record
             if record:
@@ -176,16 +180,25 @@ def _clusters_healthy(admin: str, expected: list[str]) -> bool:
 
 
 @contextlib.contextmanager
-def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0
-                  ) -> Iterator[tuple[str, str, str]]:
-    """Starts redaction, the echo upstream and Envoy on free ports; yields (gateway, upstream, redaction)."""
+def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0, *, auth: bool = False
+                  ) -> Iterator[tuple[str, str, str, str]]:
+    """Starts redaction, the echo upstream and Envoy on free ports; yields (gateway, upstream,
+    redaction, token): with `auth`, Envoy checks tokens (a key made in `logs`) and rate-limits."""
     from services.gateway.envoy_config import render
     from services.gateway.envoy_process import envoy_argv
 
     upstream, redaction = free_address(), free_address()
-    gateway = config.gateway.model_copy(update={
-        "listen": free_address(), "admin": free_address(),
-        "health_interval_s": 0.5})
+    token = ""
+    update: dict = {"listen": free_address(), "admin": free_address(), "health_interval_s": 0.5}
+    if auth:
+        from services.gateway.auth import keygen, mint
+
+        key, jwks = keygen(logs / "keys", force=True)
+        update["auth"] = config.gateway.auth.model_copy(update={"jwks_path": jwks})
+        update["rate_limit"] = config.gateway.rate_limit.model_copy(update={"requests_per_s": 1_000_000})
+        token = mint(key, tenant="bench", issuer=config.gateway.auth.issuer,
+                     audience=config.gateway.auth.audience, tenant_claim=config.gateway.auth.tenant_claim)
+    gateway = config.gateway.model_copy(update=update)
     server = config.redaction.server.model_copy(update={"listen": redaction})
     inference = config.inference.model_copy(update={
         name: getattr(config.inference, name).model_copy(update={
@@ -212,17 +225,17 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
             f"redaction::{redaction}::health_flags::healthy",
             f"inference_primary::{upstream}::health_flags::healthy"]),
             "Envoy seeing its upstreams healthy", processes, logs, 60.0)
-        yield gateway.listen, upstream, redaction
+        yield gateway.listen, upstream, redaction, token
     finally:
         stop_all(processes)
 
 
 def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,
-        logs: Path | None = None) -> GatewayBench:
+        logs: Path | None = None, auth: bool = False) -> GatewayBench:
     """Starts the parts, measures, stops them."""
     logs = logs or Path(tempfile.mkdtemp(prefix="ztgate-bench-gateway-"))
-    with running_suite(config, logs) as (gateway, upstream, redaction):
-        return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup))
+    with running_suite(config, logs, auth=auth) as (gateway, upstream, redaction, token):
+        return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup, token=token))
 
 
 def _ms(value: float) -> str:
@@ -251,14 +264,16 @@ def render_report(result: GatewayBench, command: str = "ztgate bench gateway") -
 
 
 def main(args: argparse.Namespace) -> int:
-    """`ztgate bench gateway [--config FILE] [--calls N] [--out FILE]`; exit 1 if the target is missed."""
+    """`ztgate bench gateway [--config FILE] [--calls N] [--auth] [--out FILE]`; exit 1 if the target
+    is missed."""
     from services.config import load_config
 
     calls = getattr(args, "calls", None) or 300
-    print(f"starting redaction, echo upstream and Envoy; {calls} calls per series ...",
-          file=sys.stderr, flush=True)
-    result = run(load_config(getattr(args, "config", None)), calls=calls)
-    text = render_report(result, f"ztgate bench gateway --calls {calls}")
+    auth = bool(getattr(args, "auth", False))
+    print(f"starting redaction, echo upstream and Envoy{' (tokens and rate limit on)' if auth else ''}; "
+          f"{calls} calls per series ...", file=sys.stderr, flush=True)
+    result = run(load_config(getattr(args, "config", None)), calls=calls, auth=auth)
+    text = render_report(result, f"ztgate bench gateway --calls {calls}{' --auth' if auth else ''}")
     print(text)
     out = getattr(args, "out", None)
     if out:

@@ -145,3 +145,13 @@ async def test_a_flooding_tenant_is_limited_alone_and_its_refused_calls_reach_no
     assert len(suite.recorded()) - before == answered  # a refused call never reached a service
     reply = await stub.Generate(ipb.GenerateRequest(prompt="hi"), metadata=_auth(_token(keys)), timeout=30)
     assert reply.text  # acme has a bucket of its own
+
+
+async def test_the_gateway_bench_sends_its_token(suite, keys) -> None:
+    from services.bench.gateway_bench import measure
+
+    args = (suite.gateway, f"127.0.0.1:{suite.primary.port}", suite.redaction_address)
+    with_token = await measure(*args, calls=2, warmup=0, token=_token(keys, tenant="bench"))
+    assert with_token.errors["gateway"] == 0 and len(with_token.gateway.durations_ms) == 2
+    without = await measure(*args, calls=1, warmup=0)
+    assert without.errors["gateway"] == 1 and "UNAUTHENTICATED" in without.error_kinds[0]
