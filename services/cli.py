@@ -11,8 +11,6 @@ from pathlib import Path
 from services.common.config import ConfigError
 
 DEFAULT_ENVOY = "127.0.0.1:8080"
-# Where `ztgate token keygen` writes the development signing key and JWKS.
-DEFAULT_TOKEN_DIR = Path("~/.config/ztgate/tokens").expanduser()
 
 
 def _config(args: argparse.Namespace):
@@ -106,16 +104,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_token(args: argparse.Namespace) -> int:
-    from services.gateway.auth import TokenError, keygen, mint
+    from services.gateway.auth import DEFAULT_DIR, SIGNING_KEY_FILE, TokenError, keygen, mint
 
     try:
         if args.action == "keygen":
-            key_path, jwks_path = keygen(args.out, force=args.force)
+            key_path, jwks_path = keygen(args.out or DEFAULT_DIR, force=args.force)
             print(f"signing key: {key_path} (keep it private)\nJWKS: {jwks_path}\n"
                   f"turn tokens on with gateway.auth.jwks_path: {jwks_path}", file=sys.stderr)
             return 0
         auth = _config(args).gateway.auth
-        print(mint(args.key, tenant=args.tenant, issuer=auth.issuer, audience=auth.audience,
+        print(mint(args.key or DEFAULT_DIR / SIGNING_KEY_FILE, tenant=args.tenant, issuer=auth.issuer, audience=auth.audience,
                    tenant_claim=auth.tenant_claim, ttl_s=args.ttl_s, subject=args.subject))
         return 0
     except TokenError as exc:
@@ -171,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ztgate", description=__doc__)
     sub = parser.add_subparsers(dest="verb", required=True)
 
+    def with_token(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
+                       help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")
+
     def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--config", type=Path, help="ztgate.yaml (default: $ZTGATE_CONFIG or built-in defaults)")
         return p
@@ -201,8 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="")
     p.add_argument("--tenant", default="")
     p.add_argument("--session", default="")
-    p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
-                   help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")
+    with_token(p)
     p.set_defaults(func=cmd_redact)
 
     p = sub.add_parser("generate", help="ask the model through the gateway (redaction enforced)")
@@ -212,19 +213,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=int, default=128)
     p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's, greedy); above 0 samples")
     p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
-    p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
-                   help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")
+    with_token(p)
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("token", help="gateway tokens: a signing key and JWKS, and tokens for a tenant")
     tokens = p.add_subparsers(dest="action", required=True)
     p = tokens.add_parser("keygen", help="write a signing key and the JWKS that Envoy verifies against")
-    p.add_argument("--out", type=Path, default=DEFAULT_TOKEN_DIR, help=f"folder (default {DEFAULT_TOKEN_DIR})")
+    p.add_argument("--out", type=Path, help="folder (default ~/.config/ztgate/tokens)")
     p.add_argument("--force", action="store_true", help="replace an existing key")
     p.set_defaults(func=cmd_token)
     p = with_config(tokens.add_parser("mint", help="print a token for TENANT (issuer and audience from the config)"))
     p.add_argument("--tenant", required=True)
-    p.add_argument("--key", type=Path, default=DEFAULT_TOKEN_DIR / "signing-key.pem")
+    p.add_argument("--key", type=Path, help="signing key (default ~/.config/ztgate/tokens/signing-key.pem)")
     p.add_argument("--ttl-s", type=int, default=3600, help="seconds the token is valid")
     p.add_argument("--subject", default="", help="the token's sub (default: the tenant)")
     p.set_defaults(func=cmd_token)

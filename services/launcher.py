@@ -164,7 +164,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             else "off: every call runs as tenant default (set gateway.auth.jwks_path)"))
         if limit.requests_per_s is not None:
             print(f"  rate limit             {limit.requests_per_s}/s per tenant, "
-                  f"burst {limit.burst or limit.requests_per_s}")
+                  f"burst {limit.bucket_size}")
         print("Ctrl-C stops everything.", flush=True)
         watchers = [asyncio.ensure_future(c.process.wait()) for c in children if c.process]
         stopping = asyncio.ensure_future(stop.wait())

@@ -25,6 +25,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from services.common.atomic import write_atomically
 
 ALGORITHM = "ES256"
+# Where `ztgate token keygen` writes, and `ztgate token mint` reads, the development key pair.
+DEFAULT_DIR = Path("~/.config/ztgate/tokens").expanduser()
 SIGNING_KEY_FILE = "signing-key.pem"
 JWKS_FILE = "jwks.json"
 

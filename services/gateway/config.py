@@ -32,6 +32,11 @@ class GatewayRateLimitSettings(Strict):
     # Tenants tracked at once (Envoy's dynamic descriptors); a tenant evicted starts a fresh bucket.
     max_tenants: int = Field(default=1000, ge=1)
 
+    @property
+    def bucket_size(self) -> int | None:
+        """Calls a tenant may make at once: `burst`, else one second's worth; None when off."""
+        return self.burst or self.requests_per_s
+
 
 class GatewaySettings(Strict):
     # Envoy's gRPC ingress, the only address clients use.

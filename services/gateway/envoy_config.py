@@ -63,7 +63,7 @@ def _rate_limit(config: ZtgateConfig) -> dict | None:
     limit = config.gateway.rate_limit
     if limit.requests_per_s is None:
         return None
-    return {"per_s": limit.requests_per_s, "burst": limit.burst or limit.requests_per_s,
+    return {"per_s": limit.requests_per_s, "burst": limit.bucket_size,
             "max_tenants": limit.max_tenants}
 
 

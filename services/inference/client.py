@@ -8,7 +8,6 @@ from typing import TextIO
 import grpc
 
 from services.common.identity import bearer
-
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 
