@@ -8,11 +8,16 @@ verified token's claim, so a tenant's own redaction policy applies through the g
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.bench.gateway_bench import measure
 from services.gateway.auth import keygen, mint
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
@@ -109,17 +114,12 @@ async def test_calls_without_a_valid_token_are_refused_and_reach_nothing(
 
 
 async def test_health_checks_need_no_token(suite) -> None:
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
     async with grpc.aio.insecure_channel(suite.gateway) as channel:
         reply = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
 def test_the_cli_sends_its_token_and_the_redaction_route_needs_one_too(suite, keys) -> None:
-    import subprocess
-    import sys
-
     def redact(*extra: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "services.cli", "redact", "--address", suite.gateway,
                                *extra, f"mail {EMAIL}"], capture_output=True, text=True, timeout=60)
@@ -132,8 +132,6 @@ def test_the_cli_sends_its_token_and_the_redaction_route_needs_one_too(suite, ke
 
 
 async def test_a_flooding_tenant_is_limited_alone_and_its_refused_calls_reach_nothing(suite, stub, keys) -> None:
-    import asyncio
-
     before = len(suite.recorded())
     flood = _auth(_token(keys, tenant="flood"))
     results = await asyncio.gather(*(stub.Generate(ipb.GenerateRequest(prompt="hi"), metadata=flood, timeout=30)
@@ -148,8 +146,6 @@ async def test_a_flooding_tenant_is_limited_alone_and_its_refused_calls_reach_no
 
 
 async def test_the_gateway_bench_sends_its_token(suite, keys) -> None:
-    from services.bench.gateway_bench import measure
-
     args = (suite.gateway, f"127.0.0.1:{suite.primary.port}", suite.redaction_address)
     with_token = await measure(*args, calls=2, warmup=0, token=_token(keys, tenant="bench"))
     assert with_token.errors["gateway"] == 0 and len(with_token.gateway.durations_ms) == 2
