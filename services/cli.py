@@ -84,12 +84,27 @@ def cmd_envoy_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _client_tls(address: str):
+    """Plaintext to the gateway's listener; the operator's certificate to a service inside a suite
+    that runs with mTLS (`--address` of the service itself)."""
+    from services.common.pki import Pki, operator_tls
+    from services.config import load_config
+
+    config = load_config(None)
+    services = {config.redaction.server.listen, config.inference.primary.server.listen,
+                config.inference.fallback.server.listen}
+    if address not in services or not Pki(config.mesh.pki_dir.expanduser()).exists():
+        return None
+    return operator_tls(config.mesh)
+
+
 def cmd_redact(args: argparse.Namespace) -> int:
     from services.redaction.client import print_redaction, redact
 
     text = sys.stdin.read() if args.text == "-" else args.text
     response = asyncio.run(redact(args.address, text, policy=args.policy, tenant=args.tenant,
-                                  session_id=args.session, token=args.token))
+                                  session_id=args.session, token=args.token,
+                                  tls=_client_tls(args.address)))
     print_redaction(response, sys.stdout)
     return 0
 
@@ -99,7 +114,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     request = build_request(args.prompt, chat=not args.raw, max_tokens=args.max_tokens,
                             temperature=args.temperature)
-    asyncio.run(generate(args.address, request, stream=args.stream, token=args.token))
+    asyncio.run(generate(args.address, request, stream=args.stream, token=args.token,
+                         tls=_client_tls(args.address)))
     return 0
 
 
@@ -119,6 +135,21 @@ def cmd_token(args: argparse.Namespace) -> int:
     except TokenError as exc:
         print(f"ztgate: {exc}", file=sys.stderr)
         return 2
+
+
+def cmd_certs(args: argparse.Namespace) -> int:
+    from services.common.pki import IDENTITIES, PkiError, create
+
+    directory = args.dir or _config(args).mesh.pki_dir
+    try:
+        suite = create(directory, force=args.force, days=args.days, extra_names=tuple(args.name))
+    except PkiError as exc:
+        print(f"ztgate: {exc}", file=sys.stderr)
+        return 2
+    print(f"suite CA and certificates for {', '.join(IDENTITIES)} in {suite.dir} "
+          f"(valid {args.days} days; the CA's key was not kept)\n"
+          f"`ztgate up` uses them while mesh.pki_dir points there", file=sys.stderr)
+    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -228,6 +259,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ttl-s", type=int, default=3600, help="seconds the token is valid")
     p.add_argument("--subject", default="", help="the token's sub (default: the tenant)")
     p.set_defaults(func=cmd_token)
+
+    p = sub.add_parser("certs", help="the suite's own CA and certificates for mTLS inside it")
+    certs = p.add_subparsers(dest="action", required=True)
+    p = with_config(certs.add_parser("init", help="issue a fresh CA and a certificate for every part"))
+    p.add_argument("--dir", type=Path, help="folder (default mesh.pki_dir, ~/.config/ztgate/pki)")
+    p.add_argument("--force", action="store_true", help="replace the certificates already there")
+    p.add_argument("--days", type=int, default=365, help="days the certificates are valid")
+    p.add_argument("--name", action="append", default=[], metavar="DNS",
+                   help="another DNS name for the servers' certificates (repeatable)")
+    p.set_defaults(func=cmd_certs)
 
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
     p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry"])

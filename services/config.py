@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from services.common.config import load_settings
-from services.common.settings import LoggingSettings, OtelSettings, Strict
+from services.common.settings import LoggingSettings, MeshSettings, OtelSettings, Strict
 from services.gateway.config import GatewaySettings
 from services.inference.config import InferenceSettings
 from services.redaction.config import RedactionSettings
@@ -16,6 +16,8 @@ class ZtgateConfig(Strict):
     logging: LoggingSettings = LoggingSettings()
     # OpenTelemetry export, shared by every service.
     otel: OtelSettings = OtelSettings()
+    # mTLS inside the suite.
+    mesh: MeshSettings = MeshSettings()
     gateway: GatewaySettings = GatewaySettings()
     redaction: RedactionSettings = RedactionSettings()
     telemetry: TelemetrySettings = TelemetrySettings()

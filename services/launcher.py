@@ -16,12 +16,16 @@ import sys
 import tempfile
 import urllib.request
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.common import pki
 from services.common.config import load_settings
+from services.common.settings import ClientTlsSettings
+from services.common.tls import client_credentials
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import render
 from services.gateway.envoy_process import envoy_argv
@@ -33,8 +37,20 @@ class StartError(Exception):
     """A child failed to start or to become healthy in time."""
 
 
+# Per part: its key path in the configuration, and the suite identities it takes calls from.
+# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks); every
+# part exports telemetry to the collector.
+SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    pki.TELEMETRY: ("TELEMETRY__SERVER", (pki.ENVOY, pki.OPERATOR, *pki.SERVERS)),
+    pki.REDACTION: ("REDACTION__SERVER", (pki.ENVOY, pki.OPERATOR)),
+    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR)),
+    pki.INFERENCE_FALLBACK: ("INFERENCE__FALLBACK__SERVER", (pki.ENVOY, pki.OPERATOR)),
+}
+
+
 @dataclass
 class Child:
+    # The part's name, also its identity in the suite's certificates.
     name: str
     argv: list[str]
     # host:port whose gRPC health is polled (None: use `ready_url`).
@@ -63,14 +79,49 @@ def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path) ->
     ]
 
 
-def child_env(config: ZtgateConfig) -> dict[str, str]:
-    """The children's environment: every service exports to the suite's own collector."""
+def mesh_env(config: ZtgateConfig, part: str) -> dict[str, str]:
+    """With mesh.mtls, the settings that make `part` serve with its own certificate, require one
+    from the callers it accepts, and present its own to the collector; else nothing."""
+    if not config.mesh.mtls or part not in SERVED_PARTS:
+        return {}
+    suite = pki.Pki(config.mesh.pki_dir.expanduser().resolve())
+    key_path, callers = SERVED_PARTS[part]
+    return {
+        f"ZTGATE_{key_path}__TLS__CERT": str(suite.cert(part)),
+        f"ZTGATE_{key_path}__TLS__KEY": str(suite.key(part)),
+        f"ZTGATE_{key_path}__TLS__CLIENT_CA": str(suite.ca),
+        f"ZTGATE_{key_path}__TLS__ALLOWED_CLIENTS": "[" + ", ".join(callers) + "]",
+        "ZTGATE_OTEL__TLS__CA": str(suite.ca),
+        "ZTGATE_OTEL__TLS__CERT": str(suite.cert(part)),
+        "ZTGATE_OTEL__TLS__KEY": str(suite.key(part)),
+    }
+
+
+def child_env(config: ZtgateConfig, part: str | None = None) -> dict[str, str]:
+    """A child's environment: every service exports to the suite's own collector, over mTLS with
+    mesh.mtls (`mesh_env`)."""
     env = os.environ.copy()
     env.setdefault("ZTGATE_OTEL__ENABLED", "true")
     env.setdefault("ZTGATE_OTEL__ENDPOINT", config.telemetry.server.listen)
     env.setdefault("ZTGATE_OTEL__EXPORT_INTERVAL_S", "2")
     env.setdefault("ZTGATE_TELEMETRY__SLO__ENVOY_ADMIN", config.gateway.admin)
+    if part is not None:
+        env.update(mesh_env(config, part))
     return env
+
+
+def prepare_pki(config: ZtgateConfig) -> str | None:
+    """Issues the suite's certificates if the folder has none; a line to print, None without mTLS.
+    Raises pki.PkiError when they are incomplete or expired."""
+    if not config.mesh.mtls:
+        return None
+    suite, created = pki.ensure(config.mesh.pki_dir)
+    expiry = suite.check()
+    line = f"{'issued' if created else 'using'} the suite's certificates in {suite.dir}"
+    left = expiry - datetime.now(UTC)
+    if left < timedelta(days=pki.RENEW_WARNING_DAYS):
+        line += f" (WARNING: they expire in {left.days} days; `ztgate certs init --force`)"
+    return line
 
 
 def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateConfig:
@@ -79,7 +130,7 @@ def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateCon
     return load_settings(ZtgateConfig, config_path, environ=child_env(config))
 
 
-async def _healthy(child: Child) -> bool:
+async def _healthy(child: Child, tls: ClientTlsSettings | None = None) -> bool:
     if child.ready_url:
         def get() -> bool:
             try:
@@ -89,7 +140,9 @@ async def _healthy(child: Child) -> bool:
                 return False
         return await asyncio.to_thread(get)
     assert child.health_address is not None
-    async with grpc.aio.insecure_channel(child.health_address) as channel:
+    channel = (grpc.aio.secure_channel(child.health_address, client_credentials(tls)) if tls
+               else grpc.aio.insecure_channel(child.health_address))
+    async with channel:
         try:
             reply = await health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=child.health_service), timeout=1)
@@ -98,12 +151,12 @@ async def _healthy(child: Child) -> bool:
         return reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
-async def _wait_healthy(child: Child, timeout_s: float) -> None:
+async def _wait_healthy(child: Child, timeout_s: float, tls: ClientTlsSettings | None) -> None:
     deadline = asyncio.get_running_loop().time() + timeout_s
     while asyncio.get_running_loop().time() < deadline:
         if child.process and child.process.returncode is not None:
             raise StartError(f"{child.name} exited with code {child.process.returncode} during start")
-        if await _healthy(child):
+        if await _healthy(child, tls):
             return
         await asyncio.sleep(0.25)
     raise StartError(f"{child.name} was not healthy within {timeout_s:.0f} s")
@@ -126,6 +179,14 @@ async def _stop(children: list[Child], grace_s: float = 15.0) -> None:
 async def run_suite(config: ZtgateConfig, config_path: Path | None,
                     start_timeout_s: float = 180.0) -> int:
     """Starts the suite, reports endpoints, and stops it all on a signal or a child's death."""
+    try:
+        pki_line = prepare_pki(config)
+    except pki.PkiError as exc:
+        print(f"ztgate up failed: {exc}", file=sys.stderr)
+        return 1
+    if pki_line:
+        print(pki_line, flush=True)
+    tls = pki.operator_tls(config.mesh)
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
     envoy_config = workdir / "envoy.yaml"
     envoy_config.write_text(render(children_config(config, config_path)))
@@ -138,8 +199,8 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         for child in children:
             print(f"starting {child.name} ...", flush=True)
             child.process = await asyncio.create_subprocess_exec(
-                *child.argv, start_new_session=True, env=child_env(config))
-            waiting = asyncio.ensure_future(_wait_healthy(child, start_timeout_s))
+                *child.argv, start_new_session=True, env=child_env(config, child.name))
+            waiting = asyncio.ensure_future(_wait_healthy(child, start_timeout_s, tls))
             stopping = asyncio.ensure_future(stop.wait())
             await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
             if stop.is_set():
@@ -158,6 +219,9 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
               f"({config.inference.fallback.engine})")
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        print("  inside the suite       " + (
+            f"mTLS (certificates in {config.mesh.pki_dir}; services accept only the parts that call them)"
+            if tls else "plaintext on loopback (mesh.mtls is off)"))
         auth, limit = config.gateway.auth, config.gateway.rate_limit
         print("  bearer tokens          " + (
             f"required (JWKS {auth.jwks_path}; `ztgate token mint --tenant T`)" if auth.jwks_path
@@ -187,8 +251,15 @@ async def print_status(config: ZtgateConfig) -> int:
     """Prints each part's health; exit code 0 only when all are healthy."""
     envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
     ok = True
+    tls = pki.operator_tls(config.mesh)
+    if tls is not None:
+        try:
+            pki.Pki(config.mesh.pki_dir.expanduser().resolve()).check()
+        except pki.PkiError as exc:
+            print(f"ztgate status: {exc}", file=sys.stderr)
+            return 1
     for child in suite(config, None, envoy_config):
-        healthy = await _healthy(child)
+        healthy = await _healthy(child, tls)
         ok &= healthy
         where = child.health_address or child.ready_url
         print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")

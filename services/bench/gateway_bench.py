@@ -40,8 +40,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
+from services.common import pki
 from services.common.identity import bearer
+from services.common.settings import ClientTlsSettings, TlsSettings
+from services.common.tls import AllowedClientsInterceptor, open_channel, server_credentials
 from services.config import ZtgateConfig
+from services.launcher import mesh_env
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
@@ -68,13 +72,22 @@ class EchoInference(inference_pb2_grpc.InferenceServicer):
                                               served_by="echo")
 
 
-async def serve_echo(listen: str) -> None:
-    """Runs the echo upstream (with gRPC health, SERVING) until SIGTERM."""
-    server = grpc.aio.server()
+async def serve_echo(listen: str, pki_dir: Path | None = None) -> None:
+    """Runs the echo upstream (with gRPC health, SERVING) until SIGTERM; with `pki_dir`, as the
+    inference primary does under `ztgate up`: its certificate, Envoy and the operator only."""
+    tls = None
+    if pki_dir is not None:
+        suite = pki.Pki(pki_dir)
+        tls = TlsSettings(cert=suite.cert(pki.INFERENCE_PRIMARY), key=suite.key(pki.INFERENCE_PRIMARY),
+                          client_ca=suite.ca, allowed_clients=(pki.ENVOY, pki.OPERATOR))
+    server = grpc.aio.server(interceptors=[AllowedClientsInterceptor(tls.allowed_clients)] if tls else [])
     inference_pb2_grpc.add_InferenceServicer_to_server(EchoInference(), server)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
-    server.add_insecure_port(listen)
+    if tls:
+        server.add_secure_port(listen, server_credentials(tls))
+    else:
+        server.add_insecure_port(listen)
     await server.start()
     await checker.set(INFERENCE, health_pb2.HealthCheckResponse.SERVING)
     stop = asyncio.Event()
@@ -128,12 +141,14 @@ class GatewayBench:
 
 
 async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 300, warmup: int = 30,
-                  prompt: str = PROMPT, timeout_s: float = 30.0, token: str = "") -> GatewayBench:
-    """Times `calls` rounds of the three series against running parts (see the module doc)."""
+                  prompt: str = PROMPT, timeout_s: float = 30.0, token: str = "",
+                  tls: ClientTlsSettings | None = None) -> GatewayBench:
+    """Times `calls` rounds of the three series against running parts (see the module doc); the
+    direct and redaction series call over mTLS with `tls` (the gateway's listener is plaintext)."""
     if calls < 1 or warmup < 0:
         raise ValueError("calls must be >= 1 and warmup >= 0")
-    channels = {name: grpc.aio.insecure_channel(address) for name, address in
-                (("direct", upstream), ("gateway", gateway), ("redaction", redaction))}
+    channels = {name: open_channel(address, creds) for name, address, creds in
+                (("direct", upstream, tls), ("gateway", gateway, None), ("redaction", redaction, tls))}
     request = inference_pb2.GenerateRequest(prompt=prompt)
     generate = {name: inference_pb2_grpc.InferenceStub(channels[name]).Generate
                 for name in ("direct", "gateway")}
@@ -181,9 +196,11 @@ def _clusters_healthy(admin: str, expected: list[str]) -> bool:
 
 @contextlib.contextmanager
 def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0, *, auth: bool = False
-                  ) -> Iterator[tuple[str, str, str, str]]:
+                  ) -> Iterator[tuple[str, str, str, str, ClientTlsSettings | None]]:
     """Starts redaction, the echo upstream and Envoy on free ports; yields (gateway, upstream,
-    redaction, token): with `auth`, Envoy checks tokens (a key made in `logs`) and rate-limits."""
+    redaction, token, tls): with `auth`, Envoy checks tokens (a key made in `logs`) and
+    rate-limits; with mesh.mtls (as under `ztgate up`), every hop behind Envoy is mTLS, with
+    certificates issued in `logs`, and `tls` is the operator's credentials for the direct calls."""
     from services.gateway.envoy_config import render
     from services.gateway.envoy_process import envoy_argv
 
@@ -198,6 +215,11 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         update["rate_limit"] = config.gateway.rate_limit.model_copy(update={"requests_per_s": 1_000_000})
         token = mint(key, tenant="bench", issuer=config.gateway.auth.issuer,
                      audience=config.gateway.auth.audience, tenant_claim=config.gateway.auth.tenant_claim)
+    tls = None
+    if config.mesh.mtls:
+        issued = pki.create(logs / "pki", force=True)
+        config = config.model_copy(update={"mesh": config.mesh.model_copy(update={"pki_dir": issued.dir})})
+        tls = pki.operator_tls(config.mesh)
     gateway = config.gateway.model_copy(update=update)
     server = config.redaction.server.model_copy(update={"listen": redaction})
     inference = config.inference.model_copy(update={
@@ -212,20 +234,22 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     python = [sys.executable, "-m"]
     argvs = {
         "redaction": [*python, "services.cli", "serve", "redaction", "--listen", redaction],
-        "upstream": [*python, "services.bench.gateway_bench", "--echo-upstream", upstream],
+        "upstream": [*python, "services.bench.gateway_bench", "--echo-upstream", upstream,
+                     *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])],
         "envoy": envoy_argv(bootstrap),
     }
+    envs = {"redaction": mesh_env(config, pki.REDACTION)}
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():
-            processes.append(spawn(argv, logs / f"{name}.log"))
-        wait_until(lambda: is_serving(redaction, EXT_PROC), "the redaction service SERVING", processes, logs,
-                   start_timeout_s)
+            processes.append(spawn(argv, logs / f"{name}.log", envs.get(name)))
+        wait_until(lambda: is_serving(redaction, EXT_PROC, tls), "the redaction service SERVING", processes,
+                   logs, start_timeout_s)
         wait_until(lambda: _clusters_healthy(gateway.admin, [
             f"redaction::{redaction}::health_flags::healthy",
             f"inference_primary::{upstream}::health_flags::healthy"]),
             "Envoy seeing its upstreams healthy", processes, logs, 60.0)
-        yield gateway.listen, upstream, redaction, token
+        yield gateway.listen, upstream, redaction, token, tls
     finally:
         stop_all(processes)
 
@@ -234,20 +258,22 @@ def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,
         logs: Path | None = None, auth: bool = False) -> GatewayBench:
     """Starts the parts, measures, stops them."""
     logs = logs or Path(tempfile.mkdtemp(prefix="ztgate-bench-gateway-"))
-    with running_suite(config, logs, auth=auth) as (gateway, upstream, redaction, token):
-        return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup, token=token))
+    with running_suite(config, logs, auth=auth) as (gateway, upstream, redaction, token, tls):
+        return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup, token=token,
+                                   tls=tls))
 
 
 def _ms(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.2f}"
 
 
-def render_report(result: GatewayBench, command: str = "ztgate bench gateway") -> str:
+def render_report(result: GatewayBench, command: str = "ztgate bench gateway", *, mtls: bool = False) -> str:
     """The Markdown report of one run."""
     lines = [
         f"`{command}` on {platform.node()} ({platform.machine()}, {len(os.sched_getaffinity(0))} CPUs), "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {result.calls} unary calls per series, "
-        f"one at a time, interleaved.",
+        f"one at a time, interleaved; "
+        f"{'mTLS behind Envoy and on the direct calls (as under `ztgate up`)' if mtls else 'plaintext behind Envoy (mesh.mtls off)'}.",
         "",
         "| series | p50 (ms) | p99 (ms) | errors |",
         "|---|---:|---:|---:|",
@@ -272,8 +298,10 @@ def main(args: argparse.Namespace) -> int:
     auth = bool(getattr(args, "auth", False))
     print(f"starting redaction, echo upstream and Envoy{' (tokens and rate limit on)' if auth else ''}; "
           f"{calls} calls per series ...", file=sys.stderr, flush=True)
-    result = run(load_config(getattr(args, "config", None)), calls=calls, auth=auth)
-    text = render_report(result, f"ztgate bench gateway --calls {calls}{' --auth' if auth else ''}")
+    config = load_config(getattr(args, "config", None))
+    result = run(config, calls=calls, auth=auth)
+    text = render_report(result, f"ztgate bench gateway --calls {calls}{' --auth' if auth else ''}",
+                         mtls=config.mesh.mtls)
     print(text)
     out = getattr(args, "out", None)
     if out:
@@ -284,4 +312,6 @@ def main(args: argparse.Namespace) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="the gateway benchmark's echo upstream")
     parser.add_argument("--echo-upstream", required=True, metavar="HOST:PORT")
-    asyncio.run(serve_echo(parser.parse_args().echo_upstream))
+    parser.add_argument("--pki-dir", type=Path, help="serve mTLS with the suite's certificates there")
+    parsed = parser.parse_args()
+    asyncio.run(serve_echo(parsed.echo_upstream, parsed.pki_dir))

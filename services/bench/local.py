@@ -12,6 +12,9 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from services.common.settings import ClientTlsSettings
+from services.common.tls import client_credentials
+
 
 def free_address() -> str:
     """A loopback address with a port free right now (the bench starts a part on it next)."""
@@ -20,9 +23,12 @@ def free_address() -> str:
         return f"127.0.0.1:{sock.getsockname()[1]}"
 
 
-def is_serving(address: str, service: str) -> bool:
-    """Whether the gRPC health service at `address` reports `service` SERVING (False if unreachable)."""
-    with grpc.insecure_channel(address) as channel:
+def is_serving(address: str, service: str, tls: ClientTlsSettings | None = None) -> bool:
+    """Whether the gRPC health service at `address` reports `service` SERVING (False if unreachable);
+    over mTLS with `tls`."""
+    channel = (grpc.secure_channel(address, client_credentials(tls)) if tls
+               else grpc.insecure_channel(address))
+    with channel:
         try:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=service), timeout=1)

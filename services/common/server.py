@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection
 
 from services.common.settings import OtelSettings, ServerSettings
 from services.common.telemetry import server_interceptors, setup_telemetry, shutdown_telemetry
+from services.common.tls import AllowedClientsInterceptor, server_credentials
 
 log = logging.getLogger(__name__)
 
@@ -67,17 +68,6 @@ def is_loopback(host: str) -> bool:
         return bool(infos) and all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
 
 
-def _credentials(settings: ServerSettings) -> grpc.ServerCredentials | None:
-    tls = settings.tls
-    if tls is None:
-        return None
-    chain = tls.cert.read_bytes()
-    key = tls.key.read_bytes()
-    ca = tls.client_ca.read_bytes() if tls.client_ca else None
-    return grpc.ssl_server_credentials([(key, chain)], root_certificates=ca,
-                                       require_client_auth=ca is not None)
-
-
 class Runtime:
     """A started server with its health servicer; `serve` drives one to completion."""
 
@@ -88,8 +78,12 @@ class Runtime:
         options = [("grpc.max_receive_message_length", settings.max_message_bytes),
                    ("grpc.max_send_message_length", settings.max_message_bytes),
                    ("grpc.so_reuseport", 0), *spec.options]
-        self.server = grpc.aio.server(interceptors=server_interceptors(otel, spec.name),
-                                      options=options)
+        interceptors = server_interceptors(otel, spec.name)
+        tls = settings.tls
+        if tls is not None and tls.client_ca is not None and tls.allowed_clients:
+            # First: a caller that is refused leaves no span or duration behind.
+            interceptors.insert(0, AllowedClientsInterceptor(tls.allowed_clients))
+        self.server = grpc.aio.server(interceptors=interceptors, options=options)
         self.port = 0
 
     async def _set_all(self, status: int) -> None:
@@ -99,7 +93,7 @@ class Runtime:
     async def start(self) -> int:
         """Binds the port (NOT_SERVING), runs the service's start, then reports SERVING."""
         host, _ = split_host_port(self.settings.listen)
-        creds = _credentials(self.settings)
+        creds = server_credentials(self.settings.tls) if self.settings.tls else None
         if creds is None and not is_loopback(host):
             raise ListenError(
                 f"refusing to listen on {self.settings.listen} without TLS: only loopback "

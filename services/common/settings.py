@@ -20,6 +20,16 @@ class TlsSettings(Strict):
     key: Path
     # CA bundle that client certificates must chain to; set it to require mTLS.
     client_ca: Path | None = None
+    # Common names of the client certificates accepted (with client_ca); empty: any that chains.
+    allowed_clients: tuple[str, ...] = ()
+
+
+class ClientTlsSettings(Strict):
+    # CA bundle the server's certificate must chain to.
+    ca: Path
+    # PEM certificate chain and private key presented to servers that require mTLS.
+    cert: Path | None = None
+    key: Path | None = None
 
 
 class ServerSettings(Strict):
@@ -40,6 +50,16 @@ class OtelSettings(Strict):
     endpoint: str = "127.0.0.1:4317"
     # Seconds between metric exports.
     export_interval_s: float = Field(default=5.0, gt=0)
+    # TLS to the collector (with cert and key: mTLS); plaintext when unset (loopback only).
+    tls: ClientTlsSettings | None = None
+
+
+class MeshSettings(Strict):
+    # mTLS between Envoy, the services and the collector under `ztgate up` (and Envoy's clusters
+    # in `ztgate envoy-config`). Off only for development setups that start parts by hand.
+    mtls: bool = True
+    # Certificates of the suite (`ztgate certs init`); `ztgate up` issues them there if absent.
+    pki_dir: Path = Path("~/.config/ztgate/pki")
 
 
 class LoggingSettings(Strict):

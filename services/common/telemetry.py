@@ -32,18 +32,25 @@ def setup_telemetry(settings: OtelSettings, service: str) -> None:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
+    from services.common.tls import client_credentials
+
+    # With TLS the exporters verify the collector (and, with a certificate, present this service's).
+    transport: dict[str, object] = (
+        {"insecure": False, "credentials": client_credentials(settings.tls)} if settings.tls
+        else {"insecure": True})
     resource = Resource.create({"service.name": f"ztgate-{service}"})
     tracer_provider = TracerProvider(resource=resource)
     tracer_provider.add_span_processor(
-        BatchSpanProcessor(OTLPSpanExporter(endpoint=settings.endpoint, insecure=True)))
+        BatchSpanProcessor(OTLPSpanExporter(endpoint=settings.endpoint, **transport)))
     trace.set_tracer_provider(tracer_provider)
     reader = PeriodicExportingMetricReader(
-        OTLPMetricExporter(endpoint=settings.endpoint, insecure=True),
+        OTLPMetricExporter(endpoint=settings.endpoint, **transport),
         export_interval_millis=settings.export_interval_s * 1000)
     meter_provider = MeterProvider(resource=resource, metric_readers=[reader])
     metrics.set_meter_provider(meter_provider)
     _providers.extend([tracer_provider, meter_provider])
-    log.info("telemetry export to %s enabled", settings.endpoint,
+    log.info("telemetry export to %s enabled (%s)", settings.endpoint,
+             "mTLS" if settings.tls and settings.tls.cert else "TLS" if settings.tls else "plaintext",
              extra={"address": settings.endpoint})
 
 

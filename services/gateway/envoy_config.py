@@ -9,7 +9,9 @@ from pathlib import Path
 import jinja2
 import yaml
 
+from services.common.config import ConfigError
 from services.common.identity import TENANT_HEADER
+from services.common.pki import ENVOY, Pki, PkiError
 from services.common.server import split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
@@ -17,8 +19,9 @@ from services.gateway.envoy_process import envoy_binary
 TEMPLATE = Path(__file__).resolve().parents[2] / "envoy" / "envoy.yaml"
 
 
-class EnvoyConfigError(Exception):
-    """Envoy rejects the rendered bootstrap; the message is Envoy's own."""
+class EnvoyConfigError(ConfigError):
+    """The bootstrap cannot be rendered (a file it names is missing) or Envoy rejects it (the
+    message is then Envoy's own)."""
 
 
 def _address(value: str) -> dict[str, object]:
@@ -67,6 +70,19 @@ def _rate_limit(config: ZtgateConfig) -> dict | None:
             "max_tenants": limit.max_tenants}
 
 
+def _mesh(config: ZtgateConfig) -> dict | None:
+    """Envoy's side of the suite's mTLS (its certificate, the CA), or None when it is off."""
+    if not config.mesh.mtls:
+        return None
+    suite = Pki(config.mesh.pki_dir.expanduser().resolve())
+    try:
+        suite.check()
+    except PkiError as exc:
+        raise EnvoyConfigError(f"mesh.mtls is on but {exc}; or set mesh.mtls false for a "
+                               "plaintext suite on loopback") from exc
+    return {"ca": str(suite.ca), "cert": str(suite.cert(ENVOY)), "key": str(suite.key(ENVOY))}
+
+
 def render(config: ZtgateConfig) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
@@ -85,6 +101,7 @@ def render(config: ZtgateConfig) -> str:
         tracing=_tracing(config),
         auth=_auth(config),
         rate_limit=_rate_limit(config),
+        mesh=_mesh(config),
         inference={
             "primary": _address(config.inference.primary.server.listen),
             "fallback": _address(config.inference.fallback.server.listen),

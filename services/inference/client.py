@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-import grpc
 
 from services.common.identity import bearer
+from services.common.settings import ClientTlsSettings
+from services.common.tls import open_channel
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 
@@ -40,9 +41,10 @@ def print_summary(final: pb.GenerateResponse | pb.GenerateChunk, out: TextIO) ->
 
 
 async def generate(address: str, request: pb.GenerateRequest, *, stream: bool,
-                   out: TextIO = sys.stdout, timeout_s: float = 300.0, token: str = "") -> None:
+                   out: TextIO = sys.stdout, timeout_s: float = 300.0, token: str = "",
+                   tls: ClientTlsSettings | None = None) -> None:
     metadata = bearer(token)
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with open_channel(address, tls) as channel:
         stub = inference_pb2_grpc.InferenceStub(channel)
         if not stream:
             reply = await stub.Generate(request, timeout=timeout_s, metadata=metadata)

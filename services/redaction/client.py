@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import TextIO
 
-import grpc
 
 from services.common.identity import bearer
+from services.common.settings import ClientTlsSettings
+from services.common.tls import open_channel
 
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
 
 async def redact(address: str, text: str, *, policy: str = "", tenant: str = "",
                  session_id: str = "", timeout_s: float = 30.0,
-                 token: str = "") -> redaction_pb2.RedactResponse:
-    """One Redact call over an insecure loopback channel."""
-    async with grpc.aio.insecure_channel(address) as channel:
+                 token: str = "", tls: ClientTlsSettings | None = None) -> redaction_pb2.RedactResponse:
+    """One Redact call: plaintext to the gateway's loopback listener, with `tls` to a service
+    inside the suite."""
+    async with open_channel(address, tls) as channel:
         stub = redaction_pb2_grpc.RedactionStub(channel)
         return await stub.Redact(redaction_pb2.RedactRequest(
             text=text, policy=policy, tenant=tenant, session_id=session_id), timeout=timeout_s,

@@ -20,6 +20,7 @@ from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.redaction.vault import PLACEHOLDER_RE
 from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
+from tests.suite_pki import PLAINTEXT
 
 INFERENCE = "ztgate.inference.v1.Inference"
 # What the recording upstream's "model" leaks in every answer.
@@ -113,7 +114,9 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
            "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": str(message_timeout_s),
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{primary.port}",
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": f"127.0.0.1:{fallback.port}",
-           "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address, **(gateway_env or {})}
+           "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address,
+           # The parts here are started by hand, without certificates (mTLS: test_up_and_gateway).
+           **PLAINTEXT, **(gateway_env or {})}
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
         "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{folder}]",
         "ZTGATE_CACHE_DIR": str(logs / "cache")})

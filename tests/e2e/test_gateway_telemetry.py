@@ -34,6 +34,7 @@ from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from tests.e2e.gateway_suite import wait_for
 from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
+from tests.suite_pki import PLAINTEXT
 
 pytestmark = pytest.mark.slow
 
@@ -118,7 +119,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
            # One inference process serves both routes: this suite is about telemetry, not failover.
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": inference_address,
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": inference_address,
-           "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address}
+           "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address, **PLAINTEXT}
     collector = spawn_service("telemetry", "telemetry", collector_address, logs, env={
         "ZTGATE_TELEMETRY__METRICS_LISTEN": f"127.0.0.1:{free_port()}",
         "ZTGATE_TELEMETRY__SLO__ENABLED": "false",

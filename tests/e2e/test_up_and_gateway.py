@@ -15,13 +15,19 @@ from pathlib import Path
 import grpc
 import pytest
 
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.common import pki
 from services.common.config import load_settings
+from services.common.settings import ClientTlsSettings
+from services.common.tls import client_credentials
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import render
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
 from tests.procs import Child, free_port, spawn
+from tests.suite_pki import mesh_env
 
 ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
             "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN",
@@ -35,6 +41,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dic
     env["ZTGATE_REDACTION__WORKERS"] = "1"
     env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
     env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
+    env["ZTGATE_MESH__PKI_DIR"] = str(logs / "pki")  # empty: `up` issues the suite's certificates
     child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
     deadline = time.monotonic() + 480
     while "ztgate is up" not in child.log():
@@ -56,6 +63,38 @@ def test_up_prints_the_endpoints(suite) -> None:
     log = child.log()
     assert env["ZTGATE_GATEWAY__LISTEN"] in log and env["ZTGATE_GATEWAY__ADMIN"] in log
     assert "bearer tokens          off" in log  # says so when calls are not authenticated
+    assert f"issued the suite's certificates in {env['ZTGATE_MESH__PKI_DIR']}" in log
+    assert "inside the suite       mTLS" in log
+
+
+def _echo_health(address: str, creds: grpc.ChannelCredentials | None) -> None:
+    channel = grpc.secure_channel(address, creds) if creds else grpc.insecure_channel(address)
+    with channel:
+        health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
+
+
+def test_services_take_calls_only_over_mtls_from_the_parts_that_call_them(suite) -> None:
+    _, env = suite
+    suite_pki = pki.Pki(Path(env["ZTGATE_MESH__PKI_DIR"]))
+
+    def as_part(name: str | None) -> grpc.ChannelCredentials:
+        return client_credentials(ClientTlsSettings(
+            ca=suite_pki.ca, cert=suite_pki.cert(name) if name else None,
+            key=suite_pki.key(name) if name else None))
+
+    redaction = env["ZTGATE_REDACTION__SERVER__LISTEN"]
+    _echo_health(redaction, as_part(pki.OPERATOR))  # what `ztgate status` does
+    for creds in (None, as_part(None)):  # plaintext; TLS without a client certificate
+        with pytest.raises(grpc.RpcError) as info:
+            _echo_health(redaction, creds)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+    # A part of the suite with no business there: the inference service calling redaction.
+    with pytest.raises(grpc.RpcError) as info:
+        _echo_health(redaction, as_part(pki.INFERENCE_PRIMARY))
+    assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(grpc.RpcError) as info:
+        _echo_health(env["ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN"], None)
+    assert info.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
 def test_redact_cli_goes_through_envoy_and_prints_findings(suite) -> None:
@@ -66,6 +105,14 @@ def test_redact_cli_goes_through_envoy_and_prints_findings(suite) -> None:
     assert "jane.doe@example.com" not in result.stdout
     assert "AKIAZ7Q3XH2LMN4PQ5RS" not in result.stdout
     assert "EMAIL_ADDRESS" in result.stdout and "AWS_ACCESS_KEY_ID" in result.stdout
+
+
+def test_redact_cli_calls_the_service_itself_with_the_operators_certificate(suite) -> None:
+    _, env = suite
+    result = _cli(env, "redact", "--address", env["ZTGATE_REDACTION__SERVER__LISTEN"],
+                  "Mail jane.doe@example.com")
+    assert result.returncode == 0, result.stderr
+    assert "jane.doe@example.com" not in result.stdout and "EMAIL_ADDRESS" in result.stdout
 
 
 def test_envoy_health_checks_the_redaction_cluster_over_grpc(suite) -> None:
@@ -124,7 +171,8 @@ def test_ctrl_c_stops_everything(suite) -> None:
 def test_gateway_fails_closed_when_redaction_is_down(tmp_path: Path) -> None:
     env = {"ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
-           "ZTGATE_REDACTION__SERVER__LISTEN": f"127.0.0.1:{free_port()}"}  # nothing listens
+           "ZTGATE_REDACTION__SERVER__LISTEN": f"127.0.0.1:{free_port()}",  # nothing listens
+           **mesh_env()}
     config = load_settings(ZtgateConfig, None, environ=env)
     bootstrap = tmp_path / "envoy.yaml"
     bootstrap.write_text(render(config))

@@ -8,11 +8,12 @@ import yaml
 from services.common.config import ConfigError, load_settings
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import EnvoyConfigError, render, validate
+from tests.suite_pki import mesh_env, shared_pki
 
 CUSTOM = {"ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "127.0.0.1:6102",
           "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "localhost:6103",
           "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": "0.75",
-          "ZTGATE_TELEMETRY__SLO__RUNTIME_KEY": "custom.primary_percent"}
+          "ZTGATE_TELEMETRY__SLO__RUNTIME_KEY": "custom.primary_percent", **mesh_env()}
 
 
 @pytest.fixture(scope="module")
@@ -28,13 +29,13 @@ def _clusters(bootstrap: dict) -> dict[str, dict]:
     return {c["name"]: c for c in bootstrap["static_resources"]["clusters"]}
 
 
-@pytest.mark.parametrize("environ", [{}, CUSTOM], ids=["defaults", "custom"])
+@pytest.mark.parametrize("environ", [mesh_env(), CUSTOM], ids=["defaults", "custom"])
 def test_envoy_validates_the_rendered_bootstrap(environ: dict[str, str]) -> None:
     validate(render(load_settings(ZtgateConfig, None, environ=environ)))
 
 
 def test_envoy_validation_reports_envoys_reason() -> None:
-    text = render(load_settings(ZtgateConfig, None, environ={})).replace("CLUSTER_PROVIDED", "NO_SUCH_LB")
+    text = render(load_settings(ZtgateConfig, None, environ=mesh_env())).replace("CLUSTER_PROVIDED", "NO_SUCH_LB")
     with pytest.raises(EnvoyConfigError, match="NO_SUCH_LB"):
         validate(text)
 
@@ -118,7 +119,7 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
 
     _, jwks = keygen(tmp_path)
     text = render(load_settings(ZtgateConfig, None, environ={
-        "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org"}))
+        "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org", **mesh_env()}))
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
     assert [f["name"] for f in filters][0] == "envoy.filters.http.jwt_authn"  # before ext_proc
@@ -133,14 +134,14 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
 
 def test_a_missing_jwks_file_stops_rendering_with_what_to_do(tmp_path) -> None:
     config = load_settings(ZtgateConfig, None, environ={
-        "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(tmp_path / "nope.json")})
+        "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(tmp_path / "nope.json"), **mesh_env()})
     with pytest.raises(EnvoyConfigError, match="ztgate token keygen"):
         render(config)
 
 
 def test_a_rate_limit_gives_each_tenant_a_bucket_and_answers_resource_exhausted() -> None:
     text = render(load_settings(ZtgateConfig, None, environ={
-        "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "20"}))
+        "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "20", **mesh_env()}))
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
     [config] = [f["typed_config"] for f in filters if f["name"] == "envoy.filters.http.local_ratelimit"]
@@ -155,3 +156,36 @@ def test_a_rate_limit_gives_each_tenant_a_bucket_and_answers_resource_exhausted(
 
 def test_without_a_rate_limit_setting_no_call_is_limited(bootstrap: dict) -> None:
     assert "local_ratelimit" not in yaml.safe_dump(bootstrap)
+
+
+UPSTREAM_NAMES = {"redaction": "redaction", "inference_primary": "inference-primary",
+                  "inference_fallback": "inference-fallback"}
+
+
+def test_envoy_calls_every_service_over_mtls_and_accepts_only_that_services_certificate(
+        bootstrap: dict) -> None:
+    clusters = _clusters(bootstrap)
+    suite = shared_pki()
+    for cluster, name in UPSTREAM_NAMES.items():
+        socket = clusters[cluster]["transport_socket"]
+        assert socket["name"] == "envoy.transport_sockets.tls"
+        context = socket["typed_config"]
+        assert context["sni"] == name
+        common = context["common_tls_context"]
+        assert common["alpn_protocols"] == ["h2"]
+        assert common["tls_certificates"] == [{"certificate_chain": {"filename": str(suite.cert("envoy"))},
+                                               "private_key": {"filename": str(suite.key("envoy"))}}]
+        assert common["validation_context"] == {
+            "trusted_ca": {"filename": str(suite.ca)},
+            "match_typed_subject_alt_names": [{"san_type": "DNS", "matcher": {"exact": name}}]}
+
+
+def test_with_mtls_off_the_clusters_are_plaintext() -> None:
+    text = render(load_settings(ZtgateConfig, None, environ={"ZTGATE_MESH__MTLS": "false"}))
+    assert "transport_socket" not in text
+
+
+def test_mtls_without_certificates_stops_rendering_with_what_to_do(tmp_path) -> None:
+    config = load_settings(ZtgateConfig, None, environ={"ZTGATE_MESH__PKI_DIR": str(tmp_path / "none")})
+    with pytest.raises(EnvoyConfigError, match="ztgate certs init"):
+        render(config)

@@ -12,9 +12,10 @@ from services.common.config import ConfigError, load_settings
 from services.config import ZtgateConfig
 from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render, validate
 from services.launcher import children_config
+from tests.suite_pki import mesh_env, shared_pki
 
 TRACED = {"ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": "127.0.0.1:6317",
-          "ZTGATE_GATEWAY__TRACE_SAMPLING_PERCENT": "12.5"}
+          "ZTGATE_GATEWAY__TRACE_SAMPLING_PERCENT": "12.5", **mesh_env()}
 
 
 def _bootstrap(environ: dict[str, str]) -> dict:
@@ -49,9 +50,12 @@ def test_tracer_exports_otlp_grpc_to_the_otel_endpoint_with_the_configured_sampl
     assert "http2_protocol_options" in options["explicit_http_config"]  # OTLP/gRPC
     # A collector that never answers holds a bounded number of exports, not one per flush.
     assert cluster["circuit_breakers"]["thresholds"][0]["max_requests"] == 8
+    # Over mTLS, to the collector's own certificate.
+    validation = cluster["transport_socket"]["typed_config"]["common_tls_context"]["validation_context"]
+    assert validation["match_typed_subject_alt_names"] == [{"san_type": "DNS", "matcher": {"exact": "telemetry"}}]
 
 
-@pytest.mark.parametrize("environ", [{}, {**TRACED, "ZTGATE_GATEWAY__TRACING": "false"}],
+@pytest.mark.parametrize("environ", [mesh_env(), {**TRACED, "ZTGATE_GATEWAY__TRACING": "false"}],
                          ids=["otel-off", "gateway-tracing-off"])
 def test_no_tracer_and_no_collector_cluster_when_tracing_is_off(environ: dict[str, str]) -> None:
     bootstrap = _bootstrap(environ)
@@ -64,7 +68,8 @@ def test_up_renders_envoy_tracing_to_the_suites_own_collector(monkeypatch: pytes
     for name in ("ZTGATE_OTEL__ENABLED", "ZTGATE_OTEL__ENDPOINT", "ZTGATE_CONFIG"):
         monkeypatch.delenv(name, raising=False)
     config_file = tmp_path / "ztgate.yaml"
-    config_file.write_text("telemetry:\n  server:\n    listen: 127.0.0.1:7317\n")
+    config_file.write_text("telemetry:\n  server:\n    listen: 127.0.0.1:7317\n"
+                           f"mesh:\n  pki_dir: {shared_pki().dir}\n")
     config = load_settings(ZtgateConfig, config_file, environ={})
     assert not config.otel.enabled  # off in the file's view, on for `up`'s children and Envoy
     seen = children_config(config, config_file)
