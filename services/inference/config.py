@@ -39,6 +39,10 @@ class InstanceSettings(Strict):
     kv_cache_gib: int = Field(default=1, ge=1)
     # Context length; unset means the model's own.
     max_model_len: int | None = Field(default=None, ge=16)
+    # vLLM: true runs the model eagerly; false compiles it (torch.compile; CUDA graphs on GPUs):
+    # minutes more per start, and on this project's 2-core CPU 25-40% more tokens/s
+    # (docs/benchmarks.md).
+    enforce_eager: bool = True
     # Score every finished answer off the request path (teacher-forced pass in a background thread).
     background_scoring: bool = False
 

@@ -29,7 +29,7 @@ def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> En
             prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
             draft_model=spec.draft_model),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
-        kv_cache_gib=instance.kv_cache_gib)
+        kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager)
 
 
 def build_engine(config: EngineConfig, kind: str) -> Engine:

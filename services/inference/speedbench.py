@@ -254,7 +254,7 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
     base = EngineConfig(model_dir=Path(model_dir), model_name=inference.model_name,
                         max_model_len=primary.max_model_len, max_num_seqs=max(primary.max_num_seqs,
                                                                               *args.concurrency),
-                        kv_cache_gib=primary.kv_cache_gib)
+                        kv_cache_gib=primary.kv_cache_gib, enforce_eager=primary.enforce_eager)
     total = len(args.parity) * len(configs)
     progress(f"{total} engine starts ({', '.join(args.parity)} x {', '.join(configs)}), sets "
              f"{', '.join(prompt_sets)} at concurrency {', '.join(map(str, args.concurrency))}, "

@@ -201,7 +201,7 @@ class EngineConfig:
     max_num_seqs: int = 8  # requests batched together by vLLM
     kv_cache_gib: int = 1  # CPU only: KV cache GiB; the vLLM engine sets VLLM_CPU_KVCACHE_SPACE from it
     gpu_memory_utilization: float = 0.85  # GPU only
-    enforce_eager: bool = True  # no graph capture: faster start; set False on GPUs for speed
+    enforce_eager: bool = True  # no compilation or graph capture: a start in seconds, not minutes
 
     @property
     def dtype(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.inference.verify_cost import PassCost, main, measure, render
+from services.inference.verify_cost import PassCost, main, measure, measure_vllm_gemm, render
 
 
 def test_probe_times_each_pass_against_a_one_token_pass(model_dir) -> None:
@@ -13,6 +13,16 @@ def test_probe_times_each_pass_against_a_one_token_pass(model_dir) -> None:
     # A pass over four new tokens costs more than a quarter of a one-token pass: both read every weight.
     assert costs[1].relative > 0.25
     assert costs[1].ceiling == 4 / costs[1].relative
+
+
+def test_vllm_gemm_path_times_the_models_products_through_vllms_kernel(model_dir) -> None:
+    costs = measure_vllm_gemm(model_dir, tokens=(1, 9), repeats=2)
+    assert [c.tokens for c in costs] == [1, 9] and costs[0].relative == 1.0
+    # Nine rows cost more than one (each product does nine times the arithmetic), and less than
+    # nine one-token passes (every weight is read once per pass, not once per token).
+    assert 1.0 < costs[1].relative < 9.0
+    text = render(costs, threads=1, path="vllm-gemm")
+    assert text.startswith("Matrix products of one step through vLLM's CPU kernel")
 
 
 def test_table_shows_the_speedup_ceiling_per_pass_size() -> None:

@@ -103,3 +103,15 @@ def test_speculative_totals_add_up_the_scheduler_steps():
     assert (t.num_drafts, t.num_draft_tokens, t.num_accepted_tokens) == (3, 12, 9)
     assert t.num_accepted_tokens_per_pos == [3, 3, 2, 1]
     assert t.num_running_reqs == 0
+
+
+def test_compilation_is_a_per_instance_setting_that_reaches_the_engine():
+    from services.common.config import load_settings
+    from services.config import ZtgateConfig
+    from services.inference.service import engine_config
+
+    config = load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_INFERENCE__MODEL_DIR": "/m", "ZTGATE_INFERENCE__PRIMARY__ENFORCE_EAGER": "false"})
+    inference = config.inference
+    assert engine_config(inference, inference.primary).enforce_eager is False
+    assert engine_config(inference, inference.fallback).enforce_eager is True  # the default
