@@ -120,7 +120,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_token(args: argparse.Namespace) -> int:
-    from services.gateway.auth import DEFAULT_DIR, SIGNING_KEY_FILE, TokenError, keygen, mint
+    from services.gateway.auth import DEFAULT_DIR, SCOPES, SIGNING_KEY_FILE, TokenError, keygen, mint
 
     try:
         if args.action == "keygen":
@@ -129,8 +129,9 @@ def cmd_token(args: argparse.Namespace) -> int:
                   f"turn tokens on with gateway.auth.jwks_path: {jwks_path}", file=sys.stderr)
             return 0
         auth = _config(args).gateway.auth
-        print(mint(args.key or DEFAULT_DIR / SIGNING_KEY_FILE, tenant=args.tenant, issuer=auth.issuer, audience=auth.audience,
-                   tenant_claim=auth.tenant_claim, ttl_s=args.ttl_s, subject=args.subject))
+        print(mint(args.key or DEFAULT_DIR / SIGNING_KEY_FILE, tenant=args.tenant, issuer=auth.issuer,
+                   audience=auth.audience, tenant_claim=auth.tenant_claim, ttl_s=args.ttl_s,
+                   subject=args.subject, scopes=tuple(args.scope or SCOPES), scope_claim=auth.scope_claim))
         return 0
     except TokenError as exc:
         print(f"ztgate: {exc}", file=sys.stderr)
@@ -258,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", type=Path, help="signing key (default ~/.config/ztgate/tokens/signing-key.pem)")
     p.add_argument("--ttl-s", type=int, default=3600, help="seconds the token is valid")
     p.add_argument("--subject", default="", help="the token's sub (default: the tenant)")
+    p.add_argument("--scope", action="append", choices=["inference", "redaction"],
+                   help="an API the token may call (repeatable; default both)")
     p.set_defaults(func=cmd_token)
 
     p = sub.add_parser("certs", help="the suite's own CA and certificates for mTLS inside it")

@@ -29,6 +29,11 @@ ALGORITHM = "ES256"
 DEFAULT_DIR = Path("~/.config/ztgate/tokens").expanduser()
 SIGNING_KEY_FILE = "signing-key.pem"
 JWKS_FILE = "jwks.json"
+# What a token's scope grants: each scope name opens one gRPC service through the gateway.
+SCOPES: dict[str, str] = {
+    "inference": "/ztgate.inference.v1.Inference/",
+    "redaction": "/ztgate.redaction.v1.Redaction/",
+}
 
 
 class TokenError(ValueError):
@@ -78,12 +83,18 @@ def _load(key_path: Path) -> tuple[ec.EllipticCurvePrivateKey, str]:
 
 
 def mint(key_path: Path, *, tenant: str, issuer: str, audience: str, tenant_claim: str = "tenant",
-         ttl_s: int = 3600, subject: str = "", now: float | None = None) -> str:
-    """A signed token for `tenant`, valid `ttl_s` seconds from `now`."""
+         ttl_s: int = 3600, subject: str = "", now: float | None = None,
+         scopes: tuple[str, ...] = tuple(SCOPES), scope_claim: str = "scope") -> str:
+    """A signed token for `tenant` that may call the APIs in `scopes`, valid `ttl_s` seconds from `now`."""
     if ttl_s <= 0:
         raise TokenError("ttl must be positive (seconds)")
+    unknown = sorted(set(scopes) - set(SCOPES))
+    if unknown:
+        raise TokenError(f"unknown scope {', '.join(unknown)}: the gateway knows {', '.join(SCOPES)}")
     key, kid = _load(key_path)
     issued = int(time.time() if now is None else now)
     claims = {"iss": issuer, "aud": audience, "iat": issued, "nbf": issued, "exp": issued + ttl_s,
               "sub": subject or tenant or "anonymous", tenant_claim: tenant}
+    if scopes:
+        claims[scope_claim] = " ".join(scopes)
     return jwt.encode(claims, key, algorithm=ALGORITHM, headers={"kid": kid})

@@ -20,6 +20,10 @@ class GatewayAuthSettings(Strict):
     # The claim whose value becomes the call's tenant (its redaction policy); a verified token
     # without it runs as `default`.
     tenant_claim: str = Field(default="tenant", pattern=r"^[A-Za-z0-9_.-]+$")
+    # The claim (space-separated, as OAuth's `scope`) naming the APIs a token may call:
+    # `inference` for ztgate.inference.v1.Inference, `redaction` for ztgate.redaction.v1.Redaction.
+    # Envoy's RBAC filter refuses any other call with PERMISSION_DENIED.
+    scope_claim: str = Field(default="scope", pattern=r"^[A-Za-z0-9_.-]+$")
 
 
 class GatewayRateLimitSettings(Strict):

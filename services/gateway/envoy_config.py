@@ -12,6 +12,7 @@ import yaml
 from services.common.config import ConfigError
 from services.common.identity import TENANT_HEADER
 from services.common.pki import ENVOY, Pki, PkiError
+from services.gateway.auth import SCOPES
 from services.common.server import split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
@@ -58,7 +59,10 @@ def _auth(config: ZtgateConfig) -> dict | None:
         raise EnvoyConfigError(f"gateway.auth.jwks_path {path} is not a file; make one with "
                                "`ztgate token keygen`, or unset it to run without tokens")
     return {"jwks_path": str(path), "issuer": auth.issuer, "audience": auth.audience,
-            "tenant_claim": auth.tenant_claim}
+            "tenant_claim": auth.tenant_claim, "scope_claim": auth.scope_claim,
+            # RE2, matched against the whole claim: the scope as one word of a space-separated list.
+            "scopes": [{"name": name, "prefix": prefix, "regex": f"(.* )?{name}( .*)?"}
+                       for name, prefix in SCOPES.items()]}
 
 
 def _rate_limit(config: ZtgateConfig) -> dict | None:

@@ -20,6 +20,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from services.bench.gateway_bench import measure
 from services.gateway.auth import keygen, mint
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
+from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 
 pytestmark = pytest.mark.slow
@@ -111,6 +113,35 @@ async def test_calls_without_a_valid_token_are_refused_and_reach_nothing(
                 await response
         assert info.value.code() == code, (case, info.value.details())
     assert suite.recorded()[before:] == []
+
+
+async def _redact_through_gateway(suite: Suite, token: str) -> rpb.RedactResponse:
+    async with grpc.aio.insecure_channel(suite.gateway) as channel:
+        return await redaction_pb2_grpc.RedactionStub(channel).Redact(
+            rpb.RedactRequest(text=f"mail {EMAIL}"), metadata=_auth(token), timeout=30)
+
+
+@pytest.mark.parametrize("scopes", [("redaction",), ()], ids=["redaction-only", "no-scope-claim"])
+async def test_a_token_without_the_inference_scope_cannot_reach_a_model(suite, stub, keys, scopes) -> None:
+    token = _token(keys, tenant="scoped", scopes=scopes)
+    before = len(suite.recorded())
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}"), metadata=_auth(token), timeout=30)
+    assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert "RBAC" in (info.value.details() or "")
+    assert suite.recorded()[before:] == []
+    if scopes:  # what it does grant still works
+        reply = await _redact_through_gateway(suite, token)
+        assert EMAIL not in reply.text
+
+
+async def test_an_inference_only_token_cannot_call_the_redaction_api(suite, stub, keys) -> None:
+    token = _token(keys, tenant="scoped-inference", scopes=("inference",))
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await _redact_through_gateway(suite, token)
+    assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    reply = await stub.Generate(ipb.GenerateRequest(prompt="hi"), metadata=_auth(token), timeout=30)
+    assert reply.text
 
 
 async def test_health_checks_need_no_token(suite) -> None:

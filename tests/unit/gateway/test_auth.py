@@ -26,7 +26,17 @@ def test_a_minted_token_verifies_against_the_jwks_with_its_tenant(tmp_path) -> N
     [jwk] = json.loads(jwks.read_text())["keys"]
     assert jwt.get_unverified_header(token)["kid"] == jwk["kid"] and "d" not in jwk  # public half only
     assert claims["tenant"] == "acme" and claims["sub"] == "acme" and claims["exp"] - claims["iat"] == 60
+    assert claims["scope"] == "inference redaction"  # by default a token may call both APIs
     assert stat.S_IMODE(key.stat().st_mode) == 0o600  # the private key is the owner's alone
+
+
+def test_scopes_are_a_space_separated_claim_and_unknown_ones_are_refused(tmp_path) -> None:
+    key, jwks = keygen(tmp_path)
+    base = {"tenant": "acme", "issuer": "ztgate", "audience": "ztgate-gateway"}
+    assert _verify(mint(key, **base, scopes=("inference",), scope_claim="scp"), jwks)["scp"] == "inference"
+    assert "scope" not in _verify(mint(key, **base, scopes=()), jwks)
+    with pytest.raises(TokenError, match="unknown scope admin: the gateway knows inference, redaction"):
+        mint(key, **base, scopes=("inference", "admin"))
 
 
 def test_expired_tokens_and_other_keys_do_not_verify(tmp_path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
@@ -122,7 +124,8 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org", **mesh_env()}))
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
-    assert [f["name"] for f in filters][0] == "envoy.filters.http.jwt_authn"  # before ext_proc
+    assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
+                                            "envoy.filters.http.ext_proc", "envoy.filters.http.router"]
     config = filters[0]["typed_config"]
     provider = config["providers"]["ztgate"]
     assert provider["local_jwks"]["filename"] == str(jwks.resolve())
@@ -130,6 +133,18 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     assert provider["claim_to_headers"] == [{"header_name": "x-ztgate-tenant", "claim_name": "org"}]
     assert config["rules"] == [{"match": {"prefix": "/grpc.health.v1.Health/"}},
                                {"match": {"prefix": "/"}, "requires": {"provider_name": "ztgate"}}]
+    assert provider["payload_in_metadata"] == "jwt_payload"
+    rbac = filters[1]["typed_config"]["rules"]
+    assert rbac["action"] == "ALLOW" and set(rbac["policies"]) == {"health", "inference", "redaction"}
+    assert rbac["policies"]["health"]["principals"] == [{"any": True}]
+    inference = rbac["policies"]["inference"]
+    assert inference["permissions"] == [{"url_path": {"path": {"prefix": "/ztgate.inference.v1.Inference/"}}}]
+    [principal] = inference["principals"]
+    assert principal["metadata"]["path"] == [{"key": "jwt_payload"}, {"key": "scope"}]
+    pattern = principal["metadata"]["value"]["string_match"]["safe_regex"]["regex"]
+    assert [bool(re.fullmatch(pattern, claim)) for claim in  # Envoy's safe_regex must match it all
+            ("inference", "redaction inference", "inference redaction", "inferences", "noinference", "")] == [
+        True, True, True, False, False, False]
 
 
 def test_a_missing_jwks_file_stops_rendering_with_what_to_do(tmp_path) -> None:
