@@ -84,16 +84,22 @@ def cmd_envoy_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _client_tls(address: str):
-    """Plaintext to the gateway's listener; the operator's certificate to a service inside a suite
-    that runs with mTLS (`--address` of the service itself)."""
+def _client_tls(args: argparse.Namespace):
+    """TLS to Envoy's listener with --tls-ca (and --tls-cert/--tls-key for mTLS); the operator's
+    certificate to a service inside a suite that runs with mTLS (`--address` of the service);
+    else plaintext (Envoy's listener on loopback)."""
     from services.common.pki import Pki, operator_tls
+    from services.common.settings import ClientTlsSettings
     from services.config import load_config
 
+    if args.tls_ca:
+        if (args.tls_cert is None) != (args.tls_key is None):
+            raise ConfigError("--tls-cert and --tls-key go together")
+        return ClientTlsSettings(ca=args.tls_ca, cert=args.tls_cert, key=args.tls_key)
     config = load_config(None)
     services = {config.redaction.server.listen, config.inference.primary.server.listen,
                 config.inference.fallback.server.listen}
-    if address not in services or not Pki(config.mesh.pki_dir.expanduser()).exists():
+    if args.address not in services or not Pki(config.mesh.pki_dir.expanduser()).exists():
         return None
     return operator_tls(config.mesh)
 
@@ -104,7 +110,7 @@ def cmd_redact(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     response = asyncio.run(redact(args.address, text, policy=args.policy, tenant=args.tenant,
                                   session_id=args.session, token=args.token,
-                                  tls=_client_tls(args.address)))
+                                  tls=_client_tls(args)))
     print_redaction(response, sys.stdout)
     return 0
 
@@ -115,7 +121,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     request = build_request(args.prompt, chat=not args.raw, max_tokens=args.max_tokens,
                             temperature=args.temperature)
     asyncio.run(generate(args.address, request, stream=args.stream, token=args.token,
-                         tls=_client_tls(args.address)))
+                         tls=_client_tls(args)))
     return 0
 
 
@@ -201,9 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ztgate", description=__doc__)
     sub = parser.add_subparsers(dest="verb", required=True)
 
-    def with_token(p: argparse.ArgumentParser) -> None:
+    def with_gateway_credentials(p: argparse.ArgumentParser) -> None:
         p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
                        help="bearer token for a gateway that checks them (default $ZTGATE_TOKEN)")
+        p.add_argument("--tls-ca", type=Path, default=os.environ.get("ZTGATE_TLS_CA") or None,
+                       help="CA of a gateway that serves TLS (gateway.tls; default $ZTGATE_TLS_CA)")
+        p.add_argument("--tls-cert", type=Path, default=os.environ.get("ZTGATE_TLS_CERT") or None,
+                       help="client certificate for a gateway that requires one (default $ZTGATE_TLS_CERT)")
+        p.add_argument("--tls-key", type=Path, default=os.environ.get("ZTGATE_TLS_KEY") or None,
+                       help="its private key (default $ZTGATE_TLS_KEY)")
 
     def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--config", type=Path, help="ztgate.yaml (default: $ZTGATE_CONFIG or built-in defaults)")
@@ -235,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="")
     p.add_argument("--tenant", default="")
     p.add_argument("--session", default="")
-    with_token(p)
+    with_gateway_credentials(p)
     p.set_defaults(func=cmd_redact)
 
     p = sub.add_parser("generate", help="ask the model through the gateway (redaction enforced)")
@@ -245,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=int, default=128)
     p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's, greedy); above 0 samples")
     p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
-    with_token(p)
+    with_gateway_credentials(p)
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("token", help="gateway tokens: a signing key and JWKS, and tokens for a tenant")

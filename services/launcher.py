@@ -210,7 +210,10 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             waiting.result()
             print(f"  {child.name} ready", flush=True)
         print("ztgate is up:")
-        print(f"  gRPC ingress (Envoy)   {config.gateway.listen}")
+        ingress = config.gateway.tls
+        print(f"  gRPC ingress (Envoy)   {config.gateway.listen} ("
+              + ("plaintext" if ingress is None else "TLS, client certificates required"
+                 if ingress.client_ca else "TLS") + ")")
         print(f"  Envoy admin console    http://{config.gateway.admin}/")
         print(f"  redaction (internal)   {config.redaction.server.listen}")
         print(f"  inference primary      {config.inference.primary.server.listen} "

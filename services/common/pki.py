@@ -32,10 +32,12 @@ REDACTION = "redaction"
 INFERENCE_PRIMARY = "inference-primary"
 INFERENCE_FALLBACK = "inference-fallback"
 TELEMETRY = "telemetry"
+# Envoy's ingress listener, when it serves TLS (`gateway.tls`): a server certificate only.
+GATEWAY = "gateway"
 # Parts that serve gRPC (they also export OTLP to the collector, as clients).
 SERVERS = (REDACTION, INFERENCE_PRIMARY, INFERENCE_FALLBACK, TELEMETRY)
 CLIENTS_ONLY = (ENVOY, OPERATOR)
-IDENTITIES = (*SERVERS, *CLIENTS_ONLY)
+IDENTITIES = (*SERVERS, *CLIENTS_ONLY, GATEWAY)
 # Names every server certificate carries besides its own: the suite's services listen on loopback.
 _LOOPBACK_NAMES = ("localhost",)
 _LOOPBACK_IPS = ("127.0.0.1", "::1")
@@ -139,9 +141,9 @@ def create(directory: Path, *, force: bool = False, days: int = DEFAULT_DAYS,
     _write(pki.ca, _pem(ca), 0o644)
     for name in IDENTITIES:
         key = ec.generate_private_key(ec.SECP256R1())
-        usages = [ExtendedKeyUsageOID.CLIENT_AUTH]
+        usages = [] if name == GATEWAY else [ExtendedKeyUsageOID.CLIENT_AUTH]
         alt: list[x509.GeneralName] = [x509.DNSName(name)]
-        if name in SERVERS:
+        if name in SERVERS or name == GATEWAY:
             usages.insert(0, ExtendedKeyUsageOID.SERVER_AUTH)
             alt += [x509.DNSName(n) for n in (*_LOOPBACK_NAMES, *extra_names)]
             alt += [x509.IPAddress(ipaddress.ip_address(ip)) for ip in _LOOPBACK_IPS]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from services.common.settings import Strict
+from services.common.settings import Strict, TlsSettings
 
 
 class GatewayAuthSettings(Strict):
@@ -74,6 +74,18 @@ class GatewaySettings(Strict):
     auth: GatewayAuthSettings = GatewayAuthSettings()
     # Per-tenant rate limit in Envoy (local token buckets); off until `rate_limit.requests_per_s` is set.
     rate_limit: GatewayRateLimitSettings = GatewayRateLimitSettings()
+    # TLS on Envoy's ingress listener (cert and key); with `client_ca`, clients must also present a
+    # certificate from that CA (mTLS). Unset: plaintext, for a listener on loopback. `ztgate certs
+    # init` issues a `gateway` certificate for it (localhost, 127.0.0.1 and any --name).
+    tls: TlsSettings | None = None
+
+    @field_validator("tls")
+    @classmethod
+    def _no_allowed_clients(cls, value: TlsSettings | None) -> TlsSettings | None:
+        if value is not None and value.allowed_clients:
+            raise ValueError("gateway.tls.allowed_clients is not used by Envoy's listener: every "
+                             "certificate from gateway.tls.client_ca is accepted, and tokens decide the rest")
+        return value
 
     @field_validator("listen", "admin")
     @classmethod

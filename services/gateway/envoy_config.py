@@ -87,6 +87,20 @@ def _mesh(config: ZtgateConfig) -> dict | None:
     return {"ca": str(suite.ca), "cert": str(suite.cert(ENVOY)), "key": str(suite.key(ENVOY))}
 
 
+def _listener_tls(config: ZtgateConfig) -> dict | None:
+    """TLS on the ingress listener (and the CA of client certificates, for mTLS), or None."""
+    tls = config.gateway.tls
+    if tls is None:
+        return None
+    paths = {"cert": tls.cert, "key": tls.key, "client_ca": tls.client_ca}
+    resolved = {k: str(p.expanduser().resolve()) if p is not None else None for k, p in paths.items()}
+    missing = [f"gateway.tls.{k} {v}" for k, v in resolved.items() if v and not Path(v).is_file()]
+    if missing:
+        raise EnvoyConfigError(f"{', '.join(missing)}: no such file (`ztgate certs init` issues a "
+                               "gateway certificate)")
+    return resolved
+
+
 def render(config: ZtgateConfig) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
@@ -96,6 +110,7 @@ def render(config: ZtgateConfig) -> str:
     text = template.render(
         admin=_address(gateway.admin),
         listener=_address(gateway.listen),
+        listener_tls=_listener_tls(config),
         redaction=_address(config.redaction.server.listen),
         redaction_timeout_s=gateway.redaction_timeout_s,
         redaction_message_timeout_s=gateway.redaction_message_timeout_s,

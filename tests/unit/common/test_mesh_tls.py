@@ -84,7 +84,8 @@ def test_certs_init_issues_every_identity_with_private_keys_closed(suite: pki.Pk
             x509.DNSName)
         assert name in dns
         usages = set(cert.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value)
-        assert (x509.ExtendedKeyUsageOID.SERVER_AUTH in usages) == (name in pki.SERVERS)
+        assert (x509.ExtendedKeyUsageOID.SERVER_AUTH in usages) == (name in (*pki.SERVERS, pki.GATEWAY))
+        assert (x509.ExtendedKeyUsageOID.CLIENT_AUTH in usages) == (name != pki.GATEWAY)
     assert not list(suite.dir.glob("ca*.key"))  # the CA's key is never written
 
 

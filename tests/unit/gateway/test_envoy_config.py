@@ -204,3 +204,36 @@ def test_mtls_without_certificates_stops_rendering_with_what_to_do(tmp_path) -> 
     config = load_settings(ZtgateConfig, None, environ={"ZTGATE_MESH__PKI_DIR": str(tmp_path / "none")})
     with pytest.raises(EnvoyConfigError, match="ztgate certs init"):
         render(config)
+
+
+def _listener_socket(environ: dict[str, str]) -> dict | None:
+    text = render(load_settings(ZtgateConfig, None, environ={**mesh_env(), **environ}))
+    validate(text)
+    return yaml.safe_load(text)["static_resources"]["listeners"][0]["filter_chains"][0].get("transport_socket")
+
+
+def test_the_listener_serves_tls_and_with_a_client_ca_requires_client_certificates() -> None:
+    suite = shared_pki()
+    tls = {"ZTGATE_GATEWAY__TLS__CERT": str(suite.cert("gateway")), "ZTGATE_GATEWAY__TLS__KEY": str(suite.key("gateway"))}
+    assert _listener_socket({}) is None  # plaintext by default (loopback)
+    server_only = _listener_socket(tls)["typed_config"]
+    assert server_only["require_client_certificate"] is False
+    assert server_only["common_tls_context"]["tls_certificates"] == [
+        {"certificate_chain": {"filename": str(suite.cert("gateway"))},
+         "private_key": {"filename": str(suite.key("gateway"))}}]
+    assert "validation_context" not in server_only["common_tls_context"]
+    mutual = _listener_socket({**tls, "ZTGATE_GATEWAY__TLS__CLIENT_CA": str(suite.ca)})["typed_config"]
+    assert mutual["require_client_certificate"] is True
+    assert mutual["common_tls_context"]["validation_context"] == {"trusted_ca": {"filename": str(suite.ca)}}
+
+
+def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) -> None:
+    config = load_settings(ZtgateConfig, None, environ={
+        **mesh_env(), "ZTGATE_GATEWAY__TLS__CERT": str(tmp_path / "no.pem"),
+        "ZTGATE_GATEWAY__TLS__KEY": str(shared_pki().key("gateway"))})
+    with pytest.raises(EnvoyConfigError, match=r"gateway.tls.cert .*no.pem: no such file"):
+        render(config)
+    with pytest.raises(ConfigError, match="allowed_clients is not used by Envoy's listener"):
+        load_settings(ZtgateConfig, None, environ={
+            "ZTGATE_GATEWAY__TLS__CERT": "/c", "ZTGATE_GATEWAY__TLS__KEY": "/k",
+            "ZTGATE_GATEWAY__TLS__ALLOWED_CLIENTS": "[envoy]"})

@@ -1,0 +1,87 @@
+"""TLS on Envoy's ingress listener (`gateway.tls`), with client certificates required: a real
+redaction service and Envoy in front of RECORDING inference upstreams (test doubles,
+tests/e2e/gateway_suite.py). The listener's certificate is the `gateway` one `ztgate certs init`
+issues; clients present the operator's certificate from the same CA."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest
+
+from services.common import pki
+from services.common.settings import ClientTlsSettings
+from services.common.tls import client_credentials
+from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
+from tests.suite_pki import shared_pki
+
+pytestmark = pytest.mark.slow
+
+EMAIL = "jane.doe@example.com"
+PSEUDONYMIZE = """\
+name: default
+default_action: pseudonymize
+entities: {}
+"""
+
+
+@pytest.fixture(scope="module")
+async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
+    issued = shared_pki()
+    suite = await start_suite(tmp_path_factory.mktemp("tls"), policies={"default.yaml": PSEUDONYMIZE}, message_timeout_s=2.0, gateway_env={
+        "ZTGATE_GATEWAY__TLS__CERT": str(issued.cert(pki.GATEWAY)),
+        "ZTGATE_GATEWAY__TLS__KEY": str(issued.key(pki.GATEWAY)),
+        "ZTGATE_GATEWAY__TLS__CLIENT_CA": str(issued.ca)})
+    try:
+        yield suite
+    finally:
+        await stop_suite(suite)
+
+
+async def _generate(suite: Suite, creds: grpc.ChannelCredentials | None) -> ipb.GenerateResponse:
+    channel = (grpc.aio.secure_channel(suite.gateway, creds) if creds
+               else grpc.aio.insecure_channel(suite.gateway))
+    async with channel:
+        return await inference_pb2_grpc.InferenceStub(channel).Generate(
+            ipb.GenerateRequest(prompt=f"mail {EMAIL}"), timeout=30)
+
+
+async def test_a_client_with_a_certificate_is_served_and_redaction_still_applies(suite) -> None:
+    issued = shared_pki()
+    creds = client_credentials(ClientTlsSettings(ca=issued.ca, cert=issued.cert(pki.OPERATOR),
+                                                 key=issued.key(pki.OPERATOR)))
+    before = len(suite.recorded())
+    reply = await _generate(suite, creds)
+    assert EMAIL in reply.text  # restored for the client
+    [sent] = suite.recorded()[before:]
+    assert EMAIL not in sent.prompt  # scrubbed before the model
+
+
+async def test_plaintext_or_no_client_certificate_never_reaches_anything(suite) -> None:
+    issued = shared_pki()
+    before = len(suite.recorded())
+    for creds in (None, client_credentials(ClientTlsSettings(ca=issued.ca))):
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await _generate(suite, creds)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert suite.recorded()[before:] == []
+
+
+async def test_the_cli_calls_a_tls_gateway_with_its_certificate(suite) -> None:
+    issued = shared_pki()
+    # In a thread: the recording upstream answers on this test's event loop.
+    result = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "services.cli", "generate", "--address", suite.gateway, "--max-tokens", "8",
+         "--tls-ca", str(issued.ca), "--tls-cert", str(issued.cert(pki.OPERATOR)),
+         "--tls-key", str(issued.key(pki.OPERATOR)), f"mail {EMAIL}"],
+        capture_output=True, text=True, timeout=60, env={**os.environ})
+    assert result.returncode == 0, result.stderr
+    assert EMAIL in result.stdout and "served by primary" in result.stdout
