@@ -297,6 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="also write the Markdown report here (inference: the JSON results)")
     p.add_argument("--auth", action="store_true",
                    help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
+    p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
+                   help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     from services.inference.speedbench import add_arguments as add_inference_bench_arguments
 
     add_inference_bench_arguments(p.add_argument_group("inference"))

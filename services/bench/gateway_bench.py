@@ -12,7 +12,9 @@ share the machine's state, one call at a time:
 
 Added latency is gateway minus direct, per quantile. Target: added p99 <= redaction p99 + 2 ms.
 With `--auth` the gateway also checks a bearer token on every call and applies the per-tenant rate
-limit (set far above what the bench sends): what turning them on adds.
+limit (set far above what the bench sends): what turning them on adds. With `--processor noop` a
+no-op processor (services/bench/noop_ext_proc.py) stands in for the redaction service: the series
+then measure the ext_proc mechanism alone, the floor under what redaction can add.
 `measure` runs against running parts; `run` starts them (redaction service, echo upstream, Envoy
 with the bootstrap `ztgate envoy-config` renders) on free loopback ports and stops them after.
 """
@@ -60,6 +62,8 @@ PROMPT = ("Hi, this is Maria Gonzalez from the Lisbon office. Our invoices go to
 # Added p99 may exceed the redaction work's p99 by at most this much.
 OVERHEAD_BUDGET_MS = 2.0
 SERIES = ("direct", "gateway", "redaction")
+# What answers Envoy's ext_proc messages: the real redaction service, or a no-op (the floor).
+PROCESSORS = ("redaction", "noop")
 
 
 class EchoInference(inference_pb2_grpc.InferenceServicer):
@@ -195,8 +199,8 @@ def _clusters_healthy(admin: str, expected: list[str]) -> bool:
 
 
 @contextlib.contextmanager
-def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0, *, auth: bool = False
-                  ) -> Iterator[tuple[str, str, str, str, ClientTlsSettings | None]]:
+def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0, *, auth: bool = False,
+                  processor: str = "redaction") -> Iterator[tuple[str, str, str, str, ClientTlsSettings | None]]:
     """Starts redaction, the echo upstream and Envoy on free ports; yields (gateway, upstream,
     redaction, token, tls): with `auth`, Envoy checks tokens (a key made in `logs`) and
     rate-limits; with mesh.mtls (as under `ztgate up`), every hop behind Envoy is mTLS, with
@@ -233,7 +237,10 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     bootstrap.write_text(render(config))
     python = [sys.executable, "-m"]
     argvs = {
-        "redaction": [*python, "services.cli", "serve", "redaction", "--listen", redaction],
+        "redaction": ([*python, "services.cli", "serve", "redaction", "--listen", redaction]
+                      if processor == "redaction" else
+                      [*python, "services.bench.noop_ext_proc", "--listen", redaction,
+                       *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])]),
         "upstream": [*python, "services.bench.gateway_bench", "--echo-upstream", upstream,
                      *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])],
         "envoy": envoy_argv(bootstrap),
@@ -255,10 +262,12 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
 
 
 def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,
-        logs: Path | None = None, auth: bool = False) -> GatewayBench:
+        logs: Path | None = None, auth: bool = False, processor: str = "redaction") -> GatewayBench:
     """Starts the parts, measures, stops them."""
+    if processor not in PROCESSORS:
+        raise ValueError(f"processor must be one of {', '.join(PROCESSORS)}")
     logs = logs or Path(tempfile.mkdtemp(prefix="ztgate-bench-gateway-"))
-    with running_suite(config, logs, auth=auth) as (gateway, upstream, redaction, token, tls):
+    with running_suite(config, logs, auth=auth, processor=processor) as (gateway, upstream, redaction, token, tls):
         return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup, token=token,
                                    tls=tls))
 
@@ -296,12 +305,15 @@ def main(args: argparse.Namespace) -> int:
 
     calls = getattr(args, "calls", None) or 300
     auth = bool(getattr(args, "auth", False))
-    print(f"starting redaction, echo upstream and Envoy{' (tokens and rate limit on)' if auth else ''}; "
-          f"{calls} calls per series ...", file=sys.stderr, flush=True)
+    processor = getattr(args, "processor", None) or "redaction"
+    print(f"starting {'redaction' if processor == 'redaction' else 'a no-op processor'}, echo upstream "
+          f"and Envoy{' (tokens and rate limit on)' if auth else ''}; {calls} calls per series ...",
+          file=sys.stderr, flush=True)
     config = load_config(getattr(args, "config", None))
-    result = run(config, calls=calls, auth=auth)
-    text = render_report(result, f"ztgate bench gateway --calls {calls}{' --auth' if auth else ''}",
-                         mtls=config.mesh.mtls)
+    result = run(config, calls=calls, auth=auth, processor=processor)
+    command = (f"ztgate bench gateway --calls {calls}{' --auth' if auth else ''}"
+               f"{' --processor noop' if processor == 'noop' else ''}")
+    text = render_report(result, command, mtls=config.mesh.mtls)
     print(text)
     out = getattr(args, "out", None)
     if out:

@@ -25,3 +25,13 @@ def test_bench_runs_every_series_over_mtls_without_errors(tmp_path: Path) -> Non
     assert (tmp_path / "pki" / "envoy.pem").is_file()
     assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 3
     assert "mTLS behind Envoy" in render_report(result, mtls=config.mesh.mtls)
+    assert "serving" in (tmp_path / "redaction.log").read_text()  # the real redaction service
+
+
+def test_bench_measures_the_ext_proc_floor_with_the_noop_processor(tmp_path: Path) -> None:
+    config = load_settings(ZtgateConfig, None, environ={})
+    result = run(config, calls=4, warmup=1, logs=tmp_path, processor="noop")
+    assert not any(result.errors.values()), result.error_kinds
+    assert len(result.gateway.durations_ms) == 4
+    # The no-op processor answered in the redaction service's place (the real one logs its start).
+    assert "serving" not in (tmp_path / "redaction.log").read_text()
