@@ -44,8 +44,8 @@ from services.bench.local import free_address, is_serving, spawn, stop_all, wait
 from services.bench.redaction_metrics import percentile
 from services.common import pki
 from services.common.identity import bearer
-from services.common.settings import ClientTlsSettings, TlsSettings
-from services.common.tls import AllowedClientsInterceptor, open_channel, server_credentials
+from services.common.settings import ClientTlsSettings
+from services.common.tls import access_interceptors, add_port, open_channel
 from services.config import ZtgateConfig
 from services.launcher import mesh_env
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
@@ -79,19 +79,12 @@ class EchoInference(inference_pb2_grpc.InferenceServicer):
 async def serve_echo(listen: str, pki_dir: Path | None = None) -> None:
     """Runs the echo upstream (with gRPC health, SERVING) until SIGTERM; with `pki_dir`, as the
     inference primary does under `ztgate up`: its certificate, Envoy and the operator only."""
-    tls = None
-    if pki_dir is not None:
-        suite = pki.Pki(pki_dir)
-        tls = TlsSettings(cert=suite.cert(pki.INFERENCE_PRIMARY), key=suite.key(pki.INFERENCE_PRIMARY),
-                          client_ca=suite.ca, allowed_clients=(pki.ENVOY, pki.OPERATOR))
-    server = grpc.aio.server(interceptors=[AllowedClientsInterceptor(tls.allowed_clients)] if tls else [])
+    tls = pki.server_tls(pki_dir, pki.INFERENCE_PRIMARY, (pki.ENVOY, pki.OPERATOR)) if pki_dir else None
+    server = grpc.aio.server(interceptors=access_interceptors(tls))
     inference_pb2_grpc.add_InferenceServicer_to_server(EchoInference(), server)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
-    if tls:
-        server.add_secure_port(listen, server_credentials(tls))
-    else:
-        server.add_insecure_port(listen)
+    add_port(server, listen, tls)
     await server.start()
     await checker.set(INFERENCE, health_pb2.HealthCheckResponse.SERVING)
     stop = asyncio.Event()

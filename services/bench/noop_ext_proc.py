@@ -20,8 +20,7 @@ from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.common import pki
-from services.common.settings import TlsSettings
-from services.common.tls import AllowedClientsInterceptor, server_credentials
+from services.common.tls import access_interceptors, add_port
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
 SERVICES = ("", "ztgate.redaction.v1.Redaction", "envoy.service.ext_proc.v3.ExternalProcessor")
@@ -50,21 +49,14 @@ class NoopProcessor(ep_grpc.ExternalProcessorServicer, redaction_pb2_grpc.Redact
 
 async def serve(listen: str, pki_dir: Path | None = None) -> None:
     """Runs until SIGTERM; with `pki_dir`, mTLS as the redaction service under `ztgate up`."""
-    tls = None
-    if pki_dir is not None:
-        suite = pki.Pki(pki_dir)
-        tls = TlsSettings(cert=suite.cert(pki.REDACTION), key=suite.key(pki.REDACTION), client_ca=suite.ca,
-                          allowed_clients=(pki.ENVOY, pki.OPERATOR))
-    server = grpc.aio.server(interceptors=[AllowedClientsInterceptor(tls.allowed_clients)] if tls else [])
+    tls = pki.server_tls(pki_dir, pki.REDACTION, (pki.ENVOY, pki.OPERATOR)) if pki_dir else None
+    server = grpc.aio.server(interceptors=access_interceptors(tls))
     processor = NoopProcessor()
     ep_grpc.add_ExternalProcessorServicer_to_server(processor, server)
     redaction_pb2_grpc.add_RedactionServicer_to_server(processor, server)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
-    if tls:
-        server.add_secure_port(listen, server_credentials(tls))
-    else:
-        server.add_insecure_port(listen)
+    add_port(server, listen, tls)
     await server.start()
     for name in SERVICES:
         await checker.set(name, health_pb2.HealthCheckResponse.SERVING)

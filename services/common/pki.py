@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from services.common.settings import ClientTlsSettings, MeshSettings
+from services.common.settings import ClientTlsSettings, MeshSettings, TlsSettings
 
 CA_FILE = "ca.pem"
 # Envoy: a client of every service (ext_proc, routes, health checks) and of the collector.
@@ -185,3 +185,11 @@ def operator_tls(mesh: MeshSettings) -> ClientTlsSettings | None:
         return None
     suite = Pki(mesh.pki_dir.expanduser().resolve())
     return ClientTlsSettings(ca=suite.ca, cert=suite.cert(OPERATOR), key=suite.key(OPERATOR))
+
+
+def server_tls(directory: Path, part: str, callers: tuple[str, ...]) -> TlsSettings:
+    """The listener settings of `part` from the certificates in `directory`, taking calls from
+    `callers` only."""
+    suite = Pki(directory)
+    return TlsSettings(cert=suite.cert(part), key=suite.key(part), client_ca=suite.ca,
+                       allowed_clients=callers)

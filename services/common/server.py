@@ -21,7 +21,7 @@ from grpc_reflection.v1alpha import reflection
 
 from services.common.settings import OtelSettings, ServerSettings
 from services.common.telemetry import server_interceptors, setup_telemetry, shutdown_telemetry
-from services.common.tls import AllowedClientsInterceptor, server_credentials
+from services.common.tls import access_interceptors, add_port
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +78,8 @@ class Runtime:
         options = [("grpc.max_receive_message_length", settings.max_message_bytes),
                    ("grpc.max_send_message_length", settings.max_message_bytes),
                    ("grpc.so_reuseport", 0), *spec.options]
-        interceptors = server_interceptors(otel, spec.name)
-        tls = settings.tls
-        if tls is not None and tls.client_ca is not None and tls.allowed_clients:
-            # First: a caller that is refused leaves no span or duration behind.
-            interceptors.insert(0, AllowedClientsInterceptor(tls.allowed_clients))
+        # The caller check first: a refused caller leaves no span or duration behind.
+        interceptors = [*access_interceptors(settings.tls), *server_interceptors(otel, spec.name)]
         self.server = grpc.aio.server(interceptors=interceptors, options=options)
         self.port = 0
 
@@ -93,8 +90,7 @@ class Runtime:
     async def start(self) -> int:
         """Binds the port (NOT_SERVING), runs the service's start, then reports SERVING."""
         host, _ = split_host_port(self.settings.listen)
-        creds = server_credentials(self.settings.tls) if self.settings.tls else None
-        if creds is None and not is_loopback(host):
+        if self.settings.tls is None and not is_loopback(host):
             raise ListenError(
                 f"refusing to listen on {self.settings.listen} without TLS: only loopback "
                 "addresses may run without certificates (set server.tls or use 127.0.0.1)")
@@ -104,10 +100,7 @@ class Runtime:
             [*self.spec.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], self.server)
         await self._set_all(health_pb2.HealthCheckResponse.NOT_SERVING)
         try:
-            if creds is None:
-                self.port = self.server.add_insecure_port(self.settings.listen)
-            else:
-                self.port = self.server.add_secure_port(self.settings.listen, creds)
+            self.port = add_port(self.server, self.settings.listen, self.settings.tls)
         except RuntimeError as exc:
             raise ListenError(f"cannot listen on {self.settings.listen}: {exc}") from exc
         await self.server.start()

@@ -21,6 +21,20 @@ def server_credentials(tls: TlsSettings) -> grpc.ServerCredentials:
                                        root_certificates=ca, require_client_auth=ca is not None)
 
 
+def access_interceptors(tls: TlsSettings | None) -> list[grpc.aio.ServerInterceptor]:
+    """The caller check a listener with `tls` needs (none without client certificates or names)."""
+    if tls is None or tls.client_ca is None or not tls.allowed_clients:
+        return []
+    return [AllowedClientsInterceptor(tls.allowed_clients)]
+
+
+def add_port(server: grpc.aio.Server, listen: str, tls: TlsSettings | None) -> int:
+    """Binds `listen` with `tls` (plaintext without); returns the port."""
+    if tls is None:
+        return server.add_insecure_port(listen)
+    return server.add_secure_port(listen, server_credentials(tls))
+
+
 def client_credentials(tls: ClientTlsSettings) -> grpc.ChannelCredentials:
     """Credentials that verify the server against `ca` and present `cert` when one is set."""
     if (tls.cert is None) != (tls.key is None):
