@@ -13,7 +13,7 @@ from services.common.config import ConfigError
 from services.common.identity import TENANT_HEADER
 from services.common.pki import ENVOY, Pki, PkiError
 from services.gateway.auth import SCOPES
-from services.common.server import split_host_port
+from services.common.server import is_loopback, split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
 
@@ -88,9 +88,15 @@ def _mesh(config: ZtgateConfig) -> dict | None:
 
 
 def _listener_tls(config: ZtgateConfig) -> dict | None:
-    """TLS on the ingress listener (and the CA of client certificates, for mTLS), or None."""
+    """TLS on the ingress listener (and the CA of client certificates, for mTLS), or None; like a
+    service, the listener runs plaintext on a loopback address only."""
     tls = config.gateway.tls
     if tls is None:
+        host, _ = split_host_port(config.gateway.listen)
+        if not is_loopback(host):
+            raise EnvoyConfigError(
+                f"gateway.listen {config.gateway.listen} is not a loopback address, so it needs "
+                "gateway.tls (cert and key; `ztgate certs init` issues a gateway certificate)")
         return None
     paths = {"cert": tls.cert, "key": tls.key, "client_ca": tls.client_ca}
     resolved = {k: str(p.expanduser().resolve()) if p is not None else None for k, p in paths.items()}

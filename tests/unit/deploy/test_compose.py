@@ -18,6 +18,10 @@ def test_compose_publishes_only_envoys_ingress_and_checks_grpc_health() -> None:
     # The environment it sets is a valid configuration, and only Envoy leaves loopback.
     config = load_settings(ZtgateConfig, None, environ=service["environment"])
     assert config.gateway.listen == "0.0.0.0:8080"
+    # Off loopback, so TLS, with the gateway certificate that `up` issues into the mounted folder.
+    assert config.mesh.mtls and config.mesh.pki_dir == Path("/pki") and service["volumes"] == ["pki:/pki"]
+    assert "pki" in compose["volumes"]  # a named volume: the certificates outlive the container
+    assert config.gateway.tls.cert == Path("/pki/gateway.pem") and config.gateway.tls.key == Path("/pki/gateway.key")
     assert config.gateway.admin.startswith("127.")
     for listen in (config.redaction.server.listen, config.telemetry.server.listen,
                    config.inference.primary.server.listen, config.inference.fallback.server.listen):
@@ -33,3 +37,17 @@ def test_dockerfile_copies_only_what_exists_and_runs_up() -> None:
     assert lines[-1] == 'CMD ["ztgate", "up"]'
     text = "\n".join(lines)
     assert "requirements/models.txt" in text and "ztgate models prepare" in text
+
+
+def test_the_compose_configuration_renders_once_up_has_issued_the_certificates(tmp_path: Path) -> None:
+    from services.common import pki
+    from services.gateway.envoy_config import render, validate
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    [service] = compose["services"].values()
+    issued = pki.create(tmp_path / "pki")
+    # The container's /pki, here a temporary folder.
+    environ = {k: v.replace("/pki", str(issued.dir)) for k, v in service["environment"].items()}
+    text = render(load_settings(ZtgateConfig, None, environ=environ))
+    validate(text)
+    assert "DownstreamTlsContext" in text

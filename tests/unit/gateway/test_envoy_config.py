@@ -237,3 +237,8 @@ def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) 
         load_settings(ZtgateConfig, None, environ={
             "ZTGATE_GATEWAY__TLS__CERT": "/c", "ZTGATE_GATEWAY__TLS__KEY": "/k",
             "ZTGATE_GATEWAY__TLS__ALLOWED_CLIENTS": "[envoy]"})
+
+
+def test_a_listener_off_loopback_needs_tls() -> None:
+    with pytest.raises(EnvoyConfigError, match="not a loopback address, so it needs gateway.tls"):
+        render(load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}))
