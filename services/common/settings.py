@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Strict(BaseModel):
@@ -22,6 +22,13 @@ class TlsSettings(Strict):
     client_ca: Path | None = None
     # Common names of the client certificates accepted (with client_ca); empty: any that chains.
     allowed_clients: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _names_need_a_ca(self) -> TlsSettings:
+        if self.allowed_clients and self.client_ca is None:
+            raise ValueError("tls.allowed_clients needs tls.client_ca: without client certificates "
+                             "there is no caller name to check")
+        return self
 
 
 class ClientTlsSettings(Strict):

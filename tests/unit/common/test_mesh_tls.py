@@ -109,6 +109,11 @@ def test_check_names_what_is_missing_or_expired_and_what_to_run(tmp_path: Path) 
         later.check(now=dt.datetime.now(dt.UTC) + dt.timedelta(days=31))
 
 
+def test_caller_names_without_a_client_ca_are_refused_at_load(suite: pki.Pki) -> None:
+    with pytest.raises(ValueError, match="allowed_clients needs tls.client_ca"):
+        TlsSettings(cert=suite.cert(pki.REDACTION), key=suite.key(pki.REDACTION), allowed_clients=(pki.ENVOY,))
+
+
 async def test_envoy_and_the_operator_are_served(suite: pki.Pki, redaction_like: int) -> None:
     assert await _echo(redaction_like, _as(suite, pki.ENVOY)) == b"echo:hi"
     assert await _echo(redaction_like, _as(suite, pki.OPERATOR), host="localhost") == b"echo:hi"

@@ -236,7 +236,7 @@ def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) 
     with pytest.raises(ConfigError, match="allowed_clients is not used by Envoy's listener"):
         load_settings(ZtgateConfig, None, environ={
             "ZTGATE_GATEWAY__TLS__CERT": "/c", "ZTGATE_GATEWAY__TLS__KEY": "/k",
-            "ZTGATE_GATEWAY__TLS__ALLOWED_CLIENTS": "[envoy]"})
+            "ZTGATE_GATEWAY__TLS__CLIENT_CA": "/ca", "ZTGATE_GATEWAY__TLS__ALLOWED_CLIENTS": "[envoy]"})
 
 
 def test_a_listener_off_loopback_needs_tls() -> None:
