@@ -18,6 +18,7 @@ from opentelemetry import trace
 ALLOWED_EXTRA = frozenset({
     "service", "method", "code", "duration_ms", "tenant", "request_id", "session_id",
     "entity_types", "count", "policy", "address", "event", "state", "p99_ms", "served_by",
+    "caller",
 })
 
 

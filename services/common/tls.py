@@ -3,6 +3,7 @@ that a caller's certificate names a part this service accepts calls from."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -10,6 +11,7 @@ import grpc
 
 from services.common.settings import ClientTlsSettings, TlsSettings
 
+log = logging.getLogger(__name__)
 _KINDS = ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
 
 
@@ -67,10 +69,13 @@ class AllowedClientsInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, allowed: tuple[str, ...]) -> None:
         self._allowed = frozenset(allowed)
 
-    def _refusal(self, context: grpc.aio.ServicerContext) -> str | None:
+    def _refusal(self, context: grpc.aio.ServicerContext, method: str) -> str | None:
         name = peer_name(context)
         if name in self._allowed:
             return None
+        # A part of the suite calling where it has no business: worth an operator's attention.
+        log.warning("refused a call from %s to %s", name or "(no certificate)", method,
+                    extra={"caller": name or "", "method": method, "event": "caller_refused"})
         return (f"caller {name or '(no client certificate)'} may not call this service; accepted: "
                 f"{', '.join(sorted(self._allowed))} (server.tls.allowed_clients)")
 
@@ -81,7 +86,10 @@ class AllowedClientsInterceptor(grpc.aio.ServerInterceptor):
             return None
         kind = next(k for k in _KINDS if getattr(handler, k) is not None)
         inner = getattr(handler, kind)
-        refusal = self._refusal
+        method = details.method
+
+        def refusal(context: grpc.aio.ServicerContext) -> str | None:
+            return self._refusal(context, method)
 
         if kind.endswith("unary"):
             async def checked(request: Any, context: grpc.aio.ServicerContext) -> Any:

@@ -119,11 +119,14 @@ async def test_envoy_and_the_operator_are_served(suite: pki.Pki, redaction_like:
     assert await _echo(redaction_like, _as(suite, pki.OPERATOR), host="localhost") == b"echo:hi"
 
 
-async def test_another_part_of_the_suite_is_refused_by_name(suite: pki.Pki, redaction_like: int) -> None:
-    with pytest.raises(grpc.aio.AioRpcError) as info:
+async def test_another_part_of_the_suite_is_refused_by_name(
+        suite: pki.Pki, redaction_like: int, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="services.common.tls"), pytest.raises(grpc.aio.AioRpcError) as info:
         await _echo(redaction_like, _as(suite, pki.INFERENCE_PRIMARY))
     assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "inference-primary may not call this service" in (info.value.details() or "")
+    [refused] = [r for r in caplog.records if getattr(r, "event", "") == "caller_refused"]
+    assert refused.caller == pki.INFERENCE_PRIMARY and refused.method == f"/{SERVICE}/Echo"
     # Streams too: refused before the first message.
     async with grpc.aio.secure_channel(f"127.0.0.1:{redaction_like}", _as(suite, pki.TELEMETRY)) as channel:
         call = channel.unary_stream(f"/{SERVICE}/Chunks")(b"x", timeout=5)
