@@ -99,7 +99,7 @@ def _client_tls(args: argparse.Namespace):
     config = load_config(None)
     services = {config.redaction.server.listen, config.inference.primary.server.listen,
                 config.inference.fallback.server.listen}
-    if args.address not in services or not Pki(config.mesh.pki_dir.expanduser()).exists():
+    if args.address not in services or not Pki.of(config.mesh).exists():
         return None
     return operator_tls(config.mesh)
 
@@ -271,8 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", type=Path, help="signing key (default ~/.config/ztgate/tokens/signing-key.pem)")
     p.add_argument("--ttl-s", type=int, default=3600, help="seconds the token is valid")
     p.add_argument("--subject", default="", help="the token's sub (default: the tenant)")
-    p.add_argument("--scope", action="append", choices=["inference", "redaction"],
-                   help="an API the token may call (repeatable; default both)")
+    p.add_argument("--scope", action="append",
+                   help="an API the token may call: inference or redaction (repeatable; default both)")
     p.set_defaults(func=cmd_token)
 
     p = sub.add_parser("certs", help="the suite's own CA and certificates for mTLS inside it")

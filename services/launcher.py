@@ -84,7 +84,7 @@ def mesh_env(config: ZtgateConfig, part: str) -> dict[str, str]:
     from the callers it accepts, and present its own to the collector; else nothing."""
     if not config.mesh.mtls or part not in SERVED_PARTS:
         return {}
-    suite = pki.Pki(config.mesh.pki_dir.expanduser().resolve())
+    suite = pki.Pki.of(config.mesh)
     key_path, callers = SERVED_PARTS[part]
     return {
         f"ZTGATE_{key_path}__TLS__CERT": str(suite.cert(part)),
@@ -115,7 +115,10 @@ def prepare_pki(config: ZtgateConfig) -> str | None:
     Raises pki.PkiError when they are incomplete or expired."""
     if not config.mesh.mtls:
         return None
-    suite, created = pki.ensure(config.mesh.pki_dir)
+    suite = pki.Pki.of(config.mesh)
+    created = not suite.exists()
+    if created:
+        pki.create(suite.dir)
     expiry = suite.check()
     line = f"{'issued' if created else 'using'} the suite's certificates in {suite.dir}"
     left = expiry - datetime.now(UTC)
@@ -257,7 +260,7 @@ async def print_status(config: ZtgateConfig) -> int:
     tls = pki.operator_tls(config.mesh)
     if tls is not None:
         try:
-            pki.Pki(config.mesh.pki_dir.expanduser().resolve()).check()
+            pki.Pki.of(config.mesh).check()
         except pki.PkiError as exc:
             print(f"ztgate status: {exc}", file=sys.stderr)
             return 1

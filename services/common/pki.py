@@ -56,6 +56,11 @@ class Pki:
 
     dir: Path
 
+    @classmethod
+    def of(cls, mesh: MeshSettings) -> Pki:
+        """The suite's folder as the configuration names it (`mesh.pki_dir`)."""
+        return cls(mesh.pki_dir.expanduser().resolve())
+
     @property
     def ca(self) -> Path:
         return self.dir / CA_FILE
@@ -167,23 +172,12 @@ def create(directory: Path, *, force: bool = False, days: int = DEFAULT_DAYS,
     return pki
 
 
-def ensure(directory: Path) -> tuple[Pki, bool]:
-    """The folder's certificates, issued first if it holds none; (pki, whether it issued them)."""
-    pki = Pki(directory.expanduser())
-    created = False
-    if not pki.exists():
-        create(pki.dir)
-        created = True
-    pki.check()
-    return pki, created
-
-
 def operator_tls(mesh: MeshSettings) -> ClientTlsSettings | None:
     """The operator's client credentials (`ztgate up`/`status` health checks, `ztgate redact
     --address SERVICE`), None when the suite runs without mTLS."""
     if not mesh.mtls:
         return None
-    suite = Pki(mesh.pki_dir.expanduser().resolve())
+    suite = Pki.of(mesh)
     return ClientTlsSettings(ca=suite.ca, cert=suite.cert(OPERATOR), key=suite.key(OPERATOR))
 
 

@@ -78,7 +78,7 @@ def _mesh(config: ZtgateConfig) -> dict | None:
     """Envoy's side of the suite's mTLS (its certificate, the CA), or None when it is off."""
     if not config.mesh.mtls:
         return None
-    suite = Pki(config.mesh.pki_dir.expanduser().resolve())
+    suite = Pki.of(config.mesh)
     try:
         suite.check()
     except PkiError as exc:

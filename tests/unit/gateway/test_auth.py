@@ -77,3 +77,9 @@ def test_the_cli_makes_keys_and_prints_a_token(tmp_path, capsys) -> None:
     assert _verify(token, tmp_path / "jwks.json")["tenant"] == "acme"
     assert main(["token", "keygen", "--out", str(tmp_path)]) == 2  # refuses to overwrite
     assert "--force" in capsys.readouterr().err
+    assert main(["token", "mint", "--key", str(tmp_path / "signing-key.pem"), "--tenant", "acme",
+                 "--scope", "inference"]) == 0
+    assert _verify(capsys.readouterr().out.strip(), tmp_path / "jwks.json")["scope"] == "inference"
+    assert main(["token", "mint", "--key", str(tmp_path / "signing-key.pem"), "--tenant", "acme",
+                 "--scope", "admin"]) == 2
+    assert "unknown scope admin" in capsys.readouterr().err
