@@ -9,6 +9,7 @@ import grpc
 from services.common.handlers import streaming, unary
 from services.common.identity import caller_tenant
 from services.common.server import ServiceSpec, serve
+from services.common.first_token import FirstTokenBudget
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from services.redaction import ext_proc
@@ -78,14 +79,15 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
 
-def build_spec(service: RedactionService) -> ServiceSpec:
-    """The runtime's view of the redaction service (shared by `serve` and tests)."""
+def build_spec(service: RedactionService, budget: FirstTokenBudget) -> ServiceSpec:
+    """The runtime's view of the redaction service (shared by `serve` and tests); `budget` sets
+    each inference call's per-try timeout from its prompt (the gateway's settings)."""
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service), server)
         # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
-            ext_proc.ExternalProcessorServicer(service), server)
+            ext_proc.ExternalProcessorServicer(service, budget), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -95,4 +97,5 @@ def build_spec(service: RedactionService) -> ServiceSpec:
 async def run(config: ZtgateConfig) -> None:
     """`ztgate serve redaction`."""
     service = RedactionService.from_settings(config.redaction)
-    await serve(build_spec(service), config.redaction.server, config.otel)
+    await serve(build_spec(service, config.gateway.first_token_budget), config.redaction.server,
+                config.otel)
