@@ -106,7 +106,9 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
     @unary
     async def GetScore(self, request: pb.ScoreRequest,
                        context: grpc.aio.ServicerContext) -> pb.ScoreResponse:
-        score, state = await self._service.score(request.request_id, min(max(request.wait_s, 0), 60))
+        # Through the gateway the tenant is Envoy's (the verified one); a mesh caller names it.
+        tenant = caller_tenant(context, request.tenant)
+        score, state = await self._service.score(request.request_id, tenant, request.wait_s)
         reply = pb.ScoreResponse(request_id=request.request_id, state=state)
         if score is not None:
             reply.hallucination_score = score
@@ -124,5 +126,6 @@ def build_spec(service: InferenceService) -> ServiceSpec:
 async def run(config: ZtgateConfig, instance_name: str) -> None:
     """`ztgate serve inference --instance primary|fallback`."""
     instance = getattr(config.inference, instance_name)
-    service = InferenceService.from_settings(config.inference, instance)
+    service = InferenceService.from_settings(config.inference, instance,
+                                             config.gateway.first_token_budget)
     await serve(build_spec(service), instance.server, config.otel)

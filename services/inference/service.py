@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from services.inference import models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
@@ -44,21 +46,31 @@ def build_engine(config: EngineConfig, kind: str) -> Engine:
     return TransformersEngine(config)
 
 
+def score_key(tenant: str, request_id: str) -> str:
+    """The background scorer's key of a request: scores are kept per tenant, so a caller finds
+    only its own tenant's (the pair as JSON: two pairs never share a key)."""
+    return json.dumps([tenant, request_id])
+
+
 class InferenceService:
     def __init__(self, engine: Engine, instance: InstanceSettings, *,
                  scorer: HallucinationScorer | None = None,
-                 metrics: InferenceMetrics | None = None, model_dir: Path | None = None) -> None:
+                 metrics: InferenceMetrics | None = None, model_dir: Path | None = None,
+                 budget: FirstTokenBudget | None = None) -> None:
         self.engine = engine
         self.instance = instance
         self.limiter = AdmissionLimiter(instance.max_inflight)
         self.scorer = scorer
-        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name)
+        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name, budget=budget)
         self._model_dir = model_dir
 
     @classmethod
-    def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings) -> InferenceService:
+    def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings,
+                      budget: FirstTokenBudget | None = None) -> InferenceService:
+        """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
         config = engine_config(settings, instance)
-        return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir)
+        return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,
+                   budget=budget)
 
     @property
     def served_by(self) -> str:
@@ -89,7 +101,8 @@ class InferenceService:
         try:
             async for delta in self.engine.generate(request):
                 if not completion and delta.token_ids:
-                    self.metrics.first_token(time.perf_counter() - started, request.tenant)
+                    self.metrics.first_token(time.perf_counter() - started, request.tenant,
+                                             delta.prompt_tokens)
                 completion.extend(delta.token_ids)
                 final = delta.final
                 if final is not None:
@@ -106,21 +119,24 @@ class InferenceService:
         """Queues a finished answer for the background scorer (never blocks; drops when full)."""
         if self.scorer is None:
             return
-        if self.scorer.submit(request_id, prompt_ids, completion_ids):
-            asyncio.get_running_loop().create_task(self._report_score(request_id, tenant))
+        key = score_key(tenant, request_id)
+        if self.scorer.submit(key, prompt_ids, completion_ids):
+            asyncio.get_running_loop().create_task(self._report_score(key, tenant))
 
-    async def _report_score(self, request_id: str, tenant: str) -> None:
+    async def _report_score(self, key: str, tenant: str) -> None:
         assert self.scorer is not None
-        result = await self.scorer.wait(request_id, timeout=120)
+        result = await self.scorer.wait(key, timeout=120)
         if result is not None:
             self.metrics.score(result.score, tenant)
 
-    async def score(self, request_id: str, wait_s: float) -> tuple[float | None, str]:
-        """(score, state) of a finished request; state is scored, pending or unknown."""
+    async def score(self, request_id: str, tenant: str, wait_s: float) -> tuple[float | None, str]:
+        """(score, state) of a finished request of `tenant`; state is scored, pending or unknown
+        (another tenant's request is unknown). Waits up to `wait_s`, clamped to 0..60 s."""
         if self.scorer is None:
             return None, "unknown"
-        result = (await self.scorer.wait(request_id, wait_s) if wait_s > 0
-                  else self.scorer.result(request_id))
+        key = score_key(tenant, request_id)
+        wait_s = 0.0 if wait_s != wait_s else min(max(wait_s, 0.0), SCORE_WAIT_MAX_S)  # NaN: none
+        result = (await self.scorer.wait(key, wait_s) if wait_s > 0 else self.scorer.result(key))
         if result is not None:
             return result.score, "scored"
-        return None, "pending" if self.scorer.is_pending(request_id) else "unknown"
+        return None, "pending" if self.scorer.is_pending(key) else "unknown"
