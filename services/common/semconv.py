@@ -19,6 +19,9 @@ from dataclasses import dataclass
 INSTANCE = "ztgate.instance"
 # Tenant of the request, as Envoy set it from the verified token; absent without a tenant.
 TENANT = "ztgate.tenant"
+# The tenant of the SLO controller's own probes of the primary: the controller counts each probe
+# itself, so it skips these points when they come back through OTLP.
+PROBE_TENANT = "ztgate-slo-probe"
 # Entity type of a redaction finding (e.g. EMAIL_ADDRESS) and the action applied (e.g. redact).
 ENTITY_TYPE = "ztgate.entity_type"
 ACTION = "ztgate.action"

@@ -45,8 +45,10 @@ class GatewayRateLimitSettings(Strict):
 
 class GatewayBreakerSettings(Strict):
     # Envoy's circuit breakers on each inference instance (cluster): past a threshold Envoy
-    # answers UNAVAILABLE at once ("overflow") instead of queueing more work on that instance, and
-    # the call is retried on the other one. Connections to the instance at most.
+    # refuses the call at once, UNAVAILABLE ("overflow"), instead of piling more work on that
+    # instance; Envoy never retries an overflow (no retry storm), so these are a hard backstop
+    # above each instance's own admission limit (RESOURCE_EXHAUSTED, which is retried on the
+    # other instance). Connections to the instance at most.
     max_connections: int = Field(default=1024, ge=1)
     # Calls waiting for a connection at most.
     max_pending_requests: int = Field(default=1024, ge=1)
