@@ -63,7 +63,7 @@ class GatewayBreakerSettings(Strict):
 class GatewayOutlierSettings(Strict):
     # Envoy's outlier detection on each inference instance: answers that are gateway errors
     # (gRPC UNAVAILABLE and the like: 502, 503, 504) this many times in a row take the instance out of
-    # rotation; calls go to the other one meanwhile. Connect failures, resets and per-try
+    # rotation; calls go to the other one meanwhile. Connect failures and per-try
     # timeouts do not count (Envoy's "local origin" errors): a dead instance fails its health
     # checks, and a slow first token is the SLO controller's to judge over its window.
     consecutive_gateway_failure: int = Field(default=3, ge=1)
