@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import math
+import shutil
+import subprocess
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -197,9 +200,9 @@ async def _until(predicate, what: str) -> None:
 
 async def test_a_primary_with_a_2s_first_token_trips_the_controller_and_heals_back(
         suite: Suite, stub, tmp_path: Path) -> None:
-    listen, admin = f"127.0.0.1:{free_port()}", suite.admin
+    listen, admin, metrics = f"127.0.0.1:{free_port()}", suite.admin, f"127.0.0.1:{free_port()}"
     telemetry = spawn_service("telemetry", "telemetry", listen, tmp_path, env={
-        **PLAINTEXT, "ZTGATE_TELEMETRY__METRICS_LISTEN": f"127.0.0.1:{free_port()}",
+        **PLAINTEXT, "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics,
         "ZTGATE_TELEMETRY__SLO__ENVOY_ADMIN": admin, "ZTGATE_TELEMETRY__SLO__MIN_SAMPLES": "4",
         "ZTGATE_TELEMETRY__SLO__WINDOW_S": "5", "ZTGATE_TELEMETRY__SLO__MIN_HOLD_S": "1",
         "ZTGATE_TELEMETRY__SLO__EVALUATE_INTERVAL_S": "0.2",
@@ -246,6 +249,18 @@ async def test_a_primary_with_a_2s_first_token_trips_the_controller_and_heals_ba
         assert answer.served_by == "primary"
         probes = [r for r in suite.primary.requests if r.tenant == PROBE_TENANT]
         assert probes and all(r.sampling.max_tokens == 1 for r in probes)
+        with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=5) as resp:  # noqa: S310
+            text = resp.read().decode()
+        for line in ('ztgate_slo_transitions_total{to="fallback"} 1.0',
+                     'ztgate_slo_transitions_total{to="primary"} 1.0', "ztgate_slo_fallback_active 0.0"):
+            assert line in text, text
+        for name in ("ztgate_slo_budget_misses_total", 'ztgate_slo_probes_total{result="miss"}',
+                     'ztgate_slo_probes_total{result="ok"}'):
+            [value] = [float(v.split()[-1]) for v in text.splitlines() if v.startswith(name + " ")]
+            assert value > 0, name
+        check = subprocess.run([shutil.which("promtool") or "promtool", "check", "metrics"],
+                               input=text, capture_output=True, text=True, timeout=30)
+        assert check.returncode == 0, check.stdout + check.stderr
     finally:
         suite.primary.delay_s = 0.0
         telemetry.stop()
