@@ -55,8 +55,8 @@ class GatewayBreakerSettings(Strict):
     # Calls in flight on the instance at most (each instance also admits only its own
     # `inference.*.max_inflight` and answers RESOURCE_EXHAUSTED past it).
     max_requests: int = Field(default=1024, ge=1)
-    # Retries in flight to the instance at most: a bound on the extra work a failing instance
-    # can cause.
+    # Retries in flight at most, per instance and per route (primary first, fallback first): a
+    # bound on the extra work a failing instance can cause; past it a call gets no failover.
     max_retries: int = Field(default=64, ge=1)
 
 

@@ -129,6 +129,8 @@ def test_inference_breakers_and_outlier_detection_come_from_settings() -> None:
         assert outlier["split_external_local_origin_errors"] is True
         assert outlier["enforcing_consecutive_local_origin_failure"] == 0
     assert "outlier_detection" not in clusters["redaction"]
+    for name in ("inference_primary_first", "inference_fallback_first"):  # retries count here
+        assert clusters[name]["circuit_breakers"]["thresholds"] == [{"max_retries": 64}]
 
 
 def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
