@@ -155,7 +155,9 @@ class SloController:
             return
         try:
             total = await self._misses()
-        except Exception:  # noqa: BLE001 - Envoy's admin down: nothing new to count now
+        except Exception as exc:  # noqa: BLE001 - Envoy's admin down: nothing new to count now
+            log.debug("cannot read Envoy's per-try timeouts (%s)", type(exc).__name__,
+                      extra={"event": "slo_misses_unread"})
             total = None
         if total is None:
             return
