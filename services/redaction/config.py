@@ -37,8 +37,15 @@ class RedactionSettings(Strict):
     analysis_timeout_s: float = Field(default=10.0, gt=0)
     # Where the compiled Hyperscan database is cached.
     cache_dir: Path = Field(default_factory=_default_cache_dir)
-    # Key of the `hash` action (HMAC-SHA256); set it per deployment.
-    hash_key: SecretStr = SecretStr("ztgate-dev-hash-key")
-    # Key of the `encrypt` action (AES, 16/24/32 characters); set it per deployment.
-    encrypt_key: SecretStr = SecretStr("ztgate-dev-key-0")
+    # Key of the `hash` action (HMAC-SHA256, at least 16 bytes). Unset: the install's own, from
+    # keys_file.
+    hash_key: SecretStr | None = None
+    # Key of the `encrypt` action (AES-256-GCM under a key derived from it with HKDF; at least 16
+    # bytes). Unset: the install's own, from keys_file.
+    encrypt_key: SecretStr | None = None
+    # The install's generated keys, for whichever of hash_key and encrypt_key is unset: written
+    # (mode 0600 in a 0700 folder, 32 random bytes per key) by the first `ztgate up` or `ztgate
+    # serve redaction` that needs it, then reused, so hashes stay stable and ciphertexts
+    # decryptable across restarts. Keep it with your other secrets; never logged.
+    keys_file: Path = Path("~/.config/ztgate/keys/redaction.json")
     vault: VaultSettings = VaultSettings()

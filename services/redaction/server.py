@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import grpc
@@ -11,9 +12,10 @@ from services.common.identity import caller_tenant
 from services.common.server import ServiceSpec, serve
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
-from services.redaction import ext_proc
+from services.redaction import ext_proc, keys
 from services.redaction.service import Finding, RedactionService
 
+log = logging.getLogger(__name__)
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
 
 
@@ -94,5 +96,7 @@ def build_spec(service: RedactionService) -> ServiceSpec:
 
 async def run(config: ZtgateConfig) -> None:
     """`ztgate serve redaction`."""
-    service = RedactionService.from_settings(config.redaction)
+    operator_keys, source = keys.resolve(config)
+    log.info("%s", source)  # a path, never a key
+    service = RedactionService.from_settings(config.redaction, operator_keys)
     await serve(build_spec(service), config.redaction.server, config.otel)

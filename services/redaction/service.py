@@ -14,6 +14,7 @@ import re
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
 from services.redaction import anonymize
@@ -26,6 +27,9 @@ from services.redaction.policies import Action, Policy, PolicyStore
 from services.redaction.streaming import Emitted, StreamScrubber
 from services.redaction.types import SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
+
+if TYPE_CHECKING:
+    from services.redaction.keys import OperatorKeys
 
 __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 
@@ -117,7 +121,8 @@ class RedactionService:
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
 
     @classmethod
-    def from_settings(cls, settings: RedactionSettings) -> RedactionService:
+    def from_settings(cls, settings: RedactionSettings, keys: OperatorKeys) -> RedactionService:
+        """The service as configured, with the `hash`/`encrypt` keys from `keys.resolve`."""
         return cls(
             policies=PolicyStore.load(settings.policies),
             pool=AnalysisPool(settings.workers or None,
@@ -127,8 +132,7 @@ class RedactionService:
             vault=Vault(max_sessions=settings.vault.max_sessions,
                         max_entries_per_session=settings.vault.max_entries_per_session,
                         ttl_s=settings.vault.ttl_s),
-            operators=Operators(hash_key=settings.hash_key.get_secret_value(),
-                                encrypt_key=settings.encrypt_key.get_secret_value()),
+            operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
         )
 

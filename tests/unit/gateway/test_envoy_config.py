@@ -242,3 +242,73 @@ def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) 
 def test_a_listener_off_loopback_needs_tls() -> None:
     with pytest.raises(EnvoyConfigError, match="not a loopback address, so it needs gateway.tls"):
         render(load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}))
+
+
+def test_tokens_must_carry_an_expiry_within_the_configured_lifetime(tmp_path) -> None:
+    from services.gateway.auth import keygen
+
+    _, jwks = keygen(tmp_path)
+    environ = {"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), **mesh_env()}
+    for lifetime, rendered in ((None, "86400s"), ("900", "900s")):
+        extra = {"ZTGATE_GATEWAY__AUTH__MAX_TOKEN_LIFETIME_S": lifetime} if lifetime else {}
+        text = render(load_settings(ZtgateConfig, None, environ={**environ, **extra}))
+        validate(text)  # Envoy 1.40 knows both fields
+        [jwt_authn] = [f for f in _hcm(yaml.safe_load(text))["http_filters"]
+                       if f["name"] == "envoy.filters.http.jwt_authn"]
+        provider = jwt_authn["typed_config"]["providers"]["ztgate"]
+        assert provider["require_expiration"] is True and provider["max_lifetime"] == rendered
+    with pytest.raises(ConfigError, match="max_token_lifetime_s"):
+        load_settings(ZtgateConfig, None, environ={"ZTGATE_GATEWAY__AUTH__MAX_TOKEN_LIFETIME_S": "0"})
+
+
+def _gateway_tls() -> dict[str, str]:
+    suite = shared_pki()
+    return {"ZTGATE_GATEWAY__TLS__CERT": str(suite.cert("gateway")),
+            "ZTGATE_GATEWAY__TLS__KEY": str(suite.key("gateway"))}
+
+
+@pytest.mark.parametrize("listen", ["0.0.0.0:8080", "[::]:8080", "192.0.2.7:8080"])
+def test_a_listener_off_loopback_needs_tokens_unless_told_otherwise_in_so_many_words(listen, tmp_path) -> None:
+    from services.gateway.auth import keygen
+    from services.gateway.envoy_config import check_exposure
+
+    environ = {**mesh_env(), **_gateway_tls(), "ZTGATE_GATEWAY__LISTEN": listen}
+    config = load_settings(ZtgateConfig, None, environ=environ)
+    with pytest.raises(EnvoyConfigError, match="needs bearer tokens: set gateway.auth.jwks_path.*"
+                                               "gateway.auth.allow_anonymous_off_loopback: true"):
+        render(config)
+    _, jwks = keygen(tmp_path)
+    with_tokens = load_settings(ZtgateConfig, None, environ={**environ, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
+    assert check_exposure(with_tokens) == []
+    validate(render(with_tokens))
+    anonymous = load_settings(ZtgateConfig, None, environ={
+        **environ, "ZTGATE_GATEWAY__AUTH__ALLOW_ANONYMOUS_OFF_LOOPBACK": "true"})
+    [warning] = check_exposure(anonymous)
+    assert warning.startswith("WARNING") and listen in warning and "checks no token" in warning
+    assert "jwt_authn" not in render(anonymous)
+
+
+def test_on_loopback_no_token_is_needed_and_nothing_is_warned() -> None:
+    from services.gateway.envoy_config import check_exposure
+
+    for listen in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080"):
+        assert check_exposure(load_settings(ZtgateConfig, None, environ={
+            **mesh_env(), "ZTGATE_GATEWAY__LISTEN": listen})) == []
+
+
+@pytest.mark.parametrize("admin", ["0.0.0.0:9901", "[::]:9901", "192.0.2.7:9901"])
+def test_the_admin_console_is_refused_off_loopback_with_the_reason(admin: str) -> None:
+    config = load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__ADMIN": admin})
+    with pytest.raises(EnvoyConfigError, match=r"gateway.admin .* no authentication.*/runtime_modify.*"
+                                               r"/quitquitquit.*loopback only"):
+        render(config)
+
+
+def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monkeypatch) -> None:
+    from services.cli import main
+
+    for key, value in {**mesh_env(), **_gateway_tls(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}.items():
+        monkeypatch.setenv(key, value)
+    assert main(["envoy-config"]) == 2
+    err = capsys.readouterr().err
+    assert "gateway.auth.jwks_path" in err and "allow_anonymous_off_loopback" in err
