@@ -85,6 +85,9 @@ class GatewaySettings(Strict):
         if value is not None and value.allowed_clients:
             raise ValueError("gateway.tls.allowed_clients is not used by Envoy's listener: every "
                              "certificate from gateway.tls.client_ca is accepted, and tokens decide the rest")
+        if value is not None and "tenants" in value.model_fields_set:
+            raise ValueError("gateway.tls.tenants is not used by Envoy's listener: a client's tenant "
+                             "comes from its token (gateway.auth), never from its certificate")
         return value
 
     @field_validator("listen", "admin")
