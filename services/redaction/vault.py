@@ -173,10 +173,6 @@ class Vault:
         self._tenants: dict[str, _Tenant] = {}
         self._size = 0
 
-    @property
-    def ttl_s(self) -> float:
-        return self.settings.ttl_s
-
     def transaction(self, tenant: str | None, session_id: str) -> _Transaction:
         """`with vault.transaction(tenant, sid) as txn:` allocate with txn.placeholder_for; commit on exit."""
         return _Transaction(self, _key(tenant, session_id))
