@@ -20,8 +20,9 @@ class GatewayAuthSettings(Strict):
     # The token's `iss` and `aud` must be these.
     issuer: str = Field(default="ztgate", min_length=1)
     audience: str = Field(default="ztgate-gateway", min_length=1)
-    # The claim whose value becomes the call's tenant (its redaction policy); a verified token
-    # without it runs as `default`.
+    # The claim whose value becomes the call's tenant (its redaction policy, vault share, rate
+    # limit); a verified token without it, or whose value is not a tenant name (1-128 letters,
+    # digits or . _ : @ -), is refused by Envoy (UNAUTHENTICATED) before anything runs.
     tenant_claim: str = Field(default="tenant", pattern=r"^[A-Za-z0-9_.-]+$")
     # The claim (space-separated, as OAuth's `scope`) naming the APIs a token may call:
     # `inference` for ztgate.inference.v1.Inference, `redaction` for ztgate.redaction.v1.Redaction.
@@ -41,8 +42,8 @@ class GatewayAuthSettings(Strict):
 
 
 class GatewayRateLimitSettings(Strict):
-    # Calls per second each tenant may make through the gateway (calls without a verified tenant
-    # share the `default` tenant's bucket); unset: no limit. Past it Envoy answers
+    # Calls per second each tenant may make through the gateway (without tokens every call is
+    # tenant `default`, and all share its bucket); unset: no limit. Past it Envoy answers
     # RESOURCE_EXHAUSTED at once and nothing reaches a service.
     requests_per_s: int | None = Field(default=None, ge=1)
     # Calls a tenant may make at once after being idle (the bucket's size); default: one second's.
@@ -101,6 +102,9 @@ class GatewaySettings(Strict):
         if value is not None and value.allowed_clients:
             raise ValueError("gateway.tls.allowed_clients is not used by Envoy's listener: every "
                              "certificate from gateway.tls.client_ca is accepted, and tokens decide the rest")
+        if value is not None and "tenants" in value.model_fields_set:
+            raise ValueError("gateway.tls.tenants is not used by Envoy's listener: a client's tenant "
+                             "comes from its token (gateway.auth), never from its certificate")
         return value
 
     @field_validator("listen", "admin")

@@ -12,6 +12,7 @@ import yaml
 from services.common.config import ConfigError
 from services.common.identity import TENANT_HEADER
 from services.common.pki import ENVOY, Pki, PkiError
+from services.common.tenants import DEFAULT_TENANT, TENANT_PATTERN, TENANT_RULE
 from services.gateway.auth import SCOPES
 from services.common.server import is_loopback, split_host_port
 from services.config import ZtgateConfig
@@ -63,6 +64,11 @@ def _auth(config: ZtgateConfig) -> dict | None:
     return {"jwks_path": str(path), "issuer": auth.issuer, "audience": auth.audience,
             "tenant_claim": auth.tenant_claim, "scope_claim": auth.scope_claim,
             "max_lifetime_s": auth.max_token_lifetime_s,
+            # The tenant check's RBAC policy; its refusal is recognised by this name.
+            "tenant_policy": "no_usable_tenant",
+            "tenant_refusal": (f"the token has no usable tenant: its `{auth.tenant_claim}` claim is "
+                               f"missing or not a tenant name ({TENANT_RULE}); ask for a token that "
+                               f"names your tenant (gateway.auth.tenant_claim)"),
             # RE2, matched against the whole claim: the scope as one word of a space-separated list.
             "scopes": [{"name": name, "prefix": prefix, "regex": f"(.* )?{name}( .*)?"}
                        for name, prefix in SCOPES.items()]}
@@ -157,6 +163,10 @@ def render(config: ZtgateConfig) -> str:
         health_interval_s=gateway.health_interval_s,
         # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
         tenant_header=TENANT_HEADER,
+        # Without tokens, Envoy sets the header to this itself; with them, the claim must match
+        # the pattern (RBAC) or nothing runs.
+        default_tenant=DEFAULT_TENANT,
+        tenant_regex=TENANT_PATTERN,
         tracing=_tracing(config),
         auth=_auth(config),
         rate_limit=_rate_limit(config),

@@ -12,7 +12,7 @@ from services.inference import models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
 from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
-                                             SpeculativeSettings)
+                                             SpeculativeSettings, engine_request_id)
 from services.inference.hallucination import HallucinationScorer
 from services.inference.metrics import InferenceMetrics
 
@@ -95,32 +95,34 @@ class InferenceService:
                 if final is not None:
                     self.metrics.finished(final, request.tenant)
                     if final.hallucination_score is None:
-                        self.submit_score(request.request_id, final.prompt_token_ids,
+                        self.submit_score(request.engine_id, final.prompt_token_ids,
                                           tuple(completion), request.tenant)
                 yield delta
         finally:
             self.limiter.release()
 
-    def submit_score(self, request_id: str, prompt_ids: tuple[int, ...],
+    def submit_score(self, engine_id: str, prompt_ids: tuple[int, ...],
                      completion_ids: tuple[int, ...], tenant: str) -> None:
-        """Queues a finished answer for the background scorer (never blocks; drops when full)."""
+        """Queues a finished answer for the background scorer (never blocks; drops when full),
+        under its `engine_id`: a tenant asks for its own request's score, never another's."""
         if self.scorer is None:
             return
-        if self.scorer.submit(request_id, prompt_ids, completion_ids):
-            asyncio.get_running_loop().create_task(self._report_score(request_id, tenant))
+        if self.scorer.submit(engine_id, prompt_ids, completion_ids):
+            asyncio.get_running_loop().create_task(self._report_score(engine_id, tenant))
 
-    async def _report_score(self, request_id: str, tenant: str) -> None:
+    async def _report_score(self, engine_id: str, tenant: str) -> None:
         assert self.scorer is not None
-        result = await self.scorer.wait(request_id, timeout=120)
+        result = await self.scorer.wait(engine_id, timeout=120)
         if result is not None:
             self.metrics.score(result.score, tenant)
 
-    async def score(self, request_id: str, wait_s: float) -> tuple[float | None, str]:
-        """(score, state) of a finished request; state is scored, pending or unknown."""
+    async def score(self, tenant: str, request_id: str, wait_s: float) -> tuple[float | None, str]:
+        """(score, state) of the tenant's finished request; state is scored, pending or unknown
+        (another tenant's request of the same id is unknown here)."""
         if self.scorer is None:
             return None, "unknown"
-        result = (await self.scorer.wait(request_id, wait_s) if wait_s > 0
-                  else self.scorer.result(request_id))
+        key = engine_request_id(tenant, request_id)
+        result = (await self.scorer.wait(key, wait_s) if wait_s > 0 else self.scorer.result(key))
         if result is not None:
             return result.score, "scored"
-        return None, "pending" if self.scorer.is_pending(request_id) else "unknown"
+        return None, "pending" if self.scorer.is_pending(key) else "unknown"

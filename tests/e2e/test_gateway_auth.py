@@ -92,12 +92,17 @@ async def test_a_verified_tenant_gets_its_own_policy_and_the_body_tenant_is_igno
     assert "<EMAIL_ADDRESS:" in sent.prompt and EMAIL not in sent.prompt  # acme hashes emails
 
 
-async def test_a_token_without_the_tenant_claim_runs_as_default(suite, stub, keys) -> None:
+@pytest.mark.parametrize("tenant", ["", "bad tenant!"], ids=["empty", "malformed"])
+async def test_a_token_without_a_usable_tenant_claim_is_unauthenticated_and_reaches_nothing(
+        suite, stub, keys, tenant) -> None:
+    # More shapes (missing, numbers, lists), and Restore, in test_gateway_tenancy.py.
     before = len(suite.recorded())
-    await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}"),
-                        metadata=_auth(_token(keys, tenant="")), timeout=30)
-    [sent] = suite.recorded()[before:]
-    assert sent.tenant == "" and "<EMAIL_ADDRESS_1>" in sent.prompt
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}", tenant="acme"),
+                            metadata=_auth(_token(keys, tenant=tenant)), timeout=30)
+    assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert "no usable tenant" in info.value.details()
+    assert suite.recorded()[before:] == []
 
 
 # Envoy's answers: UNAUTHENTICATED (401) for a token it cannot verify, PERMISSION_DENIED (403) for

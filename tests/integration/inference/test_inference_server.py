@@ -26,7 +26,7 @@ async def server(hf_engine):
     instance = InstanceSettings(name="fallback", server=ServerSettings(listen="127.0.0.1:0"),
                                 engine="transformers", max_inflight=2)
     service = InferenceService(hf_engine, instance)
-    spec = build_spec(service)
+    spec = build_spec(service, instance.server.tls)
     spec.stop = None  # the session fixture owns the engine
     runtime = Runtime(spec, instance.server, OtelSettings())
     port = await runtime.start()

@@ -92,9 +92,15 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
         assert disabled == (route["route"]["cluster"] == "redaction"), route["match"]
 
 
-def test_client_tenant_header_is_dropped_before_any_filter(bootstrap: dict) -> None:
-    mutations = _hcm(bootstrap)["early_header_mutation_extensions"][0]["typed_config"]["mutations"]
-    assert {"remove": "x-ztgate-tenant"} in mutations
+def _early_mutations(bootstrap: dict) -> list[dict]:
+    return _hcm(bootstrap)["early_header_mutation_extensions"][0]["typed_config"]["mutations"]
+
+
+def test_without_tokens_envoy_replaces_any_client_tenant_header_by_default(bootstrap: dict) -> None:
+    assert _early_mutations(bootstrap) == [
+        {"remove": "x-ztgate-tenant"},
+        {"append": {"header": {"key": "x-ztgate-tenant", "value": "default"},
+                    "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}}]
 
 
 def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
@@ -123,9 +129,12 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     text = render(load_settings(ZtgateConfig, None, environ={
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org", **mesh_env()}))
     validate(text)
-    filters = _hcm(yaml.safe_load(text))["http_filters"]
+    bootstrap = yaml.safe_load(text)
+    assert _early_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
+    filters = _hcm(bootstrap)["http_filters"]
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-                                            "envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+                                            "envoy.filters.http.rbac", "envoy.filters.http.ext_proc",
+                                            "envoy.filters.http.router"]
     config = filters[0]["typed_config"]
     provider = config["providers"]["ztgate"]
     assert provider["local_jwks"]["filename"] == str(jwks.resolve())
@@ -134,14 +143,32 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     assert config["rules"] == [{"match": {"prefix": "/grpc.health.v1.Health/"}},
                                {"match": {"prefix": "/"}, "requires": {"provider_name": "ztgate"}}]
     assert provider["payload_in_metadata"] == "jwt_payload"
-    rbac = filters[1]["typed_config"]["rules"]
+    tenant = filters[1]["typed_config"]["rules"]
+    assert tenant["action"] == "DENY" and list(tenant["policies"]) == ["no_usable_tenant"]
+    policy = tenant["policies"]["no_usable_tenant"]
+    assert policy["permissions"] == [{"not_rule": {"url_path": {"path": {"prefix": "/grpc.health.v1.Health/"}}}}]
+    [claim, header] = policy["principals"][0]["not_id"]["and_ids"]["ids"]
+    assert claim["sourced_metadata"]["metadata_matcher"]["path"] == [{"key": "jwt_payload"}, {"key": "org"}]
+    assert header["header"]["name"] == "x-ztgate-tenant"
+    for matcher in (claim["sourced_metadata"]["metadata_matcher"]["value"], header["header"]):
+        pattern = matcher["string_match"]["safe_regex"]["regex"]
+        assert [bool(re.fullmatch(pattern, name)) for name in (
+            "acme", "a" * 128, "user@example.com", "org:team-1.x_y", "", "a" * 129, "ac me", "a,b", "a/b",
+            "é")] == [True] * 4 + [False] * 6
+    [mapper] = _hcm(bootstrap)["local_reply_config"]["mappers"]
+    assert mapper["status_code"] == 401  # UNAUTHENTICATED, saying which claim and what a tenant is
+    assert "`org` claim is missing or not a tenant name" in mapper["body"]["inline_string"]
+    expression = mapper["filter"]["extension_filter"]["typed_config"]["expression"]
+    assert expression == "response.code_details == 'rbac_access_denied_matched_policy[no_usable_tenant]'"
+    rbac = filters[2]["typed_config"]["rules"]
     assert rbac["action"] == "ALLOW" and set(rbac["policies"]) == {"health", "inference", "redaction"}
     assert rbac["policies"]["health"]["principals"] == [{"any": True}]
     inference = rbac["policies"]["inference"]
     assert inference["permissions"] == [{"url_path": {"path": {"prefix": "/ztgate.inference.v1.Inference/"}}}]
     [principal] = inference["principals"]
-    assert principal["metadata"]["path"] == [{"key": "jwt_payload"}, {"key": "scope"}]
-    pattern = principal["metadata"]["value"]["string_match"]["safe_regex"]["regex"]
+    matcher = principal["sourced_metadata"]["metadata_matcher"]
+    assert matcher["path"] == [{"key": "jwt_payload"}, {"key": "scope"}]
+    pattern = matcher["value"]["string_match"]["safe_regex"]["regex"]
     assert [bool(re.fullmatch(pattern, claim)) for claim in  # Envoy's safe_regex must match it all
             ("inference", "redaction inference", "inference redaction", "inferences", "noinference", "")] == [
         True, True, True, False, False, False]
