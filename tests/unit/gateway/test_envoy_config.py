@@ -312,7 +312,7 @@ def test_a_listener_off_loopback_needs_tokens_unless_told_otherwise_in_so_many_w
         **environ, "ZTGATE_GATEWAY__AUTH__ALLOW_ANONYMOUS_OFF_LOOPBACK": "true"})
     [warning] = check_exposure(anonymous)
     assert warning.startswith("WARNING") and listen in warning and "checks no token" in warning
-    assert "jwt_authn" not in render(anonymous)
+    assert "envoy.filters.http.jwt_authn" not in render(anonymous)
 
 
 def test_on_loopback_no_token_is_needed_and_nothing_is_warned() -> None:
