@@ -9,6 +9,9 @@ from pydantic import Field, field_validator, model_validator
 from services.common.first_token import FirstTokenBudget
 from services.common.settings import Strict, TlsSettings
 
+# Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
+DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
+
 
 class GatewayAuthSettings(Strict):
     # JWKS file (public keys) that every call's bearer token must verify against, read by Envoy
@@ -18,18 +21,30 @@ class GatewayAuthSettings(Strict):
     # The token's `iss` and `aud` must be these.
     issuer: str = Field(default="ztgate", min_length=1)
     audience: str = Field(default="ztgate-gateway", min_length=1)
-    # The claim whose value becomes the call's tenant (its redaction policy); a verified token
-    # without it runs as `default`.
+    # The claim whose value becomes the call's tenant (its redaction policy, vault share, rate
+    # limit); a verified token without it, or whose value is not a tenant name (1-128 letters,
+    # digits or . _ : @ -), is refused by Envoy (UNAUTHENTICATED) before anything runs.
     tenant_claim: str = Field(default="tenant", pattern=r"^[A-Za-z0-9_.-]+$")
     # The claim (space-separated, as OAuth's `scope`) naming the APIs a token may call:
     # `inference` for ztgate.inference.v1.Inference, `redaction` for ztgate.redaction.v1.Redaction.
     # Envoy's RBAC filter refuses any other call with PERMISSION_DENIED.
     scope_claim: str = Field(default="scope", pattern=r"^[A-Za-z0-9_.-]+$")
+    # Seconds a token may still have to live when it reaches Envoy: a token without `exp`, or whose
+    # `exp` lies further ahead than this, is UNAUTHENTICATED (Envoy's `require_expiration` and
+    # `max_lifetime`). `ztgate token mint --ttl-s` above it is refused.
+    max_token_lifetime_s: int = Field(default=DEFAULT_MAX_TOKEN_LIFETIME_S, ge=1)
+    # A `gateway.listen` off loopback requires tokens (`jwks_path`). True lets such a listener serve
+    # every caller, unauthenticated, as tenant `default`; `ztgate up` then warns on every start.
+    allow_anonymous_off_loopback: bool = False
+    # With `jwks_path` naming a file that does not exist, `ztgate up` makes a signing key and that
+    # JWKS there (what `ztgate token keygen` writes) instead of refusing to start: tokens on from a
+    # fresh install's first start, with keys of its own (compose.yaml).
+    keygen_if_missing: bool = False
 
 
 class GatewayRateLimitSettings(Strict):
-    # Calls per second each tenant may make through the gateway (calls without a verified tenant
-    # share the `default` tenant's bucket); unset: no limit. Past it Envoy answers
+    # Calls per second each tenant may make through the gateway (without tokens every call is
+    # tenant `default`, and all share its bucket); unset: no limit. Past it Envoy answers
     # RESOURCE_EXHAUSTED at once and nothing reaches a service.
     requests_per_s: int | None = Field(default=None, ge=1)
     # Calls a tenant may make at once after being idle (the bucket's size); default: one second's.
@@ -78,7 +93,8 @@ class GatewayOutlierSettings(Strict):
 class GatewaySettings(Strict):
     # Envoy's gRPC ingress, the only address clients use.
     listen: str = "127.0.0.1:8080"
-    # Envoy's admin console; keep it on loopback.
+    # Envoy's admin console; loopback only (anything else is refused): it has no authentication,
+    # and POST /runtime_modify moves traffic and lifts limits, POST /quitquitquit stops Envoy.
     admin: str = "127.0.0.1:9901"
     # Route timeout of redaction calls, seconds.
     redaction_timeout_s: float = Field(default=15.0, gt=0)
@@ -121,7 +137,8 @@ class GatewaySettings(Strict):
     # Percent of calls Envoy traces (its decision, taken per call): a client's traceparent is
     # continued when the call is picked, and a client's unsampled traceparent is never traced.
     trace_sampling_percent: float = Field(default=100.0, ge=0, le=100)
-    # Bearer tokens (JWT) checked by Envoy; off until `auth.jwks_path` is set.
+    # Bearer tokens (JWT) checked by Envoy; off until `auth.jwks_path` is set, which a listener
+    # off loopback requires.
     auth: GatewayAuthSettings = GatewayAuthSettings()
     # Per-tenant rate limit in Envoy (local token buckets); off until `rate_limit.requests_per_s` is set.
     rate_limit: GatewayRateLimitSettings = GatewayRateLimitSettings()
@@ -136,6 +153,9 @@ class GatewaySettings(Strict):
         if value is not None and value.allowed_clients:
             raise ValueError("gateway.tls.allowed_clients is not used by Envoy's listener: every "
                              "certificate from gateway.tls.client_ca is accepted, and tokens decide the rest")
+        if value is not None and "tenants" in value.model_fields_set:
+            raise ValueError("gateway.tls.tenants is not used by Envoy's listener: a client's tenant "
+                             "comes from its token (gateway.auth), never from its certificate")
         return value
 
     @model_validator(mode="after")

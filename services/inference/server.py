@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator
 import grpc
 
 from services.common.handlers import streaming, unary
-from services.common.identity import caller_tenant
+from services.common.identity import TenantAccess
 from services.common.server import ServiceSpec, serve
+from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
@@ -27,9 +28,9 @@ def _optional(message: pb.SamplingParams, name: str) -> object | None:
     return getattr(message, name) if message.HasField(name) else None
 
 
-def to_request(request: pb.GenerateRequest, context: grpc.aio.ServicerContext) -> GenerationRequest:
-    """Proto → domain request (validation raises InvalidRequest → INVALID_ARGUMENT)."""
-    tenant = caller_tenant(context, request.tenant)
+def to_request(request: pb.GenerateRequest, tenant: str) -> GenerationRequest:
+    """Proto → domain request for `tenant`, the one the call acts for (TenantAccess; validation
+    raises InvalidRequest → INVALID_ARGUMENT)."""
     s = request.sampling
     sampling = SamplingParams.from_optional(
         temperature=_optional(s, "temperature"), top_p=_optional(s, "top_p"),
@@ -64,13 +65,15 @@ def _final_fields(final: FinalStats, served_by: str) -> dict[str, object]:
 
 
 class InferenceServicer(inference_pb2_grpc.InferenceServicer):
-    def __init__(self, service: InferenceService) -> None:
+    def __init__(self, service: InferenceService, access: TenantAccess) -> None:
         self._service = service
+        # Which tenant a call acts for: by the caller's certificate, never the request's say-so.
+        self._tenant = access.caller_tenant
 
     @unary
     async def Generate(self, request: pb.GenerateRequest,
                        context: grpc.aio.ServicerContext) -> pb.GenerateResponse:
-        domain = to_request(request, context)
+        domain = to_request(request, self._tenant(context, request.tenant))
         text: list[str] = []
         token_ids: list[int] = []
         headers_sent = False
@@ -89,7 +92,7 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
     @streaming
     async def GenerateStream(self, request: pb.GenerateRequest,
                              context: grpc.aio.ServicerContext) -> AsyncIterator[pb.GenerateChunk]:
-        domain = to_request(request, context)
+        domain = to_request(request, self._tenant(context, request.tenant))
         # Headers go out with the first chunk, i.e. at the first token.
         async for delta in self._service.generate(domain):
             if delta.final is not None:
@@ -106,18 +109,23 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
     @unary
     async def GetScore(self, request: pb.ScoreRequest,
                        context: grpc.aio.ServicerContext) -> pb.ScoreResponse:
-        # Through the gateway the tenant is Envoy's (the verified one); a mesh caller names it.
-        tenant = caller_tenant(context, request.tenant)
-        score, state = await self._service.score(request.request_id, tenant, request.wait_s)
+        # Through the gateway the tenant is Envoy's header (the verified one); an operator's mesh
+        # call names it in the request, as its Generate call did (TenantAccess decides).
+        score, state = await self._service.score(self._tenant(context, request.tenant),
+                                                 request.request_id, request.wait_s)
         reply = pb.ScoreResponse(request_id=request.request_id, state=state)
         if score is not None:
             reply.hallucination_score = score
         return reply
 
 
-def build_spec(service: InferenceService) -> ServiceSpec:
+def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpec:
+    """The runtime's view of an inference instance; `tls` is its listener's, which says who may
+    act for which tenant."""
+    access = TenantAccess(tls)
+
     def register(server: grpc.aio.Server) -> None:
-        inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service), server)
+        inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service, access), server)
 
     return ServiceSpec(name=f"inference-{service.served_by}", service_names=[SERVICE_NAME],
                        register=register, start=service.start, stop=service.close)
@@ -128,4 +136,4 @@ async def run(config: ZtgateConfig, instance_name: str) -> None:
     instance = getattr(config.inference, instance_name)
     service = InferenceService.from_settings(config.inference, instance,
                                              config.gateway.first_token_budget)
-    await serve(build_spec(service), instance.server, config.otel)
+    await serve(build_spec(service, instance.server.tls), instance.server, config.otel)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,7 +14,7 @@ from services.inference import models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
 from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
-                                             SpeculativeSettings)
+                                             SpeculativeSettings, engine_request_id)
 from services.inference.hallucination import HallucinationScorer
 from services.inference.metrics import InferenceMetrics
 
@@ -44,12 +44,6 @@ def build_engine(config: EngineConfig, kind: str) -> Engine:
     from services.inference.engines.transformers_engine import TransformersEngine
 
     return TransformersEngine(config)
-
-
-def score_key(tenant: str, request_id: str) -> str:
-    """The background scorer's key of a request: scores are kept per tenant, so a caller finds
-    only its own tenant's (the pair as JSON: two pairs never share a key)."""
-    return json.dumps([tenant, request_id])
 
 
 class InferenceService:
@@ -108,34 +102,35 @@ class InferenceService:
                 if final is not None:
                     self.metrics.finished(final, request.tenant)
                     if final.hallucination_score is None:
-                        self.submit_score(request.request_id, final.prompt_token_ids,
+                        self.submit_score(request.engine_id, final.prompt_token_ids,
                                           tuple(completion), request.tenant)
                 yield delta
         finally:
             self.limiter.release()
 
-    def submit_score(self, request_id: str, prompt_ids: tuple[int, ...],
+    def submit_score(self, engine_id: str, prompt_ids: tuple[int, ...],
                      completion_ids: tuple[int, ...], tenant: str) -> None:
-        """Queues a finished answer for the background scorer (never blocks; drops when full)."""
+        """Queues a finished answer for the background scorer (never blocks; drops when full),
+        under its `engine_id`: a tenant asks for its own request's score, never another's."""
         if self.scorer is None:
             return
-        key = score_key(tenant, request_id)
-        if self.scorer.submit(key, prompt_ids, completion_ids):
-            asyncio.get_running_loop().create_task(self._report_score(key, tenant))
+        if self.scorer.submit(engine_id, prompt_ids, completion_ids):
+            asyncio.get_running_loop().create_task(self._report_score(engine_id, tenant))
 
-    async def _report_score(self, key: str, tenant: str) -> None:
+    async def _report_score(self, engine_id: str, tenant: str) -> None:
         assert self.scorer is not None
-        result = await self.scorer.wait(key, timeout=120)
+        result = await self.scorer.wait(engine_id, timeout=120)
         if result is not None:
             self.metrics.score(result.score, tenant)
 
-    async def score(self, request_id: str, tenant: str, wait_s: float) -> tuple[float | None, str]:
-        """(score, state) of a finished request of `tenant`; state is scored, pending or unknown
-        (another tenant's request is unknown). Waits up to `wait_s`, clamped to 0..60 s."""
+    async def score(self, tenant: str, request_id: str, wait_s: float) -> tuple[float | None, str]:
+        """(score, state) of the tenant's finished request; state is scored, pending or unknown
+        (another tenant's request of the same id is unknown here). Waits up to `wait_s`, clamped
+        to 0..SCORE_WAIT_MAX_S (NaN: no wait)."""
         if self.scorer is None:
             return None, "unknown"
-        key = score_key(tenant, request_id)
-        wait_s = 0.0 if wait_s != wait_s else min(max(wait_s, 0.0), SCORE_WAIT_MAX_S)  # NaN: none
+        key = engine_request_id(tenant, request_id)
+        wait_s = 0.0 if math.isnan(wait_s) else min(max(wait_s, 0.0), SCORE_WAIT_MAX_S)
         result = (await self.scorer.wait(key, wait_s) if wait_s > 0 else self.scorer.result(key))
         if result is not None:
             return result.score, "scored"

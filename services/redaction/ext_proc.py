@@ -6,7 +6,9 @@ Envoy runs its ext_proc filter on every route but the redaction service's own, w
 redaction session) lives in the stream:
 
 - request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
-  strips from clients before any filter and only sets itself (from a verified token);
+  strips from clients before any filter and always sets itself (a verified token's claim, or
+  `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
+  Envoy's certificate, the header alone);
 - request body: the method must be one `exchange.METHODS` knows (or GetScore), else UNIMPLEMENTED;
   the body is scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers
   PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and nothing reaches the upstream. The
@@ -39,9 +41,10 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
-from services.common.errors import ZtgateError
+from services.common.errors import InvalidArgument, ZtgateError
 from services.common.first_token import FirstTokenBudget
-from services.common.identity import TENANT_HEADER
+from services.common.identity import TENANT_HEADER, TenantAccess
+from services.common.tls import peer_name
 from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.service import RedactionService
 
@@ -97,27 +100,33 @@ def _request_body(outcome: RequestOutcome, budget: FirstTokenBudget) -> ep.Commo
     return common
 
 
-def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str]:
-    path = tenant = ""
+def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
+    path = ""
+    tenants: list[str] = []
     for header in message.headers.headers:
         value = header.raw_value.decode("utf-8", "replace") if header.raw_value else header.value
         if header.key == ":path":
             path = value
         elif header.key == TENANT_HEADER:
-            tenant = value
-    return path, tenant
+            tenants.append(value)
+    if len(tenants) > 1:
+        raise InvalidArgument(f"the call carries {len(tenants)} {TENANT_HEADER} headers; Envoy sets one")
+    return path, tenants[0] if tenants else None
 
 
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
-    def __init__(self, service: RedactionService, budget: FirstTokenBudget) -> None:
+    def __init__(self, service: RedactionService, access: TenantAccess,
+                 budget: FirstTokenBudget) -> None:
         self._service = service
+        self._access = access
         self._budget = budget
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None
+                       exchange: InferenceExchange | None, caller: str | None
                        ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
-            exchange = InferenceExchange(self._service, *_path_and_tenant(request.request_headers))
+            path, header = _path_and_tenant(request.request_headers)
+            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""))
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
             mutation = ep.HeaderMutation(set_headers=[_IDENTITY])
@@ -145,11 +154,12 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
         exchange: InferenceExchange | None = None
         started = time.perf_counter()
+        caller = peer_name(context)
         try:
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
                 try:
-                    exchange, response = await self._respond(kind, request, exchange)
+                    exchange, response = await self._respond(kind, request, exchange, caller)
                 except ZtgateError as exc:
                     code = grpc.StatusCode[exc.status]
                     log.info("gateway refused a call: %s", code.name, extra={

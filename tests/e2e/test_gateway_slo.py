@@ -128,8 +128,8 @@ async def test_get_score_reaches_the_primary_as_the_callers_tenant_whatever_the_
         await runtime.set(RUNTIME_KEY, 100)
     assert reply.state == "scored" and reply.hallucination_score == 0.25
     sent = suite.primary.score_requests[-1]
-    # Without tokens the gateway's tenant is `default`'s (empty): the body's never goes through.
-    assert (sent.request_id, sent.tenant, sent.wait_s) == ("r-7", "", 2.5)
+    # Without tokens Envoy sets the tenant `default`: the body's never goes through.
+    assert (sent.request_id, sent.tenant, sent.wait_s) == ("r-7", "default", 2.5)
     assert suite.fallback.score_requests == []
 
 

@@ -29,7 +29,7 @@ async def server(hf_engine):
     scorer = HallucinationScorer(hf_engine.model, max_len=hf_engine.max_model_len)
     scorer.start()
     service = InferenceService(hf_engine, instance, scorer=scorer)
-    spec = build_spec(service)
+    spec = build_spec(service, instance.server.tls)
     spec.stop = None  # the session fixture owns the engine
     runtime = Runtime(spec, instance.server, OtelSettings())
     port = await runtime.start()

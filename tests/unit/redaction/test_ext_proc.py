@@ -3,7 +3,8 @@
 The RedactionService here is the real one (policies, operators, vault, Hyperscan pattern tier) with
 its analysis pool replaced by the pattern tier alone (`ScannerPool`), so no NER model loads; the
 PII used is what the pattern tier finds (emails, phones, cards). The processor is driven with the
-ext_proc messages Envoy would send, in Envoy's order.
+ext_proc messages Envoy would send, in Envoy's order, on a stream whose caller is given by a
+FakeContext (TEST DOUBLE, tests/fake_context.py): Envoy's certificate unless a test says otherwise.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import pytest
 from envoy.config.core.v3 import base_pb2
 from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
+from services.common.identity import TenantAccess
+from services.common.settings import TlsSettings
 from services.gateway.config import GatewaySettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
@@ -30,6 +33,7 @@ from services.redaction.policies import Action, Policy, PolicyStore
 from services.redaction.service import RedactionService, output_policy
 from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
+from tests.fake_context import FakeContext
 
 TEST_POLICIES = Path(__file__).parent / "data" / "policies"
 GENERATE = "/ztgate.inference.v1.Inference/Generate"
@@ -273,12 +277,18 @@ def _body(body: bytes) -> ep.ProcessingRequest:
     return ep.ProcessingRequest(request_body=ep.HttpBody(body=body, end_of_stream=True))
 
 
-async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]) -> list[ep.ProcessingResponse]:
+# The listener of a suite with mTLS (client certificates; the default `tenants`).
+MESH_TLS = TlsSettings(cert=Path("/unused"), key=Path("/unused"), client_ca=Path("/unused"))
+
+
+async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest],
+                 caller: str | None = "envoy") -> list[ep.ProcessingResponse]:
     async def feed() -> AsyncIterator[ep.ProcessingRequest]:
         for request in requests:
             yield request
 
-    return [r async for r in ExternalProcessorServicer(service, BUDGET).Process(feed(), None)]
+    servicer = ExternalProcessorServicer(service, TenantAccess(MESH_TLS if caller else None), BUDGET)
+    return [r async for r in servicer.Process(feed(), FakeContext(caller))]
 
 
 async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: RedactionService) -> None:
@@ -296,7 +306,7 @@ async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: Re
     assert [(h.header.key, h.header.raw_value) for h in mutation.set_headers] == [
         ("grpc-accept-encoding", b"identity")]
     sent = _decode_request(responses[1].request_body.response.body_mutation.body)
-    assert EMAIL not in sent.prompt and sent.tenant == ""
+    assert EMAIL not in sent.prompt and sent.tenant == "default"  # Envoy set no header: default
     assert responses[2].response_body.response.body_mutation.clear_body  # nothing complete yet
     out = responses[3].response_body.response.body_mutation.body
     assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"Hi {EMAIL}"
@@ -342,6 +352,29 @@ async def test_servicer_applies_the_tenants_policy(service: RedactionService) ->
         _headers(GENERATE, "acme"), _body(_request(ipb.GenerateRequest(prompt=f"mail {EMAIL}")))])
     sent = _decode_request(responses[1].request_body.response.body_mutation.body)
     assert sent.tenant == "acme" and "<EMAIL_ADDRESS:" in sent.prompt  # acme's policy hashes emails
+
+
+@pytest.mark.parametrize("caller", [None, "operator"], ids=["plaintext", "operator"])
+async def test_a_caller_that_may_name_tenants_gets_the_header_it_sent(service: RedactionService, caller) -> None:
+    responses = await _drive(service, [
+        _headers(GENERATE, "acme"), _body(_request(ipb.GenerateRequest(prompt=f"mail {EMAIL}")))], caller)
+    assert _decode_request(responses[1].request_body.response.body_mutation.body).tenant == "acme"
+
+
+async def test_a_suite_identity_not_allowed_tenants_reaches_nothing(service: RedactionService) -> None:
+    responses = await _drive(service, [
+        _headers(GENERATE, "acme"), _body(_request(ipb.GenerateRequest(prompt=f"mail {EMAIL}")))],
+        caller="inference-primary")
+    [refusal] = responses
+    assert refusal.immediate_response.grpc_status.status == grpc.StatusCode.PERMISSION_DENIED.value[0]
+    assert "server.tls.tenants" in refusal.immediate_response.body.decode()
+
+
+async def test_two_tenant_headers_are_refused(service: RedactionService) -> None:
+    headers = _headers(GENERATE, "acme")
+    headers.request_headers.headers.headers.append(base_pb2.HeaderValue(key="x-ztgate-tenant", raw_value=b"globex"))
+    [refusal] = await _drive(service, [headers, _body(_request(ipb.GenerateRequest(prompt="hi")))])
+    assert refusal.immediate_response.grpc_status.status == grpc.StatusCode.INVALID_ARGUMENT.value[0]
 
 
 @pytest.mark.parametrize("requests", [
