@@ -10,8 +10,10 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from services.common import pki
 from services.common.handlers import streaming, unary
 from services.common.identity import TenantAccess
+from services.common.semconv import PROBE_TENANT
 from services.common.server import ServiceSpec, serve
 from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
@@ -119,10 +121,22 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
         return reply
 
 
+# The collector's SLO probes (services/telemetry/slo_probe.py) call the primary directly, with
+# mTLS as `telemetry` (which launcher.SERVED_PARTS lets reach the primary only), acting for the
+# probes' own tenant and no other.
+PROBE_GRANT = {pki.TELEMETRY: (PROBE_TENANT,)}
+
+
+def tenant_access(tls: TlsSettings | None) -> TenantAccess:
+    """Who may act for which tenant on an instance whose listener is `tls`: `server.tls.tenants`
+    and the probes' grant."""
+    return TenantAccess(tls, grants=PROBE_GRANT)
+
+
 def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpec:
     """The runtime's view of an inference instance; `tls` is its listener's, which says who may
     act for which tenant."""
-    access = TenantAccess(tls)
+    access = tenant_access(tls)
 
     def register(server: grpc.aio.Server) -> None:
         inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service, access), server)
