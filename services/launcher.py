@@ -40,12 +40,12 @@ class StartError(Exception):
 
 
 # Per part: its key path in the configuration, and the suite identities it takes calls from.
-# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks); every
-# part exports telemetry to the collector.
+# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks, and the
+# collector's SLO probes of the primary); every part exports telemetry to the collector.
 SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
     pki.TELEMETRY: ("TELEMETRY__SERVER", (pki.ENVOY, pki.OPERATOR, *pki.SERVERS)),
     pki.REDACTION: ("REDACTION__SERVER", (pki.ENVOY, pki.OPERATOR)),
-    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR)),
+    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR, pki.TELEMETRY)),
     pki.INFERENCE_FALLBACK: ("INFERENCE__FALLBACK__SERVER", (pki.ENVOY, pki.OPERATOR)),
 }
 

@@ -43,11 +43,16 @@ class TenantAccess:
     """Which tenant a call acts for, by who is calling (module doc); built from the listener's
     `server.tls`."""
 
-    def __init__(self, tls: TlsSettings | None) -> None:
+    def __init__(self, tls: TlsSettings | None,
+                 grants: Mapping[str, tuple[str, ...]] | None = None) -> None:
+        """`grants`: tenants a service itself lets a suite identity act for, on top of
+        `server.tls.tenants` (the inference service's for the collector's SLO probes)."""
         # With a client CA the handshake verified a certificate: every caller has a name.
         self._certificates = tls is not None and tls.client_ca is not None
+        configured = dict(tls.tenants) if tls else {}
         self._tenants: Mapping[str, frozenset[str]] = {
-            name: frozenset(tenants) for name, tenants in (tls.tenants.items() if tls else ())}
+            name: frozenset((*configured.get(name, ()), *(grants or {}).get(name, ())))
+            for name in {*configured, *(grants or {})}}
 
     def decide(self, caller: str | None, header: str | None, body: str) -> str:
         """The tenant of a call from `caller` (its certificate's name, None without one) that

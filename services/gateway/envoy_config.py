@@ -39,6 +39,23 @@ TRACE_EXPORT_TIMEOUT_S = 1.0
 TRACE_MAX_INFLIGHT_EXPORTS = 8
 
 
+# Request headers with which a client could steer Envoy's router (its own timeouts, retries,
+# hedging) past the gateway's bounds; Envoy drops them from external callers by default, and the
+# bootstrap drops them from every caller before any filter. The ext_proc filter then sets the
+# per-try timeout itself.
+ROUTER_CONTROL_HEADERS = (
+    "x-envoy-upstream-rq-timeout-ms", "x-envoy-upstream-rq-per-try-timeout-ms",
+    "x-envoy-expected-rq-timeout-ms", "x-envoy-max-retries", "x-envoy-retry-on",
+    "x-envoy-retry-grpc-on", "x-envoy-retriable-status-codes", "x-envoy-retriable-header-names",
+    "x-envoy-hedge-on-per-try-timeout", "x-envoy-upstream-rq-timeout-alt-response",
+    "x-envoy-upstream-stream-duration-ms",
+)
+# The redaction cluster's breakers (not configurable: Envoy is its only caller, one ext_proc
+# stream per inference call, and the redaction service bounds its own work).
+REDACTION_BREAKERS = {"max_connections": 1024, "max_pending_requests": 1024,
+                      "max_requests": 1024, "max_retries": 64}
+
+
 def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
     """Envoy's tracer settings, or None: traced only while OpenTelemetry export is on."""
     if not (config.otel.enabled and config.gateway.tracing):
@@ -163,6 +180,8 @@ def render(config: ZtgateConfig) -> str:
         health_interval_s=gateway.health_interval_s,
         # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
         tenant_header=TENANT_HEADER,
+        router_control_headers=ROUTER_CONTROL_HEADERS,
+        redaction_breakers=REDACTION_BREAKERS,
         # Without tokens, Envoy sets the header to this itself; with them, the claim must match
         # the pattern (RBAC) or nothing runs.
         default_tenant=DEFAULT_TENANT,
@@ -176,7 +195,10 @@ def render(config: ZtgateConfig) -> str:
             "fallback": _address(config.inference.fallback.server.listen),
             "timeout_s": gateway.inference_timeout_s,
             "per_try_timeout_s": gateway.inference_per_try_timeout_s,
+            "stream_idle_timeout_s": gateway.inference_stream_idle_timeout_s,
             "retries": gateway.inference_retries,
+            "breakers": gateway.inference_breakers.model_dump(),
+            "outlier": gateway.inference_outlier_detection.model_dump(),
             # One key, declared once: the SLO controller writes the key that the route reads.
             "runtime_key": config.telemetry.slo.runtime_key,
         },

@@ -10,8 +10,10 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from services.common import pki
 from services.common.handlers import streaming, unary
 from services.common.identity import TenantAccess
+from services.common.semconv import PROBE_TENANT
 from services.common.server import ServiceSpec, serve
 from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
@@ -109,18 +111,32 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
     @unary
     async def GetScore(self, request: pb.ScoreRequest,
                        context: grpc.aio.ServicerContext) -> pb.ScoreResponse:
-        score, state = await self._service.score(self._tenant(context, ""), request.request_id,
-                                                 min(max(request.wait_s, 0), 60))
+        # Through the gateway the tenant is Envoy's header (the verified one); an operator's mesh
+        # call names it in the request, as its Generate call did (TenantAccess decides).
+        score, state = await self._service.score(self._tenant(context, request.tenant),
+                                                 request.request_id, request.wait_s)
         reply = pb.ScoreResponse(request_id=request.request_id, state=state)
         if score is not None:
             reply.hallucination_score = score
         return reply
 
 
+# The collector's SLO probes (services/telemetry/slo_probe.py) call the primary directly, with
+# mTLS as `telemetry` (which launcher.SERVED_PARTS lets reach the primary only), acting for the
+# probes' own tenant and no other.
+PROBE_GRANT = {pki.TELEMETRY: (PROBE_TENANT,)}
+
+
+def tenant_access(tls: TlsSettings | None) -> TenantAccess:
+    """Who may act for which tenant on an instance whose listener is `tls`: `server.tls.tenants`
+    and the probes' grant."""
+    return TenantAccess(tls, grants=PROBE_GRANT)
+
+
 def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpec:
     """The runtime's view of an inference instance; `tls` is its listener's, which says who may
     act for which tenant."""
-    access = TenantAccess(tls)
+    access = tenant_access(tls)
 
     def register(server: grpc.aio.Server) -> None:
         inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service, access), server)
@@ -132,5 +148,6 @@ def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpe
 async def run(config: ZtgateConfig, instance_name: str) -> None:
     """`ztgate serve inference --instance primary|fallback`."""
     instance = getattr(config.inference, instance_name)
-    service = InferenceService.from_settings(config.inference, instance)
+    service = InferenceService.from_settings(config.inference, instance,
+                                             config.gateway.first_token_budget)
     await serve(build_spec(service, instance.server.tls), instance.server, config.otel)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from services.inference import models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
@@ -47,18 +49,22 @@ def build_engine(config: EngineConfig, kind: str) -> Engine:
 class InferenceService:
     def __init__(self, engine: Engine, instance: InstanceSettings, *,
                  scorer: HallucinationScorer | None = None,
-                 metrics: InferenceMetrics | None = None, model_dir: Path | None = None) -> None:
+                 metrics: InferenceMetrics | None = None, model_dir: Path | None = None,
+                 budget: FirstTokenBudget | None = None) -> None:
         self.engine = engine
         self.instance = instance
         self.limiter = AdmissionLimiter(instance.max_inflight)
         self.scorer = scorer
-        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name)
+        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name, budget=budget)
         self._model_dir = model_dir
 
     @classmethod
-    def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings) -> InferenceService:
+    def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings,
+                      budget: FirstTokenBudget | None = None) -> InferenceService:
+        """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
         config = engine_config(settings, instance)
-        return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir)
+        return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,
+                   budget=budget)
 
     @property
     def served_by(self) -> str:
@@ -89,7 +95,8 @@ class InferenceService:
         try:
             async for delta in self.engine.generate(request):
                 if not completion and delta.token_ids:
-                    self.metrics.first_token(time.perf_counter() - started, request.tenant)
+                    self.metrics.first_token(time.perf_counter() - started, request.tenant,
+                                             delta.prompt_tokens)
                 completion.extend(delta.token_ids)
                 final = delta.final
                 if final is not None:
@@ -118,10 +125,12 @@ class InferenceService:
 
     async def score(self, tenant: str, request_id: str, wait_s: float) -> tuple[float | None, str]:
         """(score, state) of the tenant's finished request; state is scored, pending or unknown
-        (another tenant's request of the same id is unknown here)."""
+        (another tenant's request of the same id is unknown here). Waits up to `wait_s`, clamped
+        to 0..SCORE_WAIT_MAX_S (NaN: no wait)."""
         if self.scorer is None:
             return None, "unknown"
         key = engine_request_id(tenant, request_id)
+        wait_s = 0.0 if math.isnan(wait_s) else min(max(wait_s, 0.0), SCORE_WAIT_MAX_S)
         result = (await self.scorer.wait(key, wait_s) if wait_s > 0 else self.scorer.result(key))
         if result is not None:
             return result.score, "scored"

@@ -9,9 +9,14 @@ redaction session) lives in the stream:
   strips from clients before any filter and always sets itself (a verified token's claim, or
   `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
   Envoy's certificate, the header alone);
-- request body: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the body is
-  scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers PERMISSION_DENIED, a
-  malformed body INVALID_ARGUMENT, and nothing reaches the upstream;
+- request body: the method must be one `exchange.METHODS` knows (or GetScore), else UNIMPLEMENTED;
+  the body is scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers
+  PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and nothing reaches the upstream. The
+  answer also sets the call's per-try timeout, `x-envoy-upstream-rq-per-try-timeout-ms`, to the
+  first-token budget of the scrubbed prompt (services/common/first_token.py; GetScore: its wait).
+  Envoy applies a header mutation sent with a BUFFERED body because it still holds the headers,
+  and accepts an x-envoy-* one because the bootstrap allows it (`mutation_rules.allow_envoy`);
+  the router reads the header when it gets the headers, after this answer;
 - response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
@@ -37,9 +42,10 @@ from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
 from services.common.errors import InvalidArgument, ZtgateError
+from services.common.first_token import FirstTokenBudget
 from services.common.identity import TENANT_HEADER, TenantAccess
 from services.common.tls import peer_name
-from services.redaction.exchange import InferenceExchange
+from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -74,6 +80,26 @@ def _body(data: bytes) -> ep.CommonResponse:
     return ep.CommonResponse(body_mutation=mutation)
 
 
+# Read by Envoy's router: the call's per-try timeout, i.e. its first-token budget.
+PER_TRY_TIMEOUT_HEADER = "x-envoy-upstream-rq-per-try-timeout-ms"
+
+
+def per_try_timeout_ms(outcome: RequestOutcome, budget: FirstTokenBudget) -> int:
+    """The per-try timeout of a call: its prompt's first-token budget, or a GetScore's wait."""
+    if outcome.score_wait_s is not None:
+        return budget.score_wait_ms(outcome.score_wait_s)
+    return budget.budget_ms_for_bytes(outcome.prompt_bytes)
+
+
+def _request_body(outcome: RequestOutcome, budget: FirstTokenBudget) -> ep.CommonResponse:
+    common = _body(outcome.body)
+    common.header_mutation.set_headers.append(base_pb2.HeaderValueOption(
+        header=base_pb2.HeaderValue(key=PER_TRY_TIMEOUT_HEADER,
+                                    raw_value=str(per_try_timeout_ms(outcome, budget)).encode()),
+        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD))
+    return common
+
+
 def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
     path = ""
     tenants: list[str] = []
@@ -89,9 +115,11 @@ def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
 
 
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
-    def __init__(self, service: RedactionService, access: TenantAccess) -> None:
+    def __init__(self, service: RedactionService, access: TenantAccess,
+                 budget: FirstTokenBudget) -> None:
         self._service = service
         self._access = access
+        self._budget = budget
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
                        exchange: InferenceExchange | None, caller: str | None
@@ -111,7 +139,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                                                     "tenant": exchange.tenant,
                                                     "entity_types": outcome.findings})
             return exchange, ep.ProcessingResponse(request_body=ep.BodyResponse(
-                response=_body(outcome.body)))
+                response=_request_body(outcome, self._budget)))
         if kind == "response_body" and exchange is not None:
             body = request.response_body
             data = exchange.response_body(body.body, body.end_of_stream)

@@ -10,6 +10,7 @@ import grpc
 from services.common.handlers import streaming, unary
 from services.common.identity import TenantAccess
 from services.common.server import ServiceSpec, serve
+from services.common.first_token import FirstTokenBudget
 from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
@@ -79,16 +80,18 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
 
-def build_spec(service: RedactionService, tls: TlsSettings | None) -> ServiceSpec:
+def build_spec(service: RedactionService, tls: TlsSettings | None,
+               budget: FirstTokenBudget) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
-    listener's, which says who may act for which tenant."""
+    listener's, which says who may act for which tenant; `budget` sets each inference call's
+    per-try timeout from its prompt (the gateway's settings)."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service, access), server)
         # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
-            ext_proc.ExternalProcessorServicer(service, access), server)
+            ext_proc.ExternalProcessorServicer(service, access, budget), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -100,4 +103,5 @@ async def run(config: ZtgateConfig) -> None:
     operator_keys, source = keys.resolve(config)
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(config.redaction, operator_keys)
-    await serve(build_spec(service, config.redaction.server.tls), config.redaction.server, config.otel)
+    await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget),
+                config.redaction.server, config.otel)

@@ -8,6 +8,7 @@ as under `ztgate up`."""
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,13 +38,23 @@ class RecordingInference(inference_pb2_grpc.InferenceServicer):
     and answers with text that echoes every placeholder it saw in the prompt plus secrets of its own
     ("Hello <PERSON_1> <EMAIL_ADDRESS_1> ..., your key is AKIA..."). GenerateStream sends that text
     in `chunk_chars`-character chunks, so placeholders and secrets are split across messages.
+
+    Its first token (response headers, as the real service sends them) comes after `delay_s` plus
+    `prefill_s_per_token` per prompt token (4 UTF-8 bytes a token), like a model's prefill. Faults a
+    test may inject: `fail` (answer that gRPC status), `hang_after_first` (a stream that stops after
+    its first chunk). GetScore records its ScoreRequest and answers a fixed score.
     """
 
     def __init__(self, name: str, mesh: bool = False) -> None:
         self.name = name
         self.requests: list[ipb.GenerateRequest] = []
         self.delay_s = 0.0
+        self.prefill_s_per_token = 0.0
+        self.fail: grpc.StatusCode | None = None
+        self.hang_after_first = False
         self.chunk_chars = 3
+        self.score_requests: list[ipb.ScoreRequest] = []
+        self.inflight = self.max_inflight = 0
         self.health = health.aio.HealthServicer()
         self.server = grpc.aio.server()
         inference_pb2_grpc.add_InferenceServicer_to_server(self, self.server)
@@ -63,20 +74,39 @@ class RecordingInference(inference_pb2_grpc.InferenceServicer):
         return (f"Hello {' '.join(placeholders)}, your key is {MODEL_SECRETS[0]} "
                 f"and your token {MODEL_SECRETS[1]}.")
 
-    async def Generate(self, request, context):
+    async def _first_token(self, request: ipb.GenerateRequest, context) -> None:
+        """Waits as a model would before its first token, then sends the response headers."""
         self.requests.append(request)
-        await asyncio.sleep(self.delay_s)
-        return ipb.GenerateResponse(text=self.answer(request), token_ids=[1, 2, 3],
-                                    finish_reason="stop", served_by=self.name)
+        if self.fail is not None:
+            await context.abort(self.fail, f"{self.name} fails (injected)")
+        size = len(request.prompt.encode()) + sum(len(m.content.encode()) for m in request.messages)
+        await asyncio.sleep(self.delay_s + self.prefill_s_per_token * math.ceil(size / 4))
+        await context.send_initial_metadata((("x-ztgate-served-by", self.name),))
+
+    async def Generate(self, request, context):
+        self.inflight += 1
+        self.max_inflight = max(self.max_inflight, self.inflight)
+        try:
+            await self._first_token(request, context)
+            return ipb.GenerateResponse(text=self.answer(request), token_ids=[1, 2, 3],
+                                        finish_reason="stop", served_by=self.name)
+        finally:
+            self.inflight -= 1
 
     async def GenerateStream(self, request, context):
-        self.requests.append(request)
-        await asyncio.sleep(self.delay_s)
+        await self._first_token(request, context)
         text = self.answer(request)
         for start in range(0, len(text), self.chunk_chars):
             yield ipb.GenerateChunk(text=text[start:start + self.chunk_chars], token_ids=[start])
+            while self.hang_after_first:
+                await asyncio.sleep(0.05)
             await asyncio.sleep(0.001)
         yield ipb.GenerateChunk(finish_reason="stop", served_by=self.name)
+
+    async def GetScore(self, request, context):
+        self.score_requests.append(request)
+        return ipb.ScoreResponse(request_id=request.request_id, hallucination_score=0.25,
+                                 state="scored")
 
 
 @dataclass
@@ -132,11 +162,14 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address,
            # Without mesh the parts are started by hand, without certificates.
            **(mesh_env() if mesh else PLAINTEXT)}
-    part_env = part_mesh_env(load_settings(ZtgateConfig, None, environ=env), pki.REDACTION)
-    redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
-        **env, **part_env, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{folder}]",
-        "ZTGATE_CACHE_DIR": str(logs / "cache"), **(redaction_env or {})})
     gateway_env = {**env, **(gateway_env or {})}
+    part_env = part_mesh_env(load_settings(ZtgateConfig, None, environ=env), pki.REDACTION)
+    # The redaction service reads the gateway's settings too: its ext_proc sets each call's
+    # per-try timeout from them (as under `ztgate up`, where every part loads one file).
+    redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
+        **gateway_env, **part_env, "ZTGATE_REDACTION__WORKERS": "1",
+        "ZTGATE_REDACTION__POLICIES": f"[{folder}]", "ZTGATE_CACHE_DIR": str(logs / "cache"),
+        **(redaction_env or {})})
     bootstrap = logs / "envoy.yaml"
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=gateway_env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)

@@ -294,6 +294,9 @@ class Delta:
     text: str
     finish_reason: FinishReason | None = None
     final: FinalStats | None = None
+    # Tokens of the rendered prompt, set by Engine.generate on the first delta with tokens (the
+    # work before the first token, for the comparable TTFT the SLO judges); else 0.
+    prompt_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +416,7 @@ class Engine(ABC):
             async for delta in self._stream(request, prompt_ids, max_tokens):
                 if delta.token_ids and t_first is None:
                     t_first = time.perf_counter()
+                    delta = dataclasses.replace(delta, prompt_tokens=len(prompt_ids))
                 n_out += len(delta.token_ids)
                 if delta.final is not None:
                     finished = True

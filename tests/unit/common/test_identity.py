@@ -86,6 +86,17 @@ def test_whatever_the_body_says_envoys_calls_act_for_the_header(body: str) -> No
     assert mesh.caller_tenant(call("envoy"), body) == "default"
 
 
+def test_a_service_grant_adds_to_the_settings_and_allows_nothing_more() -> None:
+    granted = TenantAccess(MESH, grants={"ci": ("probe",), "telemetry": ("probe",)})
+    assert granted.caller_tenant(call("ci"), "probe") == "probe"        # added to its list
+    assert granted.caller_tenant(call("ci"), "acme") == "acme"          # the list still holds
+    assert granted.caller_tenant(call("telemetry"), "probe") == "probe"  # a caller not listed
+    for caller, tenant in [("telemetry", "acme"), ("telemetry", ""), ("ci", "globex")]:
+        with pytest.raises(PermissionDenied, match=f"may not act for tenant {tenant or 'default'}"):
+            granted.caller_tenant(call(caller), tenant)
+    assert granted.caller_tenant(call("envoy", "acme"), "probe") == "acme"  # Envoy: the header
+
+
 def test_by_default_only_the_operator_is_listed() -> None:
     assert TlsSettings(cert=Path("/c"), key=Path("/k")).tenants == {"operator": ("*",)}
 

@@ -44,16 +44,24 @@ def test_envoy_validation_reports_envoys_reason() -> None:
 
 def test_inference_routes_prefer_primary_by_runtime_key_and_fail_over(bootstrap: dict) -> None:
     routes = _hcm(bootstrap)["route_config"]["virtual_hosts"][0]["routes"]
-    first, second = routes[0], routes[1]
+    score, first, second = routes[0], routes[1], routes[2]
+    # GetScore goes where scores are kept (the primary) whatever the runtime key says.
+    assert score["match"] == {"path": "/ztgate.inference.v1.Inference/GetScore"}
+    assert score["route"]["cluster"] == "inference_primary_first"
     assert first["match"]["prefix"] == second["match"]["prefix"] == "/ztgate.inference.v1.Inference/"
     assert first["match"]["runtime_fraction"]["runtime_key"] == "custom.primary_percent"
     assert first["match"]["runtime_fraction"]["default_value"]["numerator"] == 100
     assert first["route"]["cluster"] == "inference_primary_first"
     assert second["route"]["cluster"] == "inference_fallback_first"
-    retry = first["route"]["retry_policy"]
-    assert retry["per_try_timeout"] == "1.2s"
-    assert set(retry["retry_on"].split(",")) == {"unavailable", "resource-exhausted", "reset",
-                                                "connect-failure"}
+    for route in (score, first, second):
+        retry = route["route"]["retry_policy"]
+        # The short-prompt value; ext_proc sets each call's own from its prompt.
+        assert retry["per_try_timeout"] == "1.2s"
+        assert set(retry["retry_on"].split(",")) == {"unavailable", "resource-exhausted", "reset",
+                                                    "connect-failure"}
+        # One failover: a second retry would go back to the instance that already failed.
+        assert retry["num_retries"] == 1
+        assert route["route"]["idle_timeout"] == "60.0s"
     clusters = _clusters(bootstrap)
     aggregate = clusters["inference_primary_first"]["cluster_type"]["typed_config"]["clusters"]
     assert aggregate == ["inference_primary", "inference_fallback"]
@@ -96,11 +104,45 @@ def _early_mutations(bootstrap: dict) -> list[dict]:
     return _hcm(bootstrap)["early_header_mutation_extensions"][0]["typed_config"]["mutations"]
 
 
+def _tenant_mutations(bootstrap: dict) -> list[dict]:
+    """The early mutations of the tenant header, in order (the router's x-envoy-* are apart)."""
+    return [m for m in _early_mutations(bootstrap) if "x-ztgate-tenant" in (
+        m.get("remove"), m.get("append", {}).get("header", {}).get("key"))]
+
+
 def test_without_tokens_envoy_replaces_any_client_tenant_header_by_default(bootstrap: dict) -> None:
-    assert _early_mutations(bootstrap) == [
+    assert _tenant_mutations(bootstrap) == [
         {"remove": "x-ztgate-tenant"},
         {"append": {"header": {"key": "x-ztgate-tenant", "value": "default"},
                     "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}}]
+
+
+def test_client_router_headers_are_dropped_and_only_ext_proc_may_set_them(bootstrap: dict) -> None:
+    mutations = _early_mutations(bootstrap)
+    for header in ("x-envoy-upstream-rq-per-try-timeout-ms", "x-envoy-upstream-rq-timeout-ms",
+                   "x-envoy-max-retries", "x-envoy-retry-on", "x-envoy-retry-grpc-on"):
+        assert {"remove": header} in mutations
+    ext_proc = _hcm(bootstrap)["http_filters"][0]["typed_config"]
+    assert ext_proc["mutation_rules"] == {"allow_envoy": True}
+
+
+def test_inference_breakers_and_outlier_detection_come_from_settings() -> None:
+    clusters = _clusters(yaml.safe_load(render(load_settings(ZtgateConfig, None, environ={
+        **mesh_env(), "ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS": "7",
+        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__CONSECUTIVE_GATEWAY_FAILURE": "4",
+        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "2.5"}))))
+    for name in ("inference_primary", "inference_fallback"):
+        [thresholds] = clusters[name]["circuit_breakers"]["thresholds"]
+        assert thresholds == {"max_connections": 1024, "max_pending_requests": 1024,
+                              "max_requests": 7, "max_retries": 64}
+        outlier = clusters[name]["outlier_detection"]
+        assert outlier["consecutive_gateway_failure"] == 4 and outlier["base_ejection_time"] == "2.5s"
+        # Timeouts, resets and connect failures never eject (health checks and the SLO do).
+        assert outlier["split_external_local_origin_errors"] is True
+        assert outlier["enforcing_consecutive_local_origin_failure"] == 0
+    assert "outlier_detection" not in clusters["redaction"]
+    for name in ("inference_primary_first", "inference_fallback_first"):  # retries count here
+        assert clusters[name]["circuit_breakers"]["thresholds"] == [{"max_retries": 64}]
 
 
 def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
@@ -117,6 +159,15 @@ def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str)
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{key}": value})
 
 
+@pytest.mark.parametrize("environ, message", [
+    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "1.0"}, "must be at least inference_per_try_timeout_s"),
+    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "400"}, "must be below inference_timeout_s"),
+    ({"INFERENCE_STREAM_IDLE_TIMEOUT_S": "20"}, "must exceed inference_per_try_timeout_max_s")])
+def test_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{k}": v for k, v in environ.items()})
+
+
 def test_without_a_jwks_no_token_is_checked(bootstrap: dict) -> None:
     names = [f["name"] for f in _hcm(bootstrap)["http_filters"]]
     assert names == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
@@ -130,7 +181,7 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org", **mesh_env()}))
     validate(text)
     bootstrap = yaml.safe_load(text)
-    assert _early_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
+    assert _tenant_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
     filters = _hcm(bootstrap)["http_filters"]
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
                                             "envoy.filters.http.rbac", "envoy.filters.http.ext_proc",

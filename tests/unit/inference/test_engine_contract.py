@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from services.common.errors import PermissionDenied
 from services.common.identity import TENANT_HEADER, TenantAccess
-from services.common.settings import ServerSettings
+from services.common.semconv import PROBE_TENANT
+from services.common.settings import ServerSettings, TlsSettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.inference.config import InstanceSettings
 from services.inference.engines.base import (
@@ -31,7 +33,7 @@ from services.inference.engines.base import (
     collect,
     engine_request_id,
 )
-from services.inference.server import InferenceServicer
+from services.inference.server import InferenceServicer, tenant_access
 from services.inference.service import InferenceService
 from tests.fake_context import FakeContext
 
@@ -227,3 +229,20 @@ async def test_through_the_servicer_request_ids_and_scores_belong_to_the_callers
     assert (scores["acme"].state, scores["acme"].hallucination_score) == ("scored", 0.25)
     assert (scores["mallory"].state, scores["mallory"].hallucination_score) == ("scored", 0.75)
     assert scores["globex"].state == "unknown" and not scores["globex"].HasField("hallucination_score")
+    # The request's own tenant field is not Envoy's to pass on: the header decides.
+    named = await servicer.GetScore(pb.ScoreRequest(request_id="same", tenant="acme"), as_tenant("globex"))
+    assert named.state == "unknown" and not named.HasField("hallucination_score")
+
+
+@pytest.mark.parametrize("tenant, allowed", [(PROBE_TENANT, True), ("acme", False), ("", False)])
+def test_the_collector_may_probe_an_instance_as_the_probe_tenant_only(tenant: str, allowed: bool) -> None:
+    """The collector's SLO probes reach the primary with its `telemetry` certificate (FakeContext,
+    TEST DOUBLE for the handshake): an instance lets it act for the probes' tenant, with the
+    default `server.tls.tenants`, and for no other."""
+    access = tenant_access(TlsSettings(cert=Path("/c"), key=Path("/k"), client_ca=Path("/ca")))
+    if allowed:
+        assert access.caller_tenant(FakeContext("telemetry"), tenant) == tenant
+    else:
+        with pytest.raises(PermissionDenied, match="telemetry may not act for tenant"):
+            access.caller_tenant(FakeContext("telemetry"), tenant)
+    assert access.caller_tenant(FakeContext("operator"), "acme") == "acme"  # the settings still hold

@@ -22,10 +22,11 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
 from services.common.identity import TenantAccess
 from services.common.settings import TlsSettings
+from services.gateway.config import GatewaySettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
                                          encode_frame)
-from services.redaction.ext_proc import ExternalProcessorServicer
+from services.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
 from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
@@ -42,6 +43,9 @@ PHONE = "+1 415 555 0134"
 AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 CANARIES = (EMAIL, PHONE, AWS, GITHUB)
+SCORE = "/ztgate.inference.v1.Inference/GetScore"
+# The defaults: 1.2 s, 2 s per 1,000 tokens, at most 30 s, 2.5 bytes per token.
+BUDGET = GatewaySettings().first_token_budget
 
 
 class ScannerPool:
@@ -283,7 +287,7 @@ async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]
         for request in requests:
             yield request
 
-    servicer = ExternalProcessorServicer(service, TenantAccess(MESH_TLS if caller else None))
+    servicer = ExternalProcessorServicer(service, TenantAccess(MESH_TLS if caller else None), BUDGET)
     return [r async for r in servicer.Process(feed(), FakeContext(caller))]
 
 
@@ -391,3 +395,54 @@ async def test_servicer_refuses_a_call_without_a_request_message(service: Redact
     headers.request_headers.end_of_stream = True
     [response] = await _drive(service, [headers])
     assert response.immediate_response.grpc_status.status == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+
+# --- the per-try timeout (first-token budget) and GetScore ----------------------------------
+
+def _per_try_ms(response: ep.ProcessingResponse) -> int:
+    headers = response.request_body.response.header_mutation.set_headers
+    [value] = [h.header.raw_value for h in headers if h.header.key == PER_TRY_TIMEOUT_HEADER]
+    return int(value)
+
+
+@pytest.mark.parametrize("words", [3, 300, 1_500, 6_000])
+async def test_the_body_answer_sets_a_per_try_timeout_that_grows_with_the_scrubbed_prompt(
+        service: RedactionService, words: int) -> None:
+    prompt = f"I am {EMAIL}. " + "lorem " * words
+    responses = await _drive(service, [_headers(GENERATE), _body(_request(ipb.GenerateRequest(prompt=prompt)))])
+    sent = _decode_request(responses[1].request_body.response.body_mutation.body)
+    assert _per_try_ms(responses[1]) == BUDGET.budget_ms_for_bytes(len(sent.prompt.encode()))
+    assert 1200 <= _per_try_ms(responses[1]) <= 30_000
+    assert (_per_try_ms(responses[1]) > 1200 + 2000) == (words >= 1_500)  # 1,000 tokens and more
+
+
+async def test_chat_messages_count_towards_the_budget_like_a_prompt(service: RedactionService) -> None:
+    text = "lorem " * 2_000
+    as_prompt, as_chat = [await _drive(service, [_headers(STREAM), _body(_request(request))]) for request in (
+        ipb.GenerateRequest(prompt=text + text),
+        ipb.GenerateRequest(messages=[ipb.ChatMessage(role="system", content=text),
+                                      ipb.ChatMessage(role="user", content=text)]))]
+    assert _per_try_ms(as_prompt[1]) == _per_try_ms(as_chat[1]) > 5_000
+
+
+@pytest.mark.parametrize("wait_s, sent_wait, per_try_ms", [
+    (0.0, 0.0, 1200), (2.5, 2.5, 3700), (600.0, 60.0, 61_200), (-5.0, 0.0, 1200),
+    (float("nan"), 0.0, 1200), (float("inf"), 60.0, 61_200)])
+async def test_get_score_runs_as_the_verified_tenant_and_may_wait_for_its_score(
+        service: RedactionService, wait_s: float, sent_wait: float, per_try_ms: int) -> None:
+    body = encode_frame(ipb.ScoreRequest(request_id="r1", wait_s=wait_s, tenant="someone-else")
+                        .SerializeToString())
+    answer = encode_frame(ipb.ScoreResponse(request_id="r1", hallucination_score=0.25,
+                                            state="scored").SerializeToString())
+    responses = await _drive(service, [_headers(SCORE, "acme"), _body(body),
+                                       ep.ProcessingRequest(response_body=ep.HttpBody(body=answer))])
+    [sent] = FrameReader().feed(responses[1].request_body.response.body_mutation.body)
+    request = ipb.ScoreRequest.FromString(sent)
+    assert (request.request_id, request.tenant, request.wait_s) == ("r1", "acme", sent_wait)
+    assert _per_try_ms(responses[1]) == per_try_ms
+    assert responses[2].response_body.response.body_mutation.body == answer  # passed unchanged
+
+
+async def test_a_get_score_body_that_is_not_a_score_request_is_refused(service: RedactionService) -> None:
+    responses = await _drive(service, [_headers(SCORE), _body(b"\x00\x00\x00\x00\x02\xff\xff")])
+    assert responses[-1].immediate_response.grpc_status.status == grpc.StatusCode.INVALID_ARGUMENT.value[0]
