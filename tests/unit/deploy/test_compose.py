@@ -51,3 +51,12 @@ def test_the_compose_configuration_renders_once_up_has_issued_the_certificates(t
     text = render(load_settings(ZtgateConfig, None, environ=environ))
     validate(text)
     assert "DownstreamTlsContext" in text
+
+
+def test_compose_restarts_the_suite_and_reaps_orphans() -> None:
+    # `up` restarts parts itself; it exits when it gives up on redaction or Envoy (or is stopped),
+    # and then the container's restart policy starts the suite afresh. An init reaps orphans.
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    [service] = compose["services"].values()
+    assert service["restart"] in ("unless-stopped", "always")
+    assert service["init"] is True
