@@ -92,7 +92,7 @@ def test_an_armed_child_dies_with_its_sigkilled_parent_and_an_unarmed_one_would_
 
 
 def test_group_members_lists_the_live_processes_of_a_group() -> None:
-    leader = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60"], start_new_session=True)
+    leader = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60 & wait"], start_new_session=True)
     try:
         deadline = time.monotonic() + 5
         while len(group_members(leader.pid)) < 3 and time.monotonic() < deadline:
