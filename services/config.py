@@ -9,6 +9,7 @@ from services.common.settings import LoggingSettings, MeshSettings, OtelSettings
 from services.gateway.config import GatewaySettings
 from services.inference.config import InferenceSettings
 from services.redaction.config import RedactionSettings
+from services.supervisor.config import SupervisorSettings
 from services.telemetry.config import TelemetrySettings
 
 
@@ -22,6 +23,8 @@ class ZtgateConfig(Strict):
     redaction: RedactionSettings = RedactionSettings()
     telemetry: TelemetrySettings = TelemetrySettings()
     inference: InferenceSettings = InferenceSettings()
+    # How `ztgate up` keeps the parts running: health checks, restarts, limits.
+    supervisor: SupervisorSettings = SupervisorSettings()
 
 
 def load_config(path: Path | str | None = None) -> ZtgateConfig:

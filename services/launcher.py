@@ -1,9 +1,10 @@
-"""`ztgate up`: the whole suite as child processes, health-checked, stopped together.
+"""`ztgate up`: the whole suite as child processes, supervised, stopped together.
 
 Each service runs as `ztgate serve NAME` in its own process group; Envoy runs with the bootstrap
-that `ztgate envoy-config` renders. `up` waits until every service answers SERVING on gRPC
-health and Envoy reports ready, prints the endpoints, and on Ctrl-C or SIGTERM (or when any
-child dies) stops them all.
+that `ztgate envoy-config` renders. `up` refuses to start when any address it would listen on is
+taken, starts each part once the one before answers SERVING (from its own process), prints the
+endpoints, restarts a part that dies or stops answering (services/supervisor/), and on Ctrl-C or
+SIGTERM stops them all.
 """
 
 from __future__ import annotations
@@ -11,32 +12,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import signal
 import sys
 import tempfile
-import urllib.request
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from services.common import pki
 from services.common.config import load_settings
-from services.common.settings import ClientTlsSettings
-from services.common.tls import client_credentials
+from services.common.ports import bind_error
 from services.config import ZtgateConfig
 from services.gateway.auth import TokenError, keygen_at
 from services.gateway.envoy_config import check_exposure, render
 from services.gateway.envoy_process import envoy_argv
 from services.redaction import keys
+from services.supervisor.child import Child, Listen, StartError
+from services.supervisor.supervisor import Supervisor
 
 log = logging.getLogger(__name__)
-
-
-class StartError(Exception):
-    """A child failed to start or to become healthy in time."""
 
 
 # Per part: its key path in the configuration, and the suite identities it takes calls from.
@@ -50,35 +44,50 @@ SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-@dataclass
-class Child:
-    # The part's name, also its identity in the suite's certificates.
-    name: str
-    argv: list[str]
-    # host:port whose gRPC health is polled (None: use `ready_url`).
-    health_address: str | None = None
-    health_service: str = ""
-    ready_url: str | None = None
-    process: asyncio.subprocess.Process | None = None
-
-
 def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path) -> list[Child]:
     """The children of `ztgate up`, in start order."""
     serve = [sys.executable, "-m", "services.cli", "serve"]
     extra = ["--config", str(config_path)] if config_path else []
-    return [
+    inference = config.inference
+    children = [
         # First, so that the others' telemetry has somewhere to land.
         Child("telemetry", [*serve, "telemetry", *extra], config.telemetry.server.listen,
-              "ztgate.telemetry.v1.Telemetry"),
+              "ztgate.telemetry.v1.Telemetry",
+              listens=(Listen("telemetry.server.listen", config.telemetry.server.listen),
+                       Listen("telemetry.metrics_listen", config.telemetry.metrics_listen))),
         Child("redaction", [*serve, "redaction", *extra], config.redaction.server.listen,
-              "ztgate.redaction.v1.Redaction"),
+              "ztgate.redaction.v1.Redaction", essential=True,
+              listens=(Listen("redaction.server.listen", config.redaction.server.listen),)),
         Child("inference-primary", [*serve, "inference", "--instance", "primary", *extra],
-              config.inference.primary.server.listen, "ztgate.inference.v1.Inference"),
+              inference.primary.server.listen, "ztgate.inference.v1.Inference",
+              listens=(Listen("inference.primary.server.listen", inference.primary.server.listen),)),
         Child("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
-              config.inference.fallback.server.listen, "ztgate.inference.v1.Inference"),
-        Child("envoy", envoy_argv(envoy_config),
-              ready_url=f"http://{config.gateway.admin}/ready"),
+              inference.fallback.server.listen, "ztgate.inference.v1.Inference",
+              listens=(Listen("inference.fallback.server.listen", inference.fallback.server.listen),)),
+        Child("envoy", envoy_argv(envoy_config), ready_url=f"http://{config.gateway.admin}/ready",
+              essential=True, listens=(Listen("gateway.listen", config.gateway.listen),
+                                       Listen("gateway.admin", config.gateway.admin))),
     ]
+    tls = pki.operator_tls(config.mesh)
+    for child in children:
+        child.env = child_env(config, child.name)
+        child.tls = tls if child.health_address else None
+    return children
+
+
+def address_problems(children: list[Child]) -> list[str]:
+    """What stops the suite from listening where it is configured to: an address taken (by another
+    `ztgate up`, or anything else), unusable, or set for two parts at once; [] when all are free.
+    Checked before anything starts, so that nothing is reported ready that is not the suite's own."""
+    problems = []
+    seen: dict[str, Listen] = {}
+    for listen in (listen for child in children for listen in child.listens):
+        if (first := seen.setdefault(listen.address, listen)) is not listen:
+            problems.append(f"{listen.address} is set for both {first.setting} and {listen.setting}; "
+                            f"give {listen.setting} ({listen.env_var}) an address of its own")
+        elif (error := bind_error(listen.address)) is not None:
+            problems.append(listen.refusal(error))
+    return problems
 
 
 def mesh_env(config: ZtgateConfig, part: str) -> dict[str, str]:
@@ -160,90 +169,40 @@ def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateCon
     return load_settings(ZtgateConfig, config_path, environ=child_env(config))
 
 
-async def _healthy(child: Child, tls: ClientTlsSettings | None = None) -> bool:
-    if child.ready_url:
-        def get() -> bool:
-            try:
-                with urllib.request.urlopen(child.ready_url, timeout=1) as resp:  # noqa: S310 - loopback admin
-                    return resp.status == 200
-            except OSError:
-                return False
-        return await asyncio.to_thread(get)
-    assert child.health_address is not None
-    channel = (grpc.aio.secure_channel(child.health_address, client_credentials(tls)) if tls
-               else grpc.aio.insecure_channel(child.health_address))
-    async with channel:
-        try:
-            reply = await health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=child.health_service), timeout=1)
-        except grpc.aio.AioRpcError:
-            return False
-        return reply.status == health_pb2.HealthCheckResponse.SERVING
-
-
-async def _wait_healthy(child: Child, timeout_s: float, tls: ClientTlsSettings | None) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout_s
-    while asyncio.get_running_loop().time() < deadline:
-        if child.process and child.process.returncode is not None:
-            raise StartError(f"{child.name} exited with code {child.process.returncode} during start")
-        if await _healthy(child, tls):
-            return
-        await asyncio.sleep(0.25)
-    raise StartError(f"{child.name} was not healthy within {timeout_s:.0f} s")
-
-
-async def _stop(children: list[Child], grace_s: float = 15.0) -> None:
-    """Stops children in reverse start order, each after the next one is gone: Envoy first, the
-    telemetry collector last, so every service's final export still has somewhere to land."""
-    for child in reversed(children):
-        if child.process is None or child.process.returncode is not None:
-            continue
-        child.process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(child.process.wait(), grace_s)
-        except TimeoutError:
-            child.process.kill()
-            await child.process.wait()
-
-
-async def run_suite(config: ZtgateConfig, config_path: Path | None,
-                    start_timeout_s: float = 180.0) -> int:
-    """Starts the suite, reports endpoints, and stops it all on a signal or a child's death."""
+async def run_suite(config: ZtgateConfig, config_path: Path | None) -> int:
+    """Starts the suite, reports endpoints, keeps every part running (restarting one that dies or
+    stops answering), and stops it all on a signal or when an essential part is given up on."""
     envoy_settings = children_config(config, config_path)
     # First, before anything is written: raises EnvoyConfigError for what must not be exposed.
     warnings = check_exposure(envoy_settings)
     for warning in warnings:
         print(f"\n{'!' * 78}\n{warning}\n{'!' * 78}\n", file=sys.stderr, flush=True)
+    workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
+    envoy_config = workdir / "envoy.yaml"
+    children = suite(config, config_path, envoy_config)
+    if problems := address_problems(children):
+        shutil.rmtree(workdir, ignore_errors=True)
+        print("ztgate up failed: nothing was started, because\n  " + "\n  ".join(problems),
+              file=sys.stderr)
+        return 1
     try:
         lines = prepare(config)
     except (pki.PkiError, TokenError) as exc:
+        shutil.rmtree(workdir, ignore_errors=True)
         print(f"ztgate up failed: {exc}", file=sys.stderr)
         return 1
     for line in lines:
         print(line, flush=True)
     tls = pki.operator_tls(config.mesh)
-    workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
-    envoy_config = workdir / "envoy.yaml"
     envoy_config.write_text(render(envoy_settings))
-    children = suite(config, config_path, envoy_config)
+    supervisor = Supervisor(children, config.supervisor)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        for child in children:
-            print(f"starting {child.name} ...", flush=True)
-            child.process = await asyncio.create_subprocess_exec(
-                *child.argv, start_new_session=True, env=child_env(config, child.name))
-            waiting = asyncio.ensure_future(_wait_healthy(child, start_timeout_s, tls))
-            stopping = asyncio.ensure_future(stop.wait())
-            await asyncio.wait({waiting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            if stop.is_set():
-                waiting.cancel()
-                return 130
-            stopping.cancel()
-            waiting.result()
-            print(f"  {child.name} ready", flush=True)
+        if not await supervisor.start_all(stop):
+            return 130
         print("ztgate is up:")
         ingress = config.gateway.tls
         print(f"  gRPC ingress (Envoy)   {config.gateway.listen} ("
@@ -270,37 +229,32 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         if limit.requests_per_s is not None:
             print(f"  rate limit             {limit.requests_per_s}/s per tenant, "
                   f"burst {limit.bucket_size}")
-        print("Ctrl-C stops everything.", flush=True)
-        watchers = [asyncio.ensure_future(c.process.wait()) for c in children if c.process]
-        stopping = asyncio.ensure_future(stop.wait())
-        done, _ = await asyncio.wait({*watchers, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        for child in children:
-            if child.process and child.process.returncode is not None:
-                print(f"{child.name} exited with code {child.process.returncode}; stopping",
-                      file=sys.stderr)
-                return 1
-        return 0
+        s = config.supervisor
+        print(f"A part that exits or fails {s.failure_threshold} health checks in a row is restarted "
+              f"(at most {s.max_restarts} times in {s.restart_window_s:g} s). Ctrl-C stops everything.",
+              flush=True)
+        return await supervisor.supervise(stop)
     except StartError as exc:
         print(f"ztgate up failed: {exc}", file=sys.stderr)
         return 1
     finally:
         print("stopping ...", flush=True)
-        await _stop(children)
+        await supervisor.stop_all()
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 async def print_status(config: ZtgateConfig) -> int:
     """Prints each part's health; exit code 0 only when all are healthy."""
     envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
     ok = True
-    tls = pki.operator_tls(config.mesh)
-    if tls is not None:
+    if config.mesh.mtls:
         try:
             pki.Pki.of(config.mesh).check()
         except pki.PkiError as exc:
             print(f"ztgate status: {exc}", file=sys.stderr)
             return 1
     for child in suite(config, None, envoy_config):
-        healthy = await _healthy(child, tls)
+        healthy = await child.probe()
         ok &= healthy
         where = child.health_address or child.ready_url
         print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")

@@ -35,6 +35,15 @@ def health_status(address: str, service: str = "", timeout: float = 1.0) -> int 
             return None
 
 
+def alive(pid: int) -> bool:
+    """True while process `pid` exists and is not a zombie (Linux /proc)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
+
+
 @dataclass
 class Child:
     name: str

@@ -6,6 +6,7 @@ plain tuples (type, start, end, score, recognizer) come out, never text; errors 
 and a message that quotes no text. ``start()`` returns once every worker is ready, so health can say
 NOT_SERVING until then. A worker that dies, or overruns the deadline, fails its call (closed: an error,
 never an empty result) and is replaced in the background; the others keep serving.
+A worker dies with the server, even one killed by SIGKILL (PR_SET_PDEATHSIG, services/common/lifetime.py).
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: its calls hop through a manager thread and a queue feeder
 thread on the way out and back; measured here (2 shared cores), an empty round trip costs 0.43-0.51 ms at the
@@ -25,6 +26,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 from services.common.errors import DeadlineExceeded, Unavailable, ZtgateError
+from services.common.lifetime import die_with_parent
 from services.redaction.types import Detection
 
 if TYPE_CHECKING:
@@ -329,6 +332,8 @@ def _join_all(processes: list[BaseProcess]) -> None:
 
 def _worker_main(conn: Connection, spec: AnalyzerSpec) -> None:
     """Build the Analyzer, say ready, then answer calls until told to stop or the server goes away."""
+    # Gone with the server even if it is SIGKILLed mid-call (its pipe's EOF is read between calls only).
+    die_with_parent(signal.SIGKILL)
     for name in UNUSED_HEAVY_MODULES:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]  # importing it now raises ImportError
     from services.common.logging import setup_logging

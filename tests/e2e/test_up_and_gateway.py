@@ -26,30 +26,19 @@ from services.gateway.envoy_config import render
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from tests.e2e.up_suite import ENV_KEYS, start_up, up_env
 from tests.procs import Child, free_port, spawn
 from tests.suite_pki import mesh_env
-
-ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
-            "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN",
-            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN", "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN")
 
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dict[str, str]]]:
     logs = tmp_path_factory.mktemp("up")
-    env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
-    env["ZTGATE_REDACTION__WORKERS"] = "1"
-    env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
-    env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
-    env["ZTGATE_MESH__PKI_DIR"] = str(logs / "pki")  # empty: `up` issues the suite's certificates
-    env["ZTGATE_REDACTION__KEYS_FILE"] = str(logs / "keys" / "redaction.json")  # and the redaction keys
-    child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
-    deadline = time.monotonic() + 480
-    while "ztgate is up" not in child.log():
-        if child.process.poll() is not None or time.monotonic() > deadline:
-            child.stop()
-            pytest.fail(f"ztgate up did not come up:\n{child.log()[-4000:]}")
-        time.sleep(0.3)
+    env = up_env(logs)
+    try:
+        child = start_up(logs, env)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
     yield child, env
     child.stop(signal.SIGINT)
 

@@ -30,6 +30,7 @@ from services.inference.engines.base import (
     SpeculativeStats,
     Usage,
 )
+from services.inference.engines.engine_core import bind_engine_core_to_server
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +169,7 @@ class VllmEngine(Engine):
             os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, self.config.kv_cache_gib))
         self._sampling_broken = current_platform.is_cpu() and self.config.speculative.method != "none"
         args = self.engine_args()
+        bind_engine_core_to_server()  # its EngineCore process dies with this server, even on SIGKILL
         try:
             vllm_config = args.create_engine_config()
         except Exception as e:  # vLLM raises ValueError, pydantic ValidationError, TypeError, ...

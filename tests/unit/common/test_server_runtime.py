@@ -96,6 +96,22 @@ async def test_non_loopback_address_without_tls_is_refused() -> None:
         await runtime.start()
 
 
+async def test_a_second_server_cannot_share_a_port_in_use() -> None:
+    # gRPC binds with SO_REUSEPORT by default: a second server (a second `ztgate up`) would bind
+    # beside the first and take a share of its calls. The runtime turns it off.
+    ready, started, stopped = asyncio.Event(), asyncio.Event(), []
+    ready.set()
+    first = Runtime(_spec(ready, started, stopped), ServerSettings(listen="127.0.0.1:0"), OtelSettings())
+    port = await first.start()
+    try:
+        second = Runtime(_spec(ready, started, stopped), ServerSettings(listen=f"127.0.0.1:{port}"),
+                         OtelSettings())
+        with pytest.raises(ListenError, match=f"cannot listen on 127.0.0.1:{port}"):
+            await second.start()
+    finally:
+        await first.stop()
+
+
 @pytest.mark.parametrize("host, expected", [
     ("127.0.0.1", True), ("127.9.9.9", True), ("::1", True), ("localhost", True),
     ("0.0.0.0", False), ("10.0.0.1", False), ("::", False),

@@ -95,3 +95,12 @@ def test_the_readme_says_how_to_mint_a_token_in_the_container() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "docker compose exec -T ztgate ztgate token mint --tenant" in readme
     assert "ZTGATE_TOKEN" in readme
+
+
+def test_compose_restarts_the_suite_and_reaps_orphans() -> None:
+    # `up` restarts parts itself; it exits when it gives up on redaction or Envoy (or is stopped),
+    # and then the container's restart policy starts the suite afresh. An init reaps orphans.
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    [service] = compose["services"].values()
+    assert service["restart"] in ("unless-stopped", "always")
+    assert service["init"] is True

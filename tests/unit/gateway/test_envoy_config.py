@@ -145,6 +145,12 @@ def test_inference_breakers_and_outlier_detection_come_from_settings() -> None:
         assert clusters[name]["circuit_breakers"]["thresholds"] == [{"max_retries": 64}]
 
 
+def test_no_listener_shares_its_port_with_another_envoy(bootstrap: dict) -> None:
+    # Envoy's default is SO_REUSEPORT: a second suite's Envoy would bind beside the first.
+    listeners = bootstrap["static_resources"]["listeners"]
+    assert listeners and all(listener["enable_reuse_port"] is False for listener in listeners)
+
+
 def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
     layers = bootstrap["layered_runtime"]["layers"]
     assert [layer["name"] for layer in layers] == ["static", "admin"]

@@ -1,0 +1,40 @@
+"""A real `ztgate up` for the e2e modules that run one: every address a free loopback port, its
+certificates issued into a fresh folder, and a wait until it says it is up."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tests.procs import Child, free_port, spawn
+
+# The settings of every address `up` listens on.
+ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
+            "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN",
+            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN", "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN")
+
+
+def up_env(logs: Path, **extra: str) -> dict[str, str]:
+    """The environment of a suite of its own: free ports, one analysis worker, no background
+    scoring (a 2-core machine), caches and certificates under `logs`."""
+    env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
+    env["ZTGATE_REDACTION__WORKERS"] = "1"
+    env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
+    env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
+    env["ZTGATE_MESH__PKI_DIR"] = str(logs / "pki")  # empty: `up` issues the suite's certificates
+    env["ZTGATE_REDACTION__KEYS_FILE"] = str(logs / "keys" / "redaction.json")  # and the redaction keys
+    return {**env, **extra}
+
+
+def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0) -> Child:
+    """`ztgate up` with `env`, once it has printed "ztgate is up"; RuntimeError (with its log) if
+    it exits or takes longer than `timeout_s`."""
+    child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
+    deadline = time.monotonic() + timeout_s
+    while "ztgate is up" not in child.log():
+        if child.process.poll() is not None or time.monotonic() > deadline:
+            child.stop()
+            raise RuntimeError(f"ztgate up did not come up:\n{child.log()[-4000:]}")
+        time.sleep(0.3)
+    return child

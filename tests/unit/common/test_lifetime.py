@@ -1,0 +1,138 @@
+"""Children that die with their parent, even a parent killed by SIGKILL (PR_SET_PDEATHSIG).
+
+Real processes: a small parent script (written below) starts a child the way the suite does
+(multiprocessing spawn, as vLLM's EngineCore and the analysis workers; subprocess with a preexec
+function, as `ztgate up`'s parts), prints the child's pid, and waits; the test SIGKILLs the parent
+and watches the child. The same script without the death signal shows that the child would live on.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from services.common.lifetime import group_members
+from services.inference.engines import engine_core
+from tests.procs import ROOT, alive
+
+SPAWN_PARENT = """
+import multiprocessing, sys, time
+from services.common.lifetime import die_with_parent
+
+def child(arm):
+    if arm:
+        die_with_parent()
+    time.sleep(120)
+
+if __name__ == "__main__":
+    p = multiprocessing.get_context("spawn").Process(target=child, args=(sys.argv[1] == "arm",))
+    p.start()
+    print(p.pid, flush=True)
+    time.sleep(120)
+"""
+
+EXEC_PARENT = """
+import subprocess, sys, time
+from services.common.lifetime import parent_death_preexec
+
+arm = parent_death_preexec() if sys.argv[1] == "arm" else None
+p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], preexec_fn=arm)
+print(p.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.fixture
+def run_parent(tmp_path: Path) -> Iterator:
+    started: list[int] = []
+
+    def run(script: str, mode: str) -> tuple[subprocess.Popen, int]:
+        path = tmp_path / f"parent_{len(started)}.py"
+        path.write_text(script)
+        parent = subprocess.Popen([sys.executable, str(path), mode], stdout=subprocess.PIPE, text=True,
+                                  cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        child = int(parent.stdout.readline())
+        started.extend([parent.pid, child])
+        time.sleep(1.0)  # the child is past its start (the death signal is armed, if it is)
+        return parent, child
+
+    yield run
+    for pid in started:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _outlives_its_parent(run_parent, script: str, mode: str) -> bool:
+    parent, child = run_parent(script, mode)
+    assert alive(child)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 5
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive(child)
+
+
+@pytest.mark.parametrize("script", [SPAWN_PARENT, EXEC_PARENT], ids=["multiprocessing", "subprocess"])
+def test_an_armed_child_dies_with_its_sigkilled_parent_and_an_unarmed_one_would_not(
+        run_parent, script: str) -> None:
+    assert not _outlives_its_parent(run_parent, script, "arm")
+    assert _outlives_its_parent(run_parent, script, "none")  # what happened before
+
+
+def test_group_members_lists_the_live_processes_of_a_group() -> None:
+    leader = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60 & wait"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 5
+        while len(group_members(leader.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        members = group_members(leader.pid)
+        assert leader.pid in members and len(members) == 3  # sh and its two sleeps
+        os.killpg(leader.pid, signal.SIGKILL)
+        leader.wait()
+        deadline = time.monotonic() + 5
+        while group_members(leader.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert group_members(leader.pid) == []
+    finally:
+        try:
+            os.killpg(leader.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_vllms_engine_core_is_started_through_the_entry_point_that_arms_the_signal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """vLLM's class is a TEST DOUBLE here (importing vLLM takes a minute); the real one is bound
+    and its EngineCore checked in tests/e2e/test_up_supervision.py."""
+    calls: list[tuple] = []
+
+    class EngineCoreProc:
+        @staticmethod
+        def run_engine_core(*args, **kwargs):
+            calls.append(("vllm", args, kwargs))
+
+    fake = types.ModuleType("vllm.v1.engine.core")
+    fake.EngineCoreProc = EngineCoreProc
+    monkeypatch.setitem(sys.modules, "vllm.v1.engine.core", fake)
+    monkeypatch.setattr(engine_core, "die_with_parent", lambda sig: calls.append(("armed", sig)))
+    # bind sets this; monkeypatch takes it away again after the test.
+    monkeypatch.setattr(engine_core.run_engine_core, "__wrapped__", None, raising=False)
+    engine_core.bind_engine_core_to_server()
+    engine_core.bind_engine_core_to_server()  # idempotent: still vLLM's underneath, once
+    target = EngineCoreProc.run_engine_core
+    # What multiprocessing hands a spawned child: our entry point, by name.
+    assert pickle.loads(pickle.dumps(target)) is engine_core.run_engine_core
+    target("a", dp_rank=0)
+    assert calls == [("armed", signal.SIGKILL), ("vllm", ("a",), {"dp_rank": 0})]
