@@ -13,7 +13,8 @@ from services.common.config import load_settings
 from services.config import ZtgateConfig, load_config
 from services.gateway.auth import mint
 from services.gateway.envoy_config import EnvoyConfigError
-from services.launcher import Child, prepare_tokens, run_suite
+from services.launcher import prepare_tokens, run_suite
+from services.supervisor.child import Child
 from tests.procs import free_port
 from tests.suite_pki import PLAINTEXT, shared_pki
 
@@ -67,7 +68,7 @@ def test_up_warns_on_stderr_on_every_start_when_told_to_serve_anonymously(monkey
     calls = _no_children(monkeypatch)
     config = _open_listener(monkeypatch, tmp_path, ZTGATE_GATEWAY__AUTH__ALLOW_ANONYMOUS_OFF_LOOPBACK="true")
     for start in (1, 2):
-        assert asyncio.run(run_suite(config, None, start_timeout_s=30)) == 1  # the fake child exits
+        assert asyncio.run(run_suite(config, None)) == 1  # the fake child exits
         err = capsys.readouterr().err
         assert "WARNING: gateway.listen 0.0.0.0:" in err and "checks no token" in err, start
         assert "!" * 78 in err
