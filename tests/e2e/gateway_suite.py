@@ -97,9 +97,11 @@ def wait_for(predicate, what: str, timeout: float = 60.0, child: Child | None = 
 
 
 async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s: float,
-                      gateway_env: dict[str, str] | None = None) -> Suite:
+                      gateway_env: dict[str, str] | None = None,
+                      redaction_env: dict[str, str] | None = None) -> Suite:
     """Starts the parts and waits until Envoy sees every upstream healthy; `stop_suite` undoes it.
-    `policies`: redaction policy files by name; `gateway_env`: more ZTGATE_* settings for Envoy's."""
+    `policies`: redaction policy files by name; `gateway_env`: more ZTGATE_* settings for Envoy's;
+    `redaction_env`: more for the redaction service's."""
     folder = logs / "policies"
     folder.mkdir()
     for name, text in policies.items():
@@ -119,7 +121,7 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
            **PLAINTEXT, **(gateway_env or {})}
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
         "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{folder}]",
-        "ZTGATE_CACHE_DIR": str(logs / "cache")})
+        "ZTGATE_CACHE_DIR": str(logs / "cache"), **(redaction_env or {})})
     bootstrap = logs / "envoy.yaml"
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)
