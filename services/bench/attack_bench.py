@@ -5,8 +5,9 @@ an echo inference upstream, Envoy with the bootstrap `ztgate envoy-config` rende
 as under `ztgate up`), with tokens on: two tenants, `normal` and `attacker`, each with a verified
 token of its own. The echo upstream counts what reaches it (services/bench/canaries.py).
 
-1. Baseline: the normal tenant's calls alone, one at a time (`Generate` with a prompt full of PII,
-   then `Redact` of it, in turn).
+1. Baseline: the normal tenant's calls alone: `Generate` with a prompt full of PII, and `Redact` of
+   it, two clients side by side, each one call at a time (so that a stuck Redact cannot hide what
+   happens to Generate, nor the reverse).
 2. Attack: for `--duration-s`, every attack kind at once from the attacker (services/bench/
    attack_load.py `KINDS`, in a process of its own), while the normal tenant makes the same calls,
    paced over the phase.
@@ -42,6 +43,7 @@ from services.bench.attack_load import (
     AttackPlan,
     Call,
     KindFigures,
+    NormalLoad,
     check_kinds,
     normal_load,
     restorable,
@@ -189,7 +191,7 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         f"{result.when}: tenants `{NORMAL}` and `{ATTACKER}` with verified tokens; "
         f"{'mTLS' if result.mtls else 'plaintext'} behind Envoy; per-tenant rate limit {result.rate_limit}; "
         f"attack phase {result.duration_s:g} s, {len(result.kinds)} kinds at once; "
-        f"{result.calls} normal calls per phase, one at a time.",
+        f"{result.calls} normal calls per phase (Generate and Redact side by side, each one at a time).",
         "",
         "| normal tenant | phase | calls | ok | p50 (ms) | p99 (ms) | errors |",
         "|---|---|---:|---:|---:|---:|---|",
@@ -233,19 +235,29 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
     return "\n".join(lines) + "\n"
 
 
+async def _normal_phase(gateway: str, token: str, calls: int, *, span_s: float = 0.0,
+                        until: float | None = None) -> NormalLoad:
+    """`calls` normal calls, half of each method, the two methods side by side, each paced over `span_s`."""
+    loads = await asyncio.gather(*(
+        normal_load(gateway, token, calls=n, methods=(method,), interval_s=span_s / n, until=until,
+                    timeout_s=NORMAL_TIMEOUT_S)
+        for method, n in zip(METHODS, (calls - calls // 2, calls // 2)) if n))
+    return NormalLoad(calls=[c for load in loads for c in load.calls],
+                      sessions=[s for load in loads for s in load.sessions])
+
+
 async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: float, kinds: tuple[str, ...],
                   seed: int, call_timeout_s: float, recovery_limit_s: float) -> tuple:
     gateway, token = parts.gateway, parts.tokens[NORMAL]
-    await normal_load(gateway, token, calls=WARMUP_CALLS, timeout_s=NORMAL_TIMEOUT_S)
-    baseline = await normal_load(gateway, token, calls=calls, timeout_s=NORMAL_TIMEOUT_S)
+    await _normal_phase(gateway, token, WARMUP_CALLS)
+    baseline = await _normal_phase(gateway, token, calls)
     plan = AttackPlan(gateway=gateway, token=parts.tokens[ATTACKER], kinds=kinds, duration_s=duration_s,
                       call_timeout_s=call_timeout_s, seed=seed, victim_tenant=NORMAL,
                       victim_sessions=tuple(baseline.sessions))
     started = time.monotonic()
     attack = asyncio.ensure_future(attacker.run(plan))
     await asyncio.sleep(RAMP_S)
-    under = await normal_load(gateway, token, calls=calls, interval_s=max(0.0, duration_s - RAMP_S) / calls,
-                              until=started + duration_s, timeout_s=NORMAL_TIMEOUT_S)
+    under = await _normal_phase(gateway, token, calls, span_s=duration_s - RAMP_S, until=started + duration_s)
     figures = await attack
     recovery = await time_to_recover(gateway, token, limit_s=recovery_limit_s)
     sessions = await restorable(gateway, token, baseline.sessions + under.sessions)

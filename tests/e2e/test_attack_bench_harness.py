@@ -23,7 +23,7 @@ def test_bench_runs_every_attack_kind_and_no_canary_reaches_the_upstream(tmp_pat
     result = run(config, calls=4, duration_s=4.0, logs=tmp_path, call_timeout_s=5.0, recovery_limit_s=10.0)
 
     # Both phases of the normal tenant; alone, the parts answer every call.
-    assert [c.method for c in result.baseline] == ["Generate", "Redact"] * 2
+    assert sorted(c.method for c in result.baseline) == ["Generate", "Generate", "Redact", "Redact"]
     assert all(c.code == "OK" for c in result.baseline), result.baseline
     assert 1 <= len(result.under_attack) <= 4
     # Every kind ran and every call it made ended with a status (its deadline held).
