@@ -184,6 +184,19 @@ def _statuses(counts: dict[str, int]) -> str:
     return ", ".join(f"{key} {n}" for key, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "none"
 
 
+def _failure_details(result: AttackBench) -> list[str]:
+    """One line per distinct (who, API, status): the status message of its first failed call."""
+    seen: dict[str, str] = {}
+    for phase, calls in (("normal alone", result.baseline), ("normal under attack", result.under_attack)):
+        for call in calls:
+            if call.code != "OK":
+                seen.setdefault(f"{phase}: {call.method} {call.code}", call.detail)
+    for kind in result.kinds:
+        for key, detail in result.attacks.get(kind, KindFigures()).details.items():
+            seen.setdefault(f"{kind}: {key}", detail)
+    return [f"- {key}: {detail or '(no message)'}" for key, detail in seen.items()]
+
+
 def render_report(result: AttackBench, command: str = "ztgate bench attack") -> str:
     """The Markdown report of one run."""
     lines = [
@@ -232,6 +245,9 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         "Targets:",
         *(f"- {name}: {'met' if met else 'NOT met'}" for name, met in result.targets().items()),
     ]
+    failures = _failure_details(result)
+    if failures:
+        lines += ["", "What failed calls were told (the first message per status):", *failures]
     return "\n".join(lines) + "\n"
 
 

@@ -53,11 +53,20 @@ CANCEL_AFTER_S = 0.02
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
 
 
+# A failed call's status message is kept up to this many characters (statuses quote no payload).
+DETAIL_CHARS = 160
+
+
 @dataclass(frozen=True, slots=True)
 class Call:
     method: str        # Generate or Redact
     code: str          # a grpc.StatusCode name, or WRONG_ANSWER (status OK, wrong text)
     duration_ms: float
+    detail: str = ""   # a failed call's status message (the first DETAIL_CHARS)
+
+
+def detail_of(exc: grpc.aio.AioRpcError) -> str:
+    return " ".join((exc.details() or "").split())[:DETAIL_CHARS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +125,10 @@ async def normal_load(gateway: str, token: str, *, calls: int, interval_s: float
                     if code == "OK":
                         load.sessions.append(Session(reply.session_id, reply.text))
             except grpc.aio.AioRpcError as exc:
-                code = exc.code().name
-            load.calls.append(Call(method, code, (time.perf_counter() - started) * 1000))
+                code, detail = exc.code().name, detail_of(exc)
+            else:
+                detail = ""
+            load.calls.append(Call(method, code, (time.perf_counter() - started) * 1000, detail))
     return load
 
 
@@ -184,11 +195,15 @@ class KindFigures:
     canaries_in_answers: int = 0
     # Restore answers that handed back one of the victim tenant's values.
     victim_values_returned: int = 0
+    # "API CODE" -> the status message of the first call that failed so.
+    details: dict[str, str] = field(default_factory=dict)
 
-    def add(self, api: str, code: str, duration_ms: float) -> None:
+    def add(self, api: str, code: str, duration_ms: float, detail: str = "") -> None:
         key = f"{api} {code}"
         self.statuses[key] = self.statuses.get(key, 0) + 1
         self.durations_ms.append(duration_ms)
+        if detail:
+            self.details.setdefault(key, detail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,11 +254,12 @@ class _Attacker:
     async def timed(self, figures: KindFigures, api: str, call: Callable[[], Awaitable[str | None]]) -> str | None:
         """Runs one call; records its status and duration; returns its text (None if it failed)."""
         started = time.perf_counter()
+        detail = ""
         try:
             text, code = await call(), "OK"
         except grpc.aio.AioRpcError as exc:
-            text, code = None, exc.code().name
-        figures.add(api, code, (time.perf_counter() - started) * 1000)
+            text, code, detail = None, exc.code().name, detail_of(exc)
+        figures.add(api, code, (time.perf_counter() - started) * 1000, detail)
         return text
 
     def check_answer(self, figures: KindFigures, text: str | None) -> None:
@@ -292,6 +308,7 @@ class _Attacker:
         done, _ = await asyncio.wait({task}, timeout=CANCEL_AFTER_S)
         if not done:
             call.cancel()
+        detail = ""
         try:
             await task
             code = "OK"
@@ -301,8 +318,8 @@ class _Attacker:
                 raise
             code = CANCELLED
         except grpc.aio.AioRpcError as exc:
-            code = exc.code().name
-        figures.add(api, code, (time.perf_counter() - started) * 1000)
+            code, detail = exc.code().name, detail_of(exc)
+        figures.add(api, code, (time.perf_counter() - started) * 1000, detail)
 
 
 async def _stream_32k(a: _Attacker, f: KindFigures, n: int) -> None:

@@ -228,7 +228,7 @@ def test_json_figures_are_strict_json_with_the_summary() -> None:
     assert data["summary"]["normal"]["attack"]["Generate"]["p99_ms"] is None  # no call: null, not NaN
     assert data["summary"]["canaries_at_upstream"] == 0
     assert data["attacks"]["stream_32k"]["statuses"] == {"RedactStream OK": 3}
-    assert data["baseline"][0] == {"method": "Generate", "code": "OK", "duration_ms": 10.0}
+    assert data["baseline"][0] == {"method": "Generate", "code": "OK", "duration_ms": 10.0, "detail": ""}
 
 
 def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, tmp_path: Path, capsys) -> None:
@@ -251,3 +251,17 @@ def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, 
     assert "--attacks stream_32k,cancelled" in capsys.readouterr().out
     monkeypatch.setattr(attack_bench, "run", lambda config, **kwargs: _bench(hits=1))
     assert cli.main(["bench", "attack", "--calls", "3"]) == 1  # a missed target fails the command
+
+
+def test_report_quotes_the_first_status_message_per_failing_status() -> None:
+    attack = KindFigures()
+    attack.add("Generate", "UNAVAILABLE", 2000.0, "ext_proc timeout")
+    attack.add("Generate", "UNAVAILABLE", 2001.0, "a later message")
+    attack.add("Generate", "OK", 10.0)
+    assert attack.details == {"Generate UNAVAILABLE": "ext_proc timeout"}
+    result = _bench(under=[Call("Redact", "DEADLINE_EXCEEDED", 10_000.0, "Deadline Exceeded")])
+    result.attacks["stream_32k"] = attack
+    text = render_report(result).split("What failed calls were told")[1]
+    assert "- normal under attack: Redact DEADLINE_EXCEEDED: Deadline Exceeded" in text
+    assert "- stream_32k: Generate UNAVAILABLE: ext_proc timeout" in text and "a later" not in text
+    assert "What failed calls were told" not in render_report(_bench())
