@@ -49,8 +49,10 @@ WRONG_ANSWER = "WRONG_ANSWER"
 CANCELLED = "CANCELLED"
 # How long a cancelled call lives before its client gives up on it.
 CANCEL_AFTER_S = 0.02
-# Answers may be large (a 1 MiB chunk comes back scrubbed); the default limit is 4 MiB.
-CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+# Answers may be large (a 1 MiB chunk comes back scrubbed; the default limit is 4 MiB). A subchannel
+# pool per channel: else every channel of a process to the gateway shares one connection, and the
+# kinds (or the normal tenant's two clients) would share its fate and its flow control.
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024), ("grpc.use_local_subchannel_pool", 1)]
 
 
 # A failed call's status message is kept up to this many characters (statuses quote no payload).
