@@ -6,10 +6,17 @@ Envoy runs its ext_proc filter on every route but the redaction service's own, w
 redaction session) lives in the stream:
 
 - request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
-  strips from clients before any filter and only sets itself (from a verified token);
-- request body: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the body is
-  scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers PERMISSION_DENIED, a
-  malformed body INVALID_ARGUMENT, and nothing reaches the upstream;
+  strips from clients before any filter and always sets itself (a verified token's claim, or
+  `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
+  Envoy's certificate, the header alone);
+- request body: the method must be one `exchange.METHODS` knows (or GetScore), else UNIMPLEMENTED;
+  the body is scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers
+  PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and nothing reaches the upstream. The
+  answer also sets the call's per-try timeout, `x-envoy-upstream-rq-per-try-timeout-ms`, to the
+  first-token budget of the scrubbed prompt (services/common/first_token.py; GetScore: its wait).
+  Envoy applies a header mutation sent with a BUFFERED body because it still holds the headers,
+  and accepts an x-envoy-* one because the bootstrap allows it (`mutation_rules.allow_envoy`);
+  the router reads the header when it gets the headers, after this answer;
 - response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
@@ -34,9 +41,11 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
-from services.common.errors import ZtgateError
-from services.common.identity import TENANT_HEADER
-from services.redaction.exchange import InferenceExchange
+from services.common.errors import InvalidArgument, ZtgateError
+from services.common.first_token import FirstTokenBudget
+from services.common.identity import TENANT_HEADER, TenantAccess
+from services.common.tls import peer_name
+from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -71,26 +80,53 @@ def _body(data: bytes) -> ep.CommonResponse:
     return ep.CommonResponse(body_mutation=mutation)
 
 
-def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str]:
-    path = tenant = ""
+# Read by Envoy's router: the call's per-try timeout, i.e. its first-token budget.
+PER_TRY_TIMEOUT_HEADER = "x-envoy-upstream-rq-per-try-timeout-ms"
+
+
+def per_try_timeout_ms(outcome: RequestOutcome, budget: FirstTokenBudget) -> int:
+    """The per-try timeout of a call: its prompt's first-token budget, or a GetScore's wait."""
+    if outcome.score_wait_s is not None:
+        return budget.score_wait_ms(outcome.score_wait_s)
+    return budget.budget_ms_for_bytes(outcome.prompt_bytes)
+
+
+def _request_body(outcome: RequestOutcome, budget: FirstTokenBudget) -> ep.CommonResponse:
+    common = _body(outcome.body)
+    common.header_mutation.set_headers.append(base_pb2.HeaderValueOption(
+        header=base_pb2.HeaderValue(key=PER_TRY_TIMEOUT_HEADER,
+                                    raw_value=str(per_try_timeout_ms(outcome, budget)).encode()),
+        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD))
+    return common
+
+
+def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
+    path = ""
+    tenants: list[str] = []
     for header in message.headers.headers:
         value = header.raw_value.decode("utf-8", "replace") if header.raw_value else header.value
         if header.key == ":path":
             path = value
         elif header.key == TENANT_HEADER:
-            tenant = value
-    return path, tenant
+            tenants.append(value)
+    if len(tenants) > 1:
+        raise InvalidArgument(f"the call carries {len(tenants)} {TENANT_HEADER} headers; Envoy sets one")
+    return path, tenants[0] if tenants else None
 
 
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
-    def __init__(self, service: RedactionService) -> None:
+    def __init__(self, service: RedactionService, access: TenantAccess,
+                 budget: FirstTokenBudget) -> None:
         self._service = service
+        self._access = access
+        self._budget = budget
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None
+                       exchange: InferenceExchange | None, caller: str | None
                        ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
-            exchange = InferenceExchange(self._service, *_path_and_tenant(request.request_headers))
+            path, header = _path_and_tenant(request.request_headers)
+            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""))
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
             mutation = ep.HeaderMutation(set_headers=[_IDENTITY])
@@ -103,7 +139,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                                                     "tenant": exchange.tenant,
                                                     "entity_types": outcome.findings})
             return exchange, ep.ProcessingResponse(request_body=ep.BodyResponse(
-                response=_body(outcome.body)))
+                response=_request_body(outcome, self._budget)))
         if kind == "response_body" and exchange is not None:
             body = request.response_body
             data = exchange.response_body(body.body, body.end_of_stream)
@@ -118,11 +154,12 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
         exchange: InferenceExchange | None = None
         started = time.perf_counter()
+        caller = peer_name(context)
         try:
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
                 try:
-                    exchange, response = await self._respond(kind, request, exchange)
+                    exchange, response = await self._respond(kind, request, exchange, caller)
                 except ZtgateError as exc:
                     code = grpc.StatusCode[exc.status]
                     log.info("gateway refused a call: %s", code.name, extra={

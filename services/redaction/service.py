@@ -14,8 +14,10 @@ import re
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
+from services.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
 from services.redaction import anonymize
 from services.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
 from services.redaction.anonymize import Finding
@@ -27,10 +29,12 @@ from services.redaction.streaming import Emitted, StreamScrubber
 from services.redaction.types import SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
 
+if TYPE_CHECKING:
+    from services.redaction.keys import OperatorKeys
+
 __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-_TENANT = re.compile(r"^[A-Za-z0-9._:@-]{0,128}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +44,15 @@ class RedactResult:
     session_id: str
 
 
-def _check_ids(tenant: str, session_id: str) -> None:
-    if not _TENANT.fullmatch(tenant):
-        raise InvalidArgument("tenant must be at most 128 letters, digits or . _ : @ -")
+def _check_ids(tenant: str, session_id: str) -> str:
+    """The tenant (empty: `default`, as the servers' TenantAccess decides it) once both ids are valid."""
+    tenant = tenant or DEFAULT_TENANT
+    if not is_tenant(tenant):
+        raise InvalidArgument(f"tenant must be {TENANT_RULE}")
     if session_id and not _SESSION_ID.fullmatch(session_id):
         raise InvalidArgument("session_id must be 1-128 letters, digits or . _ : - "
                               "(leave it empty to start a new session)")
+    return tenant
 
 
 def wanted_entities(policy: Policy, supported: Collection[str]) -> list[str] | None:
@@ -117,18 +124,16 @@ class RedactionService:
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
 
     @classmethod
-    def from_settings(cls, settings: RedactionSettings) -> RedactionService:
+    def from_settings(cls, settings: RedactionSettings, keys: OperatorKeys) -> RedactionService:
+        """The service as configured, with the `hash`/`encrypt` keys from `keys.resolve`."""
         return cls(
             policies=PolicyStore.load(settings.policies),
             pool=AnalysisPool(settings.workers or None,
                               spec=AnalyzerSpec(cache_dir=str(settings.cache_dir)),
                               timeout_s=settings.analysis_timeout_s),
             scanner=PatternScanner(cache_dir=settings.cache_dir),
-            vault=Vault(max_sessions=settings.vault.max_sessions,
-                        max_entries_per_session=settings.vault.max_entries_per_session,
-                        ttl_s=settings.vault.ttl_s),
-            operators=Operators(hash_key=settings.hash_key.get_secret_value(),
-                                encrypt_key=settings.encrypt_key.get_secret_value()),
+            vault=Vault(settings.vault),
+            operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
         )
 
@@ -148,6 +153,14 @@ class RedactionService:
                                    f"use '{chosen.name}'")
         return chosen
 
+    def _open(self, tenant: str, session_id: str) -> str:
+        """The call's session (the one named, else a new one), made to exist before any work: a
+        Redact that pseudonymises nothing still returns a session that Restore accepts, and a
+        vault that cannot take the session refuses the call before analysis."""
+        session_id = session_id or uuid.uuid4().hex
+        self.vault.open(tenant, session_id)
+        return session_id
+
     def check_size(self, text: str, already: int = 0) -> None:
         # Code points are at most 4 bytes: skip the encode when the text is clearly small.
         if (len(text) + already) * 4 <= self.max_text_bytes:
@@ -164,10 +177,10 @@ class RedactionService:
 
     async def redact(self, text: str, *, policy: str = "", tenant: str = "",
                      session_id: str = "") -> RedactResult:
-        _check_ids(tenant, session_id)
+        tenant = _check_ids(tenant, session_id)
         self.check_size(text)
         chosen = self._policy(policy, tenant)
-        session_id = session_id or uuid.uuid4().hex
+        session_id = self._open(tenant, session_id)
         detections = await self._detect(text, chosen)
         outcome = anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
                                    operators=self.operators)
@@ -180,11 +193,11 @@ class RedactionService:
         Detection runs concurrently; pseudonyms are then allocated in text order, so `<PERSON_1>` is
         the first person of the first text. A block in any text refuses the whole call.
         """
-        _check_ids(tenant, session_id)
+        tenant = _check_ids(tenant, session_id)
         for text in texts:
             self.check_size(text)
         chosen = self._policy(policy, tenant)
-        session_id = session_id or uuid.uuid4().hex
+        session_id = self._open(tenant, session_id)
         if len(texts) == 1:  # the usual prompt: no tasks to gather
             found = [await self._detect(texts[0], chosen)]
         else:
@@ -195,7 +208,7 @@ class RedactionService:
         return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
 
     async def analyze(self, text: str, *, policy: str = "", tenant: str = "") -> list[Finding]:
-        _check_ids(tenant, "")
+        tenant = _check_ids(tenant, "")
         self.check_size(text)
         chosen = self._policy(policy, tenant)
         detections = await self._detect(text, chosen)
@@ -204,20 +217,21 @@ class RedactionService:
                 for d in anonymize.analyze(text, detections, chosen)]
 
     def restore(self, text: str, *, session_id: str, tenant: str = "") -> str:
-        _check_ids(tenant, session_id)
+        """The session's pseudonyms put back; NOT_FOUND when the tenant has no such session."""
+        tenant = _check_ids(tenant, session_id)
         if not session_id:
             raise InvalidArgument("session_id is required: pseudonyms are restored per session")
         self.check_size(text)
         return self.vault.restore(tenant, session_id, text)
 
     def open_stream(self, *, policy: str = "", tenant: str = "", session_id: str = "") -> RedactionStream:
-        _check_ids(tenant, session_id)
-        return RedactionStream(self, self._policy(policy, tenant), tenant,
-                               session_id or uuid.uuid4().hex)
+        tenant = _check_ids(tenant, session_id)
+        chosen = self._policy(policy, tenant)
+        return RedactionStream(self, chosen, tenant, self._open(tenant, session_id))
 
     def open_output_stream(self, *, tenant: str, session_id: str) -> RedactionStream:
         """Scrubs a model's answer for the gateway: secrets by the tenant's policy (`output_policy`)."""
-        _check_ids(tenant, session_id)
+        tenant = _check_ids(tenant, session_id)
         policy = self._policy("", tenant)
         derived = self._output_policies.get(policy.name)
         if derived is None:
