@@ -246,9 +246,12 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         update["auth"] = config.gateway.auth.model_copy(update={"jwks_path": jwks})
         if unlimited_rate:
             update["rate_limit"] = config.gateway.rate_limit.model_copy(update={"requests_per_s": 1_000_000})
+        # Valid an hour, or as long as the gateway accepts if that is less.
+        lifetime = config.gateway.auth.max_token_lifetime_s
         tokens = {tenant: mint(key, tenant=tenant, issuer=config.gateway.auth.issuer,
                                audience=config.gateway.auth.audience,
-                               tenant_claim=config.gateway.auth.tenant_claim)
+                               tenant_claim=config.gateway.auth.tenant_claim,
+                               ttl_s=min(3600, lifetime), max_ttl_s=lifetime)
                   for tenant in tenants}
     tls = None
     if config.mesh.mtls:
