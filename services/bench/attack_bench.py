@@ -12,7 +12,8 @@ token of its own. The echo upstream counts what reaches it (services/bench/canar
    attack_load.py `KINDS`, in a process of its own), while the normal tenant makes the same calls,
    paced over the phase.
 3. After: how long until a normal Generate succeeds again, and whether the normal tenant's Redact
-   sessions still restore (a flood of fresh sessions must not evict another tenant's).
+   sessions still restore (a flood of fresh sessions past the attacker's vault quota must not evict
+   another tenant's: past its quota a tenant makes way from its own sessions only).
 
 Figures: the normal tenant's p50/p99 (the time each call took, answered or not) and errors per
 status in both phases; per attack kind, the statuses it met; canaries (fake card, email and AWS key
@@ -109,6 +110,9 @@ class AttackBench:
     recovery_limit_s: float = RECOVERY_LIMIT_S
     mtls: bool = True
     rate_limit: str = "off"
+    # The vault's session bounds (redaction.vault): per tenant, and all tenants together.
+    vault_sessions_per_tenant: int = 0
+    vault_sessions: int = 0
     when: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
     def stats(self, phase: str, method: str) -> PhaseStats:
@@ -129,6 +133,12 @@ class AttackBench:
     @property
     def victim_values_returned(self) -> int:
         return sum(f.victim_values_returned for f in self.attacks.values())
+
+    @property
+    def flood_sessions(self) -> int:
+        """Sessions the attacker's flood left in the vault (its Redact calls answered)."""
+        flood = self.attacks.get("session_flood")
+        return flood.statuses.get("Redact OK", 0) if flood else 0
 
     @property
     def normal_failures(self) -> int:
@@ -241,6 +251,9 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         f"Canaries in scrubbed answers (Redact, RedactStream): {result.canaries_in_answers}. "
         f"The normal tenant's values handed to the attacker by Restore: {result.victim_values_returned}. "
         f"The normal tenant's sessions after the attack: {_statuses(result.sessions)}.",
+        *([f"The attacker's flood left {result.flood_sessions} sessions; the vault keeps "
+           f"{result.vault_sessions_per_tenant} per tenant (redaction.vault.max_sessions_per_tenant), "
+           f"{result.vault_sessions} in all (max_sessions)."] if "session_flood" in result.kinds else []),
         "",
         "Targets:",
         *(f"- {name}: {'met' if met else 'NOT met'}" for name, met in result.targets().items()),
@@ -299,12 +312,13 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
     upstream = json.loads(record.read_text()) if record.is_file() else None
-    limit = config.gateway.rate_limit
+    limit, vault = config.gateway.rate_limit, config.redaction.vault
     return AttackBench(calls=calls, duration_s=duration_s, kinds=kinds, seed=seed, baseline=baseline,
                        under_attack=under, attacks=figures, upstream=upstream, sessions=sessions,
                        recovery_s=recovery, recovery_limit_s=recovery_limit_s, mtls=config.mesh.mtls,
                        rate_limit=(f"{limit.requests_per_s}/s (burst {limit.bucket_size})"
-                                   if limit.requests_per_s else "off"))
+                                   if limit.requests_per_s else "off"),
+                       vault_sessions_per_tenant=vault.max_sessions_per_tenant, vault_sessions=vault.max_sessions)
 
 
 def main(args: argparse.Namespace) -> int:

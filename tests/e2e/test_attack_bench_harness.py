@@ -39,6 +39,9 @@ def test_bench_runs_every_attack_kind_and_no_canary_reaches_the_upstream(tmp_pat
                                                 if c.method == "Redact")
     text = render_report(result)
     assert all(f"| {kind} |" in text for kind in KINDS) and "Targets:" in text
+    vault = config.redaction.vault
+    assert (f"The attacker's flood left {result.flood_sessions} sessions; the vault keeps "
+            f"{vault.max_sessions_per_tenant} per tenant") in text
     json.dumps(result.to_json(), allow_nan=False, default=str)
     # Tokens and mTLS as `ztgate up` runs them: a key made and certificates issued for this run.
     assert (tmp_path / "keys" / "jwks.json").is_file() and (tmp_path / "pki" / "envoy.pem").is_file()

@@ -265,3 +265,16 @@ def test_report_quotes_the_first_status_message_per_failing_status() -> None:
     assert "- normal under attack: Redact DEADLINE_EXCEEDED: Deadline Exceeded" in text
     assert "- stream_32k: Generate UNAVAILABLE: ext_proc timeout" in text and "a later" not in text
     assert "What failed calls were told" not in render_report(_bench())
+
+
+def test_report_says_how_many_sessions_the_flood_left_against_the_vaults_bounds() -> None:
+    flood = KindFigures()
+    for code in ("OK", "OK", "OK", "DEADLINE_EXCEEDED"):
+        flood.add("Redact", code, 5.0)
+    result = _bench()
+    result.kinds, result.attacks["session_flood"] = ("stream_32k", "session_flood"), flood
+    result.vault_sessions_per_tenant, result.vault_sessions = 20, 40
+    assert result.flood_sessions == 3
+    assert ("The attacker's flood left 3 sessions; the vault keeps 20 per tenant "
+            "(redaction.vault.max_sessions_per_tenant), 40 in all (max_sessions).") in render_report(result)
+    assert "flood left" not in render_report(_bench())  # no flood, no line
