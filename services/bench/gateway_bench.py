@@ -40,6 +40,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from services.bench.canaries import CanaryRecorder
 from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
 from services.common import pki
@@ -64,24 +65,36 @@ OVERHEAD_BUDGET_MS = 2.0
 SERIES = ("direct", "gateway", "redaction")
 # What answers Envoy's ext_proc messages: the real redaction service, or a no-op (the floor).
 PROCESSORS = ("redaction", "noop")
+# The echo upstream takes and answers messages up to this size (gRPC's default is 4 MiB), so that
+# the gateway's limits, not the stand-in's, decide what an oversized prompt meets.
+ECHO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 
 class EchoInference(inference_pb2_grpc.InferenceServicer):
-    """Stands in for the inference service (no model): answers at once with the prompt it received."""
+    """Stands in for the inference service (no model): answers at once with the prompt it received;
+    with a `recorder`, counts what it received (services/bench/canaries.py: labels, never text)."""
+
+    def __init__(self, recorder: CanaryRecorder | None = None) -> None:
+        self._recorder = recorder
 
     async def Generate(self, request: inference_pb2.GenerateRequest,
                        context: grpc.aio.ServicerContext) -> inference_pb2.GenerateResponse:
+        if self._recorder is not None:
+            self._recorder.record(request.tenant, request.SerializeToString())
         prompt = request.prompt or " ".join(m.content for m in request.messages)
         return inference_pb2.GenerateResponse(text=f"Sure. You wrote: {prompt}", finish_reason="stop",
                                               served_by="echo")
 
 
-async def serve_echo(listen: str, pki_dir: Path | None = None) -> None:
+async def serve_echo(listen: str, pki_dir: Path | None = None, recorder: CanaryRecorder | None = None) -> None:
     """Runs the echo upstream (with gRPC health, SERVING) until SIGTERM; with `pki_dir`, as the
-    inference primary does under `ztgate up`: its certificate, Envoy and the operator only."""
+    inference primary does under `ztgate up`: its certificate, Envoy and the operator only. With
+    `recorder`, its counts are written once at start and once after the server has stopped."""
     tls = pki.server_tls(pki_dir, pki.INFERENCE_PRIMARY, (pki.ENVOY, pki.OPERATOR)) if pki_dir else None
-    server = grpc.aio.server(interceptors=access_interceptors(tls))
-    inference_pb2_grpc.add_InferenceServicer_to_server(EchoInference(), server)
+    server = grpc.aio.server(interceptors=access_interceptors(tls),
+                             options=[("grpc.max_receive_message_length", ECHO_MAX_MESSAGE_BYTES),
+                                      ("grpc.max_send_message_length", ECHO_MAX_MESSAGE_BYTES)])
+    inference_pb2_grpc.add_InferenceServicer_to_server(EchoInference(recorder), server)
     checker = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     add_port(server, listen, tls)
@@ -89,8 +102,12 @@ async def serve_echo(listen: str, pki_dir: Path | None = None) -> None:
     await checker.set(INFERENCE, health_pb2.HealthCheckResponse.SERVING)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    if recorder is not None:
+        recorder.write()
     await stop.wait()
     await server.stop(0)
+    if recorder is not None:
+        recorder.write()
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,27 +208,51 @@ def _clusters_healthy(admin: str, expected: list[str]) -> bool:
     return all(line in text for line in expected)
 
 
+@dataclass(frozen=True, slots=True)
+class RunningParts:
+    """Where `running_suite` started the parts, and how to call them."""
+
+    gateway: str
+    upstream: str
+    redaction: str
+    admin: str
+    # A bearer token per tenant (empty without `auth`).
+    tokens: dict[str, str]
+    # The operator's credentials for direct calls to the services (None when mesh.mtls is off).
+    tls: ClientTlsSettings | None
+
+
 @contextlib.contextmanager
 def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0, *, auth: bool = False,
-                  processor: str = "redaction") -> Iterator[tuple[str, str, str, str, ClientTlsSettings | None]]:
-    """Starts redaction, the echo upstream and Envoy on free ports; yields (gateway, upstream,
-    redaction, token, tls): with `auth`, Envoy checks tokens (a key made in `logs`) and
-    rate-limits; with mesh.mtls (as under `ztgate up`), every hop behind Envoy is mTLS, with
-    certificates issued in `logs`, and `tls` is the operator's credentials for the direct calls."""
+                  processor: str = "redaction", tenants: tuple[str, ...] = ("bench",),
+                  unlimited_rate: bool = True, upstream_args: tuple[str, ...] = (),
+                  stop_timeout_s: float = 30.0) -> Iterator[RunningParts]:
+    """Starts redaction, the echo upstream and Envoy on free ports, and stops them after (each
+    given `stop_timeout_s` to exit before it is killed). With `auth`, Envoy checks tokens (a key
+    made in `logs`, a token minted per tenant) and, with `unlimited_rate`, applies a per-tenant rate
+    limit far above any bench's rate (what turning it on costs; else the configured limit stays);
+    with mesh.mtls (as under `ztgate up`), every hop behind Envoy is mTLS, with certificates issued
+    in `logs`. `upstream_args` go to the echo upstream's command line."""
     from services.gateway.envoy_config import render
     from services.gateway.envoy_process import envoy_argv
 
     upstream, redaction = free_address(), free_address()
-    token = ""
+    tokens: dict[str, str] = {}
     update: dict = {"listen": free_address(), "admin": free_address(), "health_interval_s": 0.5}
     if auth:
         from services.gateway.auth import keygen, mint
 
         key, jwks = keygen(logs / "keys", force=True)
         update["auth"] = config.gateway.auth.model_copy(update={"jwks_path": jwks})
-        update["rate_limit"] = config.gateway.rate_limit.model_copy(update={"requests_per_s": 1_000_000})
-        token = mint(key, tenant="bench", issuer=config.gateway.auth.issuer,
-                     audience=config.gateway.auth.audience, tenant_claim=config.gateway.auth.tenant_claim)
+        if unlimited_rate:
+            update["rate_limit"] = config.gateway.rate_limit.model_copy(update={"requests_per_s": 1_000_000})
+        # Valid an hour, or as long as the gateway accepts if that is less.
+        lifetime = config.gateway.auth.max_token_lifetime_s
+        tokens = {tenant: mint(key, tenant=tenant, issuer=config.gateway.auth.issuer,
+                               audience=config.gateway.auth.audience,
+                               tenant_claim=config.gateway.auth.tenant_claim,
+                               ttl_s=min(3600, lifetime), max_ttl_s=lifetime)
+                  for tenant in tenants}
     tls = None
     if config.mesh.mtls:
         issued = pki.create(logs / "pki", force=True)
@@ -235,7 +276,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
                       [*python, "services.bench.noop_ext_proc", "--listen", redaction,
                        *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])]),
         "upstream": [*python, "services.bench.gateway_bench", "--echo-upstream", upstream,
-                     *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])],
+                     *(["--pki-dir", str(config.mesh.pki_dir)] if tls else []), *upstream_args],
         "envoy": envoy_argv(bootstrap),
     }
     # The bench's redaction service keeps its generated keys with the rest of its run, in `logs`.
@@ -251,9 +292,9 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
             f"redaction::{redaction}::health_flags::healthy",
             f"inference_primary::{upstream}::health_flags::healthy"]),
             "Envoy seeing its upstreams healthy", processes, logs, 60.0)
-        yield gateway.listen, upstream, redaction, token, tls
+        yield RunningParts(gateway.listen, upstream, redaction, gateway.admin, tokens, tls)
     finally:
-        stop_all(processes)
+        stop_all(processes, stop_timeout_s)
 
 
 def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,
@@ -262,9 +303,9 @@ def run(config: ZtgateConfig, *, calls: int = 300, warmup: int = 30,
     if processor not in PROCESSORS:
         raise ValueError(f"processor must be one of {', '.join(PROCESSORS)}")
     logs = logs or Path(tempfile.mkdtemp(prefix="ztgate-bench-gateway-"))
-    with running_suite(config, logs, auth=auth, processor=processor) as (gateway, upstream, redaction, token, tls):
-        return asyncio.run(measure(gateway, upstream, redaction, calls=calls, warmup=warmup, token=token,
-                                   tls=tls))
+    with running_suite(config, logs, auth=auth, processor=processor) as parts:
+        return asyncio.run(measure(parts.gateway, parts.upstream, parts.redaction, calls=calls, warmup=warmup,
+                                   token=parts.tokens.get("bench", ""), tls=parts.tls))
 
 
 def _ms(value: float) -> str:
@@ -320,5 +361,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="the gateway benchmark's echo upstream")
     parser.add_argument("--echo-upstream", required=True, metavar="HOST:PORT")
     parser.add_argument("--pki-dir", type=Path, help="serve mTLS with the suite's certificates there")
+    parser.add_argument("--canaries", type=Path, help="JSON label -> value: count requests carrying each")
+    parser.add_argument("--record", type=Path, help="where the counts go (JSON; with --canaries)")
     parsed = parser.parse_args()
-    asyncio.run(serve_echo(parsed.echo_upstream, parsed.pki_dir))
+    if (parsed.canaries is None) != (parsed.record is None):
+        parser.error("--canaries and --record go together")
+    recorder = (CanaryRecorder(CanaryRecorder.load_values(parsed.canaries), parsed.record)
+                if parsed.canaries else None)
+    asyncio.run(serve_echo(parsed.echo_upstream, parsed.pki_dir, recorder))

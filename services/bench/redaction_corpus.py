@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from faker import Faker
 
+from services.bench.canaries import luhn_check_digit
 from services.redaction.types import NER_ENTITY_TYPES, PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
 PII = "pii"
@@ -647,16 +648,6 @@ _SLOT_RE = re.compile(r"<<([a-z0-9_]+)(?:#(\d))?>>")
 # --------------------------------------------------------------------------------------------------------
 # Value generators.
 
-def _luhn_check_digit(payload: str) -> str:
-    total = 0
-    for i, ch in enumerate(reversed(payload)):
-        d = int(ch)
-        if i % 2 == 0:  # doubled: these sit at odd positions once the check digit is appended
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return str((10 - total % 10) % 10)
-
-
 def _iban_check_digits(country: str, bban: str) -> str:
     rearranged = bban + country + "00"
     number = int("".join(str(int(ch, 36)) for ch in rearranged))
@@ -812,7 +803,7 @@ class _Values:
             payload = rng.choice(("34", "37")) + self._chars(string.digits, 12)
         else:
             payload = "6011" + self._chars(string.digits, 11)
-        number = payload + _luhn_check_digit(payload)
+        number = payload + luhn_check_digit(payload)
         sep = rng.choice((" ", " ", "-", ""))
         groups = [number[:4], number[4:10], number[10:]] if len(number) == 15 else [
             number[i:i + 4] for i in range(0, 16, 4)]

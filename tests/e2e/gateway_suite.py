@@ -211,11 +211,13 @@ async def add_gateway(suite: Suite, name: str, gateway_env: dict[str, str]) -> t
     return env["ZTGATE_GATEWAY__LISTEN"], env["ZTGATE_GATEWAY__ADMIN"]
 
 
-async def stop_suite(suite: Suite) -> None:
+async def stop_suite(suite: Suite, stop_timeout_s: float = 30.0) -> None:
+    """Stops every part; each process gets `stop_timeout_s` to exit after SIGTERM, then is killed
+    (a redaction service stuck in a scan may not answer SIGTERM at all)."""
     for envoy in suite.extra_envoys:
-        envoy.stop()
-    suite.envoy.stop()
-    suite.redaction.stop()
+        envoy.stop(timeout=stop_timeout_s)
+    suite.envoy.stop(timeout=stop_timeout_s)
+    suite.redaction.stop(timeout=stop_timeout_s)
     await suite.primary.server.stop(0)
     await suite.fallback.server.stop(0)
 

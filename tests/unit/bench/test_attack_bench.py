@@ -1,0 +1,280 @@
+"""The attack bench's pure parts: canaries, the hostile inputs, the figures and the report (the bench
+itself runs in tests/e2e/test_attack_bench_harness.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.bench import attack_inputs as inputs
+from services.bench.attack_bench import AttackBench, phase_stats, render_report
+from services.bench.attack_load import (
+    KINDS,
+    NORMAL_PROMPT,
+    NORMAL_VALUES,
+    Call,
+    KindFigures,
+    check_generate,
+    check_kinds,
+    check_redact,
+)
+from services.bench.canaries import Canaries, CanaryRecorder, carried, luhn_check_digit
+from services.bench.gateway_bench import EchoInference
+from services.gen.ztgate.inference.v1 import inference_pb2
+from services.redaction.validators import luhn
+
+
+@pytest.mark.parametrize("payload, digit", [("411111111111111", "1"), ("7992739871", "3"),
+                                            ("453914880343646", "7"), ("0", "0")])
+def test_luhn_check_digit_completes_known_numbers(payload: str, digit: str) -> None:
+    assert luhn_check_digit(payload) == digit
+
+
+@given(st.integers(min_value=0, max_value=2**32))
+def test_every_seed_gives_a_valid_card_an_email_and_an_aws_key_id(seed: int) -> None:
+    canaries = Canaries.from_seed(seed)
+    assert re.fullmatch(r"4\d{3}( \d{4}){3}", canaries.card) and luhn(canaries.card.replace(" ", ""))
+    assert re.fullmatch(r"canary\.[a-z]{8}@attack-\d{4}\.example", canaries.email)
+    assert re.fullmatch(r"AKIA[A-Z2-7]{16}", canaries.aws_key)
+    assert Canaries.from_seed(seed) == canaries
+    sentence = canaries.sentence()
+    assert all(f" {value} " in sentence for value in canaries.labelled().values())  # set off by spaces
+
+
+def test_seeds_draw_different_canaries() -> None:
+    assert len({Canaries.from_seed(seed) for seed in range(50)}) == 50
+
+
+def test_carried_names_the_values_found_in_text_or_bytes() -> None:
+    values = {"a": "AKIA1", "b": "x@y.example"}
+    assert carried("key AKIA1 here", values) == ["a"]
+    assert carried(b"x@y.example and AKIA1", values) == ["a", "b"]
+    assert carried("AKIA and x@y", values) == []
+
+
+async def test_the_echo_upstream_counts_tenants_and_canaries_and_writes_no_text(tmp_path: Path) -> None:
+    canaries = Canaries.from_seed(3)
+    path = tmp_path / "counts.json"
+    recorder = CanaryRecorder(canaries.labelled(), path)
+    echo = EchoInference(recorder)
+    await echo.Generate(inference_pb2.GenerateRequest(prompt=f"hi {canaries.email}", tenant="attacker"), None)
+    await echo.Generate(inference_pb2.GenerateRequest(
+        prompt="<EMAIL_ADDRESS_1>", tenant="attacker",
+        sampling=inference_pb2.SamplingParams(stop=[canaries.aws_key])), None)
+    await echo.Generate(inference_pb2.GenerateRequest(prompt="hello", tenant="normal"), None)
+    recorder.write()
+    counts = json.loads(path.read_text())
+    assert counts == {"requests_by_tenant": {"attacker": 2, "normal": 1},
+                      "hits": {"attack card": 0, "attack email": 1, "attack AWS key": 1}}
+    assert not carried(path.read_text(), canaries.labelled())  # labels and counts only
+
+
+def test_recorder_refuses_a_values_file_that_is_not_labels_to_values(tmp_path: Path) -> None:
+    path = tmp_path / "values.json"
+    path.write_text(json.dumps({"a": ""}))
+    with pytest.raises(ValueError, match="label -> non-empty value"):
+        CanaryRecorder.load_values(path)
+
+
+def test_the_32k_chunk_is_the_one_the_issue_reports() -> None:
+    assert inputs.CHUNK_32K == "1-" * 16000 + "a" and len(inputs.CHUNK_32K) == 32_001
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(inputs.FAMILIES)), st.integers(min_value=5_000, max_value=200_000))
+def test_family_inputs_are_exactly_their_size_with_canaries_around_and_inside(family: str, size: int) -> None:
+    canaries = Canaries.from_seed(size)
+    text = inputs.family_text(family, size, canaries)
+    assert len(text.encode()) == size
+    assert text.startswith(canaries.sentence()) and text.count(canaries.sentence()) == 3
+    assert inputs.FAMILIES[family] * 20 in text  # the run itself is there, long
+
+
+def test_a_digit_group_run_ends_in_a_letter_as_the_32k_chunk_does() -> None:
+    text = inputs.family_text("digit_groups", 10_000, Canaries.from_seed(1))
+    assert "1-1-a\n" in text
+
+
+def test_family_input_too_small_for_its_canaries_is_refused() -> None:
+    with pytest.raises(ValueError, match="too small"):
+        inputs.family_text("pem_begins", 200, Canaries.from_seed(1))
+
+
+@pytest.mark.parametrize("size", [inputs.STREAM_CHUNK_BYTES, 100_003])
+def test_adversarial_text_is_exactly_its_size_and_holds_every_family(size: int) -> None:
+    canaries = Canaries.from_seed(2)
+    text = inputs.adversarial_text(size, canaries)
+    assert len(text.encode()) == size
+    assert all(unit * 4 in text for unit in inputs.FAMILIES.values())
+    assert text.count(canaries.email) == 3 * len(inputs.FAMILIES)
+
+
+def test_sized_pads_to_the_size_and_refuses_parts_over_it() -> None:
+    assert inputs.sized(["é"], 5) == "é..."
+    with pytest.raises(ValueError, match="over"):
+        inputs.sized(["abc"], 2)
+
+
+def test_generate_requests_carry_the_shapes_the_issue_names() -> None:
+    canaries = Canaries.from_seed(4)
+    messages = inputs.many_messages(canaries)
+    assert len(messages.messages) == 20_000 and not messages.prompt
+    assert [i for i, m in enumerate(messages.messages) if canaries.email in m.content] == [0, 10_000, 19_999]
+    assert inputs.huge_max_tokens(canaries).sampling.max_tokens == 10**9
+    stops = inputs.many_stops(canaries).sampling.stop
+    assert len(stops) == 10_000 and sum(canaries.aws_key in s for s in stops) == 100
+    assert len(inputs.huge_prompt(canaries, 1_000_000).prompt.encode()) == 1_000_000
+    assert len(inputs.pii_dense(canaries, 5_000).encode()) == 5_000
+
+
+def test_chunks_cover_the_text_in_order() -> None:
+    assert list(inputs.chunks("abcdefg", 3)) == ["abc", "def", "g"]
+
+
+def test_check_kinds_keeps_the_catalogue_order_and_names_unknown_kinds() -> None:
+    assert check_kinds(["cancelled", "stream_32k"]) == ("stream_32k", "cancelled")
+    with pytest.raises(ValueError, match="unknown attack kind nope"):
+        check_kinds(["nope", "stream_32k"])
+    assert {"stream_32k", "stream_1mib", "prompt_8mib", "messages_20k", "max_tokens_1e9", "stop_sequences",
+            "session_flood", "cross_tenant_restore", "cancelled"} <= set(KINDS)
+    assert {f"regex_{family}" for family in inputs.FAMILIES} <= set(KINDS)
+    assert all(kind.max_calls > 0 and kind.concurrency > 0 for kind in KINDS.values())
+
+
+def test_normal_values_are_the_normal_prompts() -> None:
+    assert all(value in NORMAL_PROMPT for value in NORMAL_VALUES.values())
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("Sure. You wrote: billing@acme-corp.example", True),
+    ("Sure. You wrote: <EMAIL_ADDRESS_1>", False),             # not restored
+    ("billing@acme-corp.example and <PERSON_1>", False),        # partly restored
+])
+def test_a_generate_answer_must_come_back_restored(text: str, ok: bool) -> None:
+    assert check_generate(text) is ok
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("Hi, this is <PERSON_1>; mail <EMAIL_ADDRESS_1>", True),
+    ("Hi, this is <PERSON_1>; card 4111 1111 1111 1111", False),  # a value left
+    ("Hi, nothing replaced", False),
+])
+def test_a_redact_answer_must_be_scrubbed(text: str, ok: bool) -> None:
+    assert check_redact(text) is ok
+
+
+def test_phase_stats_time_every_call_and_count_errors_per_status() -> None:
+    calls = [Call("Generate", "OK", 10.0), Call("Generate", "UNAVAILABLE", 2000.0), Call("Redact", "OK", 5.0),
+             Call("Generate", "OK", 20.0), Call("Generate", "UNAVAILABLE", 2000.0)]
+    stats = phase_stats(calls, "Generate")
+    assert (stats.calls, stats.ok, stats.errors) == (4, 2, {"UNAVAILABLE": 2})
+    assert stats.p50_ms == 1010.0 and stats.p99_ms == 2000.0
+    empty = phase_stats(calls, "Restore")
+    assert empty.calls == 0 and math.isnan(empty.p99_ms)
+
+
+def _bench(under: list[Call] | None = None, hits: int = 0, sessions: dict[str, int] | None = None,
+           upstream: bool = True, **figures: int) -> AttackBench:
+    baseline = [Call(m, "OK", 10.0) for m in ("Generate", "Redact")] * 5
+    attack = KindFigures(calls=3, statuses={"RedactStream OK": 3}, durations_ms=[5.0, 6.0, 7.0], **figures)
+    return AttackBench(calls=10, duration_s=5.0, kinds=("stream_32k",), seed=7, baseline=baseline,
+                       under_attack=under if under is not None else [Call(m, "OK", 15.0) for m in ("Generate", "Redact")] * 5,
+                       attacks={"stream_32k": attack},
+                       upstream={"requests_by_tenant": {"normal": 10}, "hits": {"attack card": hits}} if upstream else None,
+                       sessions=sessions if sessions is not None else {"restored": 10}, recovery_s=0.1)
+
+
+def test_targets_are_met_when_nothing_failed_slowed_or_leaked() -> None:
+    result = _bench()
+    assert result.targets_met and result.p99_ratio("Generate") == 1.5
+
+
+@pytest.mark.parametrize("change, target", [
+    ({"under": [Call("Generate", "UNAVAILABLE", 12.0)]}, "every normal call succeeds under attack"),
+    ({"under": [Call("Generate", "OK", 25.0)]}, "normal p99 under attack within 2x its baseline"),
+    ({"under": []}, "every normal call succeeds under attack"),
+    ({"hits": 1}, "no canary reaches the upstream"),
+    ({"upstream": False}, "no canary reaches the upstream"),   # counts unread: not proven
+    ({"canaries_in_answers": 1}, "no canary in a scrubbed answer"),
+    ({"victim_values_returned": 1}, "no other tenant's value from Restore"),
+    ({"sessions": {"restored": 8, "lost": 2}}, "the normal tenant's sessions all restore after the attack"),
+    ({"sessions": {"restored": 9, "unchecked": 1}}, "the normal tenant's sessions all restore after the attack"),
+])
+def test_each_target_is_missed_by_what_it_guards(change: dict, target: str) -> None:
+    result = _bench(**change)
+    assert not result.targets()[target] and not result.targets_met
+
+
+def test_report_shows_both_phases_every_kind_the_canaries_and_the_targets() -> None:
+    result = _bench(under=[Call("Generate", "UNAVAILABLE", 2000.0), Call("Redact", "OK", 12.0)], hits=2)
+    text = render_report(result, "ztgate bench attack --calls 10")
+    assert "| Generate | alone | 5 | 5 |" in text and "| Generate | under attack | 1 | 0 |" in text
+    assert "UNAVAILABLE 1" in text
+    assert "| stream_32k |" in text and "RedactStream OK 3" in text
+    assert "Canaries that reached the upstream: 2" in text
+    assert "- no canary reaches the upstream: NOT met" in text
+    assert "- no other tenant's value from Restore: met" in text
+
+
+def test_json_figures_are_strict_json_with_the_summary() -> None:
+    result = _bench(under=[])
+    data = json.loads(json.dumps(result.to_json(), allow_nan=False, default=str))
+    assert data["summary"]["normal"]["attack"]["Generate"]["p99_ms"] is None  # no call: null, not NaN
+    assert data["summary"]["canaries_at_upstream"] == 0
+    assert data["attacks"]["stream_32k"]["statuses"] == {"RedactStream OK": 3}
+    assert data["baseline"][0] == {"method": "Generate", "code": "OK", "duration_ms": 10.0, "detail": ""}
+
+
+def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, tmp_path: Path, capsys) -> None:
+    from services import cli
+    from services.bench import attack_bench
+
+    seen = {}
+
+    def fake_run(config, **kwargs):
+        seen.update(kwargs)
+        return _bench()
+
+    monkeypatch.setattr(attack_bench, "run", fake_run)
+    out = tmp_path / "attack.json"
+    code = cli.main(["bench", "attack", "--calls", "3", "--duration-s", "2.5", "--attacks",
+                     "cancelled, stream_32k", "--seed", "0", "--out", str(out)])
+    assert code == 0
+    assert seen == {"calls": 3, "duration_s": 2.5, "kinds": ("stream_32k", "cancelled"), "seed": 0}
+    assert json.loads(out.read_text())["summary"]["targets"]["no canary reaches the upstream"] is True
+    assert "--attacks stream_32k,cancelled" in capsys.readouterr().out
+    monkeypatch.setattr(attack_bench, "run", lambda config, **kwargs: _bench(hits=1))
+    assert cli.main(["bench", "attack", "--calls", "3"]) == 1  # a missed target fails the command
+
+
+def test_report_quotes_the_first_status_message_per_failing_status() -> None:
+    attack = KindFigures()
+    attack.add("Generate", "UNAVAILABLE", 2000.0, "ext_proc timeout")
+    attack.add("Generate", "UNAVAILABLE", 2001.0, "a later message")
+    attack.add("Generate", "OK", 10.0)
+    assert attack.details == {"Generate UNAVAILABLE": "ext_proc timeout"}
+    result = _bench(under=[Call("Redact", "DEADLINE_EXCEEDED", 10_000.0, "Deadline Exceeded")])
+    result.attacks["stream_32k"] = attack
+    text = render_report(result).split("What failed calls were told")[1]
+    assert "- normal under attack: Redact DEADLINE_EXCEEDED: Deadline Exceeded" in text
+    assert "- stream_32k: Generate UNAVAILABLE: ext_proc timeout" in text and "a later" not in text
+    assert "What failed calls were told" not in render_report(_bench())
+
+
+def test_report_says_how_many_sessions_the_flood_left_against_the_vaults_bounds() -> None:
+    flood = KindFigures()
+    for code in ("OK", "OK", "OK", "DEADLINE_EXCEEDED"):
+        flood.add("Redact", code, 5.0)
+    result = _bench()
+    result.kinds, result.attacks["session_flood"] = ("stream_32k", "session_flood"), flood
+    result.vault_sessions_per_tenant, result.vault_sessions = 20, 40
+    assert result.flood_sessions == 3
+    assert ("The attacker's flood left 3 sessions; the vault keeps 20 per tenant "
+            "(redaction.vault.max_sessions_per_tenant), 40 in all (max_sessions).") in render_report(result)
+    assert "flood left" not in render_report(_bench())  # no flood, no line
