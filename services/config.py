@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import model_validator
+
 from services.common.config import load_settings
 from services.common.settings import LoggingSettings, MeshSettings, OtelSettings, Strict
 from services.gateway.config import GatewaySettings
 from services.inference.config import InferenceSettings
+from services.inference.limits import RequestLimits
 from services.redaction.config import RedactionSettings
 from services.telemetry.config import TelemetrySettings
+
+# What an ext_proc message adds to the request body it carries (headers, attributes, framing),
+# with room to spare: the redaction service's gRPC message limit must hold body and this.
+EXT_PROC_OVERHEAD_BYTES = 64 * 1024
 
 
 class ZtgateConfig(Strict):
@@ -22,6 +29,20 @@ class ZtgateConfig(Strict):
     redaction: RedactionSettings = RedactionSettings()
     telemetry: TelemetrySettings = TelemetrySettings()
     inference: InferenceSettings = InferenceSettings()
+    # Shape of an inference request (sizes, counts, max_tokens), enforced by the gateway before
+    # any redaction work and by the inference service for callers inside the mesh.
+    limits: RequestLimits = RequestLimits()
+
+    @model_validator(mode="after")
+    def _redaction_receives_whole_requests(self) -> ZtgateConfig:
+        need = self.limits.max_request_bytes + EXT_PROC_OVERHEAD_BYTES
+        have = self.redaction.server.max_message_bytes
+        if have < need:
+            raise ValueError(
+                f"redaction.server.max_message_bytes ({have}) cannot hold a request of "
+                f"limits.max_request_bytes ({self.limits.max_request_bytes}) as Envoy's ext_proc "
+                f"sends it: raise it to at least {need}, or lower limits.max_request_bytes")
+        return self
 
 
 def load_config(path: Path | str | None = None) -> ZtgateConfig:

@@ -124,5 +124,5 @@ def build_spec(service: InferenceService) -> ServiceSpec:
 async def run(config: ZtgateConfig, instance_name: str) -> None:
     """`ztgate serve inference --instance primary|fallback`."""
     instance = getattr(config.inference, instance_name)
-    service = InferenceService.from_settings(config.inference, instance)
+    service = InferenceService.from_settings(config.inference, instance, config.limits)
     await serve(build_spec(service), instance.server, config.otel)
