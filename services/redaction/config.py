@@ -33,8 +33,13 @@ class RedactionSettings(Strict):
     max_text_bytes: int = Field(default=1024 * 1024, gt=0)
     # Analysis worker processes (spaCy NER runs there); 0 means one per CPU.
     workers: int = Field(default=0, ge=0)
-    # Seconds one analysis may take before the call fails (closed).
+    # Seconds one call's analyses may take, waiting for a worker included, before the call fails
+    # (closed); a caller's shorter gRPC deadline, or the gateway's per-message timeout, bounds it.
     analysis_timeout_s: float = Field(default=10.0, gt=0)
+    # Analyses one tenant may run at once (fair share of the workers); its further texts wait their
+    # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
+    # holds every worker; set it to the worker count for a single-tenant deployment.
+    max_inflight_per_tenant: int = Field(default=0, ge=0)
     # Where the compiled Hyperscan database is cached.
     cache_dir: Path = Field(default_factory=_default_cache_dir)
     # Key of the `hash` action (HMAC-SHA256); set it per deployment.

@@ -8,8 +8,12 @@ redaction session) lives in the stream:
 - request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
   strips from clients before any filter and only sets itself (from a verified token);
 - request body: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the body is
-  scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers PERMISSION_DENIED, a
-  malformed body INVALID_ARGUMENT, and nothing reaches the upstream;
+  checked against `limits` (RESOURCE_EXHAUSTED or INVALID_ARGUMENT naming the setting), then
+  scrubbed and re-framed (`InferenceExchange.request_body`) within a little less than Envoy's
+  `message_timeout` (DEADLINE_EXCEEDED naming `gateway.redaction_message_timeout_s` past it, so the
+  client reads our reason, not Envoy's bare UNAVAILABLE); a `block` answers PERMISSION_DENIED, a
+  malformed body INVALID_ARGUMENT, and nothing reaches the upstream. When Envoy gives up on the
+  stream, the handler is cancelled and so are its analyses (their workers are freed);
 - response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
@@ -34,8 +38,9 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
-from services.common.errors import ZtgateError
+from services.common.errors import DeadlineExceeded, ZtgateError
 from services.common.identity import TENANT_HEADER
+from services.inference.limits import RequestLimits
 from services.redaction.exchange import InferenceExchange
 from services.redaction.service import RedactionService
 
@@ -46,6 +51,10 @@ SERVICE_NAME = "envoy.service.ext_proc.v3.ExternalProcessor"
 _IDENTITY = base_pb2.HeaderValueOption(
     header=base_pb2.HeaderValue(key="grpc-accept-encoding", raw_value=b"identity"),
     append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
+
+# Seconds kept back from Envoy's message_timeout, so that a refusal for a slow prompt reaches Envoy
+# before its own timer fails the call with a bare UNAVAILABLE.
+REPLY_MARGIN_S = 0.2
 
 _HTTP_STATUS = {
     grpc.StatusCode.INVALID_ARGUMENT: http_status_pb2.BadRequest,
@@ -82,28 +91,53 @@ def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str]:
     return path, tenant
 
 
+def body_budget_s(message_timeout_s: float) -> float:
+    """What scrubbing one request body may take when Envoy waits `message_timeout_s` for it."""
+    return max(message_timeout_s - REPLY_MARGIN_S, message_timeout_s / 2)
+
+
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
-    def __init__(self, service: RedactionService) -> None:
+    def __init__(self, service: RedactionService, *, limits: RequestLimits | None = None,
+                 message_timeout_s: float | None = None) -> None:
         self._service = service
+        self._limits = limits or RequestLimits()
+        # Envoy's wait for one answer (gateway.redaction_message_timeout_s); None: not known here.
+        self._message_timeout_s = message_timeout_s
+
+    async def _request_body(self, exchange: InferenceExchange, body: bytes,
+                            context: grpc.aio.ServicerContext | None) -> ep.ProcessingResponse:
+        budgets = [body_budget_s(self._message_timeout_s)] if self._message_timeout_s else []
+        remaining = context.time_remaining() if context is not None else None
+        if remaining is not None:
+            budgets.append(remaining)
+        try:
+            outcome = await exchange.request_body(body, timeout_s=min(budgets, default=None))
+        except DeadlineExceeded as exc:
+            if self._message_timeout_s is None:
+                raise
+            raise _TooSlow(f"{exc}: the gateway waits {self._message_timeout_s:g} s for a scrubbed "
+                           "request (gateway.redaction_message_timeout_s); nothing was forwarded. "
+                           "Shorten the prompt, or raise that setting") from None
+        if outcome.findings:
+            log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
+                                                "tenant": exchange.tenant,
+                                                "entity_types": outcome.findings})
+        return ep.ProcessingResponse(request_body=ep.BodyResponse(response=_body(outcome.body)))
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None
+                       exchange: InferenceExchange | None,
+                       context: grpc.aio.ServicerContext | None = None
                        ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
-            exchange = InferenceExchange(self._service, *_path_and_tenant(request.request_headers))
+            exchange = InferenceExchange(self._service, *_path_and_tenant(request.request_headers),
+                                         limits=self._limits)
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
             mutation = ep.HeaderMutation(set_headers=[_IDENTITY])
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
-            outcome = await exchange.request_body(request.request_body.body)
-            if outcome.findings:
-                log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
-                                                    "tenant": exchange.tenant,
-                                                    "entity_types": outcome.findings})
-            return exchange, ep.ProcessingResponse(request_body=ep.BodyResponse(
-                response=_body(outcome.body)))
+            return exchange, await self._request_body(exchange, request.request_body.body, context)
         if kind == "response_body" and exchange is not None:
             body = request.response_body
             data = exchange.response_body(body.body, body.end_of_stream)
@@ -122,7 +156,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
                 try:
-                    exchange, response = await self._respond(kind, request, exchange)
+                    exchange, response = await self._respond(kind, request, exchange, context)
                 except ZtgateError as exc:
                     code = grpc.StatusCode[exc.status]
                     log.info("gateway refused a call: %s", code.name, extra={
@@ -143,6 +177,10 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+
+class _TooSlow(DeadlineExceeded):
+    """Scrubbing a request body did not finish before the gateway's per-message timeout."""
 
 
 class _BodyMissing(ZtgateError):

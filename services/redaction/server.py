@@ -11,6 +11,7 @@ from services.common.identity import caller_tenant
 from services.common.server import ServiceSpec, serve
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from services.inference.limits import RequestLimits
 from services.redaction import ext_proc
 from services.redaction.service import Finding, RedactionService
 
@@ -35,7 +36,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                      context: grpc.aio.ServicerContext) -> redaction_pb2.RedactResponse:
         result = await self._service.redact(request.text, policy=request.policy,
                                             tenant=_tenant(request.tenant, context),
-                                            session_id=request.session_id)
+                                            session_id=request.session_id,
+                                            timeout_s=context.time_remaining())
         return redaction_pb2.RedactResponse(text=result.text, session_id=result.session_id,
                                             findings=[_finding(f) for f in result.findings])
 
@@ -43,7 +45,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     async def Analyze(self, request: redaction_pb2.AnalyzeRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.AnalyzeResponse:
         findings = await self._service.analyze(request.text, policy=request.policy,
-                                               tenant=_tenant(request.tenant, context))
+                                               tenant=_tenant(request.tenant, context),
+                                               timeout_s=context.time_remaining())
         return redaction_pb2.AnalyzeResponse(findings=[_finding(f) for f in findings])
 
     @unary
@@ -78,14 +81,17 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
 
-def build_spec(service: RedactionService) -> ServiceSpec:
-    """The runtime's view of the redaction service (shared by `serve` and tests)."""
+def build_spec(service: RedactionService, limits: RequestLimits | None = None,
+               message_timeout_s: float | None = None) -> ServiceSpec:
+    """The runtime's view of the redaction service (shared by `serve` and tests). `limits` and
+    `message_timeout_s` (Envoy's wait for one ext_proc answer) bound the gateway's calls."""
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service), server)
         # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
-            ext_proc.ExternalProcessorServicer(service), server)
+            ext_proc.ExternalProcessorServicer(service, limits=limits,
+                                               message_timeout_s=message_timeout_s), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -95,4 +101,5 @@ def build_spec(service: RedactionService) -> ServiceSpec:
 async def run(config: ZtgateConfig) -> None:
     """`ztgate serve redaction`."""
     service = RedactionService.from_settings(config.redaction)
-    await serve(build_spec(service), config.redaction.server, config.otel)
+    await serve(build_spec(service, config.limits, config.gateway.redaction_message_timeout_s),
+                config.redaction.server, config.otel)

@@ -75,7 +75,7 @@ def test_inference_clusters_come_from_config_with_grpc_health_checks(bootstrap: 
 
 def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(bootstrap: dict) -> None:
     hcm = _hcm(bootstrap)
-    ext_proc = hcm["http_filters"][0]
+    ext_proc = hcm["http_filters"][-2]
     assert ext_proc["name"] == "envoy.filters.http.ext_proc"
     assert hcm["http_filters"][-1]["name"] == "envoy.filters.http.router"
     config = ext_proc["typed_config"]
@@ -87,9 +87,10 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
     assert config["processing_mode"]["request_header_mode"] == "SEND"
     assert config["processing_mode"]["response_body_mode"] == "STREAMED"
     for route in hcm["route_config"]["virtual_hosts"][0]["routes"]:
-        per_route = route.get("typed_per_filter_config", {}).get("envoy.filters.http.ext_proc")
-        disabled = bool(per_route and per_route["disabled"])
-        assert disabled == (route["route"]["cluster"] == "redaction"), route["match"]
+        for name in ("envoy.filters.http.ext_proc", "envoy.filters.http.buffer"):
+            per_route = route.get("typed_per_filter_config", {}).get(name)
+            disabled = bool(per_route and per_route["disabled"])
+            assert disabled == (route["route"]["cluster"] == "redaction"), (name, route["match"])
 
 
 def test_client_tenant_header_is_dropped_before_any_filter(bootstrap: dict) -> None:
@@ -113,7 +114,7 @@ def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str)
 
 def test_without_a_jwks_no_token_is_checked(bootstrap: dict) -> None:
     names = [f["name"] for f in _hcm(bootstrap)["http_filters"]]
-    assert names == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+    assert names == ["envoy.filters.http.buffer", "envoy.filters.http.ext_proc", "envoy.filters.http.router"]
 
 
 def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_tenant(tmp_path) -> None:
@@ -125,7 +126,8 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-                                            "envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+                                            "envoy.filters.http.buffer", "envoy.filters.http.ext_proc",
+                                            "envoy.filters.http.router"]
     config = filters[0]["typed_config"]
     provider = config["providers"]["ztgate"]
     assert provider["local_jwks"]["filename"] == str(jwks.resolve())
@@ -160,7 +162,8 @@ def test_a_rate_limit_gives_each_tenant_a_bucket_and_answers_resource_exhausted(
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
     [config] = [f["typed_config"] for f in filters if f["name"] == "envoy.filters.http.local_ratelimit"]
-    assert [f["name"] for f in filters][-2:] == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+    assert [f["name"] for f in filters][-3:] == ["envoy.filters.http.buffer", "envoy.filters.http.ext_proc",
+                                                 "envoy.filters.http.router"]
     bucket = {"max_tokens": 20, "tokens_per_fill": 20, "fill_interval": "1s"}  # burst defaults to 1 s
     assert config["token_bucket"] == bucket and config["rate_limited_as_resource_exhausted"] is True
     assert config["descriptors"] == [{"entries": [{"key": "tenant"}], "token_bucket": bucket}]
@@ -242,3 +245,19 @@ def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) 
 def test_a_listener_off_loopback_needs_tls() -> None:
     with pytest.raises(EnvoyConfigError, match="not a loopback address, so it needs gateway.tls"):
         render(load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}))
+
+
+@pytest.mark.parametrize("limit", [2 * 1024 * 1024, 65536])
+def test_envoy_reads_an_inference_body_up_to_the_request_limit_and_refuses_more_naming_it(limit: int) -> None:
+    text = render(load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_LIMITS__MAX_REQUEST_BYTES": str(limit), "ZTGATE_LIMITS__MAX_PROMPT_BYTES": "1024",
+        **mesh_env()}))
+    validate(text)
+    hcm = _hcm(yaml.safe_load(text))
+    [buffer] = [f["typed_config"] for f in hcm["http_filters"] if f["name"] == "envoy.filters.http.buffer"]
+    assert buffer["max_request_bytes"] == limit + 5  # the message and its gRPC frame header
+    [mapper] = hcm["local_reply_config"]["mappers"]
+    assert mapper["filter"]["status_code_filter"]["comparison"]["value"]["default_value"] == 413
+    assert mapper["headers_to_add"] == [{"header": {"key": "grpc-status", "value": "8"},  # RESOURCE_EXHAUSTED
+                                         "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}]
+    assert f"limit of {limit} bytes (limits.max_request_bytes)" in mapper["body"]["inline_string"]
