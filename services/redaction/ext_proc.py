@@ -56,6 +56,10 @@ _IDENTITY = base_pb2.HeaderValueOption(
 # before its own timer fails the call with a bare UNAVAILABLE.
 REPLY_MARGIN_S = 0.2
 
+# Envoy's buffer filter (the request-size limit, envoy/envoy.yaml) sets content-length on the body it
+# read; the scrubbed body has another length, and ext_proc refuses a body that disagrees with it.
+_STALE_HEADERS = ["content-length"]
+
 _HTTP_STATUS = {
     grpc.StatusCode.INVALID_ARGUMENT: http_status_pb2.BadRequest,
     grpc.StatusCode.PERMISSION_DENIED: http_status_pb2.Forbidden,
@@ -133,7 +137,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                                          limits=self._limits)
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
-            mutation = ep.HeaderMutation(set_headers=[_IDENTITY])
+            mutation = ep.HeaderMutation(set_headers=[_IDENTITY], remove_headers=_STALE_HEADERS)
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:

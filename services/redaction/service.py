@@ -3,9 +3,10 @@
 Detection runs in the analysis worker pool (Presidio's registry with the Hyperscan tier and the
 gated spaCy NER), a tenant's share of it at a time (`fair_share`), each call until its deadline
 (the caller's remaining time, bounded by `redaction.analysis_timeout_s`); policy, operators and the
-vault run here, in the server process, because the vault is per-process state. Output streams are scanned by the pattern tier only (no NER on
-model output: values a model invents from nothing are not the threat; secrets and echoed PII are).
-Anything that fails raises: no path returns the input unredacted.
+vault run here, in the server process, because the vault is per-process state. Output streams
+are scanned by the pattern tier only (no NER on model output: values a model invents from nothing
+are not the threat; secrets and echoed PII are). Anything that fails raises: no path returns the
+input unredacted.
 """
 
 from __future__ import annotations

@@ -117,8 +117,10 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address,
            # The parts here are started by hand, without certificates (mTLS: test_up_and_gateway).
            **PLAINTEXT, **(gateway_env or {})}
+    # The same settings as Envoy's (one ztgate.yaml in a deployment): the redaction service reads
+    # the gateway's message timeout and the request limits too.
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
-        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{folder}]",
+        **env, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_REDACTION__POLICIES": f"[{folder}]",
         "ZTGATE_CACHE_DIR": str(logs / "cache")})
     bootstrap = logs / "envoy.yaml"
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))

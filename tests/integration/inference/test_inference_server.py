@@ -75,7 +75,8 @@ async def test_unary_headers_arrive_at_the_first_token_before_the_answer(server)
     ({"messages": [pb.ChatMessage(role="wizard", content="hi")]}, "role"),
     ({"prompt": "x", "sampling": pb.SamplingParams(max_tokens=-1)}, "max_tokens"),
     ({"prompt": "x", "sampling": pb.SamplingParams(temperature=-0.5)}, "temperature"),
-    ({"prompt": "word " * 20000}, "context"),
+    # 16,000 tokens in 16,000 bytes: within limits.max_prompt_bytes, past the model's context.
+    ({"prompt": "7 " * 8000}, "context"),
 ])
 async def test_bad_requests_get_invalid_argument(server, request_kwargs, fragment) -> None:
     stub, _ = server

@@ -185,3 +185,13 @@ async def test_a_prompt_too_slow_to_scrub_is_deadline_exceeded_naming_the_settin
     # The analysis was given until 0.4 s, so that the answer is ours, before Envoy's own timer.
     assert pool.deadlines[-1] - started == pytest.approx(body_budget_s(0.6), abs=0.05)
     assert elapsed >= 0.35
+
+
+async def test_the_headers_answer_drops_the_content_length_of_envoys_buffered_body(
+        service: RedactionService) -> None:
+    async def feed() -> AsyncIterator[ep.ProcessingRequest]:
+        yield _headers()
+
+    [answer] = [r async for r in ExternalProcessorServicer(service).Process(feed(), None)]
+    # Envoy's buffer filter sets it; the scrubbed body has another length, which ext_proc would refuse.
+    assert list(answer.request_headers.response.header_mutation.remove_headers) == ["content-length"]
