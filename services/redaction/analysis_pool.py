@@ -292,6 +292,8 @@ class AnalysisPool:
         """Nobody waits for `call` any more: its worker answers within the grace or is replaced."""
         if call.done():  # it answered as its caller left: the worker is idle again
             return
+        logger.info("%s; its worker has %g s to answer", why, ABANDON_GRACE_S,
+                    extra={"event": "analysis_abandoned"})
         asyncio.get_running_loop().call_later(ABANDON_GRACE_S, self._reap, worker, call, why)
 
     def _reap(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]], why: str) -> None:

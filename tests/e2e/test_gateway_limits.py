@@ -9,6 +9,7 @@ scrub is refused with our DEADLINE_EXCEEDED before Envoy's own timer, and the ga
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
@@ -17,7 +18,7 @@ import pytest
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.limits import RequestLimits
-from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
+from tests.e2e.gateway_suite import Suite, start_suite, stop_suite, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -104,13 +105,17 @@ async def test_a_request_at_the_limits_goes_through(suite: Suite, big_stub, requ
     assert answer.served_by and len(suite.recorded()) == before + 1
 
 
+def _slow_request() -> ipb.GenerateRequest:
+    """Within every size limit, but each of its messages is a text for the NER model, one after another
+    on the one worker: more than the time the gateway allows one ext_proc message."""
+    each = LIMITS.max_prompt_bytes // LIMITS.max_messages
+    return ipb.GenerateRequest(messages=_chat(LIMITS.max_messages, DENSE[:each]))
+
+
 async def test_a_request_too_slow_to_scrub_is_deadline_exceeded_before_envoy_gives_up_and_the_gateway_serves_on(
         suite: Suite, big_stub) -> None:
     before = len(suite.recorded())
-    # Within every size limit, but each of its messages is a text for the NER model, one after another on
-    # the one worker: more than the time the gateway allows one ext_proc message.
-    each = LIMITS.max_prompt_bytes // LIMITS.max_messages
-    dense = ipb.GenerateRequest(messages=_chat(LIMITS.max_messages, DENSE[:each]))
+    dense = _slow_request()
     with pytest.raises(grpc.aio.AioRpcError) as info:
         await big_stub.Generate(dense, timeout=30)
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED, info.value  # ours, not Envoy's UNAVAILABLE
@@ -121,3 +126,20 @@ async def test_a_request_too_slow_to_scrub_is_deadline_exceeded_before_envoy_giv
     answer = await big_stub.Generate(ipb.GenerateRequest(prompt="I am Maria Garcia."), timeout=30)
     assert "Maria Garcia" in answer.text and len(suite.recorded()) == before + 1
     assert "Maria" not in suite.recorded()[-1].prompt
+
+
+async def test_a_client_that_gives_up_mid_scrub_stops_its_analyses_and_the_gateway_serves_on(
+        suite: Suite, big_stub) -> None:
+    before = len(suite.recorded())
+    abandoned = suite.redaction.log().count('"analysis_abandoned"')
+    call = big_stub.Generate(_slow_request(), timeout=30)
+    await asyncio.sleep(0.3)  # scrubbing is under way, well before its deadline
+    call.cancel()
+    # Envoy closes the ext_proc stream; the handler is cancelled, and so is the analysis on the worker.
+    await asyncio.to_thread(wait_for, lambda: suite.redaction.log().count('"analysis_abandoned"') > abandoned,
+                            "the redaction service abandons the analysis of a call its client left", 10.0,
+                            suite.redaction)
+    log = suite.redaction.log()
+    assert "the caller of an analysis gave up" in log[log.rfind('"analysis_abandoned"') - 300:]
+    answer = await big_stub.Generate(ipb.GenerateRequest(prompt="I am Maria Garcia."), timeout=30)
+    assert "Maria Garcia" in answer.text and len(suite.recorded()) == before + 1
