@@ -8,11 +8,11 @@ NOT_SERVING until then. A worker that dies fails its call (closed: an error, nev
 replaced in the background; the others keep serving.
 
 Every call has a deadline: the caller's (its gRPC deadline, or what the gateway allows one ext_proc
-message), never later than the pool's own timeout. A caller that stops waiting, because its deadline
-passed or because it was cancelled (a client gone, Envoy closing the ext_proc stream), leaves its worker
-``ABANDON_GRACE_S`` to answer (most calls are milliseconds from done, and a replacement costs seconds of
-spaCy loading); a worker still busy after that is terminated and replaced, so no worker keeps working on
-a text nobody waits for.
+message), and no analysis runs longer than the pool's own timeout. A caller that stops waiting, because
+its deadline passed or because it was cancelled (a client gone, Envoy closing the ext_proc stream),
+leaves its worker ``ABANDON_GRACE_S`` to answer (most calls are milliseconds from done, and a replacement
+costs seconds of spaCy loading); a worker still busy after that is terminated and replaced, so no worker
+keeps working on a text nobody waits for.
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: its calls hop through a manager thread and a queue feeder
 thread on the way out and back; measured here (2 shared cores), an empty round trip costs 0.43-0.51 ms at the
@@ -182,10 +182,10 @@ class AnalysisPool:
                       deadline: float | None = None) -> list[Detection]:
         """Detections for the entity types asked for (all supported ones if None), ordered by offset.
 
-        `deadline` is the caller's, in the event loop's clock (``loop.time()``); the pool's timeout bounds
-        it. Waits until then for a free worker and for the analysis: AnalysisTimeout after that (or
-        AnalysisUnavailable when it was the pool's own timeout that passed waiting for a worker). A caller
-        that is cancelled or times out abandons its worker (see the module docstring). Raises
+        `deadline` is the caller's, in the event loop's clock (``loop.time()``): the call waits for a worker
+        until then (without one, up to the pool's timeout: AnalysisUnavailable), and its analysis ends by
+        then and within the pool's timeout (AnalysisTimeout). A caller that is cancelled or times out
+        abandons its worker (see the module docstring). Raises
         AnalysisUnavailable, AnalysisTimeout or AnalysisFailed rather than ever returning a partial result.
         """
         wanted = None if entities is None else tuple(sorted(set(entities)))
@@ -196,16 +196,16 @@ class AnalysisPool:
                                       else "the analysis pool is not started")
         loop = asyncio.get_running_loop()
         now = loop.time()
-        own = now + self.timeout_s
-        until = own if deadline is None else min(deadline, own)
         try:
-            async with asyncio.timeout_at(until):
+            async with asyncio.timeout_at(now + self.timeout_s if deadline is None else deadline):
                 worker = await self._idle_worker()
         except TimeoutError:
-            if until < own:
+            if deadline is not None:
                 raise AnalysisTimeout(f"no analysis worker came free within the call's deadline "
-                                      f"({max(until - now, 0):.3g} s)") from None
+                                      f"({max(deadline - now, 0):.3g} s)") from None
             raise AnalysisUnavailable(f"no analysis worker free within {self.timeout_s:g} s") from None
+        own = loop.time() + self.timeout_s
+        until = own if deadline is None else min(deadline, own)
         worker.call = call = loop.create_future()
         try:
             worker.conn.send((text, wanted))

@@ -33,8 +33,9 @@ class RedactionSettings(Strict):
     max_text_bytes: int = Field(default=1024 * 1024, gt=0)
     # Analysis worker processes (spaCy NER runs there); 0 means one per CPU.
     workers: int = Field(default=0, ge=0)
-    # Seconds one call's analyses may take, waiting for a worker included, before the call fails
-    # (closed); a caller's shorter gRPC deadline, or the gateway's per-message timeout, bounds it.
+    # Seconds one analysis may run on a worker before the call fails (closed). A call also ends at
+    # its caller's gRPC deadline (through the gateway: its per-message timeout); a call without one
+    # gets this long in all, waiting for a worker included.
     analysis_timeout_s: float = Field(default=10.0, gt=0)
     # Analyses one tenant may run at once (fair share of the workers); its further texts wait their
     # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant

@@ -2,11 +2,11 @@
 
 Detection runs in the analysis worker pool (Presidio's registry with the Hyperscan tier and the
 gated spaCy NER), a tenant's share of it at a time (`fair_share`), each call until its deadline
-(the caller's remaining time, bounded by `redaction.analysis_timeout_s`); policy, operators and the
-vault run here, in the server process, because the vault is per-process state. Output streams
-are scanned by the pattern tier only (no NER on model output: values a model invents from nothing
-are not the threat; secrets and echoed PII are). Anything that fails raises: no path returns the
-input unredacted.
+(the caller's remaining time; no analysis runs past `redaction.analysis_timeout_s`); policy,
+operators and the vault run here, in the server process, because the vault is per-process state.
+Output streams are scanned by the pattern tier only (no NER on model output: values a model
+invents from nothing are not the threat; secrets and echoed PII are). Anything that fails raises:
+no path returns the input unredacted.
 """
 
 from __future__ import annotations
@@ -168,8 +168,9 @@ class RedactionService:
 
     def _deadline(self, timeout_s: float | None) -> float:
         """When a call's analyses must be done, in the event loop's clock: the caller's remaining
-        time (None: no deadline of its own), never more than the pool's timeout."""
-        budget = self.pool.timeout_s if timeout_s is None else min(timeout_s, self.pool.timeout_s)
+        time; a caller without a deadline of its own gets the pool's timeout, waiting included.
+        (No one analysis runs longer than the pool's timeout either way.)"""
+        budget = self.pool.timeout_s if timeout_s is None else timeout_s
         return asyncio.get_running_loop().time() + budget
 
     async def _detect(self, text: str, policy: Policy, tenant: str, deadline: float) -> list[Detection]:
