@@ -126,7 +126,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_token(args: argparse.Namespace) -> int:
-    from services.gateway.auth import DEFAULT_DIR, SCOPES, SIGNING_KEY_FILE, TokenError, keygen, mint
+    from services.gateway.auth import (DEFAULT_DIR, SCOPES, SIGNING_KEY_FILE, TokenError, keygen, mint,
+                                       signing_key_for)
 
     try:
         if args.action == "keygen":
@@ -135,9 +136,13 @@ def cmd_token(args: argparse.Namespace) -> int:
                   f"turn tokens on with gateway.auth.jwks_path: {jwks_path}", file=sys.stderr)
             return 0
         auth = _config(args).gateway.auth
-        print(mint(args.key or DEFAULT_DIR / SIGNING_KEY_FILE, tenant=args.tenant, issuer=auth.issuer,
+        # The key beside the configured JWKS (where `keygen` and `up` put it), else keygen's default.
+        default_key = (signing_key_for(auth.jwks_path.expanduser()) if auth.jwks_path
+                       else DEFAULT_DIR / SIGNING_KEY_FILE)
+        print(mint(args.key or default_key, tenant=args.tenant, issuer=auth.issuer,
                    audience=auth.audience, tenant_claim=auth.tenant_claim, ttl_s=args.ttl_s,
-                   subject=args.subject, scopes=tuple(args.scope or SCOPES), scope_claim=auth.scope_claim))
+                   subject=args.subject, scopes=tuple(args.scope or SCOPES), scope_claim=auth.scope_claim,
+                   max_ttl_s=auth.max_token_lifetime_s))
         return 0
     except TokenError as exc:
         print(f"ztgate: {exc}", file=sys.stderr)
@@ -268,8 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_token)
     p = with_config(tokens.add_parser("mint", help="print a token for TENANT (issuer and audience from the config)"))
     p.add_argument("--tenant", required=True)
-    p.add_argument("--key", type=Path, help="signing key (default ~/.config/ztgate/tokens/signing-key.pem)")
-    p.add_argument("--ttl-s", type=int, default=3600, help="seconds the token is valid")
+    p.add_argument("--key", type=Path, help="signing key (default: the one beside gateway.auth.jwks_path, "
+                                            "else ~/.config/ztgate/tokens/signing-key.pem)")
+    p.add_argument("--ttl-s", type=int, default=3600,
+                   help="seconds the token is valid (at most gateway.auth.max_token_lifetime_s)")
     p.add_argument("--subject", default="", help="the token's sub (default: the tenant)")
     p.add_argument("--scope", action="append",
                    help="an API the token may call: inference or redaction (repeatable; default both)")

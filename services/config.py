@@ -44,6 +44,19 @@ class ZtgateConfig(Strict):
                 f"sends it: raise it to at least {need}, or lower limits.max_request_bytes")
         return self
 
+    @model_validator(mode="after")
+    def _analyses_outlast_envoys_wait(self) -> ZtgateConfig:
+        # The gateway scrubs a long prompt for up to gateway.redaction_max_message_timeout_s, but
+        # no one analysis runs longer than redaction.analysis_timeout_s: a shorter one would cut
+        # every long prompt's scrub short of the wait the settings promise it.
+        wait = self.gateway.redaction_max_message_timeout_s
+        if self.redaction.analysis_timeout_s < wait:
+            raise ValueError(
+                f"redaction.analysis_timeout_s ({self.redaction.analysis_timeout_s:g}) is below "
+                f"gateway.redaction_max_message_timeout_s ({wait:g}), the longest the gateway waits "
+                "for a long prompt to be scrubbed: raise the first, or lower the second")
+        return self
+
 
 def load_config(path: Path | str | None = None) -> ZtgateConfig:
     """Reads ztgate.yaml (or $ZTGATE_CONFIG) with ZTGATE_* overrides; raises ConfigError."""

@@ -27,8 +27,10 @@ from services.common.config import load_settings
 from services.common.settings import ClientTlsSettings
 from services.common.tls import client_credentials
 from services.config import ZtgateConfig
-from services.gateway.envoy_config import render
+from services.gateway.auth import TokenError, keygen_at
+from services.gateway.envoy_config import check_exposure, render
 from services.gateway.envoy_process import envoy_argv
+from services.redaction import keys
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +40,12 @@ class StartError(Exception):
 
 
 # Per part: its key path in the configuration, and the suite identities it takes calls from.
-# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks); every
-# part exports telemetry to the collector.
+# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks, and the
+# collector's SLO probes of the primary); every part exports telemetry to the collector.
 SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
     pki.TELEMETRY: ("TELEMETRY__SERVER", (pki.ENVOY, pki.OPERATOR, *pki.SERVERS)),
     pki.REDACTION: ("REDACTION__SERVER", (pki.ENVOY, pki.OPERATOR)),
-    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR)),
+    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR, pki.TELEMETRY)),
     pki.INFERENCE_FALLBACK: ("INFERENCE__FALLBACK__SERVER", (pki.ENVOY, pki.OPERATOR)),
 }
 
@@ -127,6 +129,31 @@ def prepare_pki(config: ZtgateConfig) -> str | None:
     return line
 
 
+def prepare_tokens(config: ZtgateConfig) -> str | None:
+    """With `gateway.auth.keygen_if_missing` and no file at `gateway.auth.jwks_path`, makes a
+    signing key and that JWKS (a fresh install's first start); a line to print, else None.
+    Raises TokenError."""
+    auth = config.gateway.auth
+    if auth.jwks_path is None or not auth.keygen_if_missing:
+        return None
+    jwks = auth.jwks_path.expanduser().resolve()
+    if jwks.exists():
+        return None
+    key, _ = keygen_at(jwks)
+    return (f"made the gateway's token signing key {key} (keep it private) and its JWKS {jwks}; "
+            "mint a token with `ztgate token mint --tenant T`")
+
+
+def prepare(config: ZtgateConfig) -> list[str]:
+    """What `up` makes on a fresh install before any child starts (the suite's certificates, the
+    token keys when asked, the redaction keys), or checks on a later start: lines to print.
+    Raises PkiError, TokenError or ConfigError."""
+    lines = [line for line in (prepare_pki(config), prepare_tokens(config)) if line]
+    # The redaction child reads the same file (it resolves its keys again, the same way).
+    lines.append(keys.resolve(config)[1])
+    return lines
+
+
 def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateConfig:
     """The configuration as the children load it (file, then `child_env`): Envoy's bootstrap is
     rendered from it, so Envoy traces (OpenTelemetry on) to the collector the services export to."""
@@ -182,17 +209,22 @@ async def _stop(children: list[Child], grace_s: float = 15.0) -> None:
 async def run_suite(config: ZtgateConfig, config_path: Path | None,
                     start_timeout_s: float = 180.0) -> int:
     """Starts the suite, reports endpoints, and stops it all on a signal or a child's death."""
+    envoy_settings = children_config(config, config_path)
+    # First, before anything is written: raises EnvoyConfigError for what must not be exposed.
+    warnings = check_exposure(envoy_settings)
+    for warning in warnings:
+        print(f"\n{'!' * 78}\n{warning}\n{'!' * 78}\n", file=sys.stderr, flush=True)
     try:
-        pki_line = prepare_pki(config)
-    except pki.PkiError as exc:
+        lines = prepare(config)
+    except (pki.PkiError, TokenError) as exc:
         print(f"ztgate up failed: {exc}", file=sys.stderr)
         return 1
-    if pki_line:
-        print(pki_line, flush=True)
+    for line in lines:
+        print(line, flush=True)
     tls = pki.operator_tls(config.mesh)
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
     envoy_config = workdir / "envoy.yaml"
-    envoy_config.write_text(render(children_config(config, config_path)))
+    envoy_config.write_text(render(envoy_settings))
     children = suite(config, config_path, envoy_config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -230,8 +262,11 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             if tls else "plaintext on loopback (mesh.mtls is off)"))
         auth, limit = config.gateway.auth, config.gateway.rate_limit
         print("  bearer tokens          " + (
-            f"required (JWKS {auth.jwks_path}; `ztgate token mint --tenant T`)" if auth.jwks_path
+            f"required (JWKS {auth.jwks_path}, at most {auth.max_token_lifetime_s} s each; "
+            "`ztgate token mint --tenant T`)" if auth.jwks_path
             else "off: every call runs as tenant default (set gateway.auth.jwks_path)"))
+        for warning in warnings:  # again, last thing on screen
+            print(warning, file=sys.stderr, flush=True)
         if limit.requests_per_s is not None:
             print(f"  rate limit             {limit.requests_per_s}/s per tenant, "
                   f"burst {limit.bucket_size}")

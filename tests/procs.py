@@ -69,6 +69,8 @@ def spawn_service(name: str, service: str, listen: str, log_dir: Path,
     argv = [sys.executable, "-m", "services.cli", "serve", service, "--listen", listen]
     if config:
         argv += ["--config", str(config)]
+    if service == "redaction":  # its generated keys stay with the test, not in ~/.config
+        env = {"ZTGATE_REDACTION__KEYS_FILE": str(log_dir / "keys" / "redaction.json"), **(env or {})}
     return spawn(name, argv, log_dir, env)
 
 

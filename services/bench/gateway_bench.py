@@ -238,7 +238,9 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
                      *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])],
         "envoy": envoy_argv(bootstrap),
     }
-    envs = {"redaction": mesh_env(config, pki.REDACTION)}
+    # The bench's redaction service keeps its generated keys with the rest of its run, in `logs`.
+    envs = {"redaction": {**mesh_env(config, pki.REDACTION),
+                          "ZTGATE_REDACTION__KEYS_FILE": str(logs / "keys" / "redaction.json")}}
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():

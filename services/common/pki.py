@@ -175,10 +175,15 @@ def create(directory: Path, *, force: bool = False, days: int = DEFAULT_DAYS,
 def operator_tls(mesh: MeshSettings) -> ClientTlsSettings | None:
     """The operator's client credentials (`ztgate up`/`status` health checks, `ztgate redact
     --address SERVICE`), None when the suite runs without mTLS."""
+    return part_tls(mesh, OPERATOR)
+
+
+def part_tls(mesh: MeshSettings, part: str) -> ClientTlsSettings | None:
+    """The client credentials of one identity of the suite, None when it runs without mTLS."""
     if not mesh.mtls:
         return None
     suite = Pki.of(mesh)
-    return ClientTlsSettings(ca=suite.ca, cert=suite.cert(OPERATOR), key=suite.key(OPERATOR))
+    return ClientTlsSettings(ca=suite.ca, cert=suite.cert(part), key=suite.key(part))
 
 
 def server_tls(directory: Path, part: str, callers: tuple[str, ...]) -> TlsSettings:

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 INSTANCE = "ztgate.instance"
 # Tenant of the request, as Envoy set it from the verified token; absent without a tenant.
 TENANT = "ztgate.tenant"
+# The tenant of the SLO controller's own probes of the primary: the controller counts each probe
+# itself, so it skips these points when they come back through OTLP.
+PROBE_TENANT = "ztgate-slo-probe"
 # Entity type of a redaction finding (e.g. EMAIL_ADDRESS) and the action applied (e.g. redact).
 ENTITY_TYPE = "ztgate.entity_type"
 ACTION = "ztgate.action"
@@ -38,6 +41,9 @@ TOKEN_USAGE = "gen_ai.client.token.usage"
 REQUEST_DURATION = "gen_ai.server.request.duration"
 TIME_TO_FIRST_TOKEN = "gen_ai.server.time_to_first_token"
 TIME_PER_OUTPUT_TOKEN = "gen_ai.server.time_per_output_token"
+# Time to first token beyond the prompt's prefill allowance (services/common/first_token.py): the
+# TTFT of a short prompt, comparable across prompt sizes; the SLO controller judges it.
+FIRST_TOKEN_EXCESS = "ztgate.inference.first_token_excess"
 SPEC_DRAFT_TOKENS = "ztgate.spec_decode.draft_tokens"
 SPEC_ACCEPTED_TOKENS = "ztgate.spec_decode.accepted_tokens"
 SPEC_ACCEPTANCE_RATE = "ztgate.spec_decode.acceptance_rate"
@@ -81,6 +87,10 @@ CATALOGUE: tuple[MetricSpec, ...] = (
                (OPERATION_NAME, REQUEST_MODEL, TENANT, INSTANCE), LATENCY_BUCKETS_S),
     MetricSpec(TIME_PER_OUTPUT_TOKEN, "histogram", "s", "Time per output token after the first",
                (OPERATION_NAME, REQUEST_MODEL, TENANT, INSTANCE), TPOT_BUCKETS_S),
+    MetricSpec(FIRST_TOKEN_EXCESS, "histogram", "s",
+               "Time to first token beyond the prompt's prefill allowance (gateway."
+               "inference_per_try_timeout_per_1k_tokens_s per 1,000 prompt tokens)",
+               (OPERATION_NAME, REQUEST_MODEL, TENANT, INSTANCE), LATENCY_BUCKETS_S),
     MetricSpec(SPEC_DRAFT_TOKENS, "counter", "{token}", "Draft tokens proposed by speculation",
                (REQUEST_MODEL, INSTANCE)),
     MetricSpec(SPEC_ACCEPTED_TOKENS, "counter", "{token}", "Draft tokens accepted by the target",

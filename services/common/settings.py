@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from services.common.tenants import TENANT_RULE, is_tenant
 
 
 class Strict(BaseModel):
@@ -22,6 +24,27 @@ class TlsSettings(Strict):
     client_ca: Path | None = None
     # Common names of the client certificates accepted (with client_ca); empty: any that chains.
     allowed_clients: tuple[str, ...] = ()
+    # With client_ca: the tenants each caller (by its certificate's common name) may act for when
+    # it names one (the x-ztgate-tenant header, else the request's tenant field); "*": any. Envoy
+    # (`envoy`) is not listed: it acts only for the tenant in the header it sets itself. A caller
+    # neither Envoy nor listed is refused (PERMISSION_DENIED). The operator holds the suite's
+    # operator key, so it may act for any tenant by default. (docs/security.md)
+    tenants: dict[str, tuple[str, ...]] = Field(default_factory=lambda: {"operator": ("*",)})
+
+    @field_validator("tenants")
+    @classmethod
+    def _tenant_names(cls, value: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        from services.common.pki import ENVOY  # pki builds on these settings
+
+        if ENVOY in value:
+            raise ValueError("envoy cannot be listed in tls.tenants: it acts only for the tenant in "
+                             "the header it sets from a verified token")
+        for caller, tenants in value.items():
+            bad = [t for t in tenants if t != "*" and not is_tenant(t)]
+            if not caller or bad:
+                raise ValueError(f"tls.tenants.{caller or '(empty name)'}: each entry is \"*\" or a "
+                                 f"tenant name ({TENANT_RULE}); got {', '.join(map(repr, bad))}")
+        return value
 
     @model_validator(mode="after")
     def _names_need_a_ca(self) -> TlsSettings:

@@ -1,7 +1,8 @@
 """Gateway tokens: the key pair whose public half Envoy's `jwt_authn` filter verifies, and tokens.
 
 Envoy checks every call's `authorization: Bearer <JWT>` against a local JWKS file (no network
-fetch), its issuer, audience and expiry, and copies the verified tenant claim into the
+fetch), its issuer, audience and expiry (which it must carry, at most
+`gateway.auth.max_token_lifetime_s` ahead), and copies the verified tenant claim into the
 `x-ztgate-tenant` header that the services read (services/common/identity.py). This module makes
 that JWKS and a signing key for development and tests (`ztgate token keygen`), and mints tokens
 (`ztgate token mint`). In production tokens come from your identity provider: point
@@ -23,6 +24,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from services.common.atomic import write_atomically
+from services.gateway.config import DEFAULT_MAX_TOKEN_LIFETIME_S
 
 ALGORITHM = "ES256"
 # Where `ztgate token keygen` writes, and `ztgate token mint` reads, the development key pair.
@@ -42,11 +44,21 @@ class TokenError(ValueError):
 
 def keygen(directory: Path, *, force: bool = False) -> tuple[Path, Path]:
     """Writes a new signing key (private, mode 0600) and its JWKS; returns (key path, JWKS path)."""
-    key_path, jwks_path = directory / SIGNING_KEY_FILE, directory / JWKS_FILE
+    return keygen_at(directory / JWKS_FILE, force=force)
+
+
+def signing_key_for(jwks_path: Path) -> Path:
+    """Where the signing key of a JWKS that `keygen` wrote lies: beside it."""
+    return jwks_path.parent / SIGNING_KEY_FILE
+
+
+def keygen_at(jwks_path: Path, *, force: bool = False) -> tuple[Path, Path]:
+    """`keygen` with the JWKS at `jwks_path` and the signing key beside it (`signing_key_for`)."""
+    key_path = signing_key_for(jwks_path)
     if key_path.exists() and not force:
         raise TokenError(f"{key_path} exists; pass --force to replace it (tokens it signed stop "
                          "verifying once Envoy reloads the new JWKS)")
-    directory.mkdir(parents=True, exist_ok=True)
+    key_path.parent.mkdir(parents=True, exist_ok=True)
     key = ec.generate_private_key(ec.SECP256R1())
     kid = uuid.uuid4().hex[:16]
     jwk = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(key.public_key()))
@@ -63,7 +75,8 @@ def keygen(directory: Path, *, force: bool = False) -> tuple[Path, Path]:
     return key_path, jwks_path
 
 
-def _load(key_path: Path) -> tuple[ec.EllipticCurvePrivateKey, str]:
+def load_signing_key(key_path: Path) -> tuple[ec.EllipticCurvePrivateKey, str]:
+    """The private key and its key id from a file `keygen` wrote."""
     try:
         text = key_path.read_text()
     except OSError as exc:
@@ -84,14 +97,21 @@ def _load(key_path: Path) -> tuple[ec.EllipticCurvePrivateKey, str]:
 
 def mint(key_path: Path, *, tenant: str, issuer: str, audience: str, tenant_claim: str = "tenant",
          ttl_s: int = 3600, subject: str = "", now: float | None = None,
-         scopes: tuple[str, ...] = tuple(SCOPES), scope_claim: str = "scope") -> str:
-    """A signed token for `tenant` that may call the APIs in `scopes`, valid `ttl_s` seconds from `now`."""
+         scopes: tuple[str, ...] = tuple(SCOPES), scope_claim: str = "scope",
+         max_ttl_s: int = DEFAULT_MAX_TOKEN_LIFETIME_S) -> str:
+    """A signed token for `tenant` that may call the APIs in `scopes`, valid `ttl_s` seconds from
+    `now`; a `ttl_s` above `max_ttl_s` (the gateway's `max_token_lifetime_s`) is refused, since
+    Envoy would refuse the token."""
     if ttl_s <= 0:
         raise TokenError("ttl must be positive (seconds)")
+    if ttl_s > max_ttl_s:
+        raise TokenError(f"a token valid {ttl_s} s is longer than gateway.auth.max_token_lifetime_s "
+                         f"({max_ttl_s} s) and the gateway would refuse it: mint one with --ttl-s "
+                         f"{max_ttl_s} or less (or raise that setting)")
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown:
         raise TokenError(f"unknown scope {', '.join(unknown)}: the gateway knows {', '.join(SCOPES)}")
-    key, kid = _load(key_path)
+    key, kid = load_signing_key(key_path)
     issued = int(time.time() if now is None else now)
     claims = {"iss": issuer, "aud": audience, "iat": issued, "nbf": issued, "exp": issued + ttl_s,
               "sub": subject or tenant or "anonymous", tenant_claim: tenant}

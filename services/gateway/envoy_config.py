@@ -12,6 +12,7 @@ import yaml
 from services.common.config import ConfigError
 from services.common.identity import TENANT_HEADER
 from services.common.pki import ENVOY, Pki, PkiError
+from services.common.tenants import DEFAULT_TENANT, TENANT_PATTERN, TENANT_RULE
 from services.gateway.auth import SCOPES
 from services.common.server import is_loopback, split_host_port
 from services.config import ZtgateConfig
@@ -40,6 +41,23 @@ TRACE_EXPORT_TIMEOUT_S = 1.0
 TRACE_MAX_INFLIGHT_EXPORTS = 8
 
 
+# Request headers with which a client could steer Envoy's router (its own timeouts, retries,
+# hedging) past the gateway's bounds; Envoy drops them from external callers by default, and the
+# bootstrap drops them from every caller before any filter. The ext_proc filter then sets the
+# per-try timeout itself.
+ROUTER_CONTROL_HEADERS = (
+    "x-envoy-upstream-rq-timeout-ms", "x-envoy-upstream-rq-per-try-timeout-ms",
+    "x-envoy-expected-rq-timeout-ms", "x-envoy-max-retries", "x-envoy-retry-on",
+    "x-envoy-retry-grpc-on", "x-envoy-retriable-status-codes", "x-envoy-retriable-header-names",
+    "x-envoy-hedge-on-per-try-timeout", "x-envoy-upstream-rq-timeout-alt-response",
+    "x-envoy-upstream-stream-duration-ms",
+)
+# The redaction cluster's breakers (not configurable: Envoy is its only caller, one ext_proc
+# stream per inference call, and the redaction service bounds its own work).
+REDACTION_BREAKERS = {"max_connections": 1024, "max_pending_requests": 1024,
+                      "max_requests": 1024, "max_retries": 64}
+
+
 def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
     """Envoy's tracer settings, or None: traced only while OpenTelemetry export is on."""
     if not (config.otel.enabled and config.gateway.tracing):
@@ -52,16 +70,24 @@ def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
 
 
 def _auth(config: ZtgateConfig) -> dict | None:
-    """The jwt_authn settings, or None when no JWKS is configured (no token checked)."""
+    """The jwt_authn settings, or None when no JWKS is configured (no token checked; allowed on a
+    loopback listener only, `check_exposure`)."""
     auth = config.gateway.auth
     if auth.jwks_path is None:
         return None
     path = auth.jwks_path.expanduser().resolve()
     if not path.is_file():
         raise EnvoyConfigError(f"gateway.auth.jwks_path {path} is not a file; make one with "
-                               "`ztgate token keygen`, or unset it to run without tokens")
+                               "`ztgate token keygen` (or set gateway.auth.keygen_if_missing for "
+                               "`ztgate up` to make it)")
     return {"jwks_path": str(path), "issuer": auth.issuer, "audience": auth.audience,
             "tenant_claim": auth.tenant_claim, "scope_claim": auth.scope_claim,
+            "max_lifetime_s": auth.max_token_lifetime_s,
+            # The tenant check's RBAC policy; its refusal is recognised by this name.
+            "tenant_policy": "no_usable_tenant",
+            "tenant_refusal": (f"the token has no usable tenant: its `{auth.tenant_claim}` claim is "
+                               f"missing or not a tenant name ({TENANT_RULE}); ask for a token that "
+                               f"names your tenant (gateway.auth.tenant_claim)"),
             # RE2, matched against the whole claim: the scope as one word of a space-separated list.
             "scopes": [{"name": name, "prefix": prefix, "regex": f"(.* )?{name}( .*)?"}
                        for name, prefix in SCOPES.items()]}
@@ -89,16 +115,46 @@ def _mesh(config: ZtgateConfig) -> dict | None:
     return {"ca": str(suite.ca), "cert": str(suite.cert(ENVOY)), "key": str(suite.key(ENVOY))}
 
 
+def _on_loopback(address: str) -> bool:
+    host, _ = split_host_port(address)
+    return is_loopback(host)
+
+
+def check_exposure(config: ZtgateConfig) -> list[str]:
+    """The one place that decides what Envoy may expose: raises EnvoyConfigError, saying what to
+    set, for an admin console off loopback, or a listener off loopback without TLS or without
+    tokens (unless `gateway.auth.allow_anonymous_off_loopback` says so); returns the warnings that
+    `ztgate up` prints on every start."""
+    gateway = config.gateway
+    if not _on_loopback(gateway.admin):
+        raise EnvoyConfigError(
+            f"gateway.admin {gateway.admin} is not a loopback address: Envoy's admin console has no "
+            "authentication (POST /runtime_modify moves traffic and lifts the rate limit, POST "
+            "/quitquitquit stops Envoy), so it listens on loopback only (e.g. 127.0.0.1:9901)")
+    if _on_loopback(gateway.listen):
+        return []
+    if gateway.tls is None:
+        raise EnvoyConfigError(
+            f"gateway.listen {gateway.listen} is not a loopback address, so it needs "
+            "gateway.tls (cert and key; `ztgate certs init` issues a gateway certificate)")
+    if gateway.auth.jwks_path is not None:
+        return []
+    if not gateway.auth.allow_anonymous_off_loopback:
+        raise EnvoyConfigError(
+            f"gateway.listen {gateway.listen} is not a loopback address, so it needs bearer tokens: "
+            "set gateway.auth.jwks_path (`ztgate token keygen` makes one; with "
+            "gateway.auth.keygen_if_missing `ztgate up` makes it), or set "
+            "gateway.auth.allow_anonymous_off_loopback: true to serve every caller unauthenticated")
+    return [f"WARNING: gateway.listen {gateway.listen} is off loopback and checks no token "
+            "(gateway.auth.allow_anonymous_off_loopback is true): anyone who reaches it calls as "
+            "tenant default. Set gateway.auth.jwks_path to require tokens."]
+
+
 def _listener_tls(config: ZtgateConfig) -> dict | None:
-    """TLS on the ingress listener (and the CA of client certificates, for mTLS), or None; like a
-    service, the listener runs plaintext on a loopback address only."""
+    """TLS on the ingress listener (and the CA of client certificates, for mTLS), or None (a
+    listener on loopback only, `check_exposure`)."""
     tls = config.gateway.tls
     if tls is None:
-        host, _ = split_host_port(config.gateway.listen)
-        if not is_loopback(host):
-            raise EnvoyConfigError(
-                f"gateway.listen {config.gateway.listen} is not a loopback address, so it needs "
-                "gateway.tls (cert and key; `ztgate certs init` issues a gateway certificate)")
         return None
     paths = {"cert": tls.cert, "key": tls.key, "client_ca": tls.client_ca}
     resolved = {k: str(p.expanduser().resolve()) if p is not None else None for k, p in paths.items()}
@@ -111,6 +167,7 @@ def _listener_tls(config: ZtgateConfig) -> dict | None:
 
 def render(config: ZtgateConfig) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
+    check_exposure(config)
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              autoescape=False)
     template = env.from_string(TEMPLATE.read_text(encoding="utf-8"))
@@ -122,9 +179,16 @@ def render(config: ZtgateConfig) -> str:
         redaction=_address(config.redaction.server.listen),
         redaction_timeout_s=gateway.redaction_timeout_s,
         redaction_message_timeout_s=gateway.redaction_message_timeout_s,
+        redaction_max_message_timeout_s=gateway.redaction_max_message_timeout_s,
         health_interval_s=gateway.health_interval_s,
         # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
         tenant_header=TENANT_HEADER,
+        router_control_headers=ROUTER_CONTROL_HEADERS,
+        redaction_breakers=REDACTION_BREAKERS,
+        # Without tokens, Envoy sets the header to this itself; with them, the claim must match
+        # the pattern (RBAC) or nothing runs.
+        default_tenant=DEFAULT_TENANT,
+        tenant_regex=TENANT_PATTERN,
         tracing=_tracing(config),
         auth=_auth(config),
         rate_limit=_rate_limit(config),
@@ -137,7 +201,10 @@ def render(config: ZtgateConfig) -> str:
             "fallback": _address(config.inference.fallback.server.listen),
             "timeout_s": gateway.inference_timeout_s,
             "per_try_timeout_s": gateway.inference_per_try_timeout_s,
+            "stream_idle_timeout_s": gateway.inference_stream_idle_timeout_s,
             "retries": gateway.inference_retries,
+            "breakers": gateway.inference_breakers.model_dump(),
+            "outlier": gateway.inference_outlier_detection.model_dump(),
             # One key, declared once: the SLO controller writes the key that the route reads.
             "runtime_key": config.telemetry.slo.runtime_key,
         },

@@ -40,11 +40,13 @@ class RequestLimits(Strict):
     # comes from the checks here, naming the limit passed. redaction.server.max_message_bytes must
     # hold it plus the ext_proc framing (checked at load).
     max_request_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
-    # Text the model reads, UTF-8 bytes: the prompt, or all chat messages' contents together. The
-    # gateway must scrub it within gateway.redaction_message_timeout_s (2 s): 16 KiB took 0.03 s as
-    # ordinary prose but 1.4-1.7 s as lowercase or name-dense prose, which NER reads whole (one
-    # analysis worker, 2 busy shared cores). Raise it with that timeout and the workers.
-    max_prompt_bytes: int = Field(default=16 * 1024, gt=0)
+    # Text the model reads, UTF-8 bytes: the prompt, or all chat messages' contents together.
+    # 64 KiB holds the default model's whole context (8,192 tokens, at ~4 bytes a token of English,
+    # 2.7 of YAML). The gateway's wait for the scrub grows with the prompt
+    # (gateway.redaction_message_timeout_per_kib_s, up to gateway.redaction_max_message_timeout_s):
+    # 64 KiB took 0.27 s as ordinary prose, 8.8 s as lowercase and 11.9 s as name-dense prose, which
+    # NER reads whole (one analysis worker, 2 busy shared cores). Raise it with those settings.
+    max_prompt_bytes: int = Field(default=64 * 1024, gt=0)
     # Chat messages in one request (each is scrubbed as a text of its own).
     max_messages: int = Field(default=256, gt=0)
     # Stop sequences in one request, and characters in each.

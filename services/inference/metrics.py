@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from opentelemetry import metrics
 
-from services.inference.engines.base import FinalStats
 from services.common import semconv as sc
+from services.common.first_token import FirstTokenBudget
+from services.inference.engines.base import FinalStats
 
 
 class InferenceMetrics:
-    """GenAI latency and token metrics, speculation counts and hallucination scores of one instance."""
+    """GenAI latency and token metrics, speculation counts and hallucination scores of one instance.
 
-    def __init__(self, model: str, instance: str, meter: metrics.Meter | None = None) -> None:
+    With a first-token budget (the gateway's), each first token is also recorded as its excess
+    over the prompt's prefill allowance (semconv.FIRST_TOKEN_EXCESS), the SLO controller's signal.
+    """
+
+    def __init__(self, model: str, instance: str, meter: metrics.Meter | None = None,
+                 budget: FirstTokenBudget | None = None) -> None:
         meter = meter or metrics.get_meter("ztgate.inference")
+        self._budget = budget
         self._base = {sc.REQUEST_MODEL: model, sc.INSTANCE: instance}
         spec = {s.name: s for s in sc.CATALOGUE}
 
@@ -24,6 +31,7 @@ class InferenceMetrics:
             return meter.create_counter(name, unit=spec[name].unit, description=spec[name].description)
 
         self._ttft = histogram(sc.TIME_TO_FIRST_TOKEN)
+        self._excess = histogram(sc.FIRST_TOKEN_EXCESS)
         self._tpot = histogram(sc.TIME_PER_OUTPUT_TOKEN)
         self._duration = histogram(sc.REQUEST_DURATION)
         self._tokens = histogram(sc.TOKEN_USAGE)
@@ -38,9 +46,12 @@ class InferenceMetrics:
             attrs[sc.TENANT] = tenant
         return attrs
 
-    def first_token(self, ttft_s: float, tenant: str) -> None:
+    def first_token(self, ttft_s: float, tenant: str, prompt_tokens: int = 0) -> None:
         """Recorded as soon as the first token exists, so the SLO controller sees slow starts early."""
-        self._ttft.record(ttft_s, self._attrs("chat", tenant))
+        attrs = self._attrs("chat", tenant)
+        self._ttft.record(ttft_s, attrs)
+        if self._budget is not None:
+            self._excess.record(self._budget.excess_s(ttft_s, prompt_tokens), attrs)
 
     def finished(self, final: FinalStats, tenant: str) -> None:
         attrs = self._attrs("chat", tenant)

@@ -10,9 +10,12 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from services.common import pki
 from services.common.handlers import streaming, unary
-from services.common.identity import caller_tenant
+from services.common.identity import TenantAccess
+from services.common.semconv import PROBE_TENANT
 from services.common.server import ServiceSpec, serve
+from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
@@ -27,9 +30,9 @@ def _optional(message: pb.SamplingParams, name: str) -> object | None:
     return getattr(message, name) if message.HasField(name) else None
 
 
-def to_request(request: pb.GenerateRequest, context: grpc.aio.ServicerContext) -> GenerationRequest:
-    """Proto → domain request (validation raises InvalidRequest → INVALID_ARGUMENT)."""
-    tenant = caller_tenant(context, request.tenant)
+def to_request(request: pb.GenerateRequest, tenant: str) -> GenerationRequest:
+    """Proto → domain request for `tenant`, the one the call acts for (TenantAccess; validation
+    raises InvalidRequest → INVALID_ARGUMENT)."""
     s = request.sampling
     sampling = SamplingParams.from_optional(
         temperature=_optional(s, "temperature"), top_p=_optional(s, "top_p"),
@@ -64,13 +67,15 @@ def _final_fields(final: FinalStats, served_by: str) -> dict[str, object]:
 
 
 class InferenceServicer(inference_pb2_grpc.InferenceServicer):
-    def __init__(self, service: InferenceService) -> None:
+    def __init__(self, service: InferenceService, access: TenantAccess) -> None:
         self._service = service
+        # Which tenant a call acts for: by the caller's certificate, never the request's say-so.
+        self._tenant = access.caller_tenant
 
     @unary
     async def Generate(self, request: pb.GenerateRequest,
                        context: grpc.aio.ServicerContext) -> pb.GenerateResponse:
-        domain = to_request(request, context)
+        domain = to_request(request, self._tenant(context, request.tenant))
         text: list[str] = []
         token_ids: list[int] = []
         headers_sent = False
@@ -89,7 +94,7 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
     @streaming
     async def GenerateStream(self, request: pb.GenerateRequest,
                              context: grpc.aio.ServicerContext) -> AsyncIterator[pb.GenerateChunk]:
-        domain = to_request(request, context)
+        domain = to_request(request, self._tenant(context, request.tenant))
         # Headers go out with the first chunk, i.e. at the first token.
         async for delta in self._service.generate(domain):
             if delta.final is not None:
@@ -106,16 +111,35 @@ class InferenceServicer(inference_pb2_grpc.InferenceServicer):
     @unary
     async def GetScore(self, request: pb.ScoreRequest,
                        context: grpc.aio.ServicerContext) -> pb.ScoreResponse:
-        score, state = await self._service.score(request.request_id, min(max(request.wait_s, 0), 60))
+        # Through the gateway the tenant is Envoy's header (the verified one); an operator's mesh
+        # call names it in the request, as its Generate call did (TenantAccess decides).
+        score, state = await self._service.score(self._tenant(context, request.tenant),
+                                                 request.request_id, request.wait_s)
         reply = pb.ScoreResponse(request_id=request.request_id, state=state)
         if score is not None:
             reply.hallucination_score = score
         return reply
 
 
-def build_spec(service: InferenceService) -> ServiceSpec:
+# The collector's SLO probes (services/telemetry/slo_probe.py) call the primary directly, with
+# mTLS as `telemetry` (which launcher.SERVED_PARTS lets reach the primary only), acting for the
+# probes' own tenant and no other.
+PROBE_GRANT = {pki.TELEMETRY: (PROBE_TENANT,)}
+
+
+def tenant_access(tls: TlsSettings | None) -> TenantAccess:
+    """Who may act for which tenant on an instance whose listener is `tls`: `server.tls.tenants`
+    and the probes' grant."""
+    return TenantAccess(tls, grants=PROBE_GRANT)
+
+
+def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpec:
+    """The runtime's view of an inference instance; `tls` is its listener's, which says who may
+    act for which tenant."""
+    access = tenant_access(tls)
+
     def register(server: grpc.aio.Server) -> None:
-        inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service), server)
+        inference_pb2_grpc.add_InferenceServicer_to_server(InferenceServicer(service, access), server)
 
     return ServiceSpec(name=f"inference-{service.served_by}", service_names=[SERVICE_NAME],
                        register=register, start=service.start, stop=service.close)
@@ -124,5 +148,6 @@ def build_spec(service: InferenceService) -> ServiceSpec:
 async def run(config: ZtgateConfig, instance_name: str) -> None:
     """`ztgate serve inference --instance primary|fallback`."""
     instance = getattr(config.inference, instance_name)
-    service = InferenceService.from_settings(config.inference, instance, config.limits)
-    await serve(build_spec(service), instance.server, config.otel)
+    service = InferenceService.from_settings(config.inference, instance, config.limits,
+                                             config.gateway.first_token_budget)
+    await serve(build_spec(service, instance.server.tls), instance.server, config.otel)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from services.inference import models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
 from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
-                                             SpeculativeSettings)
+                                             SpeculativeSettings, engine_request_id)
 from services.inference.hallucination import HallucinationScorer
 from services.inference.limits import RequestLimits
 from services.inference.metrics import InferenceMetrics
@@ -49,21 +51,24 @@ class InferenceService:
     def __init__(self, engine: Engine, instance: InstanceSettings, *,
                  scorer: HallucinationScorer | None = None,
                  metrics: InferenceMetrics | None = None, model_dir: Path | None = None,
-                 limits: RequestLimits | None = None) -> None:
+                 limits: RequestLimits | None = None,
+                 budget: FirstTokenBudget | None = None) -> None:
         self.engine = engine
         self.instance = instance
         self.limits = limits or RequestLimits()
         self.limiter = AdmissionLimiter(instance.max_inflight)
         self.scorer = scorer
-        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name)
+        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name, budget=budget)
         self._model_dir = model_dir
 
     @classmethod
     def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings,
-                      limits: RequestLimits) -> InferenceService:
+                      limits: RequestLimits,
+                      budget: FirstTokenBudget | None = None) -> InferenceService:
+        """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
         config = engine_config(settings, instance)
         return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,
-                   limits=limits)
+                   limits=limits, budget=budget)
 
     @property
     def served_by(self) -> str:
@@ -97,38 +102,43 @@ class InferenceService:
         try:
             async for delta in self.engine.generate(request):
                 if not completion and delta.token_ids:
-                    self.metrics.first_token(time.perf_counter() - started, request.tenant)
+                    self.metrics.first_token(time.perf_counter() - started, request.tenant,
+                                             delta.prompt_tokens)
                 completion.extend(delta.token_ids)
                 final = delta.final
                 if final is not None:
                     self.metrics.finished(final, request.tenant)
                     if final.hallucination_score is None:
-                        self.submit_score(request.request_id, final.prompt_token_ids,
+                        self.submit_score(request.engine_id, final.prompt_token_ids,
                                           tuple(completion), request.tenant)
                 yield delta
         finally:
             self.limiter.release()
 
-    def submit_score(self, request_id: str, prompt_ids: tuple[int, ...],
+    def submit_score(self, engine_id: str, prompt_ids: tuple[int, ...],
                      completion_ids: tuple[int, ...], tenant: str) -> None:
-        """Queues a finished answer for the background scorer (never blocks; drops when full)."""
+        """Queues a finished answer for the background scorer (never blocks; drops when full),
+        under its `engine_id`: a tenant asks for its own request's score, never another's."""
         if self.scorer is None:
             return
-        if self.scorer.submit(request_id, prompt_ids, completion_ids):
-            asyncio.get_running_loop().create_task(self._report_score(request_id, tenant))
+        if self.scorer.submit(engine_id, prompt_ids, completion_ids):
+            asyncio.get_running_loop().create_task(self._report_score(engine_id, tenant))
 
-    async def _report_score(self, request_id: str, tenant: str) -> None:
+    async def _report_score(self, engine_id: str, tenant: str) -> None:
         assert self.scorer is not None
-        result = await self.scorer.wait(request_id, timeout=120)
+        result = await self.scorer.wait(engine_id, timeout=120)
         if result is not None:
             self.metrics.score(result.score, tenant)
 
-    async def score(self, request_id: str, wait_s: float) -> tuple[float | None, str]:
-        """(score, state) of a finished request; state is scored, pending or unknown."""
+    async def score(self, tenant: str, request_id: str, wait_s: float) -> tuple[float | None, str]:
+        """(score, state) of the tenant's finished request; state is scored, pending or unknown
+        (another tenant's request of the same id is unknown here). Waits up to `wait_s`, clamped
+        to 0..SCORE_WAIT_MAX_S (NaN: no wait)."""
         if self.scorer is None:
             return None, "unknown"
-        result = (await self.scorer.wait(request_id, wait_s) if wait_s > 0
-                  else self.scorer.result(request_id))
+        key = engine_request_id(tenant, request_id)
+        wait_s = 0.0 if math.isnan(wait_s) else min(max(wait_s, 0.0), SCORE_WAIT_MAX_S)
+        result = (await self.scorer.wait(key, wait_s) if wait_s > 0 else self.scorer.result(key))
         if result is not None:
             return result.score, "scored"
-        return None, "pending" if self.scorer.is_pending(request_id) else "unknown"
+        return None, "pending" if self.scorer.is_pending(key) else "unknown"

@@ -12,7 +12,10 @@ protocol-free part (no grpc import, see ext_proc.py for the servicer):
   (counts and sizes, before any redaction work), scrubs `prompt`, every `messages[].content` and
   every `sampling.stop[]` in one fresh redaction session, sets the verified tenant and that
   session, drops fields this gateway does not know (they could carry text nobody scrubbed), and
-  re-frames it;
+  re-frames it; it reports the scrubbed prompt's size, from which the gateway sets the call's
+  first-token budget (services/common/first_token.py);
+- `GetScore` carries no text: its `ScoreRequest` gets the verified tenant (a caller sees only its
+  own tenant's scores) and its answer passes unchanged;
 - `InferenceExchange.response_body` scrubs secrets out of the answer (pattern tier, through the
   stream scrubber, so a value split across chunks is still caught) and then puts the session's
   pseudonyms back, holding back a tail that may still grow into a value or a placeholder. A stream's
@@ -26,6 +29,7 @@ protocol-free part (no grpc import, see ext_proc.py for the servicer):
 from __future__ import annotations
 
 import logging
+import math
 import struct
 import uuid
 import zlib
@@ -34,6 +38,7 @@ from dataclasses import dataclass
 from google.protobuf.message import DecodeError
 
 from services.common.errors import InvalidArgument, ZtgateError
+from services.common.first_token import SCORE_WAIT_MAX_S
 from services.gen.ztgate.inference.v1 import inference_pb2
 from services.inference.limits import RequestLimits
 from services.redaction.service import RedactionService, RedactionStream
@@ -51,6 +56,8 @@ METHODS: dict[str, bool] = {
     f"/{INFERENCE_SERVICE}/Generate": False,
     f"/{INFERENCE_SERVICE}/GenerateStream": True,
 }
+# The hallucination score of a finished call, by request id: no text either way.
+SCORE_METHOD = f"/{INFERENCE_SERVICE}/GetScore"
 
 
 class BadFrame(InvalidArgument):
@@ -171,6 +178,11 @@ class RequestOutcome:
     body: bytes
     # Pseudonymised or otherwise replaced values, per entity type (counts only, never values).
     findings: dict[str, int]
+    # UTF-8 bytes of the scrubbed prompt (prompt and every message's content): the work before
+    # the first token.
+    prompt_bytes: int = 0
+    # A GetScore call: seconds it may wait for the score (clamped as the inference service does).
+    score_wait_s: float | None = None
 
 
 class InferenceExchange:
@@ -179,11 +191,12 @@ class InferenceExchange:
     def __init__(self, service: RedactionService, path: str, tenant: str,
                  limits: RequestLimits | None = None) -> None:
         streaming = METHODS.get(path)
-        if streaming is None:
+        self.scoring = path == SCORE_METHOD
+        if streaming is None and not self.scoring:
             raise UnknownMethod(f"{path or '(no path)'} is not a method the gateway can scrub; "
-                                f"known: {', '.join(sorted(METHODS))}")
+                                f"known: {', '.join(sorted([*METHODS, SCORE_METHOD]))}")
         self.path = path
-        self.streaming = streaming
+        self.streaming = bool(streaming)
         self.tenant = tenant
         # A fresh session per call, whatever the client sent: pseudonyms of other calls (of this or
         # any other tenant) can never be restored into this answer.
@@ -209,7 +222,9 @@ class InferenceExchange:
         messages = reader.feed(body)
         reader.close()
         if len(messages) != 1:
-            raise BadFrame(f"expected one GenerateRequest message, got {len(messages)}")
+            raise BadFrame(f"expected one request message, got {len(messages)}")
+        if self.scoring:
+            return self._score_request(messages[0])
         request = inference_pb2.GenerateRequest()
         try:
             request.ParseFromString(messages[0])
@@ -238,7 +253,22 @@ class InferenceExchange:
         for result in results:
             for finding in result.findings:
                 findings[finding.entity_type] = findings.get(finding.entity_type, 0) + 1
-        return RequestOutcome(encode_frame(request.SerializeToString()), findings)
+        prompt_bytes = sum(len(text.encode("utf-8")) for text in (request.prompt, *(
+            m.content for m in request.messages)))
+        return RequestOutcome(encode_frame(request.SerializeToString()), findings, prompt_bytes)
+
+    def _score_request(self, message: bytes) -> RequestOutcome:
+        request = inference_pb2.ScoreRequest()
+        try:
+            request.ParseFromString(message)
+        except DecodeError:
+            raise BadFrame("the request body is not a ScoreRequest") from None
+        # Scores are kept per tenant: the verified one replaces whatever the body says.
+        request.tenant = self.tenant
+        wait = 0.0 if math.isnan(request.wait_s) else request.wait_s
+        request.wait_s = min(max(wait, 0.0), SCORE_WAIT_MAX_S)
+        return RequestOutcome(encode_frame(request.SerializeToString()), {},
+                              score_wait_s=request.wait_s)
 
     def _filter(self) -> OutputFilter:
         return OutputFilter(
@@ -249,6 +279,8 @@ class InferenceExchange:
         """What to send on in place of `chunk`: the complete messages in it, rewritten."""
         if not self._requested:
             raise BadFrame("an answer to a call whose request was never scrubbed")
+        if self.scoring:  # a score and a request id: nothing to scrub or restore
+            return chunk
         out: list[bytes] = []
         for raw in self._responses.feed(chunk):
             message = self._response_type()

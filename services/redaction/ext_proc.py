@@ -6,14 +6,24 @@ Envoy runs its ext_proc filter on every route but the redaction service's own, w
 redaction session) lives in the stream:
 
 - request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
-  strips from clients before any filter and only sets itself (from a verified token);
-- request body: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the body is
-  checked against `limits` (RESOURCE_EXHAUSTED or INVALID_ARGUMENT naming the setting), then
-  scrubbed and re-framed (`InferenceExchange.request_body`) within a little less than Envoy's
-  `message_timeout` (DEADLINE_EXCEEDED naming `gateway.redaction_message_timeout_s` past it, so the
-  client reads our reason, not Envoy's bare UNAVAILABLE); a `block` answers PERMISSION_DENIED, a
-  malformed body INVALID_ARGUMENT, and nothing reaches the upstream. When Envoy gives up on the
-  stream, the handler is cancelled and so are its analyses (their workers are freed);
+  strips from clients before any filter and always sets itself (a verified token's claim, or
+  `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
+  Envoy's certificate, the header alone);
+- request body: the method must be one `exchange.METHODS` knows (or GetScore), else UNIMPLEMENTED;
+  the body is checked against `limits` (RESOURCE_EXHAUSTED or INVALID_ARGUMENT naming the setting),
+  then scrubbed and re-framed (`InferenceExchange.request_body`). Envoy waits for that answer
+  `message_timeout`; on a body above a few KiB this service first sends an
+  `override_message_timeout` that grows with the body, up to the filter's `max_message_timeout`
+  (services/common/scrub_timeout.py), and scrubs within a little less than the wait Envoy keeps
+  (DEADLINE_EXCEEDED naming the settings past it, so the client reads our reason, not Envoy's
+  bare UNAVAILABLE). A `block` answers PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and
+  nothing reaches the upstream. When Envoy gives up on the stream, the handler is cancelled and so
+  are its analyses (their workers are freed). The answer also sets the call's per-try timeout,
+  `x-envoy-upstream-rq-per-try-timeout-ms`, to the first-token budget of the scrubbed prompt
+  (services/common/first_token.py; GetScore: its wait). Envoy applies a header mutation sent with
+  a BUFFERED body because it still holds the headers, and accepts an x-envoy-* one because the
+  bootstrap allows it (`mutation_rules.allow_envoy`); the router reads the header when it gets
+  the headers, after this answer;
 - response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
@@ -38,10 +48,13 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
-from services.common.errors import DeadlineExceeded, ZtgateError
-from services.common.identity import TENANT_HEADER
+from services.common.errors import DeadlineExceeded, InvalidArgument, ZtgateError
+from services.common.first_token import FirstTokenBudget
+from services.common.identity import TENANT_HEADER, TenantAccess
+from services.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
+from services.common.tls import peer_name
 from services.inference.limits import RequestLimits
-from services.redaction.exchange import InferenceExchange
+from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -51,10 +64,6 @@ SERVICE_NAME = "envoy.service.ext_proc.v3.ExternalProcessor"
 _IDENTITY = base_pb2.HeaderValueOption(
     header=base_pb2.HeaderValue(key="grpc-accept-encoding", raw_value=b"identity"),
     append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
-
-# Seconds kept back from Envoy's message_timeout, so that a refusal for a slow prompt reaches Envoy
-# before its own timer fails the call with a bare UNAVAILABLE.
-REPLY_MARGIN_S = 0.2
 
 # Envoy's buffer filter (the request-size limit, envoy/envoy.yaml) sets content-length on the body it
 # read; the scrubbed body has another length, and ext_proc refuses a body that disagrees with it.
@@ -84,56 +93,100 @@ def _body(data: bytes) -> ep.CommonResponse:
     return ep.CommonResponse(body_mutation=mutation)
 
 
-def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str]:
-    path = tenant = ""
+# Read by Envoy's router: the call's per-try timeout, i.e. its first-token budget.
+PER_TRY_TIMEOUT_HEADER = "x-envoy-upstream-rq-per-try-timeout-ms"
+
+
+def per_try_timeout_ms(outcome: RequestOutcome, budget: FirstTokenBudget) -> int:
+    """The per-try timeout of a call: its prompt's first-token budget, or a GetScore's wait."""
+    if outcome.score_wait_s is not None:
+        return budget.score_wait_ms(outcome.score_wait_s)
+    return budget.budget_ms_for_bytes(outcome.prompt_bytes)
+
+
+def _request_body(outcome: RequestOutcome, budget: FirstTokenBudget) -> ep.CommonResponse:
+    common = _body(outcome.body)
+    common.header_mutation.set_headers.append(base_pb2.HeaderValueOption(
+        header=base_pb2.HeaderValue(key=PER_TRY_TIMEOUT_HEADER,
+                                    raw_value=str(per_try_timeout_ms(outcome, budget)).encode()),
+        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD))
+    return common
+
+
+def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
+    path = ""
+    tenants: list[str] = []
     for header in message.headers.headers:
         value = header.raw_value.decode("utf-8", "replace") if header.raw_value else header.value
         if header.key == ":path":
             path = value
         elif header.key == TENANT_HEADER:
-            tenant = value
-    return path, tenant
-
-
-def body_budget_s(message_timeout_s: float) -> float:
-    """What scrubbing one request body may take when Envoy waits `message_timeout_s` for it."""
-    return max(message_timeout_s - REPLY_MARGIN_S, message_timeout_s / 2)
+            tenants.append(value)
+    if len(tenants) > 1:
+        raise InvalidArgument(f"the call carries {len(tenants)} {TENANT_HEADER} headers; Envoy sets one")
+    return path, tenants[0] if tenants else None
 
 
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
-    def __init__(self, service: RedactionService, *, limits: RequestLimits | None = None,
-                 message_timeout_s: float | None = None) -> None:
+    def __init__(self, service: RedactionService, access: TenantAccess, budget: FirstTokenBudget,
+                 *, limits: RequestLimits | None = None,
+                 timeouts: ScrubTimeouts | None = None) -> None:
         self._service = service
+        self._access = access
+        self._budget = budget
         self._limits = limits or RequestLimits()
-        # Envoy's wait for one answer (gateway.redaction_message_timeout_s); None: not known here.
-        self._message_timeout_s = message_timeout_s
+        # Envoy's waits for a scrubbed body (the gateway.redaction_*message_timeout* settings);
+        # None: not known here (the caller's own deadline, if any, bounds the scrub).
+        self._timeouts = timeouts
+
+    def _wait_s(self, body: bytes) -> float | None:
+        """Envoy's wait for the answer on this request body; None when not known."""
+        return self._timeouts.for_body(len(body)) if self._timeouts is not None else None
+
+    def _extension(self, kind: str | None, request: ep.ProcessingRequest,
+                  exchange: InferenceExchange | None) -> ep.ProcessingResponse | None:
+        """The override_message_timeout to send before scrubbing this request body, if any: Envoy
+        restarts its timer for the body at that, up to the filter's max_message_timeout."""
+        if kind != "request_body" or exchange is None or self._timeouts is None:
+            return None
+        override = self._timeouts.override_s(len(request.request_body.body))
+        if override is None:
+            return None
+        response = ep.ProcessingResponse()
+        response.override_message_timeout.FromMilliseconds(round(override * 1000))
+        return response
 
     async def _request_body(self, exchange: InferenceExchange, body: bytes,
                             context: grpc.aio.ServicerContext | None) -> ep.ProcessingResponse:
-        budgets = [body_budget_s(self._message_timeout_s)] if self._message_timeout_s else []
+        wait = self._wait_s(body)
+        budgets = [scrub_budget_s(wait)] if wait is not None else []
         remaining = context.time_remaining() if context is not None else None
         if remaining is not None:
             budgets.append(remaining)
         try:
             outcome = await exchange.request_body(body, timeout_s=min(budgets, default=None))
         except DeadlineExceeded as exc:
-            if self._message_timeout_s is None:
+            if wait is None:
                 raise
-            raise _TooSlow(f"{exc}: the gateway waits {self._message_timeout_s:g} s for a scrubbed "
-                           "request (gateway.redaction_message_timeout_s); nothing was forwarded. "
-                           "Shorten the prompt, or raise that setting") from None
+            raise _TooSlow(f"{exc}: the gateway waits {wait:g} s for this request to be scrubbed "
+                           "(gateway.redaction_message_timeout_s, plus "
+                           "gateway.redaction_message_timeout_per_kib_s a KiB up to "
+                           "gateway.redaction_max_message_timeout_s); nothing was forwarded. "
+                           "Shorten the prompt, or raise those settings") from None
         if outcome.findings:
             log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
                                                 "tenant": exchange.tenant,
                                                 "entity_types": outcome.findings})
-        return ep.ProcessingResponse(request_body=ep.BodyResponse(response=_body(outcome.body)))
+        return ep.ProcessingResponse(request_body=ep.BodyResponse(
+            response=_request_body(outcome, self._budget)))
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None,
+                       exchange: InferenceExchange | None, caller: str | None,
                        context: grpc.aio.ServicerContext | None = None
                        ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
-            exchange = InferenceExchange(self._service, *_path_and_tenant(request.request_headers),
+            path, header = _path_and_tenant(request.request_headers)
+            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""),
                                          limits=self._limits)
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
@@ -156,11 +209,15 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
         exchange: InferenceExchange | None = None
         started = time.perf_counter()
+        caller = peer_name(context)
         try:
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
                 try:
-                    exchange, response = await self._respond(kind, request, exchange, context)
+                    extension = self._extension(kind, request, exchange)
+                    if extension is not None:
+                        yield extension
+                    exchange, response = await self._respond(kind, request, exchange, caller, context)
                 except ZtgateError as exc:
                     code = grpc.StatusCode[exc.status]
                     log.info("gateway refused a call: %s", code.name, extra={

@@ -8,7 +8,7 @@ Each action maps to a presidio-anonymizer `Operator` and an `OperatorConfig`:
 | mask         | `TailMask` (ours, on `Mask`)    | `************1111`: every code point but a kept tail |
 | redact       | Presidio `replace`, no value    | `<ENTITY_TYPE>` (not "": keeps the LLM's context)    |
 | hash         | `KeyedHash` (ours)              | `<ENTITY_TYPE:3fa9c2d1e0b4>`: HMAC-SHA256, truncated |
-| encrypt      | Presidio `encrypt`              | AES-CBC ciphertext, base64; `Operators.decrypt` undoes it |
+| encrypt      | `AeadEncrypt` (ours)            | `enc:v1:` + base64 of AES-256-GCM nonce, ciphertext, tag; `Operators.decrypt` undoes it |
 
 `AnonymizerEngine.anonymize` costs ~100-200 us for five spans (it copies results, re-resolves conflicts,
 builds an operator instance per span and formats debug strings), most of the layer's budget. So the hot
@@ -17,18 +17,34 @@ that `overlaps.py` already made disjoint (~1 us a span). `build_engine()` regist
 real `AnonymizerEngine` and `Operators.operator_configs` gives the matching configs; a test checks that
 both paths give the same text. Never feed the engine unresolved spans: its own conflict rules differ
 from overlaps.py, and pass `merge_entities_with_spaces=False`, or it joins "Ada Lovelace" spans itself.
+
+`encrypt` is authenticated (AES-GCM), not Presidio's AES-CBC, which anyone can alter undetected (flip
+bits of the IV and the plaintext's first block changes to order, and padding errors make an oracle).
+The AES-256 key is derived with HKDF-SHA256 from the configured key (any length from 16 bytes): a
+typed passphrase becomes a uniform key, there is no "exactly 16, 24 or 32 characters" trap, and the
+same secret reused as `hash_key` still gives an unrelated encryption key. Each value gets a random
+96-bit nonce: two encryptions of one value differ, and nonces stay unique with overwhelming odds up
+to about 2^32 values per key (NIST SP 800-38D's bound for random nonces); rotate the key well before.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import functools
 import hashlib
 import hmac
+import os
 from collections.abc import Iterable
 from typing import Protocol
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from presidio_anonymizer import AnonymizerEngine
 from presidio_anonymizer.entities import InvalidParamError, OperatorConfig
-from presidio_anonymizer.operators import Decrypt, Encrypt, Mask, Operator, OperatorType, Replace
+from presidio_anonymizer.operators import Mask, Operator, OperatorType, Replace
 
 from services.common.config import ConfigError
 from services.redaction.policies import Action, Policy, ResolvedRule
@@ -37,8 +53,17 @@ from services.redaction.types import ALL_ENTITY_TYPES
 PSEUDONYMIZE_OPERATOR = "ztgate_pseudonymize"
 KEYED_HASH_OPERATOR = "ztgate_keyed_hash"
 MASK_OPERATOR = "ztgate_mask"
+ENCRYPT_OPERATOR = "ztgate_encrypt"
 # Smallest HMAC key accepted, in bytes.
 MIN_HASH_KEY_BYTES = 16
+# Smallest `encrypt` key accepted, in bytes (the AES-256 key is derived from it).
+MIN_ENCRYPT_KEY_BYTES = 16
+# Starts every `encrypt` replacement: the format's version, so that a later one can be told apart.
+ENCRYPTED_PREFIX = "enc:v1:"
+NONCE_BYTES = 12
+TAG_BYTES = 16
+# HKDF's `info`: binds the derived key to this use and format version.
+_ENCRYPT_KDF_INFO = b"ztgate redaction encrypt v1"
 # Hex digits of the HMAC kept in a hash replacement (48 bits: collisions are unlikely within a prompt).
 DEFAULT_HASH_HEX_CHARS = 12
 
@@ -124,7 +149,59 @@ class TailMask(Mask):
         return MASK_OPERATOR
 
 
-CUSTOM_OPERATORS: tuple[type[Operator], ...] = (Pseudonymize, KeyedHash, TailMask)
+class DecryptError(ValueError):
+    """A value that is not an `encrypt` replacement made under this key, or one altered since."""
+
+
+@functools.lru_cache(maxsize=8)
+def _aead(key: bytes) -> AESGCM:
+    """AES-256-GCM under the key HKDF-SHA256 derives from `key` (derived once per key)."""
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_ENCRYPT_KDF_INFO).derive(key)
+    return AESGCM(derived)
+
+
+class AeadEncrypt(Operator):
+    """`enc:v1:` + base64(nonce || ciphertext || tag): AES-256-GCM, a fresh random nonce per value."""
+
+    KEY = "key"
+
+    def operate(self, text: str = None, params: dict = None) -> str:
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = _aead(params[self.KEY]).encrypt(nonce, text.encode("utf-8"), None)
+        return ENCRYPTED_PREFIX + base64.b64encode(nonce + sealed).decode("ascii")
+
+    def validate(self, params: dict = None) -> None:
+        key = params.get(self.KEY)
+        if not isinstance(key, bytes) or len(key) < MIN_ENCRYPT_KEY_BYTES:
+            raise InvalidParamError(f"{ENCRYPT_OPERATOR}: '{self.KEY}' must be at least "
+                                    f"{MIN_ENCRYPT_KEY_BYTES} bytes")
+
+    def operator_name(self) -> str:
+        return ENCRYPT_OPERATOR
+
+    def operator_type(self) -> OperatorType:
+        return OperatorType.Anonymize
+
+
+def open_sealed(key: bytes, value: str) -> str:
+    """Undoes `AeadEncrypt`; DecryptError if `value` is not one of its outputs under `key`, intact."""
+    if not value.startswith(ENCRYPTED_PREFIX):
+        raise DecryptError(f"not an encrypt replacement (they start with {ENCRYPTED_PREFIX!r})")
+    try:
+        raw = base64.b64decode(value[len(ENCRYPTED_PREFIX):], validate=True)
+    except (binascii.Error, ValueError):
+        raise DecryptError("an encrypt replacement is base64 after its prefix; this is not") from None
+    if len(raw) < NONCE_BYTES + TAG_BYTES:
+        raise DecryptError("encrypt replacement too short: truncated")
+    try:
+        plain = _aead(key).decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], None)
+    except InvalidTag:
+        raise DecryptError("encrypt replacement failed authentication: altered, truncated, or "
+                           "encrypted under another key") from None
+    return plain.decode("utf-8")
+
+
+CUSTOM_OPERATORS: tuple[type[Operator], ...] = (Pseudonymize, KeyedHash, TailMask, AeadEncrypt)
 
 
 def build_engine() -> AnonymizerEngine:
@@ -142,8 +219,8 @@ def _as_bytes(key: bytes | str | None) -> bytes | None:
 class Operators:
     """The operator set of one server: keys checked once, operator instances built once, no shared state.
 
-    `hash_key` (>= 16 bytes) enables `hash`; `encrypt_key` (16, 24 or 32 bytes) enables `encrypt`.
-    Both come from the service configuration, never from a policy file.
+    `hash_key` (>= 16 bytes) enables `hash`; `encrypt_key` (>= 16 bytes) enables `encrypt`.
+    Both come from the service configuration (services/redaction/keys.py), never from a policy file.
     """
 
     def __init__(self, *, hash_key: bytes | str | None = None, encrypt_key: bytes | str | None = None,
@@ -153,13 +230,13 @@ class Operators:
         self._hash_hex_chars = hash_hex_chars
         self._by_name: dict[str, Operator] = {
             PSEUDONYMIZE_OPERATOR: Pseudonymize(), KEYED_HASH_OPERATOR: KeyedHash(),
-            MASK_OPERATOR: TailMask(), "replace": Replace(), "encrypt": Encrypt(),
+            MASK_OPERATOR: TailMask(), "replace": Replace(), ENCRYPT_OPERATOR: AeadEncrypt(),
         }
         try:
             if self._hash_key is not None:
                 self._by_name[KEYED_HASH_OPERATOR].validate(self._hash_params())
             if self._encrypt_key is not None:
-                self._by_name["encrypt"].validate({Encrypt.KEY: self._encrypt_key})
+                self._by_name[ENCRYPT_OPERATOR].validate({AeadEncrypt.KEY: self._encrypt_key})
         except InvalidParamError as exc:
             raise ConfigError(f"redaction operator keys: {exc}") from None
         self._configs: dict[ResolvedRule, OperatorConfig] = {}
@@ -208,7 +285,7 @@ class Operators:
             case Action.HASH:
                 return OperatorConfig(KEYED_HASH_OPERATOR, self._hash_params())
             case Action.ENCRYPT:
-                return OperatorConfig("encrypt", {Encrypt.KEY: self._encrypt_key})
+                return OperatorConfig(ENCRYPT_OPERATOR, {AeadEncrypt.KEY: self._encrypt_key})
         raise ValueError(f"action '{rule.action.value}' replaces nothing")
 
     def replace(self, entity_type: str, value: str, rule: ResolvedRule,
@@ -239,7 +316,7 @@ class Operators:
         return configs
 
     def decrypt(self, ciphertext: str) -> str:
-        """Undoes `encrypt` (Presidio's decrypt operator with the configured key)."""
+        """Undoes `encrypt` with the configured key; DecryptError if the value was altered."""
         if self._encrypt_key is None:
             raise ConfigError("no encrypt_key is configured")
-        return Decrypt().operate(text=ciphertext, params={Decrypt.KEY: self._encrypt_key})
+        return open_sealed(self._encrypt_key, ciphertext)

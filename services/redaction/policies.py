@@ -38,7 +38,7 @@ class Action(StrEnum):
     MASK = "mask"                  # every code point replaced by mask_char (optionally keeping a tail)
     REDACT = "redact"              # replaced by <ENTITY_TYPE>
     HASH = "hash"                  # keyed HMAC-SHA256, truncated: <ENTITY_TYPE:3fa9c2...>
-    ENCRYPT = "encrypt"            # AES ciphertext (Presidio's encrypt), reversible with the key
+    ENCRYPT = "encrypt"            # AES-256-GCM ciphertext (authenticated), reversible with the key
     BLOCK = "block"                # the whole request is refused
     ALLOW = "allow"                # left as is
 

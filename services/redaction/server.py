@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import grpc
 
 from services.common.handlers import streaming, unary
-from services.common.identity import caller_tenant
+from services.common.identity import TenantAccess
 from services.common.server import ServiceSpec, serve
+from services.common.first_token import FirstTokenBudget
+from services.common.scrub_timeout import ScrubTimeouts
+from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from services.inference.limits import RequestLimits
-from services.redaction import ext_proc
+from services.redaction import ext_proc, keys
 from services.redaction.service import Finding, RedactionService
 
+log = logging.getLogger(__name__)
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
-
-
-def _tenant(request_tenant: str, context: grpc.aio.ServicerContext) -> str:
-    return caller_tenant(context, request_tenant)
 
 
 def _finding(f: Finding) -> redaction_pb2.Finding:
@@ -28,14 +29,16 @@ def _finding(f: Finding) -> redaction_pb2.Finding:
 
 
 class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
-    def __init__(self, service: RedactionService) -> None:
+    def __init__(self, service: RedactionService, access: TenantAccess) -> None:
         self._service = service
+        # Which tenant a call acts for: by the caller's certificate, never the request's say-so.
+        self._tenant = access.caller_tenant
 
     @unary
     async def Redact(self, request: redaction_pb2.RedactRequest,
                      context: grpc.aio.ServicerContext) -> redaction_pb2.RedactResponse:
         result = await self._service.redact(request.text, policy=request.policy,
-                                            tenant=_tenant(request.tenant, context),
+                                            tenant=self._tenant(context, request.tenant),
                                             session_id=request.session_id,
                                             timeout_s=context.time_remaining())
         return redaction_pb2.RedactResponse(text=result.text, session_id=result.session_id,
@@ -45,7 +48,7 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     async def Analyze(self, request: redaction_pb2.AnalyzeRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.AnalyzeResponse:
         findings = await self._service.analyze(request.text, policy=request.policy,
-                                               tenant=_tenant(request.tenant, context),
+                                               tenant=self._tenant(context, request.tenant),
                                                timeout_s=context.time_remaining())
         return redaction_pb2.AnalyzeResponse(findings=[_finding(f) for f in findings])
 
@@ -53,7 +56,7 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     async def Restore(self, request: redaction_pb2.RestoreRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.RestoreResponse:
         text = self._service.restore(request.text, session_id=request.session_id,
-                                     tenant=_tenant(request.tenant, context))
+                                     tenant=self._tenant(context, request.tenant))
         return redaction_pb2.RestoreResponse(text=text)
 
     @streaming
@@ -63,7 +66,7 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
         async for chunk in request_iterator:
             if stream is None:
                 stream = self._service.open_stream(policy=chunk.policy,
-                                                   tenant=_tenant(chunk.tenant, context),
+                                                   tenant=self._tenant(context, chunk.tenant),
                                                    session_id=chunk.session_id)
             out = stream.feed(chunk.text)
             if chunk.final:
@@ -81,17 +84,21 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
 
-def build_spec(service: RedactionService, limits: RequestLimits | None = None,
-               message_timeout_s: float | None = None) -> ServiceSpec:
-    """The runtime's view of the redaction service (shared by `serve` and tests). `limits` and
-    `message_timeout_s` (Envoy's wait for one ext_proc answer) bound the gateway's calls."""
+def build_spec(service: RedactionService, tls: TlsSettings | None, budget: FirstTokenBudget, *,
+               limits: RequestLimits | None = None,
+               timeouts: ScrubTimeouts | None = None) -> ServiceSpec:
+    """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
+    listener's, which says who may act for which tenant; `budget` sets each inference call's
+    per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
+    request body) bound the gateway's calls (the gateway's settings)."""
+    access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
-        redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service), server)
+        redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service, access), server)
         # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
-            ext_proc.ExternalProcessorServicer(service, limits=limits,
-                                               message_timeout_s=message_timeout_s), server)
+            ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
+                                               timeouts=timeouts), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -100,6 +107,9 @@ def build_spec(service: RedactionService, limits: RequestLimits | None = None,
 
 async def run(config: ZtgateConfig) -> None:
     """`ztgate serve redaction`."""
-    service = RedactionService.from_settings(config.redaction)
-    await serve(build_spec(service, config.limits, config.gateway.redaction_message_timeout_s),
+    operator_keys, source = keys.resolve(config)
+    log.info("%s", source)  # a path, never a key
+    service = RedactionService.from_settings(config.redaction, operator_keys)
+    await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
+                           limits=config.limits, timeouts=config.gateway.scrub_timeouts),
                 config.redaction.server, config.otel)

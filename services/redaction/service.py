@@ -16,9 +16,10 @@ import re
 import uuid
 from collections.abc import Collection, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
+from services.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
 from services.redaction import anonymize
 from services.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
 from services.redaction.anonymize import Finding
@@ -31,11 +32,13 @@ from services.redaction.streaming import Emitted, StreamScrubber
 from services.redaction.types import SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
 
+if TYPE_CHECKING:
+    from services.redaction.keys import OperatorKeys
+
 __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 
 T = TypeVar("T")
 _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-_TENANT = re.compile(r"^[A-Za-z0-9._:@-]{0,128}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +48,15 @@ class RedactResult:
     session_id: str
 
 
-def _check_ids(tenant: str, session_id: str) -> None:
-    if not _TENANT.fullmatch(tenant):
-        raise InvalidArgument("tenant must be at most 128 letters, digits or . _ : @ -")
+def _check_ids(tenant: str, session_id: str) -> str:
+    """The tenant (empty: `default`, as the servers' TenantAccess decides it) once both ids are valid."""
+    tenant = tenant or DEFAULT_TENANT
+    if not is_tenant(tenant):
+        raise InvalidArgument(f"tenant must be {TENANT_RULE}")
     if session_id and not _SESSION_ID.fullmatch(session_id):
         raise InvalidArgument("session_id must be 1-128 letters, digits or . _ : - "
                               "(leave it empty to start a new session)")
+    return tenant
 
 
 def wanted_entities(policy: Policy, supported: Collection[str]) -> list[str] | None:
@@ -125,18 +131,16 @@ class RedactionService:
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
 
     @classmethod
-    def from_settings(cls, settings: RedactionSettings) -> RedactionService:
+    def from_settings(cls, settings: RedactionSettings, keys: OperatorKeys) -> RedactionService:
+        """The service as configured, with the `hash`/`encrypt` keys from `keys.resolve`."""
         return cls(
             policies=PolicyStore.load(settings.policies),
             pool=AnalysisPool(settings.workers or None,
                               spec=AnalyzerSpec(cache_dir=str(settings.cache_dir)),
                               timeout_s=settings.analysis_timeout_s),
             scanner=PatternScanner(cache_dir=settings.cache_dir),
-            vault=Vault(max_sessions=settings.vault.max_sessions,
-                        max_entries_per_session=settings.vault.max_entries_per_session,
-                        ttl_s=settings.vault.ttl_s),
-            operators=Operators(hash_key=settings.hash_key.get_secret_value(),
-                                encrypt_key=settings.encrypt_key.get_secret_value()),
+            vault=Vault(settings.vault),
+            operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
             max_inflight_per_tenant=settings.max_inflight_per_tenant or None,
         )
@@ -156,6 +160,14 @@ class RedactionService:
             raise PermissionDenied(f"tenant '{tenant}' is bound to policy '{own.name}' and cannot "
                                    f"use '{chosen.name}'")
         return chosen
+
+    def _open(self, tenant: str, session_id: str) -> str:
+        """The call's session (the one named, else a new one), made to exist before any work: a
+        Redact that pseudonymises nothing still returns a session that Restore accepts, and a
+        vault that cannot take the session refuses the call before analysis."""
+        session_id = session_id or uuid.uuid4().hex
+        self.vault.open(tenant, session_id)
+        return session_id
 
     def check_size(self, text: str, already: int = 0) -> None:
         # Code points are at most 4 bytes: skip the encode when the text is clearly small.
@@ -183,10 +195,10 @@ class RedactionService:
     async def redact(self, text: str, *, policy: str = "", tenant: str = "",
                      session_id: str = "", timeout_s: float | None = None) -> RedactResult:
         """`timeout_s`: the caller's remaining time (its gRPC deadline), None when it has none."""
-        _check_ids(tenant, session_id)
+        tenant = _check_ids(tenant, session_id)
         self.check_size(text)
         chosen = self._policy(policy, tenant)
-        session_id = session_id or uuid.uuid4().hex
+        session_id = self._open(tenant, session_id)
         detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
         outcome = anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
                                    operators=self.operators)
@@ -200,11 +212,11 @@ class RedactionService:
         that fails stops the others; pseudonyms are then allocated in text order, so `<PERSON_1>` is
         the first person of the first text. A block in any text refuses the whole call.
         """
-        _check_ids(tenant, session_id)
+        tenant = _check_ids(tenant, session_id)
         for text in texts:
             self.check_size(text)
         chosen = self._policy(policy, tenant)
-        session_id = session_id or uuid.uuid4().hex
+        session_id = self._open(tenant, session_id)
         deadline = self._deadline(timeout_s)
         if len(texts) == 1:  # the usual prompt: no tasks to gather
             found = [await self._detect(texts[0], chosen, tenant, deadline)]
@@ -217,7 +229,7 @@ class RedactionService:
 
     async def analyze(self, text: str, *, policy: str = "", tenant: str = "",
                       timeout_s: float | None = None) -> list[Finding]:
-        _check_ids(tenant, "")
+        tenant = _check_ids(tenant, "")
         self.check_size(text)
         chosen = self._policy(policy, tenant)
         detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
@@ -226,20 +238,21 @@ class RedactionService:
                 for d in anonymize.analyze(text, detections, chosen)]
 
     def restore(self, text: str, *, session_id: str, tenant: str = "") -> str:
-        _check_ids(tenant, session_id)
+        """The session's pseudonyms put back; NOT_FOUND when the tenant has no such session."""
+        tenant = _check_ids(tenant, session_id)
         if not session_id:
             raise InvalidArgument("session_id is required: pseudonyms are restored per session")
         self.check_size(text)
         return self.vault.restore(tenant, session_id, text)
 
     def open_stream(self, *, policy: str = "", tenant: str = "", session_id: str = "") -> RedactionStream:
-        _check_ids(tenant, session_id)
-        return RedactionStream(self, self._policy(policy, tenant), tenant,
-                               session_id or uuid.uuid4().hex)
+        tenant = _check_ids(tenant, session_id)
+        chosen = self._policy(policy, tenant)
+        return RedactionStream(self, chosen, tenant, self._open(tenant, session_id))
 
     def open_output_stream(self, *, tenant: str, session_id: str) -> RedactionStream:
         """Scrubs a model's answer for the gateway: secrets by the tenant's policy (`output_policy`)."""
-        _check_ids(tenant, session_id)
+        tenant = _check_ids(tenant, session_id)
         policy = self._policy("", tenant)
         derived = self._output_policies.get(policy.name)
         if derived is None:

@@ -21,7 +21,7 @@ from services.telemetry.exposition import AggregationCollector, Exposition, Metr
 from services.telemetry.forwarder import Forwarder, Send
 from services.telemetry.pipeline import Pipeline
 from services.telemetry.queue import IngestQueue, Item
-from services.telemetry.slo_controller import PRIMARY, SloController
+from services.telemetry.slo_controller import PRIMARY, Misses, Probe, SloController
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +45,19 @@ class Status:
 class TelemetryCollector:
     def __init__(self, settings: TelemetrySettings, metrics_host: str, metrics_port: int,
                  actuator: Actuator | None = None,
-                 upstream: UpstreamFactory | None = None) -> None:
+                 upstream: UpstreamFactory | None = None, *, misses: Misses | None = None,
+                 probe: Probe | None = None,
+                 closers: Iterable[Callable[[], Awaitable[None]]] = ()) -> None:
+        """`actuator`, `misses` and `probe` are the SLO controller's transports (Envoy's runtime,
+        Envoy's per-try-timeout counter, the primary); `closers` release them at stop."""
         self.settings = settings
         self.queue = IngestQueue(settings.queue_size)
         self.aggregator = Aggregator(settings.max_series_per_metric, settings.max_metrics,
                                      settings.series_ttl_s)
-        self.slo = (SloController(settings.slo, actuator)
+        self.slo = (SloController(settings.slo, actuator, misses=misses, probe=probe)
                     if settings.slo.enabled and actuator is not None else None)
         self.forwarders: list[Forwarder] = []
-        self._closers: list[Callable[[], Awaitable[None]]] = []
+        self._closers: list[Callable[[], Awaitable[None]]] = list(closers)
         for endpoint in settings.forward:
             if upstream is None:
                 raise ValueError("forward endpoints are configured but no upstream transport")
@@ -170,6 +174,10 @@ class TelemetryCollector:
                              "SLO controller transitions, by the state moved to")
         for state, count in sorted(st.transitions.items()):
             transitions.add(count, to=state)
+        probes = MetricBuilder("ztgate_slo_probes", "counter",
+                               "Probes of the primary while traffic is off it, by result (ok, miss)")
+        for result, count in sorted(st.probes.items()):
+            probes.add(count, result=result)
         return [
             MetricBuilder("ztgate_slo_fallback_active", "gauge",
                    "1 while inference traffic is moved to the fallback by the SLO controller")
@@ -189,5 +197,10 @@ class TelemetryCollector:
             MetricBuilder("ztgate_slo_actuation_failures", "counter",
                    "Envoy admin calls of the SLO controller that failed")
             .add(st.actuation_failures).metric,
+            MetricBuilder("ztgate_slo_budget_misses", "counter",
+                   "Primary-first tries Envoy abandoned at their first-token budget, counted "
+                   "by the controller")
+            .add(st.budget_misses).metric,
+            probes.metric,
             transitions.metric,
         ]

@@ -46,7 +46,10 @@ class SloSettings(Strict):
     primary_percent: int = Field(default=100, ge=0, le=100)
     # Value of the `ztgate.instance` attribute that marks the primary's data points.
     instance: str = "primary"
-    # P99 TTFT above this (ms) moves traffic to the fallback; best set on a histogram bucket bound.
+    # P99 time to first token (beyond the prompt's prefill allowance, so comparable across prompt
+    # sizes) above this (ms) moves traffic to the fallback; best set on a histogram bucket bound.
+    # A try Envoy abandoned at its per-try timeout counts above it: keep it at or below
+    # gateway.inference_per_try_timeout_s.
     ttft_trip_ms: float = Field(default=1200.0, gt=0)
     # P99 TTFT below this (ms) moves traffic back (hysteresis); must be under ttft_trip_ms.
     ttft_recover_ms: float = Field(default=800.0, gt=0)
@@ -64,6 +67,12 @@ class SloSettings(Strict):
     min_hold_s: float = Field(default=10.0, ge=0)
     # Seconds an Envoy admin call may take.
     admin_timeout_s: float = Field(default=2.0, gt=0)
+    # Seconds between probes of the primary while traffic is moved off it: one short greedy call
+    # (one token) straight to the primary (inference.primary.server.listen, as the telemetry
+    # identity under mTLS), timed to its first token; past ttft_trip_ms it is a miss. They keep
+    # the window fed so that the controller can recover; 0 turns them off (recovery then needs
+    # fallback_percent above 0 or direct callers of the primary).
+    probe_interval_s: float = Field(default=1.0, ge=0)
 
     @model_validator(mode="after")
     def _hysteresis(self) -> "SloSettings":

@@ -1,11 +1,18 @@
-"""Envoy's admin console as the SLO controller uses it: set and read runtime keys."""
+"""Envoy's admin console as the SLO controller uses it: set and read runtime keys, read counters."""
 
 from __future__ import annotations
 
 import asyncio
 import http.client
 import json
+import re
 import urllib.parse
+
+# Tries of calls routed primary-first (envoy/envoy.yaml: route cluster `inference_primary_first`)
+# that Envoy abandoned at their per-try timeout, i.e. their first-token budget. Envoy charges it to
+# the route's cluster; its per-host `rq_timeout` would also count calls that ran out of their
+# client's own deadline, which a client could use to trip the controller.
+PRIMARY_BUDGET_MISSES = "cluster.inference_primary_first.upstream_rq_per_try_timeout"
 
 
 class AdminError(Exception):
@@ -43,3 +50,12 @@ class EnvoyRuntime:
         body = await asyncio.to_thread(self._call, "GET", "/runtime?format=json")
         entry = json.loads(body).get("entries", {}).get(key)
         return None if entry is None else entry.get("final_value")
+
+    async def counter(self, name: str) -> int | None:
+        """A counter's value from GET /stats, or None when Envoy has no stat of that name."""
+        query = urllib.parse.urlencode({"format": "json", "filter": f"^{re.escape(name)}$"})
+        body = await asyncio.to_thread(self._call, "GET", f"/stats?{query}")
+        for stat in json.loads(body).get("stats", []):
+            if stat.get("name") == name and isinstance(stat.get("value"), int):
+                return stat["value"]
+        return None

@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from services.common.pki import TELEMETRY, part_tls
 from services.common.server import ListenError, ServiceSpec, is_loopback, serve, split_host_port
 from services.config import ZtgateConfig
 from services.telemetry.collector import TelemetryCollector
 from services.telemetry.config import ForwardEndpoint, TelemetrySettings
-from services.telemetry.envoy_admin import EnvoyRuntime
+from services.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
 from services.telemetry.forwarder import Send
 from services.telemetry.otlp_client import OtlpUpstream
 from services.telemetry.otlp_receivers import SERVICE_NAMES, registrar
+from services.telemetry.slo_probe import PrimaryProbe
 
 def _upstream(endpoint: ForwardEndpoint) -> tuple[Send, Callable[[], Awaitable[None]]]:
     client = OtlpUpstream(endpoint)
     return client.send, client.close
 
 
-def build_collector(settings: TelemetrySettings) -> TelemetryCollector:
-    """The collector with its real transports (Envoy admin, upstream OTLP over gRPC)."""
+def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = None) -> TelemetryCollector:
+    """The collector with its real transports (Envoy admin, upstream OTLP over gRPC, and the SLO
+    controller's probe of the primary when one is given)."""
     host, port = split_host_port(settings.metrics_listen)
     if settings.metrics_tls is None and not is_loopback(host):
         raise ListenError(f"refusing to serve /metrics on {settings.metrics_listen} without TLS: "
@@ -29,7 +32,20 @@ def build_collector(settings: TelemetrySettings) -> TelemetryCollector:
     async def actuate(percent: int) -> None:
         await runtime.set(settings.slo.runtime_key, percent)
 
-    return TelemetryCollector(settings, host, port, actuator=actuate, upstream=_upstream)
+    async def misses() -> int | None:
+        return await runtime.counter(PRIMARY_BUDGET_MISSES)
+
+    return TelemetryCollector(settings, host, port, actuator=actuate, upstream=_upstream,
+                              misses=misses, probe=probe,
+                              closers=[probe.close] if probe is not None else [])
+
+
+def primary_probe(config: ZtgateConfig) -> PrimaryProbe | None:
+    """The SLO controller's probe of the primary (as the telemetry identity under mTLS), or None
+    when probing is off."""
+    if not (config.telemetry.slo.enabled and config.telemetry.slo.probe_interval_s > 0):
+        return None
+    return PrimaryProbe(config.inference.primary.server.listen, part_tls(config.mesh, TELEMETRY))
 
 
 def build_spec(collector: TelemetryCollector) -> ServiceSpec:
@@ -50,7 +66,7 @@ def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> Ztg
 async def run(config: ZtgateConfig, metrics_listen: str | None = None) -> None:
     """`ztgate serve telemetry [--metrics-listen HOST:PORT]`."""
     config = with_metrics_listen(config, metrics_listen)
-    collector = build_collector(config.telemetry)
+    collector = build_collector(config.telemetry, primary_probe(config))
     # The collector does not export its own telemetry to itself: its metrics are exposed directly.
     otel = config.otel.model_copy(update={"enabled": False})
     await serve(build_spec(collector), config.telemetry.server, otel)

@@ -1,32 +1,50 @@
-"""The SLO controller: the primary's rolling P99 TTFT decides where inference traffic goes.
+"""The SLO controller: the primary's rolling P99 time to first token decides where inference
+traffic goes.
 
-When P99 TTFT of the primary (`ztgate.instance` = slo.instance) rises above the trip threshold
-over at least `min_samples` samples in the window, the controller sets Envoy's runtime key to
-`fallback_percent`; when it falls below the (lower) recover threshold it sets `primary_percent`
-again. Time per output token can be a second signal. The window is cleared at each transition,
-so the next decision rests on data gathered after it, and a state is held `min_hold_s` at least.
-While traffic is on the fallback, recovery needs primary samples: with fallback_percent 0 they
-come from probes or direct callers; a small fallback_percent keeps a canary share instead.
-A failed Envoy call is retried at every evaluation until it succeeds.
+The time judged is comparable work: each first token's excess over its prompt's prefill allowance
+(`ztgate.inference.first_token_excess`, services/common/first_token.py), so a long prompt is not
+a slow service. The window holds three kinds of samples of the primary (`ztgate.instance` =
+slo.instance):
+
+- the excess of every first token the primary reports over OTLP;
+- every try Envoy abandoned at its per-try timeout, i.e. the call's first-token budget (the
+  `misses` source: Envoy's per-try-timeout counter of the primary-first route), counted above
+  every bound: its first token never came, so the primary never reported it, and without these the
+  P99 could never pass a threshold at or above the short-prompt budget;
+- while traffic is moved off the primary, the controller's own probes (`probe`: one short greedy
+  call straight to the primary, timed to its first token, a miss past `ttft_trip_ms`), so that it
+  can recover with no traffic there; the primary's OTLP points of these calls are skipped.
+
+When the P99 rises above `ttft_trip_ms` over at least `min_samples` samples, the controller sets
+Envoy's runtime key to `fallback_percent`; when it falls below the (lower) `ttft_recover_ms` it sets
+`primary_percent` again. Time per output token can be a second signal. The window is cleared at
+each transition, so the next decision rests on data gathered after it, and a state is held
+`min_hold_s` at least. A failed Envoy call is retried at every evaluation until it succeeds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from services.telemetry.config import SloSettings
 from services.telemetry.naming import label_name
-from services.common.semconv import INSTANCE, TIME_PER_OUTPUT_TOKEN, TIME_TO_FIRST_TOKEN
+from services.common.semconv import (FIRST_TOKEN_EXCESS, INSTANCE, LATENCY_BUCKETS_S, PROBE_TENANT,
+                                     TENANT, TIME_PER_OUTPUT_TOKEN)
 from services.telemetry.slo_window import LatencySignal
 
 log = logging.getLogger(__name__)
 
 PRIMARY = "primary"
 FALLBACK = "fallback"
+# Envoy's count so far of tries abandoned at their per-try timeout (None: not known now).
+Misses = Callable[[], Awaitable[int | None]]
+# A probe of the primary with a deadline in seconds: its time to first token, None on a miss.
+Probe = Callable[[float], Awaitable[float | None]]
 
 
 @dataclass
@@ -42,6 +60,10 @@ class SloStatus:
     actuation_failures: int = 0
     # Percent last set in Envoy (None until the first successful call).
     applied_percent: int | None = None
+    # Tries Envoy abandoned at their first-token budget, counted into the window.
+    budget_misses: int = 0
+    # Probes of the primary, by result (ok, miss).
+    probes: dict[str, int] = field(default_factory=lambda: {"ok": 0, "miss": 0})
 
     @property
     def fallback_active(self) -> bool:
@@ -50,19 +72,25 @@ class SloStatus:
 
 class SloController:
     def __init__(self, settings: SloSettings, actuate: Callable[[int], Awaitable[None]],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, misses: Misses | None = None,
+                 probe: Probe | None = None) -> None:
         self.settings = settings
         self._actuate = actuate
+        self._misses = misses
+        self._probe = probe
         self.clock = clock
         instance_label = label_name(INSTANCE)
-        self.ttft = LatencySignal(TIME_TO_FIRST_TOKEN, instance_label, settings.instance,
-                                  settings.window_s, clock)
+        self.ttft = LatencySignal(FIRST_TOKEN_EXCESS, instance_label, settings.instance,
+                                  settings.window_s, clock, bounds=LATENCY_BUCKETS_S,
+                                  skip=(label_name(TENANT), PROBE_TENANT))
         self.tpot = (LatencySignal(TIME_PER_OUTPUT_TOKEN, instance_label, settings.instance,
                                    settings.window_s, clock)
                      if settings.tpot_trip_ms is not None else None)
         self.status = SloStatus()
         self._since = clock() - settings.min_hold_s
         self._failing = False
+        self._misses_seen: int | None = None
+        self._last_probe = -math.inf
 
     @property
     def observers(self) -> list[LatencySignal]:
@@ -120,8 +148,50 @@ class SloController:
         s = self.settings
         return s.fallback_percent if self.status.fallback_active else s.primary_percent
 
+    async def count_misses(self) -> None:
+        """Adds the tries Envoy abandoned since the last look to the window (above every bound).
+        The first look only sets the baseline: what happened before is not in the window."""
+        if self._misses is None:
+            return
+        try:
+            total = await self._misses()
+        except Exception as exc:  # noqa: BLE001 - Envoy's admin down: nothing new to count now
+            log.debug("cannot read Envoy's per-try timeouts (%s)", type(exc).__name__,
+                      extra={"event": "slo_misses_unread"})
+            total = None
+        if total is None:
+            return
+        seen, self._misses_seen = self._misses_seen, total
+        if seen is None:
+            return
+        new = total - seen if total >= seen else total  # a lower count: Envoy restarted
+        self.ttft.add(math.inf, new)
+        self.status.budget_misses += new
+
+    async def probe(self) -> None:
+        """While traffic is off the primary, one probe every probe_interval_s into the window."""
+        s = self.settings
+        if (self._probe is None or s.probe_interval_s <= 0 or self.status.state != FALLBACK
+                or self.clock() - self._last_probe < s.probe_interval_s):
+            return
+        self._last_probe = self.clock()
+        deadline_s = s.ttft_trip_ms / 1000
+        try:
+            took = await self._probe(deadline_s)
+        except Exception:  # noqa: BLE001 - a probe that fails is a miss
+            took = None
+        if took is None or took > deadline_s:
+            self.status.probes["miss"] += 1
+            self.ttft.add(math.inf)
+        else:
+            self.status.probes["ok"] += 1
+            self.ttft.add(took)
+
     async def step(self) -> None:
-        """One evaluation: decide, then bring Envoy to the desired percent if it is not there."""
+        """One evaluation: gather (Envoy's misses, a probe), decide, then bring Envoy to the
+        desired percent if it is not there."""
+        await self.count_misses()
+        await self.probe()
         target = self.decide()
         if target is not None:
             self._transition(target)

@@ -87,24 +87,44 @@ class RollingHistogram:
 
 
 class LatencySignal:
-    """One metric of one instance (e.g. TTFT of the primary), as a rolling histogram."""
+    """One metric of one instance (e.g. TTFT of the primary), as a rolling histogram.
+
+    Besides OTLP points, the window takes samples the controller measured itself (`add`): a
+    probe's time, or a try Envoy abandoned (above every bound). Points labelled `skip` (a
+    (label, value) pair: the probes' own tenant) are left out, since the probes are counted
+    directly."""
 
     def __init__(self, metric: str, instance_label: str, instance: str, window_s: float,
                  clock: Callable[[], float] = time.monotonic,
-                 wall_ns: Callable[[], int] = time.time_ns) -> None:
+                 wall_ns: Callable[[], int] = time.time_ns,
+                 bounds: tuple[float, ...] = (), skip: tuple[str, str] | None = None) -> None:
         self.metric = metric
         self.instance_label = instance_label
         self.instance = instance
         self.window = RollingHistogram(window_s, clock)
         self.wall_ns = wall_ns
+        # Buckets of the samples added directly (the metric's own bounds).
+        self.bounds = bounds
+        self.skip = skip
         self._last: OrderedDict[Labels, tuple[int, tuple[float, ...]]] = OrderedDict()
+
+    def add(self, value_s: float, count: int = 1) -> None:
+        """`count` samples of `value_s` seconds (math.inf: above every bound)."""
+        if count <= 0:
+            return
+        counts = [0.0] * (len(self.bounds) + 1)
+        counts[next((i for i, b in enumerate(self.bounds) if value_s <= b), len(self.bounds))] = count
+        self.window.add(self.bounds, counts)
 
     def wants(self, name: str) -> bool:
         return name == self.metric
 
     def observe(self, name: str, labels: Labels, bounds: Sequence[float], counts: Sequence[float],
                 start_ns: int, cumulative: bool) -> None:
-        if dict(labels).get(self.instance_label) != self.instance:
+        attributes = dict(labels)
+        if attributes.get(self.instance_label) != self.instance:
+            return
+        if self.skip is not None and attributes.get(self.skip[0]) == self.skip[1]:
             return
         current = tuple(counts)
         delta: Sequence[float] = current

@@ -113,7 +113,7 @@ async def test_client_tenant_header_and_body_tenant_are_ignored(suite: Suite, st
     await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}", tenant="acme"),
                         metadata=(("x-ztgate-tenant", "acme"),), timeout=30)
     [sent] = suite.recorded()[before:]
-    assert sent.tenant == ""  # the gateway's tenant (none without a verified token), not the body's
+    assert sent.tenant == "default"  # the gateway's tenant (`default` without tokens), not the body's
     assert "<EMAIL_ADDRESS_1>" in sent.prompt  # the default policy's pseudonym, not acme's hash
 
 

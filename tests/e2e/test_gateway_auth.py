@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 
 import grpc
+import jwt
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.bench.gateway_bench import measure
-from services.gateway.auth import keygen, mint
+from services.gateway.auth import ALGORITHM, keygen, load_signing_key, mint
+from services.gateway.config import DEFAULT_MAX_TOKEN_LIFETIME_S
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
@@ -64,6 +67,18 @@ def _token(keys, **overrides) -> str:
     return mint(key, **claims)
 
 
+def _forged(keys, *, lifetime_s: int | None, tenant: str = "acme") -> str:
+    """A token signed with the gateway's own key that `mint` would not make: without `exp`
+    (lifetime None), or valid `lifetime_s` from now."""
+    key, kid = load_signing_key(keys[0])
+    now = int(time.time())
+    claims = {"iss": "ztgate", "aud": "ztgate-gateway", "iat": now, "nbf": now, "sub": tenant,
+              "tenant": tenant, "scope": "inference redaction"}
+    if lifetime_s is not None:
+        claims["exp"] = now + lifetime_s
+    return jwt.encode(claims, key, algorithm=ALGORITHM, headers={"kid": kid})
+
+
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
@@ -77,12 +92,17 @@ async def test_a_verified_tenant_gets_its_own_policy_and_the_body_tenant_is_igno
     assert "<EMAIL_ADDRESS:" in sent.prompt and EMAIL not in sent.prompt  # acme hashes emails
 
 
-async def test_a_token_without_the_tenant_claim_runs_as_default(suite, stub, keys) -> None:
+@pytest.mark.parametrize("tenant", ["", "bad tenant!"], ids=["empty", "malformed"])
+async def test_a_token_without_a_usable_tenant_claim_is_unauthenticated_and_reaches_nothing(
+        suite, stub, keys, tenant) -> None:
+    # More shapes (missing, numbers, lists), and Restore, in test_gateway_tenancy.py.
     before = len(suite.recorded())
-    await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}"),
-                        metadata=_auth(_token(keys, tenant="")), timeout=30)
-    [sent] = suite.recorded()[before:]
-    assert sent.tenant == "" and "<EMAIL_ADDRESS_1>" in sent.prompt
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Generate(ipb.GenerateRequest(prompt=f"mail {EMAIL}", tenant="acme"),
+                            metadata=_auth(_token(keys, tenant=tenant)), timeout=30)
+    assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert "no usable tenant" in info.value.details()
+    assert suite.recorded()[before:] == []
 
 
 # Envoy's answers: UNAUTHENTICATED (401) for a token it cannot verify, PERMISSION_DENIED (403) for
@@ -90,7 +110,9 @@ async def test_a_token_without_the_tenant_claim_runs_as_default(suite, stub, key
 @pytest.mark.parametrize("case, code", [
     ("missing", grpc.StatusCode.UNAUTHENTICATED), ("garbage", grpc.StatusCode.UNAUTHENTICATED),
     ("expired", grpc.StatusCode.UNAUTHENTICATED), ("wrong-issuer", grpc.StatusCode.UNAUTHENTICATED),
-    ("other-key", grpc.StatusCode.UNAUTHENTICATED), ("wrong-audience", grpc.StatusCode.PERMISSION_DENIED)])
+    ("other-key", grpc.StatusCode.UNAUTHENTICATED), ("wrong-audience", grpc.StatusCode.PERMISSION_DENIED),
+    ("no-expiry", grpc.StatusCode.UNAUTHENTICATED), ("too-long", grpc.StatusCode.UNAUTHENTICATED),
+    ("ten-years", grpc.StatusCode.UNAUTHENTICATED)])
 async def test_calls_without_a_valid_token_are_refused_and_reach_nothing(
         suite, stub, keys, case, code, tmp_path) -> None:
     tokens = {
@@ -100,6 +122,10 @@ async def test_calls_without_a_valid_token_are_refused_and_reach_nothing(
         "wrong-audience": _token(keys, audience="someone-else"),
         "wrong-issuer": _token(keys, issuer="evil"),
         "other-key": mint(keygen(tmp_path)[0], tenant="acme", issuer="ztgate", audience="ztgate-gateway"),
+        # Signed by the right key, but never expiring, or living past gateway.auth.max_token_lifetime_s.
+        "no-expiry": _forged(keys, lifetime_s=None),
+        "too-long": _forged(keys, lifetime_s=DEFAULT_MAX_TOKEN_LIFETIME_S + 60),
+        "ten-years": _forged(keys, lifetime_s=10 * 365 * 86400),
     }
     token = tokens[case]
     before = len(suite.recorded())
@@ -113,6 +139,16 @@ async def test_calls_without_a_valid_token_are_refused_and_reach_nothing(
                 await response
         assert info.value.code() == code, (case, info.value.details())
     assert suite.recorded()[before:] == []
+
+
+async def test_tokens_within_the_maximum_lifetime_are_accepted(suite, stub, keys) -> None:
+    """The refusals above are the limit's, not the forging's: the same forged token within it
+    passes, and so does the longest token `ztgate token mint` makes (mint and Envoy agree)."""
+    for token in (_forged(keys, lifetime_s=DEFAULT_MAX_TOKEN_LIFETIME_S - 60, tenant="lifetime"),
+                  _token(keys, tenant="lifetime", ttl_s=DEFAULT_MAX_TOKEN_LIFETIME_S)):
+        before = len(suite.recorded())
+        reply = await stub.Generate(ipb.GenerateRequest(prompt="hi"), metadata=_auth(token), timeout=30)
+        assert reply.text and len(suite.recorded()) == before + 1
 
 
 async def _redact_through_gateway(suite: Suite, token: str) -> rpb.RedactResponse:

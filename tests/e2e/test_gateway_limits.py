@@ -5,6 +5,11 @@ Envoy as `ztgate envoy-config` renders it with the shipped `limits`, two RECORDI
 test doubles that record what reaches them). Each oversize or out-of-bounds request is refused with the
 right status and a message naming the limit, and nothing reaches an upstream; a request too slow to
 scrub is refused with our DEADLINE_EXCEEDED before Envoy's own timer, and the gateway serves on.
+
+The suite's wait for a scrubbed body is 1 s plus 0.01 s a KiB, at most 2 s: a body of the prompt
+limit is given ~1.7 s, which Envoy keeps only because the redaction service's
+override_message_timeout extends its 1 s message_timeout (else Envoy's own UNAVAILABLE would come
+first).
 """
 
 from __future__ import annotations
@@ -15,15 +20,19 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
+from services.common.scrub_timeout import ScrubTimeouts
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.limits import RequestLimits
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite, wait_for
+from tests.procs import admin_get
 
 pytestmark = pytest.mark.slow
 
 LIMITS = RequestLimits()  # the shipped defaults, which this suite runs with
 MESSAGE_TIMEOUT_S = 1.0
+PER_KIB_S = 0.01
+MAX_MESSAGE_TIMEOUT_S = 2.0
 DEFAULT_POLICY = "name: default\ndefault_action: pseudonymize\ndefault_secret_action: redact\n"
 MIB = 1024 * 1024
 PROSE = "The quick brown fox jumps over the lazy dog. "
@@ -34,7 +43,9 @@ DENSE = "Maria Garcia from Madrid wrote to Jan Kowalski in Warsaw and Ahmed Khan
 @pytest.fixture(scope="module")
 async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
     suite = await start_suite(tmp_path_factory.mktemp("limits"), policies={"default.yaml": DEFAULT_POLICY},
-                              message_timeout_s=MESSAGE_TIMEOUT_S)
+                              message_timeout_s=MESSAGE_TIMEOUT_S, gateway_env={
+                                  "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_PER_KIB_S": str(PER_KIB_S),
+                                  "ZTGATE_GATEWAY__REDACTION_MAX_MESSAGE_TIMEOUT_S": str(MAX_MESSAGE_TIMEOUT_S)})
     try:
         yield suite
     finally:
@@ -112,15 +123,39 @@ def _slow_request() -> ipb.GenerateRequest:
     return ipb.GenerateRequest(messages=_chat(LIMITS.max_messages, DENSE[:each]))
 
 
+def _overrides(suite: Suite) -> dict[str, int]:
+    """Envoy's ext_proc counters of override_message_timeout answers (received, ignored)."""
+    text = admin_get(suite.admin, "/stats?filter=ext_proc.*override_message_timeout")
+    counts = {"received": 0, "ignored": 0}
+    for line in text.splitlines():
+        name, _, value = line.rpartition(": ")
+        for kind in counts:
+            if name.endswith(f"override_message_timeout_{kind}"):
+                counts[kind] += int(value)
+    return counts
+
+
 async def test_a_request_too_slow_to_scrub_is_deadline_exceeded_before_envoy_gives_up_and_the_gateway_serves_on(
         suite: Suite, big_stub) -> None:
+    """Refused by us after the extended wait (Envoy's 1 s timer alone would have answered
+    UNAVAILABLE first): Envoy honoured the override."""
     before = len(suite.recorded())
+    overrides = _overrides(suite)
     dense = _slow_request()
+    wait = ScrubTimeouts(MESSAGE_TIMEOUT_S, PER_KIB_S, MAX_MESSAGE_TIMEOUT_S).for_body(
+        dense.ByteSize() + 5)  # the message in its gRPC frame, as ext_proc receives it
+    assert wait > MESSAGE_TIMEOUT_S
+    loop = asyncio.get_running_loop()
+    started = loop.time()
     with pytest.raises(grpc.aio.AioRpcError) as info:
         await big_stub.Generate(dense, timeout=30)
+    elapsed = loop.time() - started
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED, info.value  # ours, not Envoy's UNAVAILABLE
     details = info.value.details()
-    assert "gateway.redaction_message_timeout_s" in details and "nothing was forwarded" in details
+    assert f"waits {wait:g} s" in details, details
+    assert "gateway.redaction_message_timeout_per_kib_s" in details and "nothing was forwarded" in details
+    assert elapsed > MESSAGE_TIMEOUT_S  # past Envoy's own timer: only the override kept it waiting
+    assert _overrides(suite) == {"received": overrides["received"] + 1, "ignored": overrides["ignored"]}
     assert "Maria" not in details
     assert len(suite.recorded()) == before
     answer = await big_stub.Generate(ipb.GenerateRequest(prompt="I am Maria Garcia."), timeout=30)

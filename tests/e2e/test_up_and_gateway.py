@@ -42,6 +42,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dic
     env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
     env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
     env["ZTGATE_MESH__PKI_DIR"] = str(logs / "pki")  # empty: `up` issues the suite's certificates
+    env["ZTGATE_REDACTION__KEYS_FILE"] = str(logs / "keys" / "redaction.json")  # and the redaction keys
     child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
     deadline = time.monotonic() + 480
     while "ztgate is up" not in child.log():
@@ -64,6 +65,7 @@ def test_up_prints_the_endpoints(suite) -> None:
     assert env["ZTGATE_GATEWAY__LISTEN"] in log and env["ZTGATE_GATEWAY__ADMIN"] in log
     assert "bearer tokens          off" in log  # says so when calls are not authenticated
     assert f"issued the suite's certificates in {env['ZTGATE_MESH__PKI_DIR']}" in log
+    assert f"generated the redaction keys in {env['ZTGATE_REDACTION__KEYS_FILE']}" in log
     assert "inside the suite       mTLS" in log
 
 

@@ -120,10 +120,18 @@ class SamplingParams:
         )
 
 
+def engine_request_id(tenant: str, request_id: str) -> str:
+    """The id a request has inside the engine (and the background scorer): unique per (tenant,
+    request_id), so one tenant reusing another's request_id never touches the other's request. The
+    tenant's length leads, so no two pairs give the same id whatever characters they hold."""
+    return f"{len(tenant)}:{tenant}:{request_id}"
+
+
 @dataclass(frozen=True, slots=True)
 class GenerationRequest:
     """One generation: exactly one of `prompt` (raw text) and `messages` (chat, rendered with the
-    model's chat template)."""
+    model's chat template). `request_id` is the client's, echoed in answers; the engine knows the
+    request as `engine_id`."""
 
     prompt: str = ""
     messages: tuple[ChatMessage, ...] = ()
@@ -147,6 +155,10 @@ class GenerationRequest:
                 raise InvalidRequest(f"messages[{i}] ({m.role}) has no content")
         if not self.request_id:
             object.__setattr__(self, "request_id", uuid.uuid4().hex)
+
+    @property
+    def engine_id(self) -> str:
+        return engine_request_id(self.tenant, self.request_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +291,9 @@ class Delta:
     text: str
     finish_reason: FinishReason | None = None
     final: FinalStats | None = None
+    # Tokens of the rendered prompt, set by Engine.generate on the first delta with tokens (the
+    # work before the first token, for the comparable TTFT the SLO judges); else 0.
+    prompt_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,12 +406,14 @@ class Engine(ABC):
         be served. Closing or cancelling the iteration aborts the request inside the engine."""
         if not (self._ready or _warmup) or self._renderer is None:
             raise EngineNotReady("the engine is not ready (starting or closed)")
-        if request.request_id in self._inflight:
+        key = request.engine_id
+        if key in self._inflight:
             raise InvalidRequest(
-                f"request_id {request.request_id!r} is already in flight here; send a unique id or none")
+                f"request_id {request.request_id!r} is already in flight here for this tenant; send a "
+                "unique id or none")
         prompt_ids, max_tokens = self._renderer.render(request)
         self._refuse(request)  # after validation: a bad request is INVALID_ARGUMENT wherever it goes
-        self._inflight.add(request.request_id)
+        self._inflight.add(key)
         t0 = time.perf_counter()
         t_first: float | None = None
         n_out = 0
@@ -405,16 +422,17 @@ class Engine(ABC):
             async for delta in self._stream(request, prompt_ids, max_tokens):
                 if delta.token_ids and t_first is None:
                     t_first = time.perf_counter()
+                    delta = dataclasses.replace(delta, prompt_tokens=len(prompt_ids))
                 n_out += len(delta.token_ids)
                 if delta.final is not None:
                     finished = True
-                    self._inflight.discard(request.request_id)  # done, whether or not the consumer reads on
+                    self._inflight.discard(key)  # done, whether or not the consumer reads on
                     delta = dataclasses.replace(delta, final=self._finish(delta.final, prompt_ids, t0, t_first, n_out))
                 yield delta
         finally:
-            self._inflight.discard(request.request_id)
+            self._inflight.discard(key)
             if not finished:
-                await self._abort(request.request_id)
+                await self._abort(key)
 
     def _finish(self, final: FinalStats, prompt_ids: list[int], t0: float, t_first: float | None,
                 n_out: int) -> FinalStats:
@@ -431,11 +449,12 @@ class Engine(ABC):
         return dataclasses.replace(final, timings=Timings(ttft, total, tpot), hallucination_score=score,
                                    model=self.model_name, prompt_token_ids=tuple(prompt_ids))
 
-    async def abort(self, request_id: str) -> bool:
-        """Aborts an in-flight request; False when no such request is in flight here."""
-        if request_id not in self._inflight:
+    async def abort(self, request_id: str, tenant: str = "") -> bool:
+        """Aborts the tenant's in-flight request; False when it has no such request in flight here."""
+        key = engine_request_id(tenant, request_id)
+        if key not in self._inflight:
             return False
-        await self._abort(request_id)
+        await self._abort(key)
         return True
 
     async def close(self) -> None:
@@ -451,10 +470,10 @@ class Engine(ABC):
     @abstractmethod
     def _stream(self, request: GenerationRequest, prompt_ids: list[int], max_tokens: int) -> AsyncIterator[Delta]:
         """Yields deltas; the last one has finish_reason and final (usage, speculative stats and,
-        for score_inline, token_logprobs) set."""
+        for score_inline, token_logprobs) set. The engine knows the request as `request.engine_id`."""
 
     @abstractmethod
-    async def _abort(self, request_id: str) -> None: ...
+    async def _abort(self, engine_id: str) -> None: ...
 
     @abstractmethod
     async def _close(self) -> None: ...

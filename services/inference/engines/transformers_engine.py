@@ -193,7 +193,7 @@ class TransformersEngine(Engine):
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
         cancel = threading.Event()
-        self._cancel[request.request_id] = cancel
+        self._cancel[request.engine_id] = cancel
         kw = self._generate_kwargs(request, max_tokens)
         future = loop.run_in_executor(self._executor, self._run, prompt_ids, kw, request.sampling.seed,
                                       _TokenStreamer(loop, queue), cancel)
@@ -220,7 +220,7 @@ class TransformersEngine(Engine):
             yield Delta((), tail, finish_reason=reason, final=self._final(prompt_ids, text.ids, out, request))
         finally:
             cancel.set()  # a consumer that went away stops the generation at its next step
-            self._cancel.pop(request.request_id, None)
+            self._cancel.pop(request.engine_id, None)
 
     def _eos_ids(self) -> set[int]:
         eos = self._model.generation_config.eos_token_id
@@ -242,8 +242,8 @@ class TransformersEngine(Engine):
                                  counted=False)
         return FinalStats(usage=Usage(len(prompt_ids), len(ids)), speculative=stats, token_logprobs=logprobs)
 
-    async def _abort(self, request_id: str) -> None:
-        event = self._cancel.get(request_id)
+    async def _abort(self, engine_id: str) -> None:
+        event = self._cancel.get(engine_id)
         if event is not None:
             event.set()
 

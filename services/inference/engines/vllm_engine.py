@@ -213,7 +213,7 @@ class VllmEngine(Engine):
         spec = self.config.speculative
         n_out = 0
         logprobs: list[float] | None = [] if request.sampling.score_inline else None
-        stream = self._llm.generate(tokens_input(prompt_ids), params, request.request_id)
+        stream = self._llm.generate(tokens_input(prompt_ids), params, request.engine_id)
         try:
             async for out in stream:
                 comp = out.outputs[0]
@@ -243,9 +243,9 @@ class VllmEngine(Engine):
         finally:
             await stream.aclose()  # on cancellation or early close, vLLM aborts the request
 
-    async def _abort(self, request_id: str) -> None:
+    async def _abort(self, engine_id: str) -> None:
         if self._llm is not None:
-            await self._llm.abort(request_id)
+            await self._llm.abort(engine_id)
 
     async def _close(self) -> None:
         if self._llm is not None:

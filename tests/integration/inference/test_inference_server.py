@@ -15,6 +15,7 @@ from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.config import InstanceSettings
 from services.inference.engines.base import GenerationRequest, InvalidRequest, SamplingParams
+from services.inference.hallucination import HallucinationScorer
 from services.inference.limits import RequestLimits
 from services.inference.server import build_spec
 from services.inference.service import InferenceService
@@ -27,8 +28,10 @@ CHAT = [pb.ChatMessage(role="user", content="Name three colors.")]
 async def server(hf_engine):
     instance = InstanceSettings(name="fallback", server=ServerSettings(listen="127.0.0.1:0"),
                                 engine="transformers", max_inflight=2)
-    service = InferenceService(hf_engine, instance)
-    spec = build_spec(service)
+    scorer = HallucinationScorer(hf_engine.model, max_len=hf_engine.max_model_len)
+    scorer.start()
+    service = InferenceService(hf_engine, instance, scorer=scorer)
+    spec = build_spec(service, instance.server.tls)
     spec.stop = None  # the session fixture owns the engine
     runtime = Runtime(spec, instance.server, OtelSettings())
     port = await runtime.start()
@@ -36,6 +39,7 @@ async def server(hf_engine):
     yield inference_pb2_grpc.InferenceStub(channel), service
     await channel.close()
     await runtime.stop()
+    scorer.close()
 
 
 async def test_unary_answer_carries_usage_timings_and_served_by(server) -> None:
@@ -92,7 +96,7 @@ async def test_bad_requests_get_invalid_argument(server, request_kwargs, fragmen
     ({"messages": [pb.ChatMessage(role="user", content="hi")] * 20_000}, grpc.StatusCode.RESOURCE_EXHAUSTED,
      "the request has 20000 messages; the limit is 256 (limits.max_messages)"),
     ({"prompt": "x" * (1 << 20)}, grpc.StatusCode.RESOURCE_EXHAUSTED,
-     "the prompt is 1048576 bytes (UTF-8); the limit is 16384 bytes (limits.max_prompt_bytes)"),
+     "the prompt is 1048576 bytes (UTF-8); the limit is 65536 bytes (limits.max_prompt_bytes)"),
     ({"prompt": "hi", "sampling": pb.SamplingParams(max_tokens=10**9)}, grpc.StatusCode.INVALID_ARGUMENT,
      "max_tokens is 1000000000; the limit is 4096 (limits.max_output_tokens)"),
     ({"prompt": "hi", "sampling": pb.SamplingParams(stop=[str(i) for i in range(9)])},
@@ -156,3 +160,14 @@ async def test_client_cancel_aborts_generation_in_the_engine(server) -> None:
             break
         await asyncio.sleep(0.05)
     assert service.engine.inflight == 0 and service.limiter.in_flight == 0
+
+
+async def test_a_score_is_found_only_by_the_tenant_whose_request_it_was(server) -> None:
+    stub, _ = server
+    await stub.Generate(pb.GenerateRequest(prompt="The capital of France is", sampling=GREEDY,
+                                           request_id="scored-1", tenant="acme"))
+    own = await stub.GetScore(pb.ScoreRequest(request_id="scored-1", tenant="acme", wait_s=60))
+    assert own.state == "scored" and 0 <= own.hallucination_score <= 1
+    for tenant in ("globex", ""):  # same request id, another tenant: nothing to see
+        other = await stub.GetScore(pb.ScoreRequest(request_id="scored-1", tenant=tenant, wait_s=0.2))
+        assert other.state == "unknown" and not other.HasField("hallucination_score")

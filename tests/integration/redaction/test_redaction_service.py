@@ -56,9 +56,20 @@ async def test_restore_puts_pseudonyms_back_for_the_same_session_and_tenant_only
     assert PERSON in restored.text and EMAIL in restored.text and CARD in restored.text
     # Secrets are never restorable.
     assert AWS_KEY not in restored.text and GITHUB not in restored.text
-    other = await stub.Restore(pb.RestoreRequest(text=answer, session_id=redacted.session_id,
-                                                 tenant="t2"))
-    assert other.text == answer
+    # Another tenant has no such session, and is told so (a plaintext loopback listener takes the
+    # body's tenant: development, docs/security.md).
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Restore(pb.RestoreRequest(text=answer, session_id=redacted.session_id, tenant="t2"))
+    assert info.value.code() == grpc.StatusCode.NOT_FOUND
+    assert f"session {redacted.session_id} is unknown or expired for tenant t2" in info.value.details()
+    assert PERSON not in info.value.details()
+
+
+async def test_a_session_that_pseudonymised_nothing_still_restores(stub) -> None:
+    redacted = await stub.Redact(pb.RedactRequest(text="nothing personal here", tenant="t1"))
+    restored = await stub.Restore(pb.RestoreRequest(text="model says <PERSON_1>",
+                                                    session_id=redacted.session_id, tenant="t1"))
+    assert restored.text == "model says <PERSON_1>"
 
 
 async def test_pseudonyms_are_consistent_within_a_session(stub) -> None:

@@ -83,3 +83,33 @@ def test_the_cli_makes_keys_and_prints_a_token(tmp_path, capsys) -> None:
     assert main(["token", "mint", "--key", str(tmp_path / "signing-key.pem"), "--tenant", "acme",
                  "--scope", "admin"]) == 2
     assert "unknown scope admin" in capsys.readouterr().err
+
+
+def test_mint_refuses_a_lifetime_beyond_the_gateways_maximum(tmp_path) -> None:
+    key, jwks = keygen(tmp_path)
+    base = {"tenant": "acme", "issuer": "ztgate", "audience": "ztgate-gateway"}
+    claims = _verify(mint(key, **base, ttl_s=86400), jwks)  # the default maximum, a day, is fine
+    assert claims["exp"] - claims["iat"] == 86400
+    with pytest.raises(TokenError, match=r"86401 s is longer than gateway.auth.max_token_lifetime_s \(86400 s\)"):
+        mint(key, **base, ttl_s=86401)
+    with pytest.raises(TokenError, match="--ttl-s 60 or less"):
+        mint(key, **base, ttl_s=61, max_ttl_s=60)
+
+
+def test_the_cli_refuses_a_ttl_above_the_configured_maximum(tmp_path, capsys, monkeypatch) -> None:
+    key, _ = keygen(tmp_path)
+    monkeypatch.setenv("ZTGATE_GATEWAY__AUTH__MAX_TOKEN_LIFETIME_S", "600")
+    assert main(["token", "mint", "--key", str(key), "--tenant", "acme", "--ttl-s", "601"]) == 2
+    err = capsys.readouterr().err
+    assert "gateway.auth.max_token_lifetime_s (600 s)" in err and "--ttl-s 600 or less" in err
+    assert main(["token", "mint", "--key", str(key), "--tenant", "acme", "--ttl-s", "600"]) == 0
+
+
+def test_the_cli_mints_with_the_key_beside_the_configured_jwks(tmp_path, capsys, monkeypatch) -> None:
+    from services.gateway.auth import keygen_at
+
+    key, jwks = keygen_at(tmp_path / "volume" / "tokens.json")
+    assert key == tmp_path / "volume" / "signing-key.pem" and stat.S_IMODE(key.stat().st_mode) == 0o600
+    monkeypatch.setenv("ZTGATE_GATEWAY__AUTH__JWKS_PATH", str(jwks))
+    assert main(["token", "mint", "--tenant", "acme"]) == 0
+    assert _verify(capsys.readouterr().out.strip(), jwks)["tenant"] == "acme"

@@ -44,16 +44,24 @@ def test_envoy_validation_reports_envoys_reason() -> None:
 
 def test_inference_routes_prefer_primary_by_runtime_key_and_fail_over(bootstrap: dict) -> None:
     routes = _hcm(bootstrap)["route_config"]["virtual_hosts"][0]["routes"]
-    first, second = routes[0], routes[1]
+    score, first, second = routes[0], routes[1], routes[2]
+    # GetScore goes where scores are kept (the primary) whatever the runtime key says.
+    assert score["match"] == {"path": "/ztgate.inference.v1.Inference/GetScore"}
+    assert score["route"]["cluster"] == "inference_primary_first"
     assert first["match"]["prefix"] == second["match"]["prefix"] == "/ztgate.inference.v1.Inference/"
     assert first["match"]["runtime_fraction"]["runtime_key"] == "custom.primary_percent"
     assert first["match"]["runtime_fraction"]["default_value"]["numerator"] == 100
     assert first["route"]["cluster"] == "inference_primary_first"
     assert second["route"]["cluster"] == "inference_fallback_first"
-    retry = first["route"]["retry_policy"]
-    assert retry["per_try_timeout"] == "1.2s"
-    assert set(retry["retry_on"].split(",")) == {"unavailable", "resource-exhausted", "reset",
-                                                "connect-failure"}
+    for route in (score, first, second):
+        retry = route["route"]["retry_policy"]
+        # The short-prompt value; ext_proc sets each call's own from its prompt.
+        assert retry["per_try_timeout"] == "1.2s"
+        assert set(retry["retry_on"].split(",")) == {"unavailable", "resource-exhausted", "reset",
+                                                    "connect-failure"}
+        # One failover: a second retry would go back to the instance that already failed.
+        assert retry["num_retries"] == 1
+        assert route["route"]["idle_timeout"] == "60.0s"
     clusters = _clusters(bootstrap)
     aggregate = clusters["inference_primary_first"]["cluster_type"]["typed_config"]["clusters"]
     assert aggregate == ["inference_primary", "inference_fallback"]
@@ -82,6 +90,8 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
     assert config["failure_mode_allow"] is False
     assert config["grpc_service"]["envoy_grpc"]["cluster_name"] == "redaction"
     assert config["message_timeout"] == "0.75s"
+    # The redaction service's override_message_timeout on a long prompt is honoured up to this.
+    assert config["max_message_timeout"] == "20.0s"
     assert config["processing_mode"]["request_body_mode"] == "BUFFERED"
     # SKIP would let the router start (and retry) the upstream try with the unscrubbed body.
     assert config["processing_mode"]["request_header_mode"] == "SEND"
@@ -93,9 +103,50 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
             assert disabled == (route["route"]["cluster"] == "redaction"), (name, route["match"])
 
 
-def test_client_tenant_header_is_dropped_before_any_filter(bootstrap: dict) -> None:
-    mutations = _hcm(bootstrap)["early_header_mutation_extensions"][0]["typed_config"]["mutations"]
-    assert {"remove": "x-ztgate-tenant"} in mutations
+def _early_mutations(bootstrap: dict) -> list[dict]:
+    return _hcm(bootstrap)["early_header_mutation_extensions"][0]["typed_config"]["mutations"]
+
+
+def _tenant_mutations(bootstrap: dict) -> list[dict]:
+    """The early mutations of the tenant header, in order (the router's x-envoy-* are apart)."""
+    return [m for m in _early_mutations(bootstrap) if "x-ztgate-tenant" in (
+        m.get("remove"), m.get("append", {}).get("header", {}).get("key"))]
+
+
+def test_without_tokens_envoy_replaces_any_client_tenant_header_by_default(bootstrap: dict) -> None:
+    assert _tenant_mutations(bootstrap) == [
+        {"remove": "x-ztgate-tenant"},
+        {"append": {"header": {"key": "x-ztgate-tenant", "value": "default"},
+                    "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}}]
+
+
+def test_client_router_headers_are_dropped_and_only_ext_proc_may_set_them(bootstrap: dict) -> None:
+    mutations = _early_mutations(bootstrap)
+    for header in ("x-envoy-upstream-rq-per-try-timeout-ms", "x-envoy-upstream-rq-timeout-ms",
+                   "x-envoy-max-retries", "x-envoy-retry-on", "x-envoy-retry-grpc-on"):
+        assert {"remove": header} in mutations
+    [ext_proc] = [f["typed_config"] for f in _hcm(bootstrap)["http_filters"]
+                  if f["name"] == "envoy.filters.http.ext_proc"]
+    assert ext_proc["mutation_rules"] == {"allow_envoy": True}
+
+
+def test_inference_breakers_and_outlier_detection_come_from_settings() -> None:
+    clusters = _clusters(yaml.safe_load(render(load_settings(ZtgateConfig, None, environ={
+        **mesh_env(), "ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS": "7",
+        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__CONSECUTIVE_GATEWAY_FAILURE": "4",
+        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "2.5"}))))
+    for name in ("inference_primary", "inference_fallback"):
+        [thresholds] = clusters[name]["circuit_breakers"]["thresholds"]
+        assert thresholds == {"max_connections": 1024, "max_pending_requests": 1024,
+                              "max_requests": 7, "max_retries": 64}
+        outlier = clusters[name]["outlier_detection"]
+        assert outlier["consecutive_gateway_failure"] == 4 and outlier["base_ejection_time"] == "2.5s"
+        # Timeouts, resets and connect failures never eject (health checks and the SLO do).
+        assert outlier["split_external_local_origin_errors"] is True
+        assert outlier["enforcing_consecutive_local_origin_failure"] == 0
+    assert "outlier_detection" not in clusters["redaction"]
+    for name in ("inference_primary_first", "inference_fallback_first"):  # retries count here
+        assert clusters[name]["circuit_breakers"]["thresholds"] == [{"max_retries": 64}]
 
 
 def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
@@ -112,6 +163,15 @@ def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str)
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{key}": value})
 
 
+@pytest.mark.parametrize("environ, message", [
+    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "1.0"}, "must be at least inference_per_try_timeout_s"),
+    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "400"}, "must be below inference_timeout_s"),
+    ({"INFERENCE_STREAM_IDLE_TIMEOUT_S": "20"}, "must exceed inference_per_try_timeout_max_s")])
+def test_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{k}": v for k, v in environ.items()})
+
+
 def test_without_a_jwks_no_token_is_checked(bootstrap: dict) -> None:
     names = [f["name"] for f in _hcm(bootstrap)["http_filters"]]
     assert names == ["envoy.filters.http.buffer", "envoy.filters.http.ext_proc", "envoy.filters.http.router"]
@@ -124,9 +184,12 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     text = render(load_settings(ZtgateConfig, None, environ={
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org", **mesh_env()}))
     validate(text)
-    filters = _hcm(yaml.safe_load(text))["http_filters"]
+    bootstrap = yaml.safe_load(text)
+    assert _tenant_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
+    filters = _hcm(bootstrap)["http_filters"]
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-                                            "envoy.filters.http.buffer", "envoy.filters.http.ext_proc",
+                                            "envoy.filters.http.rbac", "envoy.filters.http.buffer",
+                                            "envoy.filters.http.ext_proc",
                                             "envoy.filters.http.router"]
     config = filters[0]["typed_config"]
     provider = config["providers"]["ztgate"]
@@ -136,14 +199,33 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     assert config["rules"] == [{"match": {"prefix": "/grpc.health.v1.Health/"}},
                                {"match": {"prefix": "/"}, "requires": {"provider_name": "ztgate"}}]
     assert provider["payload_in_metadata"] == "jwt_payload"
-    rbac = filters[1]["typed_config"]["rules"]
+    tenant = filters[1]["typed_config"]["rules"]
+    assert tenant["action"] == "DENY" and list(tenant["policies"]) == ["no_usable_tenant"]
+    policy = tenant["policies"]["no_usable_tenant"]
+    assert policy["permissions"] == [{"not_rule": {"url_path": {"path": {"prefix": "/grpc.health.v1.Health/"}}}}]
+    [claim, header] = policy["principals"][0]["not_id"]["and_ids"]["ids"]
+    assert claim["sourced_metadata"]["metadata_matcher"]["path"] == [{"key": "jwt_payload"}, {"key": "org"}]
+    assert header["header"]["name"] == "x-ztgate-tenant"
+    for matcher in (claim["sourced_metadata"]["metadata_matcher"]["value"], header["header"]):
+        pattern = matcher["string_match"]["safe_regex"]["regex"]
+        assert [bool(re.fullmatch(pattern, name)) for name in (
+            "acme", "a" * 128, "user@example.com", "org:team-1.x_y", "", "a" * 129, "ac me", "a,b", "a/b",
+            "é")] == [True] * 4 + [False] * 6
+    too_large, mapper = _hcm(bootstrap)["local_reply_config"]["mappers"]
+    assert too_large["filter"]["status_code_filter"]["comparison"]["value"]["default_value"] == 413
+    assert mapper["status_code"] == 401  # UNAUTHENTICATED, saying which claim and what a tenant is
+    assert "`org` claim is missing or not a tenant name" in mapper["body"]["inline_string"]
+    expression = mapper["filter"]["extension_filter"]["typed_config"]["expression"]
+    assert expression == "response.code_details == 'rbac_access_denied_matched_policy[no_usable_tenant]'"
+    rbac = filters[2]["typed_config"]["rules"]
     assert rbac["action"] == "ALLOW" and set(rbac["policies"]) == {"health", "inference", "redaction"}
     assert rbac["policies"]["health"]["principals"] == [{"any": True}]
     inference = rbac["policies"]["inference"]
     assert inference["permissions"] == [{"url_path": {"path": {"prefix": "/ztgate.inference.v1.Inference/"}}}]
     [principal] = inference["principals"]
-    assert principal["metadata"]["path"] == [{"key": "jwt_payload"}, {"key": "scope"}]
-    pattern = principal["metadata"]["value"]["string_match"]["safe_regex"]["regex"]
+    matcher = principal["sourced_metadata"]["metadata_matcher"]
+    assert matcher["path"] == [{"key": "jwt_payload"}, {"key": "scope"}]
+    pattern = matcher["value"]["string_match"]["safe_regex"]["regex"]
     assert [bool(re.fullmatch(pattern, claim)) for claim in  # Envoy's safe_regex must match it all
             ("inference", "redaction inference", "inference redaction", "inferences", "noinference", "")] == [
         True, True, True, False, False, False]
@@ -261,3 +343,83 @@ def test_envoy_reads_an_inference_body_up_to_the_request_limit_and_refuses_more_
     assert mapper["headers_to_add"] == [{"header": {"key": "grpc-status", "value": "8"},  # RESOURCE_EXHAUSTED
                                          "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}]
     assert f"limit of {limit} bytes (limits.max_request_bytes)" in mapper["body"]["inline_string"]
+
+
+def test_tokens_must_carry_an_expiry_within_the_configured_lifetime(tmp_path) -> None:
+    from services.gateway.auth import keygen
+
+    _, jwks = keygen(tmp_path)
+    environ = {"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), **mesh_env()}
+    for lifetime, rendered in ((None, "86400s"), ("900", "900s")):
+        extra = {"ZTGATE_GATEWAY__AUTH__MAX_TOKEN_LIFETIME_S": lifetime} if lifetime else {}
+        text = render(load_settings(ZtgateConfig, None, environ={**environ, **extra}))
+        validate(text)  # Envoy 1.40 knows both fields
+        [jwt_authn] = [f for f in _hcm(yaml.safe_load(text))["http_filters"]
+                       if f["name"] == "envoy.filters.http.jwt_authn"]
+        provider = jwt_authn["typed_config"]["providers"]["ztgate"]
+        assert provider["require_expiration"] is True and provider["max_lifetime"] == rendered
+    with pytest.raises(ConfigError, match="max_token_lifetime_s"):
+        load_settings(ZtgateConfig, None, environ={"ZTGATE_GATEWAY__AUTH__MAX_TOKEN_LIFETIME_S": "0"})
+
+
+def _gateway_tls() -> dict[str, str]:
+    suite = shared_pki()
+    return {"ZTGATE_GATEWAY__TLS__CERT": str(suite.cert("gateway")),
+            "ZTGATE_GATEWAY__TLS__KEY": str(suite.key("gateway"))}
+
+
+@pytest.mark.parametrize("listen", ["0.0.0.0:8080", "[::]:8080", "192.0.2.7:8080"])
+def test_a_listener_off_loopback_needs_tokens_unless_told_otherwise_in_so_many_words(listen, tmp_path) -> None:
+    from services.gateway.auth import keygen
+    from services.gateway.envoy_config import check_exposure
+
+    environ = {**mesh_env(), **_gateway_tls(), "ZTGATE_GATEWAY__LISTEN": listen}
+    config = load_settings(ZtgateConfig, None, environ=environ)
+    with pytest.raises(EnvoyConfigError, match="needs bearer tokens: set gateway.auth.jwks_path.*"
+                                               "gateway.auth.allow_anonymous_off_loopback: true"):
+        render(config)
+    _, jwks = keygen(tmp_path)
+    with_tokens = load_settings(ZtgateConfig, None, environ={**environ, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
+    assert check_exposure(with_tokens) == []
+    validate(render(with_tokens))
+    anonymous = load_settings(ZtgateConfig, None, environ={
+        **environ, "ZTGATE_GATEWAY__AUTH__ALLOW_ANONYMOUS_OFF_LOOPBACK": "true"})
+    [warning] = check_exposure(anonymous)
+    assert warning.startswith("WARNING") and listen in warning and "checks no token" in warning
+    assert "envoy.filters.http.jwt_authn" not in render(anonymous)
+
+
+def test_on_loopback_no_token_is_needed_and_nothing_is_warned() -> None:
+    from services.gateway.envoy_config import check_exposure
+
+    for listen in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080"):
+        assert check_exposure(load_settings(ZtgateConfig, None, environ={
+            **mesh_env(), "ZTGATE_GATEWAY__LISTEN": listen})) == []
+
+
+@pytest.mark.parametrize("admin", ["0.0.0.0:9901", "[::]:9901", "192.0.2.7:9901"])
+def test_the_admin_console_is_refused_off_loopback_with_the_reason(admin: str) -> None:
+    config = load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__ADMIN": admin})
+    with pytest.raises(EnvoyConfigError, match=r"gateway.admin .* no authentication.*/runtime_modify.*"
+                                               r"/quitquitquit.*loopback only"):
+        render(config)
+
+
+def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monkeypatch) -> None:
+    from services.cli import main
+
+    for key, value in {**mesh_env(), **_gateway_tls(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}.items():
+        monkeypatch.setenv(key, value)
+    assert main(["envoy-config"]) == 2
+    err = capsys.readouterr().err
+    assert "gateway.auth.jwks_path" in err and "allow_anonymous_off_loopback" in err
+
+
+@pytest.mark.parametrize("environ, message", [
+    ({"ZTGATE_GATEWAY__REDACTION_MAX_MESSAGE_TIMEOUT_S": "1.0"},
+     "redaction_max_message_timeout_s must be at least redaction_message_timeout_s"),
+    ({"ZTGATE_REDACTION__ANALYSIS_TIMEOUT_S": "10"},
+     r"redaction.analysis_timeout_s \(10\) is below gateway.redaction_max_message_timeout_s \(20\)")])
+def test_message_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(ZtgateConfig, None, environ=environ)

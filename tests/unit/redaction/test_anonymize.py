@@ -13,6 +13,7 @@ from services.redaction.anonymize import (
     analyze,
     redact,
 )
+from services.redaction.config import VaultSettings
 from services.redaction.operators import Operators
 from services.redaction.policies import Action, Policy, PolicyStore
 from services.redaction.types import Detection
@@ -204,7 +205,7 @@ def test_failing_operator_leaves_the_vault_untouched(operators, vault):
 
 
 def test_full_session_fails_the_request_and_stores_none_of_it(default, operators):
-    vault = Vault(max_entries_per_session=2)
+    vault = Vault(VaultSettings(max_entries_per_session=2))
     text = "Ada Bob Cy"
     detections = [at(text, name, "PERSON") for name in ("Ada", "Bob", "Cy")]
     with pytest.raises(SessionFullError):

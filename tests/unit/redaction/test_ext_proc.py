@@ -3,7 +3,8 @@
 The RedactionService here is the real one (policies, operators, vault, Hyperscan pattern tier) with
 its analysis pool replaced by the pattern tier alone (`ScannerPool`), so no NER model loads; the
 PII used is what the pattern tier finds (emails, phones, cards). The processor is driven with the
-ext_proc messages Envoy would send, in Envoy's order.
+ext_proc messages Envoy would send, in Envoy's order, on a stream whose caller is given by a
+FakeContext (TEST DOUBLE, tests/fake_context.py): Envoy's certificate unless a test says otherwise.
 """
 
 from __future__ import annotations
@@ -19,16 +20,20 @@ import pytest
 from envoy.config.core.v3 import base_pb2
 from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
+from services.common.identity import TenantAccess
+from services.common.settings import TlsSettings
+from services.gateway.config import GatewaySettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
                                          encode_frame)
-from services.redaction.ext_proc import ExternalProcessorServicer
+from services.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
 from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
 from services.redaction.service import RedactionService, output_policy
 from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
+from tests.fake_context import FakeContext
 
 TEST_POLICIES = Path(__file__).parent / "data" / "policies"
 GENERATE = "/ztgate.inference.v1.Inference/Generate"
@@ -38,6 +43,9 @@ PHONE = "+1 415 555 0134"
 AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 CANARIES = (EMAIL, PHONE, AWS, GITHUB)
+SCORE = "/ztgate.inference.v1.Inference/GetScore"
+# The defaults: 1.2 s, 2 s per 1,000 tokens, at most 30 s, 2.5 bytes per token.
+BUDGET = GatewaySettings().first_token_budget
 
 
 class ScannerPool:
@@ -273,12 +281,18 @@ def _body(body: bytes) -> ep.ProcessingRequest:
     return ep.ProcessingRequest(request_body=ep.HttpBody(body=body, end_of_stream=True))
 
 
-async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]) -> list[ep.ProcessingResponse]:
+# The listener of a suite with mTLS (client certificates; the default `tenants`).
+MESH_TLS = TlsSettings(cert=Path("/unused"), key=Path("/unused"), client_ca=Path("/unused"))
+
+
+async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest],
+                 caller: str | None = "envoy") -> list[ep.ProcessingResponse]:
     async def feed() -> AsyncIterator[ep.ProcessingRequest]:
         for request in requests:
             yield request
 
-    return [r async for r in ExternalProcessorServicer(service).Process(feed(), None)]
+    servicer = ExternalProcessorServicer(service, TenantAccess(MESH_TLS if caller else None), BUDGET)
+    return [r async for r in servicer.Process(feed(), FakeContext(caller))]
 
 
 async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: RedactionService) -> None:
@@ -296,7 +310,7 @@ async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: Re
     assert [(h.header.key, h.header.raw_value) for h in mutation.set_headers] == [
         ("grpc-accept-encoding", b"identity")]
     sent = _decode_request(responses[1].request_body.response.body_mutation.body)
-    assert EMAIL not in sent.prompt and sent.tenant == ""
+    assert EMAIL not in sent.prompt and sent.tenant == "default"  # Envoy set no header: default
     assert responses[2].response_body.response.body_mutation.clear_body  # nothing complete yet
     out = responses[3].response_body.response.body_mutation.body
     assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"Hi {EMAIL}"
@@ -344,6 +358,29 @@ async def test_servicer_applies_the_tenants_policy(service: RedactionService) ->
     assert sent.tenant == "acme" and "<EMAIL_ADDRESS:" in sent.prompt  # acme's policy hashes emails
 
 
+@pytest.mark.parametrize("caller", [None, "operator"], ids=["plaintext", "operator"])
+async def test_a_caller_that_may_name_tenants_gets_the_header_it_sent(service: RedactionService, caller) -> None:
+    responses = await _drive(service, [
+        _headers(GENERATE, "acme"), _body(_request(ipb.GenerateRequest(prompt=f"mail {EMAIL}")))], caller)
+    assert _decode_request(responses[1].request_body.response.body_mutation.body).tenant == "acme"
+
+
+async def test_a_suite_identity_not_allowed_tenants_reaches_nothing(service: RedactionService) -> None:
+    responses = await _drive(service, [
+        _headers(GENERATE, "acme"), _body(_request(ipb.GenerateRequest(prompt=f"mail {EMAIL}")))],
+        caller="inference-primary")
+    [refusal] = responses
+    assert refusal.immediate_response.grpc_status.status == grpc.StatusCode.PERMISSION_DENIED.value[0]
+    assert "server.tls.tenants" in refusal.immediate_response.body.decode()
+
+
+async def test_two_tenant_headers_are_refused(service: RedactionService) -> None:
+    headers = _headers(GENERATE, "acme")
+    headers.request_headers.headers.headers.append(base_pb2.HeaderValue(key="x-ztgate-tenant", raw_value=b"globex"))
+    [refusal] = await _drive(service, [headers, _body(_request(ipb.GenerateRequest(prompt="hi")))])
+    assert refusal.immediate_response.grpc_status.status == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+
 @pytest.mark.parametrize("requests", [
     # Request headers SKIP: Envoy would start the upstream try before the body is scrubbed.
     [_body(_request(ipb.GenerateRequest(prompt=f"I am {EMAIL}")))],
@@ -362,3 +399,54 @@ async def test_servicer_refuses_a_call_without_a_request_message(service: Redact
     headers.request_headers.end_of_stream = True
     [response] = await _drive(service, [headers])
     assert response.immediate_response.grpc_status.status == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+
+# --- the per-try timeout (first-token budget) and GetScore ----------------------------------
+
+def _per_try_ms(response: ep.ProcessingResponse) -> int:
+    headers = response.request_body.response.header_mutation.set_headers
+    [value] = [h.header.raw_value for h in headers if h.header.key == PER_TRY_TIMEOUT_HEADER]
+    return int(value)
+
+
+@pytest.mark.parametrize("words", [3, 300, 1_500, 6_000])
+async def test_the_body_answer_sets_a_per_try_timeout_that_grows_with_the_scrubbed_prompt(
+        service: RedactionService, words: int) -> None:
+    prompt = f"I am {EMAIL}. " + "lorem " * words
+    responses = await _drive(service, [_headers(GENERATE), _body(_request(ipb.GenerateRequest(prompt=prompt)))])
+    sent = _decode_request(responses[1].request_body.response.body_mutation.body)
+    assert _per_try_ms(responses[1]) == BUDGET.budget_ms_for_bytes(len(sent.prompt.encode()))
+    assert 1200 <= _per_try_ms(responses[1]) <= 30_000
+    assert (_per_try_ms(responses[1]) > 1200 + 2000) == (words >= 1_500)  # 1,000 tokens and more
+
+
+async def test_chat_messages_count_towards_the_budget_like_a_prompt(service: RedactionService) -> None:
+    text = "lorem " * 2_000
+    as_prompt, as_chat = [await _drive(service, [_headers(STREAM), _body(_request(request))]) for request in (
+        ipb.GenerateRequest(prompt=text + text),
+        ipb.GenerateRequest(messages=[ipb.ChatMessage(role="system", content=text),
+                                      ipb.ChatMessage(role="user", content=text)]))]
+    assert _per_try_ms(as_prompt[1]) == _per_try_ms(as_chat[1]) > 5_000
+
+
+@pytest.mark.parametrize("wait_s, sent_wait, per_try_ms", [
+    (0.0, 0.0, 1200), (2.5, 2.5, 3700), (600.0, 60.0, 61_200), (-5.0, 0.0, 1200),
+    (float("nan"), 0.0, 1200), (float("inf"), 60.0, 61_200)])
+async def test_get_score_runs_as_the_verified_tenant_and_may_wait_for_its_score(
+        service: RedactionService, wait_s: float, sent_wait: float, per_try_ms: int) -> None:
+    body = encode_frame(ipb.ScoreRequest(request_id="r1", wait_s=wait_s, tenant="someone-else")
+                        .SerializeToString())
+    answer = encode_frame(ipb.ScoreResponse(request_id="r1", hallucination_score=0.25,
+                                            state="scored").SerializeToString())
+    responses = await _drive(service, [_headers(SCORE, "acme"), _body(body),
+                                       ep.ProcessingRequest(response_body=ep.HttpBody(body=answer))])
+    [sent] = FrameReader().feed(responses[1].request_body.response.body_mutation.body)
+    request = ipb.ScoreRequest.FromString(sent)
+    assert (request.request_id, request.tenant, request.wait_s) == ("r1", "acme", sent_wait)
+    assert _per_try_ms(responses[1]) == per_try_ms
+    assert responses[2].response_body.response.body_mutation.body == answer  # passed unchanged
+
+
+async def test_a_get_score_body_that_is_not_a_score_request_is_refused(service: RedactionService) -> None:
+    responses = await _drive(service, [_headers(SCORE), _body(b"\x00\x00\x00\x00\x02\xff\xff")])
+    assert responses[-1].immediate_response.grpc_status.status == grpc.StatusCode.INVALID_ARGUMENT.value[0]

@@ -1,13 +1,21 @@
-"""The SLO controller: trips above 1200 ms P99, recovers below 800 ms, never on too few samples."""
+"""The SLO controller: trips above 1200 ms P99, recovers below 800 ms, never on too few samples;
+Envoy's abandoned tries and its own probes of the primary count in its window.
+
+`FakeEnvoy` (the actuator), `Misses` (Envoy's counter) and `Probe` (the primary) are test doubles
+of the controller's transports: they record what the controller asks and answer what a test sets.
+"""
+
+import math
 
 import pytest
 
 from services.telemetry.config import SloSettings
-from services.common.semconv import LATENCY_BUCKETS_S
+from services.common.semconv import FIRST_TOKEN_EXCESS, LATENCY_BUCKETS_S
 from services.telemetry.slo_controller import FALLBACK, PRIMARY, SloController
 
 PRIMARY_LABELS = (("ztgate_instance", "primary"),)
-TTFT = "gen_ai.server.time_to_first_token"
+PROBE_LABELS = (("ztgate_instance", "primary"), ("ztgate_tenant", "ztgate-slo-probe"))
+TTFT = FIRST_TOKEN_EXCESS
 TPOT = "gen_ai.server.time_per_output_token"
 
 
@@ -37,16 +45,43 @@ def _counts(values: list[float], bounds=LATENCY_BUCKETS_S) -> list[int]:
     return counts
 
 
-def _feed(ctrl: SloController, values: list[float], metric: str = TTFT) -> None:
+class Misses:
+    """Envoy's per-try-timeout counter: `total` so far, or unreachable."""
+
+    def __init__(self, total: int = 0) -> None:
+        self.total: int | None = total
+        self.down = False
+
+    async def __call__(self) -> int | None:
+        if self.down:
+            raise ConnectionRefusedError("envoy admin down")
+        return self.total
+
+
+class Probe:
+    """The primary as a probe sees it: first token after `ttft_s` (None: it never comes)."""
+
+    def __init__(self, ttft_s: float | None) -> None:
+        self.ttft_s = ttft_s
+        self.deadlines: list[float] = []
+
+    async def __call__(self, deadline_s: float) -> float | None:
+        self.deadlines.append(deadline_s)
+        return None if self.ttft_s is None or self.ttft_s > deadline_s else self.ttft_s
+
+
+def _feed(ctrl: SloController, values: list[float], metric: str = TTFT,
+          labels=PRIMARY_LABELS) -> None:
     for signal in ctrl.observers:
         if signal.wants(metric):
-            signal.observe(metric, PRIMARY_LABELS, LATENCY_BUCKETS_S, _counts(values), 0, False)
+            signal.observe(metric, labels, LATENCY_BUCKETS_S, _counts(values), 0, False)
 
 
-def _controller(**overrides) -> tuple[SloController, FakeEnvoy, Clock]:
-    settings = SloSettings(min_samples=20, window_s=30, min_hold_s=5, **overrides)
+def _controller(misses: Misses | None = None, probe: Probe | None = None,
+                **overrides) -> tuple[SloController, FakeEnvoy, Clock]:
+    settings = SloSettings(**{"min_samples": 20, "window_s": 30, "min_hold_s": 5, **overrides})
     envoy, clock = FakeEnvoy(), Clock()
-    return SloController(settings, envoy, clock), envoy, clock
+    return SloController(settings, envoy, clock, misses=misses, probe=probe), envoy, clock
 
 
 async def test_reconciles_envoy_to_the_primary_at_start() -> None:
@@ -126,3 +161,117 @@ async def test_time_per_output_token_is_an_optional_second_signal(tpot, state) -
     _feed(ctrl, [tpot] * 30, TPOT)
     await ctrl.step()
     assert ctrl.status.state == state
+
+
+async def test_tries_envoy_abandoned_count_above_every_bound_and_trip() -> None:
+    """The primary's own points never pass 1.2 s when Envoy gives up on the try at 1.2 s: its
+    abandoned tries are what shows the P99 above the threshold."""
+    misses = Misses(total=7)
+    ctrl, envoy, _ = _controller(misses)
+    await ctrl.step()                              # the first look sets the baseline only
+    _feed(ctrl, [0.3] * 40)
+    await ctrl.step()
+    assert ctrl.status.state == PRIMARY and ctrl.status.budget_misses == 0
+    misses.total = 9                               # 2 of 42 tries abandoned: ~5 % over budget
+    await ctrl.step()
+    assert ctrl.status.budget_misses == 2
+    assert ctrl.status.state == FALLBACK and envoy.calls == [100, 0]
+    assert ctrl.status.ttft_p99_s == LATENCY_BUCKETS_S[-1]  # a miss is above every bound
+
+
+async def test_a_restarted_envoys_counter_and_an_unreachable_admin_count_nothing_twice() -> None:
+    misses = Misses(total=50)
+    ctrl, _, _ = _controller(misses)
+    await ctrl.step()
+    misses.down = True
+    await ctrl.step()
+    misses.down, misses.total = False, 3           # Envoy restarted: 3 new ones since
+    _feed(ctrl, [0.3] * 400)
+    await ctrl.step()
+    assert ctrl.status.budget_misses == 3 and ctrl.status.state == PRIMARY  # 3 of 403: P99 fine
+    await ctrl.step()
+    assert ctrl.status.budget_misses == 3
+
+
+async def test_while_tripped_probes_feed_the_window_and_a_healed_primary_gets_traffic_back() -> None:
+    probe = Probe(ttft_s=2.0)                      # alive, first token after 2 s
+    ctrl, envoy, clock = _controller(probe=probe, min_samples=5, min_hold_s=3, probe_interval_s=1,
+                                     window_s=8)
+    _feed(ctrl, [0.3] * 15 + [2.0] * 5)
+    await ctrl.step()
+    assert ctrl.status.state == FALLBACK and probe.deadlines == []  # no probe before the trip
+    for _ in range(6):
+        clock.t += 1
+        await ctrl.step()
+    assert ctrl.status.state == FALLBACK           # every probe a miss: it stays off
+    assert ctrl.status.probes == {"ok": 0, "miss": 6} and set(probe.deadlines) == {1.2}
+    probe.ttft_s = 0.05                            # healed
+    steps = 0
+    while ctrl.status.state == FALLBACK and steps < 20:
+        clock.t += 1
+        steps += 1
+        await ctrl.step()
+    # Back once the misses have left the 8 s window (hysteresis), not before.
+    assert ctrl.status.state == PRIMARY and envoy.calls == [0, 100]
+    assert 8 <= steps <= 10, steps
+    probes = ctrl.status.probes["ok"] + ctrl.status.probes["miss"]
+    clock.t += 5
+    await ctrl.step()                              # on the primary again: no more probes
+    assert ctrl.status.probes["ok"] + ctrl.status.probes["miss"] == probes
+
+
+async def test_probes_come_no_faster_than_their_interval() -> None:
+    probe = Probe(ttft_s=0.1)
+    ctrl, _, clock = _controller(probe=probe, probe_interval_s=2.0, min_hold_s=100)
+    _feed(ctrl, [5.0] * 30)
+    await ctrl.step()
+    for _ in range(8):                             # 4 s of evaluations every 0.5 s
+        clock.t += 0.5
+        await ctrl.step()
+    assert len(probe.deadlines) == 2
+
+
+async def test_the_primarys_reports_of_the_probes_own_calls_are_not_counted_twice() -> None:
+    probe = Probe(ttft_s=0.1)
+    ctrl, _, clock = _controller(probe=probe, min_hold_s=0)
+    _feed(ctrl, [5.0] * 30)
+    await ctrl.step()
+    assert ctrl.status.state == FALLBACK
+    clock.t += 1
+    await ctrl.step()                              # one probe
+    _feed(ctrl, [0.1], labels=PROBE_LABELS)        # the same call, reported by the primary
+    ctrl.measure()
+    assert ctrl.status.ttft_samples == 1
+
+
+@pytest.mark.parametrize("values, trips, recovers", [
+    ([1.5] * 30, True, False),                     # above the trip threshold
+    ([1.0] * 30, False, False),                    # between the thresholds: holds either way
+    ([0.5] * 30, False, True),                     # below the recover threshold
+])
+async def test_hysteresis_band_between_recover_and_trip(values, trips, recovers) -> None:
+    healthy, _, _ = _controller(min_hold_s=0)
+    _feed(healthy, values)
+    await healthy.step()
+    assert (healthy.status.state == FALLBACK) == trips
+    tripped, _, clock = _controller(min_hold_s=0)
+    _feed(tripped, [5.0] * 30)
+    await tripped.step()
+    clock.t += 1
+    _feed(tripped, values)
+    await tripped.step()
+    assert (tripped.status.state == PRIMARY) == recovers
+
+
+async def test_a_failing_probe_is_a_miss() -> None:
+    async def broken(deadline_s: float) -> float | None:
+        raise OSError("primary unreachable")
+
+    ctrl, _, clock = _controller(min_hold_s=0)
+    ctrl._probe = broken
+    _feed(ctrl, [5.0] * 30)
+    await ctrl.step()
+    clock.t += 1
+    await ctrl.step()
+    assert ctrl.status.probes == {"ok": 0, "miss": 1}
+    assert math.isclose(ctrl.ttft.window.quantile(0.5)[0], LATENCY_BUCKETS_S[-1])

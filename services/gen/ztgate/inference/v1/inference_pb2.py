@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#ztgate/inference/v1/inference.proto\x12\x13ztgate.inference.v1\"2\n\x0cScoreRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06wait_s\x18\x02 \x01(\x01\"l\n\rScoreResponse\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12 \n\x13hallucination_score\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05state\x18\x03 \x01(\tB\x16\n\x14_hallucination_score\",\n\x0b\x43hatMessage\x12\x0c\n\x04role\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"\xf4\x01\n\x0eSamplingParams\x12\x18\n\x0btemperature\x18\x01 \x01(\x01H\x00\x88\x01\x01\x12\x12\n\x05top_p\x18\x02 \x01(\x01H\x01\x88\x01\x01\x12\x12\n\x05top_k\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x17\n\nmax_tokens\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x11\n\x04seed\x18\x05 \x01(\x03H\x04\x88\x01\x01\x12\x0c\n\x04stop\x18\x06 \x03(\t\x12\x19\n\x0cscore_inline\x18\x07 \x01(\x08H\x05\x88\x01\x01\x42\x0e\n\x0c_temperatureB\x08\n\x06_top_pB\x08\n\x06_top_kB\r\n\x0b_max_tokensB\x07\n\x05_seedB\x0f\n\r_score_inline\"\xc4\x01\n\x0fGenerateRequest\x12\x0e\n\x06prompt\x18\x01 \x01(\t\x12\x32\n\x08messages\x18\x02 \x03(\x0b\x32 .ztgate.inference.v1.ChatMessage\x12\x35\n\x08sampling\x18\x03 \x01(\x0b\x32#.ztgate.inference.v1.SamplingParams\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x0e\n\x06tenant\x18\x05 \x01(\t\x12\x12\n\nsession_id\x18\x06 \x01(\t\"9\n\x05Usage\x12\x15\n\rprompt_tokens\x18\x01 \x01(\x05\x12\x19\n\x11\x63ompletion_tokens\x18\x02 \x01(\x05\"\xaa\x01\n\x10SpeculativeStats\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\x1e\n\x16num_speculative_tokens\x18\x02 \x01(\x05\x12\x14\n\x0c\x64raft_tokens\x18\x03 \x01(\x03\x12\x17\n\x0f\x61\x63\x63\x65pted_tokens\x18\x04 \x01(\x03\x12\x17\n\x0f\x61\x63\x63\x65ptance_rate\x18\x05 \x01(\x01\x12\x1e\n\x16mean_acceptance_length\x18\x06 \x01(\x01\"=\n\x07Timings\x12\x0f\n\x07ttft_ms\x18\x01 \x01(\x01\x12\x10\n\x08total_ms\x18\x02 \x01(\x01\x12\x0f\n\x07tpot_ms\x18\x03 \x01(\x01\"\xd0\x02\n\x10GenerateResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x11\n\ttoken_ids\x18\x02 \x03(\x05\x12\x15\n\rfinish_reason\x18\x03 \x01(\t\x12)\n\x05usage\x18\x04 \x01(\x0b\x32\x1a.ztgate.inference.v1.Usage\x12:\n\x0bspeculative\x18\x05 \x01(\x0b\x32%.ztgate.inference.v1.SpeculativeStats\x12-\n\x07timings\x18\x06 \x01(\x0b\x32\x1c.ztgate.inference.v1.Timings\x12 \n\x13hallucination_score\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05model\x18\x08 \x01(\t\x12\x11\n\tserved_by\x18\t \x01(\t\x12\x12\n\nrequest_id\x18\n \x01(\tB\x16\n\x14_hallucination_score\"\xcd\x02\n\rGenerateChunk\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x11\n\ttoken_ids\x18\x02 \x03(\x05\x12\x15\n\rfinish_reason\x18\x03 \x01(\t\x12)\n\x05usage\x18\x04 \x01(\x0b\x32\x1a.ztgate.inference.v1.Usage\x12:\n\x0bspeculative\x18\x05 \x01(\x0b\x32%.ztgate.inference.v1.SpeculativeStats\x12-\n\x07timings\x18\x06 \x01(\x0b\x32\x1c.ztgate.inference.v1.Timings\x12 \n\x13hallucination_score\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05model\x18\x08 \x01(\t\x12\x11\n\tserved_by\x18\t \x01(\t\x12\x12\n\nrequest_id\x18\n \x01(\tB\x16\n\x14_hallucination_score2\x95\x02\n\tInference\x12W\n\x08Generate\x12$.ztgate.inference.v1.GenerateRequest\x1a%.ztgate.inference.v1.GenerateResponse\x12\\\n\x0eGenerateStream\x12$.ztgate.inference.v1.GenerateRequest\x1a\".ztgate.inference.v1.GenerateChunk0\x01\x12Q\n\x08GetScore\x12!.ztgate.inference.v1.ScoreRequest\x1a\".ztgate.inference.v1.ScoreResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#ztgate/inference/v1/inference.proto\x12\x13ztgate.inference.v1\"B\n\x0cScoreRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06wait_s\x18\x02 \x01(\x01\x12\x0e\n\x06tenant\x18\x03 \x01(\t\"l\n\rScoreResponse\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12 \n\x13hallucination_score\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05state\x18\x03 \x01(\tB\x16\n\x14_hallucination_score\",\n\x0b\x43hatMessage\x12\x0c\n\x04role\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"\xf4\x01\n\x0eSamplingParams\x12\x18\n\x0btemperature\x18\x01 \x01(\x01H\x00\x88\x01\x01\x12\x12\n\x05top_p\x18\x02 \x01(\x01H\x01\x88\x01\x01\x12\x12\n\x05top_k\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x17\n\nmax_tokens\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x11\n\x04seed\x18\x05 \x01(\x03H\x04\x88\x01\x01\x12\x0c\n\x04stop\x18\x06 \x03(\t\x12\x19\n\x0cscore_inline\x18\x07 \x01(\x08H\x05\x88\x01\x01\x42\x0e\n\x0c_temperatureB\x08\n\x06_top_pB\x08\n\x06_top_kB\r\n\x0b_max_tokensB\x07\n\x05_seedB\x0f\n\r_score_inline\"\xc4\x01\n\x0fGenerateRequest\x12\x0e\n\x06prompt\x18\x01 \x01(\t\x12\x32\n\x08messages\x18\x02 \x03(\x0b\x32 .ztgate.inference.v1.ChatMessage\x12\x35\n\x08sampling\x18\x03 \x01(\x0b\x32#.ztgate.inference.v1.SamplingParams\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x0e\n\x06tenant\x18\x05 \x01(\t\x12\x12\n\nsession_id\x18\x06 \x01(\t\"9\n\x05Usage\x12\x15\n\rprompt_tokens\x18\x01 \x01(\x05\x12\x19\n\x11\x63ompletion_tokens\x18\x02 \x01(\x05\"\xaa\x01\n\x10SpeculativeStats\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\x1e\n\x16num_speculative_tokens\x18\x02 \x01(\x05\x12\x14\n\x0c\x64raft_tokens\x18\x03 \x01(\x03\x12\x17\n\x0f\x61\x63\x63\x65pted_tokens\x18\x04 \x01(\x03\x12\x17\n\x0f\x61\x63\x63\x65ptance_rate\x18\x05 \x01(\x01\x12\x1e\n\x16mean_acceptance_length\x18\x06 \x01(\x01\"=\n\x07Timings\x12\x0f\n\x07ttft_ms\x18\x01 \x01(\x01\x12\x10\n\x08total_ms\x18\x02 \x01(\x01\x12\x0f\n\x07tpot_ms\x18\x03 \x01(\x01\"\xd0\x02\n\x10GenerateResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x11\n\ttoken_ids\x18\x02 \x03(\x05\x12\x15\n\rfinish_reason\x18\x03 \x01(\t\x12)\n\x05usage\x18\x04 \x01(\x0b\x32\x1a.ztgate.inference.v1.Usage\x12:\n\x0bspeculative\x18\x05 \x01(\x0b\x32%.ztgate.inference.v1.SpeculativeStats\x12-\n\x07timings\x18\x06 \x01(\x0b\x32\x1c.ztgate.inference.v1.Timings\x12 \n\x13hallucination_score\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05model\x18\x08 \x01(\t\x12\x11\n\tserved_by\x18\t \x01(\t\x12\x12\n\nrequest_id\x18\n \x01(\tB\x16\n\x14_hallucination_score\"\xcd\x02\n\rGenerateChunk\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x11\n\ttoken_ids\x18\x02 \x03(\x05\x12\x15\n\rfinish_reason\x18\x03 \x01(\t\x12)\n\x05usage\x18\x04 \x01(\x0b\x32\x1a.ztgate.inference.v1.Usage\x12:\n\x0bspeculative\x18\x05 \x01(\x0b\x32%.ztgate.inference.v1.SpeculativeStats\x12-\n\x07timings\x18\x06 \x01(\x0b\x32\x1c.ztgate.inference.v1.Timings\x12 \n\x13hallucination_score\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05model\x18\x08 \x01(\t\x12\x11\n\tserved_by\x18\t \x01(\t\x12\x12\n\nrequest_id\x18\n \x01(\tB\x16\n\x14_hallucination_score2\x95\x02\n\tInference\x12W\n\x08Generate\x12$.ztgate.inference.v1.GenerateRequest\x1a%.ztgate.inference.v1.GenerateResponse\x12\\\n\x0eGenerateStream\x12$.ztgate.inference.v1.GenerateRequest\x1a\".ztgate.inference.v1.GenerateChunk0\x01\x12Q\n\x08GetScore\x12!.ztgate.inference.v1.ScoreRequest\x1a\".ztgate.inference.v1.ScoreResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,25 +32,25 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ztgate.inference.v1.inferen
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_SCOREREQUEST']._serialized_start=60
-  _globals['_SCOREREQUEST']._serialized_end=110
-  _globals['_SCORERESPONSE']._serialized_start=112
-  _globals['_SCORERESPONSE']._serialized_end=220
-  _globals['_CHATMESSAGE']._serialized_start=222
-  _globals['_CHATMESSAGE']._serialized_end=266
-  _globals['_SAMPLINGPARAMS']._serialized_start=269
-  _globals['_SAMPLINGPARAMS']._serialized_end=513
-  _globals['_GENERATEREQUEST']._serialized_start=516
-  _globals['_GENERATEREQUEST']._serialized_end=712
-  _globals['_USAGE']._serialized_start=714
-  _globals['_USAGE']._serialized_end=771
-  _globals['_SPECULATIVESTATS']._serialized_start=774
-  _globals['_SPECULATIVESTATS']._serialized_end=944
-  _globals['_TIMINGS']._serialized_start=946
-  _globals['_TIMINGS']._serialized_end=1007
-  _globals['_GENERATERESPONSE']._serialized_start=1010
-  _globals['_GENERATERESPONSE']._serialized_end=1346
-  _globals['_GENERATECHUNK']._serialized_start=1349
-  _globals['_GENERATECHUNK']._serialized_end=1682
-  _globals['_INFERENCE']._serialized_start=1685
-  _globals['_INFERENCE']._serialized_end=1962
+  _globals['_SCOREREQUEST']._serialized_end=126
+  _globals['_SCORERESPONSE']._serialized_start=128
+  _globals['_SCORERESPONSE']._serialized_end=236
+  _globals['_CHATMESSAGE']._serialized_start=238
+  _globals['_CHATMESSAGE']._serialized_end=282
+  _globals['_SAMPLINGPARAMS']._serialized_start=285
+  _globals['_SAMPLINGPARAMS']._serialized_end=529
+  _globals['_GENERATEREQUEST']._serialized_start=532
+  _globals['_GENERATEREQUEST']._serialized_end=728
+  _globals['_USAGE']._serialized_start=730
+  _globals['_USAGE']._serialized_end=787
+  _globals['_SPECULATIVESTATS']._serialized_start=790
+  _globals['_SPECULATIVESTATS']._serialized_end=960
+  _globals['_TIMINGS']._serialized_start=962
+  _globals['_TIMINGS']._serialized_end=1023
+  _globals['_GENERATERESPONSE']._serialized_start=1026
+  _globals['_GENERATERESPONSE']._serialized_end=1362
+  _globals['_GENERATECHUNK']._serialized_start=1365
+  _globals['_GENERATECHUNK']._serialized_end=1698
+  _globals['_INFERENCE']._serialized_start=1701
+  _globals['_INFERENCE']._serialized_end=1978
 # @@protoc_insertion_point(module_scope)

@@ -7,12 +7,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ScoreRequest(_message.Message):
-    __slots__ = ("request_id", "wait_s")
+    __slots__ = ("request_id", "wait_s", "tenant")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WAIT_S_FIELD_NUMBER: _ClassVar[int]
+    TENANT_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     wait_s: float
-    def __init__(self, request_id: _Optional[str] = ..., wait_s: _Optional[float] = ...) -> None: ...
+    tenant: str
+    def __init__(self, request_id: _Optional[str] = ..., wait_s: _Optional[float] = ..., tenant: _Optional[str] = ...) -> None: ...
 
 class ScoreResponse(_message.Message):
     __slots__ = ("request_id", "hallucination_score", "state")

@@ -67,7 +67,8 @@ class InferenceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetScore(self, request, context):
-        """The hallucination score computed off the request path for a finished request, by request id.
+        """The hallucination score computed off the request path for a finished request, by request id
+        and tenant (a caller sees only its own tenant's scores).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

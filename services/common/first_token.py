@@ -1,0 +1,61 @@
+"""The first-token budget: how long a healthy instance may take to its first token on a prompt.
+
+Prefill grows with the prompt (measured on the suite's CPU: past 1.2 s near 1,000 tokens, issue
+#11), so one fixed wait either abandons every long prompt or waits far too long on a slow
+instance with a short one. The budget is `base_s + per_1k_tokens_s` for each 1,000 prompt tokens,
+capped at `max_s`. Two parts use it:
+
+- the gateway (the redaction service's ext_proc) sets each inference call's per-try timeout to
+  the budget of its scrubbed prompt, whose tokens it estimates from UTF-8 bytes
+  (`estimate_tokens`): the gateway serves any model and carries no tokenizer;
+- the inference service reports how far each first token ran past its prompt's allowance
+  (`excess_s`, with the exact token count), the figure the SLO controller judges: comparable
+  across prompt sizes, so that long prompts are not a slow service.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# GetScore answers once the score exists or after the caller's wait_s, which the inference service
+# clamps to this (seconds); its response headers come then, so its per-try timeout allows for it.
+SCORE_WAIT_MAX_S = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class FirstTokenBudget:
+    # Seconds to the first token on a short prompt (queueing, scheduling, a few tokens of prefill).
+    base_s: float
+    # Seconds more per 1,000 prompt tokens (prefill).
+    per_1k_tokens_s: float
+    # The budget never exceeds this, whatever the prompt.
+    max_s: float
+    # UTF-8 bytes per token assumed when only the text is known (the gateway's estimate).
+    bytes_per_token: float
+
+    def estimate_tokens(self, prompt_bytes: int) -> int:
+        """Prompt tokens estimated from the prompt's UTF-8 size (rounded up)."""
+        return math.ceil(max(prompt_bytes, 0) / self.bytes_per_token)
+
+    def allowance_s(self, prompt_tokens: int) -> float:
+        """Prefill allowance of a prompt of `prompt_tokens` tokens, beyond the base."""
+        return self.per_1k_tokens_s * max(prompt_tokens, 0) / 1000
+
+    def budget_s(self, prompt_tokens: int) -> float:
+        """Seconds a healthy instance may take to the first token of this prompt."""
+        return min(self.base_s + self.allowance_s(prompt_tokens), self.max_s)
+
+    def budget_ms_for_bytes(self, prompt_bytes: int) -> int:
+        """The per-try timeout (whole milliseconds, rounded up) of a prompt of `prompt_bytes`."""
+        return math.ceil(self.budget_s(self.estimate_tokens(prompt_bytes)) * 1000)
+
+    def score_wait_ms(self, wait_s: float) -> int:
+        """The per-try timeout of a GetScore call that waits up to `wait_s` for its score."""
+        wait = 0.0 if math.isnan(wait_s) else min(max(wait_s, 0.0), SCORE_WAIT_MAX_S)
+        return math.ceil((self.base_s + wait) * 1000)
+
+    def excess_s(self, ttft_s: float, prompt_tokens: int) -> float:
+        """Time to first token beyond the prompt's prefill allowance (never below zero): what the
+        SLO judges, comparable between a 10-token and a 6,000-token prompt."""
+        return max(ttft_s - self.allowance_s(prompt_tokens), 0.0)
