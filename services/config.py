@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import model_validator
+
 from services.common.config import load_settings
 from services.common.settings import LoggingSettings, MeshSettings, OtelSettings, Strict
 from services.gateway.config import GatewaySettings
 from services.inference.config import InferenceSettings
+from services.inference.limits import RequestLimits
 from services.redaction.config import RedactionSettings
 from services.supervisor.config import SupervisorSettings
 from services.telemetry.config import TelemetrySettings
+
+# What an ext_proc message adds to the request body it carries (headers, attributes, framing),
+# with room to spare: the redaction service's gRPC message limit must hold body and this.
+EXT_PROC_OVERHEAD_BYTES = 64 * 1024
 
 
 class ZtgateConfig(Strict):
@@ -25,6 +32,33 @@ class ZtgateConfig(Strict):
     inference: InferenceSettings = InferenceSettings()
     # How `ztgate up` keeps the parts running: health checks, restarts, limits.
     supervisor: SupervisorSettings = SupervisorSettings()
+    # Shape of an inference request (sizes, counts, max_tokens), enforced by the gateway before
+    # any redaction work and by the inference service for callers inside the mesh.
+    limits: RequestLimits = RequestLimits()
+
+    @model_validator(mode="after")
+    def _redaction_receives_whole_requests(self) -> ZtgateConfig:
+        need = self.limits.max_request_bytes + EXT_PROC_OVERHEAD_BYTES
+        have = self.redaction.server.max_message_bytes
+        if have < need:
+            raise ValueError(
+                f"redaction.server.max_message_bytes ({have}) cannot hold a request of "
+                f"limits.max_request_bytes ({self.limits.max_request_bytes}) as Envoy's ext_proc "
+                f"sends it: raise it to at least {need}, or lower limits.max_request_bytes")
+        return self
+
+    @model_validator(mode="after")
+    def _analyses_outlast_envoys_wait(self) -> ZtgateConfig:
+        # The gateway scrubs a long prompt for up to gateway.redaction_max_message_timeout_s, but
+        # no one analysis runs longer than redaction.analysis_timeout_s: a shorter one would cut
+        # every long prompt's scrub short of the wait the settings promise it.
+        wait = self.gateway.redaction_max_message_timeout_s
+        if self.redaction.analysis_timeout_s < wait:
+            raise ValueError(
+                f"redaction.analysis_timeout_s ({self.redaction.analysis_timeout_s:g}) is below "
+                f"gateway.redaction_max_message_timeout_s ({wait:g}), the longest the gateway waits "
+                "for a long prompt to be scrubbed: raise the first, or lower the second")
+        return self
 
 
 def load_config(path: Path | str | None = None) -> ZtgateConfig:

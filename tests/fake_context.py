@@ -1,6 +1,6 @@
 """A TEST DOUBLE of grpc.aio.ServicerContext with only what TenantAccess reads from a call (the
 common name of the caller's verified certificate, as gRPC's auth context carries it, and the
-call's metadata) and what a servicer sends back (initial metadata, recorded). Identity decisions are tested through it without a TLS handshake; the e2e tests
+call's metadata and deadline: none) and what a servicer sends back (initial metadata, recorded). Identity decisions are tested through it without a TLS handshake; the e2e tests
 make the same decisions with real certificates and a real Envoy."""
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ class FakeContext:
 
     def auth_context(self) -> dict[str, list[bytes]]:
         return {"x509_common_name": [self._caller.encode()]} if self._caller is not None else {}
+
+    def time_remaining(self) -> float | None:
+        """A call without a gRPC deadline (as Envoy's ext_proc streams are)."""
+        return None
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
         return self._metadata

@@ -7,6 +7,7 @@ from pathlib import Path
 from pydantic import Field, field_validator, model_validator
 
 from services.common.first_token import FirstTokenBudget
+from services.common.scrub_timeout import ScrubTimeouts
 from services.common.settings import Strict, TlsSettings
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
@@ -101,6 +102,17 @@ class GatewaySettings(Strict):
     # Seconds the redaction service may take to answer one ext_proc message (scrubbing a prompt, one
     # chunk of an answer); past it the inference call fails (closed) and nothing more is forwarded.
     redaction_message_timeout_s: float = Field(default=2.0, gt=0)
+    # Seconds more per KiB of a request body above 4 KiB: the redaction service first tells Envoy
+    # to wait that much longer for the scrubbed body (ext_proc override_message_timeout), and its
+    # analyses end by the same time (services/common/scrub_timeout.py). NER reads a prompt whole:
+    # the worst prose measured (name-dense; lowercase) took 0.15-0.19 (0.12-0.14) s a KiB on one
+    # worker and 2 busy shared cores, ordinary prose 0.004; 0.25 leaves room for a busier host.
+    redaction_message_timeout_per_kib_s: float = Field(default=0.25, ge=0)
+    # The longest Envoy waits for one scrubbed request body, seconds (its ext_proc
+    # max_message_timeout): the scaled wait stops here, and so does the scrub. 20 s covers a
+    # limits.max_prompt_bytes (64 KiB) prompt at the rate above; redaction.analysis_timeout_s must
+    # be at least this (checked at load), since no one analysis runs longer than that.
+    redaction_max_message_timeout_s: float = Field(default=20.0, gt=0)
     # Seconds between Envoy's gRPC health checks of each upstream.
     health_interval_s: float = Field(default=1.0, gt=0)
     # Seconds a whole inference call may take (a long answer is not a slow service); also the cap
@@ -169,6 +181,20 @@ class GatewaySettings(Strict):
             raise ValueError("inference_stream_idle_timeout_s must exceed inference_per_try_timeout_max_s "
                              "(nothing flows while a long prompt is prefilled)")
         return self
+
+    @model_validator(mode="after")
+    def _message_timeouts_nest(self) -> "GatewaySettings":
+        if self.redaction_max_message_timeout_s < self.redaction_message_timeout_s:
+            raise ValueError("redaction_max_message_timeout_s must be at least "
+                             "redaction_message_timeout_s (Envoy's wait for every message)")
+        return self
+
+    @property
+    def scrub_timeouts(self) -> ScrubTimeouts:
+        """Envoy's wait for the redaction service's answer on a request body, by its size."""
+        return ScrubTimeouts(base_s=self.redaction_message_timeout_s,
+                             per_kib_s=self.redaction_message_timeout_per_kib_s,
+                             max_s=self.redaction_max_message_timeout_s)
 
     @property
     def first_token_budget(self) -> FirstTokenBudget:

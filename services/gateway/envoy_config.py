@@ -31,6 +31,8 @@ def _address(value: str) -> dict[str, object]:
     return {"host": host, "port": port}
 
 
+# A gRPC message's prefix on the wire: compressed flag (1 byte) and length (4 bytes).
+GRPC_FRAME_HEADER_BYTES = 5
 # Resource `service.name` of Envoy's spans, next to the services' `ztgate-<service>`.
 GATEWAY_SERVICE_NAME = "ztgate-gateway"
 # Seconds one OTLP export of Envoy's spans may take; it runs in the background, never on a call.
@@ -177,6 +179,7 @@ def render(config: ZtgateConfig) -> str:
         redaction=_address(config.redaction.server.listen),
         redaction_timeout_s=gateway.redaction_timeout_s,
         redaction_message_timeout_s=gateway.redaction_message_timeout_s,
+        redaction_max_message_timeout_s=gateway.redaction_max_message_timeout_s,
         health_interval_s=gateway.health_interval_s,
         # Stripped from clients before any filter: only Envoy sets it (services/common/identity.py).
         tenant_header=TENANT_HEADER,
@@ -190,6 +193,9 @@ def render(config: ZtgateConfig) -> str:
         auth=_auth(config),
         rate_limit=_rate_limit(config),
         mesh=_mesh(config),
+        request_limit={"max_request_bytes": config.limits.max_request_bytes,
+                       # The body Envoy buffers is the request message in its gRPC frame.
+                       "buffer_bytes": config.limits.max_request_bytes + GRPC_FRAME_HEADER_BYTES},
         inference={
             "primary": _address(config.inference.primary.server.listen),
             "fallback": _address(config.inference.fallback.server.listen),

@@ -148,6 +148,6 @@ def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpe
 async def run(config: ZtgateConfig, instance_name: str) -> None:
     """`ztgate serve inference --instance primary|fallback`."""
     instance = getattr(config.inference, instance_name)
-    service = InferenceService.from_settings(config.inference, instance,
+    service = InferenceService.from_settings(config.inference, instance, config.limits,
                                              config.gateway.first_token_budget)
     await serve(build_spec(service, instance.server.tls), instance.server, config.otel)

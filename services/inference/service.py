@@ -16,6 +16,7 @@ from services.inference.config import InferenceSettings, InstanceSettings
 from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
                                              SpeculativeSettings, engine_request_id)
 from services.inference.hallucination import HallucinationScorer
+from services.inference.limits import RequestLimits
 from services.inference.metrics import InferenceMetrics
 
 log = logging.getLogger(__name__)
@@ -50,9 +51,11 @@ class InferenceService:
     def __init__(self, engine: Engine, instance: InstanceSettings, *,
                  scorer: HallucinationScorer | None = None,
                  metrics: InferenceMetrics | None = None, model_dir: Path | None = None,
+                 limits: RequestLimits | None = None,
                  budget: FirstTokenBudget | None = None) -> None:
         self.engine = engine
         self.instance = instance
+        self.limits = limits or RequestLimits()
         self.limiter = AdmissionLimiter(instance.max_inflight)
         self.scorer = scorer
         self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name, budget=budget)
@@ -60,11 +63,12 @@ class InferenceService:
 
     @classmethod
     def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings,
+                      limits: RequestLimits,
                       budget: FirstTokenBudget | None = None) -> InferenceService:
         """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
         config = engine_config(settings, instance)
         return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,
-                   budget=budget)
+                   limits=limits, budget=budget)
 
     @property
     def served_by(self) -> str:
@@ -85,8 +89,11 @@ class InferenceService:
         await self.engine.close()
 
     async def generate(self, request: GenerationRequest) -> AsyncIterator[Delta]:
-        """Streams deltas; RESOURCE_EXHAUSTED at once past the in-flight limit. Cancelling the
-        consumer aborts the request inside the engine (Engine.generate's contract)."""
+        """Streams deltas; RESOURCE_EXHAUSTED at once past the in-flight limit, and a request past
+        the shape limits refused before it takes a slot. Cancelling the consumer aborts the request
+        inside the engine (Engine.generate's contract)."""
+        self.limits.check(prompt=request.prompt, contents=[m.content for m in request.messages],
+                          stops=request.sampling.stop, max_tokens=request.sampling.max_tokens)
         if not self.limiter.try_acquire():
             raise Overloaded(f"{self.limiter.limit} requests are in flight on {self.served_by}; "
                              "retry later or elsewhere")

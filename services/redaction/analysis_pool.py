@@ -4,8 +4,15 @@ Each worker (spawned: nothing is forked from the server) builds its Analyzer onc
 says it is ready, then serves one call at a time over its own pipe: the text and the entity types go in,
 plain tuples (type, start, end, score, recognizer) come out, never text; errors come back as a status name
 and a message that quotes no text. ``start()`` returns once every worker is ready, so health can say
-NOT_SERVING until then. A worker that dies, or overruns the deadline, fails its call (closed: an error,
-never an empty result) and is replaced in the background; the others keep serving.
+NOT_SERVING until then. A worker that dies fails its call (closed: an error, never an empty result) and is
+replaced in the background; the others keep serving.
+
+Every call has a deadline: the caller's (its gRPC deadline, or what the gateway allows one ext_proc
+message), and no analysis runs longer than the pool's own timeout. A caller that stops waiting, because
+its deadline passed or because it was cancelled (a client gone, Envoy closing the ext_proc stream),
+leaves its worker ``ABANDON_GRACE_S`` to answer (most calls are milliseconds from done, and a replacement
+costs seconds of spaCy loading); a worker still busy after that is terminated and replaced, so no worker
+keeps working on a text nobody waits for.
 A worker dies with the server, even one killed by SIGKILL (PR_SET_PDEATHSIG, services/common/lifetime.py).
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: its calls hop through a manager thread and a queue feeder
@@ -52,6 +59,8 @@ UNUSED_HEAVY_MODULES: tuple[str, ...] = ("torch", "transformers")
 RESTART_BACKOFF_S = 1.0
 # Seconds close() gives a worker to exit before terminating it.
 CLOSE_GRACE_S = 5.0
+# Seconds a worker whose caller stopped waiting may take to answer before it is terminated and replaced.
+ABANDON_GRACE_S = 0.25
 
 Row = tuple[str, int, int, float, str]
 
@@ -61,7 +70,7 @@ class AnalysisUnavailable(Unavailable):
 
 
 class AnalysisTimeout(DeadlineExceeded):
-    """One analysis took longer than the pool's timeout; its worker was replaced."""
+    """The call's deadline (or the pool's timeout) passed before its analysis finished."""
 
 
 class AnalysisFailed(ZtgateError):
@@ -136,7 +145,7 @@ class AnalysisPool:
         self._supported: frozenset[str] = frozenset()
         self._started = False
         self._closed = False
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
 
     @property
     def ready(self) -> bool:
@@ -172,12 +181,15 @@ class AnalysisPool:
         self._started = True
         logger.info("analysis pool ready", extra={"count": self.size, "event": "analysis_pool_ready"})
 
-    async def analyze(self, text: str, entities: Collection[str] | None = None) -> list[Detection]:
+    async def analyze(self, text: str, entities: Collection[str] | None = None, *,
+                      deadline: float | None = None) -> list[Detection]:
         """Detections for the entity types asked for (all supported ones if None), ordered by offset.
 
-        Waits up to the timeout for a free worker (AnalysisUnavailable after that), then up to the timeout for
-        the analysis (AnalysisTimeout after that, and the worker is replaced). Raises AnalysisUnavailable,
-        AnalysisTimeout or AnalysisFailed rather than ever returning a partial result.
+        `deadline` is the caller's, in the event loop's clock (``loop.time()``): the call waits for a worker
+        until then (without one, up to the pool's timeout: AnalysisUnavailable), and its analysis ends by
+        then and within the pool's timeout (AnalysisTimeout). A caller that is cancelled or times out
+        abandons its worker (see the module docstring). Raises
+        AnalysisUnavailable, AnalysisTimeout or AnalysisFailed rather than ever returning a partial result.
         """
         wanted = None if entities is None else tuple(sorted(set(entities)))
         if wanted == ():
@@ -186,10 +198,17 @@ class AnalysisPool:
             raise AnalysisUnavailable("the analysis pool is closed" if self._closed
                                       else "the analysis pool is not started")
         loop = asyncio.get_running_loop()
+        now = loop.time()
         try:
-            worker = await asyncio.wait_for(self._idle_worker(), self.timeout_s)
-        except (TimeoutError, asyncio.TimeoutError):
+            async with asyncio.timeout_at(now + self.timeout_s if deadline is None else deadline):
+                worker = await self._idle_worker()
+        except TimeoutError:
+            if deadline is not None:
+                raise AnalysisTimeout(f"no analysis worker came free within the call's deadline "
+                                      f"({max(deadline - now, 0):.3g} s)") from None
             raise AnalysisUnavailable(f"no analysis worker free within {self.timeout_s:g} s") from None
+        own = loop.time() + self.timeout_s
+        until = own if deadline is None else min(deadline, own)
         worker.call = call = loop.create_future()
         try:
             worker.conn.send((text, wanted))
@@ -197,10 +216,16 @@ class AnalysisPool:
             self._lost(worker, "an analysis worker died")
             raise AnalysisUnavailable("an analysis worker died; it is being replaced") from None
         try:
-            outcome = await asyncio.wait_for(asyncio.shield(call), self.timeout_s)
-        except (TimeoutError, asyncio.TimeoutError):
-            self._lost(worker, "an analysis overran its timeout")
-            raise AnalysisTimeout(f"analysis took longer than {self.timeout_s:g} s") from None
+            async with asyncio.timeout_at(until):
+                outcome = await asyncio.shield(call)
+        except TimeoutError:
+            self._abandon(worker, call, "an analysis overran its deadline")
+            budget = (f"the call's deadline ({until - now:.3g} s)" if until < own
+                      else f"{self.timeout_s:g} s (redaction.analysis_timeout_s)")
+            raise AnalysisTimeout(f"analysis did not finish within {budget}") from None
+        except asyncio.CancelledError:
+            self._abandon(worker, call, "the caller of an analysis gave up")
+            raise
         if outcome[0] == "error":
             raise AnalysisFailed(outcome[2], outcome[1])
         return [Detection(*row) for row in outcome[1]]
@@ -266,6 +291,18 @@ class AnalysisPool:
                 call.set_result(message)
             self._idle.put_nowait(worker)
 
+    def _abandon(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]], why: str) -> None:
+        """Nobody waits for `call` any more: its worker answers within the grace or is replaced."""
+        if call.done():  # it answered as its caller left: the worker is idle again
+            return
+        logger.info("%s; its worker has %g s to answer", why, ABANDON_GRACE_S,
+                    extra={"event": "analysis_abandoned"})
+        asyncio.get_running_loop().call_later(ABANDON_GRACE_S, self._reap, worker, call, why)
+
+    def _reap(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]], why: str) -> None:
+        if worker.alive and worker.call is call:
+            self._lost(worker, f"{why} and it was still working {ABANDON_GRACE_S:g} s later")
+
     def _detach(self, worker: _Worker, error: Exception) -> None:
         """Stop listening to a worker, terminate it, and fail what waited on it."""
         if not worker.alive:
@@ -292,12 +329,17 @@ class AnalysisPool:
             self._workers.remove(worker)
         worker.conn.close()
         if self._closed or not self._started:
-            return
+            return  # close() and _abort_start() join their workers
         self.restarts += 1
         logger.error("%s; replacing it", why, extra={"event": "analysis_worker_restart"})
-        task = asyncio.get_running_loop().create_task(self._replace(backoff))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        loop = asyncio.get_running_loop()
+        # Reaped off the loop (no zombie left behind), killed if SIGTERM did not end it.
+        self._background(loop.run_in_executor(None, _join_all, [worker.process]))
+        self._background(loop.create_task(self._replace(backoff)))
+
+    def _background(self, future: asyncio.Future[None]) -> None:
+        self._tasks.add(future)
+        future.add_done_callback(self._tasks.discard)
 
     async def _replace(self, backoff: bool) -> None:
         if backoff:

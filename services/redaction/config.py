@@ -56,8 +56,16 @@ class RedactionSettings(Strict):
     max_text_bytes: int = Field(default=1024 * 1024, gt=0)
     # Analysis worker processes (spaCy NER runs there); 0 means one per CPU.
     workers: int = Field(default=0, ge=0)
-    # Seconds one analysis may take before the call fails (closed).
-    analysis_timeout_s: float = Field(default=10.0, gt=0)
+    # Seconds one analysis may run on a worker before the call fails (closed). A call also ends at
+    # its caller's gRPC deadline (through the gateway: Envoy's wait for the scrubbed body, which
+    # grows with the prompt); a call without one gets this long in all, waiting for a worker
+    # included. At least gateway.redaction_max_message_timeout_s (checked at load): a 64 KiB
+    # name-dense prompt took 12 s on one worker of 2 busy cores.
+    analysis_timeout_s: float = Field(default=20.0, gt=0)
+    # Analyses one tenant may run at once (fair share of the workers); its further texts wait their
+    # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
+    # holds every worker; set it to the worker count for a single-tenant deployment.
+    max_inflight_per_tenant: int = Field(default=0, ge=0)
     # Where the compiled Hyperscan database is cached.
     cache_dir: Path = Field(default_factory=_default_cache_dir)
     # Key of the `hash` action (HMAC-SHA256, at least 16 bytes). Unset: the install's own, from

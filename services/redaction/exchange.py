@@ -8,8 +8,10 @@ protocol-free part (no grpc import, see ext_proc.py for the servicer):
 - `FrameReader` reassembles messages from chunks, holding back an incomplete one, and inflates
   compressed ones (gzip and deflate; they go on uncompressed, which gRPC allows whatever the
   `grpc-encoding` header says);
-- `InferenceExchange.request_body` scrubs `prompt`, every `messages[].content` and every
-  `sampling.stop[]` of the one `GenerateRequest` in one fresh redaction session, sets the verified tenant and that session, and
+- `InferenceExchange.request_body` checks the one `GenerateRequest` against the request limits
+  (counts and sizes, before any redaction work), scrubs `prompt`, every `messages[].content` and
+  every `sampling.stop[]` in one fresh redaction session, sets the verified tenant and that
+  session, drops fields this gateway does not know (they could carry text nobody scrubbed), and
   re-frames it; it reports the scrubbed prompt's size, from which the gateway sets the call's
   first-token budget (services/common/first_token.py);
 - `GetScore` carries no text: its `ScoreRequest` gets the verified tenant (a caller sees only its
@@ -38,6 +40,7 @@ from google.protobuf.message import DecodeError
 from services.common.errors import InvalidArgument, ZtgateError
 from services.common.first_token import SCORE_WAIT_MAX_S
 from services.gen.ztgate.inference.v1 import inference_pb2
+from services.inference.limits import RequestLimits
 from services.redaction.service import RedactionService, RedactionStream
 from services.redaction.vault import pending_placeholder_length
 
@@ -185,7 +188,8 @@ class RequestOutcome:
 class InferenceExchange:
     """The gateway's state for one call: method, verified tenant, the call's own redaction session."""
 
-    def __init__(self, service: RedactionService, path: str, tenant: str) -> None:
+    def __init__(self, service: RedactionService, path: str, tenant: str,
+                 limits: RequestLimits | None = None) -> None:
         streaming = METHODS.get(path)
         self.scoring = path == SCORE_METHOD
         if streaming is None and not self.scoring:
@@ -198,16 +202,22 @@ class InferenceExchange:
         # any other tenant) can never be restored into this answer.
         self.session_id = uuid.uuid4().hex
         self._service = service
+        self._limits = limits or RequestLimits()
         self._responses = FrameReader()
         self._requested = False
         self._output: OutputFilter | None = None
         self._response_type = inference_pb2.GenerateChunk if streaming else inference_pb2.GenerateResponse
 
-    async def request_body(self, body: bytes) -> RequestOutcome:
-        """The whole request body (one GenerateRequest) scrubbed and re-framed."""
+    async def request_body(self, body: bytes, timeout_s: float | None = None) -> RequestOutcome:
+        """The whole request body (one GenerateRequest) checked, scrubbed and re-framed, within
+        `timeout_s` (None: the redaction service's own analysis timeout)."""
         if self._requested:
             raise BadFrame("a second request body for one call")
         self._requested = True
+        limits = self._limits
+        if len(body) >= _HEADER.size:  # the size the frame declares, before anything is read
+            limits.check(prompt="", contents=(), stops=(), max_tokens=None,
+                         request_bytes=_HEADER.unpack_from(body)[1])
         reader = FrameReader()
         messages = reader.feed(body)
         reader.close()
@@ -220,12 +230,17 @@ class InferenceExchange:
             request.ParseFromString(messages[0])
         except DecodeError:
             raise BadFrame("the request body is not a GenerateRequest") from None
+        request.DiscardUnknownFields()
         # Stop sequences too: they reach the inference service, and scrubbed in the prompt's session
         # they become the same pseudonyms the model sees, so a stop on a name still stops.
         contents = [m.content for m in request.messages]
         stops = list(request.sampling.stop)
+        limits.check(prompt=request.prompt, contents=contents, stops=stops,
+                     max_tokens=request.sampling.max_tokens if request.sampling.HasField("max_tokens")
+                     else None, request_bytes=len(messages[0]))
         results = await self._service.redact_many([request.prompt, *contents, *stops],
-                                                  tenant=self.tenant, session_id=self.session_id)
+                                                  tenant=self.tenant, session_id=self.session_id,
+                                                  timeout_s=timeout_s)
         request.prompt = results[0].text
         for message, result in zip(request.messages, results[1:1 + len(contents)]):
             message.content = result.text

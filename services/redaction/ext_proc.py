@@ -10,13 +10,20 @@ redaction session) lives in the stream:
   `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
   Envoy's certificate, the header alone);
 - request body: the method must be one `exchange.METHODS` knows (or GetScore), else UNIMPLEMENTED;
-  the body is scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers
-  PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and nothing reaches the upstream. The
-  answer also sets the call's per-try timeout, `x-envoy-upstream-rq-per-try-timeout-ms`, to the
-  first-token budget of the scrubbed prompt (services/common/first_token.py; GetScore: its wait).
-  Envoy applies a header mutation sent with a BUFFERED body because it still holds the headers,
-  and accepts an x-envoy-* one because the bootstrap allows it (`mutation_rules.allow_envoy`);
-  the router reads the header when it gets the headers, after this answer;
+  the body is checked against `limits` (RESOURCE_EXHAUSTED or INVALID_ARGUMENT naming the setting),
+  then scrubbed and re-framed (`InferenceExchange.request_body`). Envoy waits for that answer
+  `message_timeout`; on a body above a few KiB this service first sends an
+  `override_message_timeout` that grows with the body, up to the filter's `max_message_timeout`
+  (services/common/scrub_timeout.py), and scrubs within a little less than the wait Envoy keeps
+  (DEADLINE_EXCEEDED naming the settings past it, so the client reads our reason, not Envoy's
+  bare UNAVAILABLE). A `block` answers PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and
+  nothing reaches the upstream. When Envoy gives up on the stream, the handler is cancelled and so
+  are its analyses (their workers are freed). The answer also sets the call's per-try timeout,
+  `x-envoy-upstream-rq-per-try-timeout-ms`, to the first-token budget of the scrubbed prompt
+  (services/common/first_token.py; GetScore: its wait). Envoy applies a header mutation sent with
+  a BUFFERED body because it still holds the headers, and accepts an x-envoy-* one because the
+  bootstrap allows it (`mutation_rules.allow_envoy`); the router reads the header when it gets
+  the headers, after this answer;
 - response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
@@ -41,10 +48,12 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from envoy.service.ext_proc.v3 import external_processor_pb2_grpc as ep_grpc
 from envoy.type.v3 import http_status_pb2
 
-from services.common.errors import InvalidArgument, ZtgateError
+from services.common.errors import DeadlineExceeded, InvalidArgument, ZtgateError
 from services.common.first_token import FirstTokenBudget
 from services.common.identity import TENANT_HEADER, TenantAccess
+from services.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from services.common.tls import peer_name
+from services.inference.limits import RequestLimits
 from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.service import RedactionService
 
@@ -55,6 +64,10 @@ SERVICE_NAME = "envoy.service.ext_proc.v3.ExternalProcessor"
 _IDENTITY = base_pb2.HeaderValueOption(
     header=base_pb2.HeaderValue(key="grpc-accept-encoding", raw_value=b"identity"),
     append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
+
+# Envoy's buffer filter (the request-size limit, envoy/envoy.yaml) sets content-length on the body it
+# read; the scrubbed body has another length, and ext_proc refuses a body that disagrees with it.
+_STALE_HEADERS = ["content-length"]
 
 _HTTP_STATUS = {
     grpc.StatusCode.INVALID_ARGUMENT: http_status_pb2.BadRequest,
@@ -115,31 +128,73 @@ def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
 
 
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
-    def __init__(self, service: RedactionService, access: TenantAccess,
-                 budget: FirstTokenBudget) -> None:
+    def __init__(self, service: RedactionService, access: TenantAccess, budget: FirstTokenBudget,
+                 *, limits: RequestLimits | None = None,
+                 timeouts: ScrubTimeouts | None = None) -> None:
         self._service = service
         self._access = access
         self._budget = budget
+        self._limits = limits or RequestLimits()
+        # Envoy's waits for a scrubbed body (the gateway.redaction_*message_timeout* settings);
+        # None: not known here (the caller's own deadline, if any, bounds the scrub).
+        self._timeouts = timeouts
+
+    def _wait_s(self, body: bytes) -> float | None:
+        """Envoy's wait for the answer on this request body; None when not known."""
+        return self._timeouts.for_body(len(body)) if self._timeouts is not None else None
+
+    def _extension(self, kind: str | None, request: ep.ProcessingRequest,
+                  exchange: InferenceExchange | None) -> ep.ProcessingResponse | None:
+        """The override_message_timeout to send before scrubbing this request body, if any: Envoy
+        restarts its timer for the body at that, up to the filter's max_message_timeout."""
+        if kind != "request_body" or exchange is None or self._timeouts is None:
+            return None
+        override = self._timeouts.override_s(len(request.request_body.body))
+        if override is None:
+            return None
+        response = ep.ProcessingResponse()
+        response.override_message_timeout.FromMilliseconds(round(override * 1000))
+        return response
+
+    async def _request_body(self, exchange: InferenceExchange, body: bytes,
+                            context: grpc.aio.ServicerContext | None) -> ep.ProcessingResponse:
+        wait = self._wait_s(body)
+        budgets = [scrub_budget_s(wait)] if wait is not None else []
+        remaining = context.time_remaining() if context is not None else None
+        if remaining is not None:
+            budgets.append(remaining)
+        try:
+            outcome = await exchange.request_body(body, timeout_s=min(budgets, default=None))
+        except DeadlineExceeded as exc:
+            if wait is None:
+                raise
+            raise _TooSlow(f"{exc}: the gateway waits {wait:g} s for this request to be scrubbed "
+                           "(gateway.redaction_message_timeout_s, plus "
+                           "gateway.redaction_message_timeout_per_kib_s a KiB up to "
+                           "gateway.redaction_max_message_timeout_s); nothing was forwarded. "
+                           "Shorten the prompt, or raise those settings") from None
+        if outcome.findings:
+            log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
+                                                "tenant": exchange.tenant,
+                                                "entity_types": outcome.findings})
+        return ep.ProcessingResponse(request_body=ep.BodyResponse(
+            response=_request_body(outcome, self._budget)))
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None, caller: str | None
+                       exchange: InferenceExchange | None, caller: str | None,
+                       context: grpc.aio.ServicerContext | None = None
                        ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
             path, header = _path_and_tenant(request.request_headers)
-            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""))
+            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""),
+                                         limits=self._limits)
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
-            mutation = ep.HeaderMutation(set_headers=[_IDENTITY])
+            mutation = ep.HeaderMutation(set_headers=[_IDENTITY], remove_headers=_STALE_HEADERS)
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
-            outcome = await exchange.request_body(request.request_body.body)
-            if outcome.findings:
-                log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
-                                                    "tenant": exchange.tenant,
-                                                    "entity_types": outcome.findings})
-            return exchange, ep.ProcessingResponse(request_body=ep.BodyResponse(
-                response=_request_body(outcome, self._budget)))
+            return exchange, await self._request_body(exchange, request.request_body.body, context)
         if kind == "response_body" and exchange is not None:
             body = request.response_body
             data = exchange.response_body(body.body, body.end_of_stream)
@@ -159,7 +214,10 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
                 try:
-                    exchange, response = await self._respond(kind, request, exchange, caller)
+                    extension = self._extension(kind, request, exchange)
+                    if extension is not None:
+                        yield extension
+                    exchange, response = await self._respond(kind, request, exchange, caller, context)
                 except ZtgateError as exc:
                     code = grpc.StatusCode[exc.status]
                     log.info("gateway refused a call: %s", code.name, extra={
@@ -180,6 +238,10 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+
+class _TooSlow(DeadlineExceeded):
+    """Scrubbing a request body did not finish before the gateway's per-message timeout."""
 
 
 class _BodyMissing(ZtgateError):

@@ -11,9 +11,11 @@ from services.common.handlers import streaming, unary
 from services.common.identity import TenantAccess
 from services.common.server import ServiceSpec, serve
 from services.common.first_token import FirstTokenBudget
+from services.common.scrub_timeout import ScrubTimeouts
 from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from services.inference.limits import RequestLimits
 from services.redaction import ext_proc, keys
 from services.redaction.service import Finding, RedactionService
 
@@ -37,7 +39,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                      context: grpc.aio.ServicerContext) -> redaction_pb2.RedactResponse:
         result = await self._service.redact(request.text, policy=request.policy,
                                             tenant=self._tenant(context, request.tenant),
-                                            session_id=request.session_id)
+                                            session_id=request.session_id,
+                                            timeout_s=context.time_remaining())
         return redaction_pb2.RedactResponse(text=result.text, session_id=result.session_id,
                                             findings=[_finding(f) for f in result.findings])
 
@@ -45,7 +48,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     async def Analyze(self, request: redaction_pb2.AnalyzeRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.AnalyzeResponse:
         findings = await self._service.analyze(request.text, policy=request.policy,
-                                               tenant=self._tenant(context, request.tenant))
+                                               tenant=self._tenant(context, request.tenant),
+                                               timeout_s=context.time_remaining())
         return redaction_pb2.AnalyzeResponse(findings=[_finding(f) for f in findings])
 
     @unary
@@ -80,18 +84,21 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
 
-def build_spec(service: RedactionService, tls: TlsSettings | None,
-               budget: FirstTokenBudget) -> ServiceSpec:
+def build_spec(service: RedactionService, tls: TlsSettings | None, budget: FirstTokenBudget, *,
+               limits: RequestLimits | None = None,
+               timeouts: ScrubTimeouts | None = None) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `budget` sets each inference call's
-    per-try timeout from its prompt (the gateway's settings)."""
+    per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
+    request body) bound the gateway's calls (the gateway's settings)."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service, access), server)
         # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
-            ext_proc.ExternalProcessorServicer(service, access, budget), server)
+            ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
+                                               timeouts=timeouts), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -103,5 +110,6 @@ async def run(config: ZtgateConfig) -> None:
     operator_keys, source = keys.resolve(config)
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(config.redaction, operator_keys)
-    await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget),
+    await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
+                           limits=config.limits, timeouts=config.gateway.scrub_timeouts),
                 config.redaction.server, config.otel)

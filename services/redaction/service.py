@@ -1,10 +1,12 @@
 """The redaction service's domain facade: size limits, sessions, policies, tiers, operators, vault.
 
 Detection runs in the analysis worker pool (Presidio's registry with the Hyperscan tier and the
-gated spaCy NER); policy, operators and the vault run here, in the server process, because the
-vault is per-process state. Output streams are scanned by the pattern tier only (no NER on
-model output: values a model invents from nothing are not the threat; secrets and echoed PII are).
-Anything that fails raises: no path returns the input unredacted.
+gated spaCy NER), a tenant's share of it at a time (`fair_share`), each call until its deadline
+(the caller's remaining time; no analysis runs past `redaction.analysis_timeout_s`); policy,
+operators and the vault run here, in the server process, because the vault is per-process state.
+Output streams are scanned by the pattern tier only (no NER on model output: values a model
+invents from nothing are not the threat; secrets and echoed PII are). Anything that fails raises:
+no path returns the input unredacted.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
 from services.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
@@ -22,6 +24,7 @@ from services.redaction import anonymize
 from services.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
 from services.redaction.anonymize import Finding
 from services.redaction.config import RedactionSettings
+from services.redaction.fair_share import TenantSlots, default_share
 from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 
+T = TypeVar("T")
 _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 
@@ -112,9 +116,12 @@ class RedactionStream:
 
 class RedactionService:
     def __init__(self, *, policies: PolicyStore, pool: AnalysisPool, scanner: PatternScanner,
-                 vault: Vault, operators: Operators, max_text_bytes: int) -> None:
+                 vault: Vault, operators: Operators, max_text_bytes: int,
+                 max_inflight_per_tenant: int | None = None) -> None:
         self.policies = policies
         self.pool = pool
+        # None: the default share of the pool's workers.
+        self.tenant_slots = TenantSlots(max_inflight_per_tenant or default_share(pool.size))
         self.scanner = scanner
         self.vault = vault
         self.operators = operators
@@ -135,6 +142,7 @@ class RedactionService:
             vault=Vault(settings.vault),
             operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
+            max_inflight_per_tenant=settings.max_inflight_per_tenant or None,
         )
 
     async def start(self) -> None:
@@ -170,27 +178,38 @@ class RedactionService:
             raise ResourceExhausted(f"text is {size} bytes; the limit is {self.max_text_bytes} bytes "
                                     "(split it, or raise redaction.max_text_bytes)")
 
-    async def _detect(self, text: str, policy: Policy) -> list[Detection]:
+    def _deadline(self, timeout_s: float | None) -> float:
+        """When a call's analyses must be done, in the event loop's clock: the caller's remaining
+        time; a caller without a deadline of its own gets the pool's timeout, waiting included.
+        (No one analysis runs longer than the pool's timeout either way.)"""
+        budget = self.pool.timeout_s if timeout_s is None else timeout_s
+        return asyncio.get_running_loop().time() + budget
+
+    async def _detect(self, text: str, policy: Policy, tenant: str, deadline: float) -> list[Detection]:
         if not text:
             return []
-        return await self.pool.analyze(text, wanted_entities(policy, self.pool.supported_entities))
+        async with self.tenant_slots.slot(tenant, deadline):
+            return await self.pool.analyze(text, wanted_entities(policy, self.pool.supported_entities),
+                                           deadline=deadline)
 
     async def redact(self, text: str, *, policy: str = "", tenant: str = "",
-                     session_id: str = "") -> RedactResult:
+                     session_id: str = "", timeout_s: float | None = None) -> RedactResult:
+        """`timeout_s`: the caller's remaining time (its gRPC deadline), None when it has none."""
         tenant = _check_ids(tenant, session_id)
         self.check_size(text)
         chosen = self._policy(policy, tenant)
         session_id = self._open(tenant, session_id)
-        detections = await self._detect(text, chosen)
+        detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
         outcome = anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
                                    operators=self.operators)
         return RedactResult(outcome.text, outcome.findings, session_id)
 
     async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
-                          session_id: str = "") -> list[RedactResult]:
+                          session_id: str = "", timeout_s: float | None = None) -> list[RedactResult]:
         """Redacts the texts of one request (a prompt, chat messages) in one session.
 
-        Detection runs concurrently; pseudonyms are then allocated in text order, so `<PERSON_1>` is
+        Detection runs concurrently (within the tenant's share of the workers), and the first text
+        that fails stops the others; pseudonyms are then allocated in text order, so `<PERSON_1>` is
         the first person of the first text. A block in any text refuses the whole call.
         """
         tenant = _check_ids(tenant, session_id)
@@ -198,20 +217,22 @@ class RedactionService:
             self.check_size(text)
         chosen = self._policy(policy, tenant)
         session_id = self._open(tenant, session_id)
+        deadline = self._deadline(timeout_s)
         if len(texts) == 1:  # the usual prompt: no tasks to gather
-            found = [await self._detect(texts[0], chosen)]
+            found = [await self._detect(texts[0], chosen, tenant, deadline)]
         else:
-            found = await asyncio.gather(*(self._detect(text, chosen) for text in texts))
+            found = await _all_or_none([self._detect(text, chosen, tenant, deadline) for text in texts])
         outcomes = [anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
                                      operators=self.operators)
                     for text, detections in zip(texts, found)]
         return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
 
-    async def analyze(self, text: str, *, policy: str = "", tenant: str = "") -> list[Finding]:
+    async def analyze(self, text: str, *, policy: str = "", tenant: str = "",
+                      timeout_s: float | None = None) -> list[Finding]:
         tenant = _check_ids(tenant, "")
         self.check_size(text)
         chosen = self._policy(policy, tenant)
-        detections = await self._detect(text, chosen)
+        detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
         return [Finding(d.entity_type, d.start, d.end, d.score, d.recognizer, "",
                         chosen.rule_for(d.entity_type).action)
                 for d in anonymize.analyze(text, detections, chosen)]
@@ -237,3 +258,16 @@ class RedactionService:
         if derived is None:
             derived = self._output_policies[policy.name] = output_policy(policy)
         return RedactionStream(self, derived, tenant, session_id)
+
+
+async def _all_or_none(calls: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
+    """Runs the calls concurrently; the first to fail (or a cancellation) cancels the rest, so no
+    analysis keeps a worker for a request that has already failed."""
+    tasks = [asyncio.ensure_future(call) for call in calls]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

@@ -164,8 +164,9 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
            **(mesh_env() if mesh else PLAINTEXT)}
     gateway_env = {**env, **(gateway_env or {})}
     part_env = part_mesh_env(load_settings(ZtgateConfig, None, environ=env), pki.REDACTION)
-    # The redaction service reads the gateway's settings too: its ext_proc sets each call's
-    # per-try timeout from them (as under `ztgate up`, where every part loads one file).
+    # The redaction service reads the gateway's settings too (as under `ztgate up`, where every
+    # part loads one file): its ext_proc sets each call's per-try timeout and Envoy's wait for a
+    # scrubbed body from them, and checks the request limits.
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
         **gateway_env, **part_env, "ZTGATE_REDACTION__WORKERS": "1",
         "ZTGATE_REDACTION__POLICIES": f"[{folder}]", "ZTGATE_CACHE_DIR": str(logs / "cache"),

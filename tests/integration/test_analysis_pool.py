@@ -13,6 +13,7 @@ import pytest
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from services.redaction.analysis_pool import (
+    ABANDON_GRACE_S,
     AnalysisFailed,
     AnalysisPool,
     AnalysisTimeout,
@@ -33,6 +34,8 @@ TEXTS = (
     "Ship it to 1600 Pennsylvania Avenue, Washington, DC 20500. Ask Paul.",
 )
 SLEEP_MARKER = "please-sleep-in-the-worker"
+NAP_MARKER = "please-nap-in-the-worker"  # a call that ends well within the pool's abandon grace
+NAP_S = 0.05
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +150,8 @@ class _Sleepy(EntityRecognizer):
     def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
         if SLEEP_MARKER in text:
             time.sleep(60)
+        if NAP_MARKER in text:
+            time.sleep(NAP_S)
         return []
 
 
@@ -187,10 +192,76 @@ async def test_a_worker_dying_mid_call_fails_that_call_and_is_replaced(sleepy_po
 
 async def test_an_overrunning_call_times_out_and_its_worker_is_replaced(sleepy_pool: AnalysisPool) -> None:
     restarts = sleepy_pool.restarts
-    with pytest.raises(AnalysisTimeout):
+    with pytest.raises(AnalysisTimeout, match="redaction.analysis_timeout_s"):
         await sleepy_pool.analyze(f"Maria Garcia {SLEEP_MARKER}")
-    assert sleepy_pool.restarts == restarts + 1
     await _wait_for_replacement(sleepy_pool, restarts + 1)
+    assert {d.entity_type for d in await sleepy_pool.analyze("Maria Garcia lives in Madrid")} == {"PERSON", "LOCATION"}
+
+
+async def _gone_within(pid: int, seconds: float) -> float:
+    """Seconds until process `pid` no longer exists; fails past `seconds`."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while loop.time() - started < seconds:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return loop.time() - started
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"worker {pid} still runs {seconds} s after its caller gave up")
+
+
+async def test_a_cancelled_call_frees_its_worker_within_a_second(sleepy_pool: AnalysisPool) -> None:
+    await _wait_for_replacement(sleepy_pool, sleepy_pool.restarts)
+    restarts, [pid] = sleepy_pool.restarts, sleepy_pool.worker_pids
+    call = asyncio.ensure_future(sleepy_pool.analyze(f"Maria Garcia {SLEEP_MARKER}"))  # would take 60 s
+    await asyncio.sleep(0.3)  # the worker is inside the call
+    call.cancel()  # a client gone, or Envoy closing the ext_proc stream
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    gone_after = await _gone_within(pid, 1.0 + ABANDON_GRACE_S)
+    assert gone_after >= ABANDON_GRACE_S * 0.8  # it had its grace to answer first
+    assert sleepy_pool.restarts == restarts + 1 and pid not in sleepy_pool.worker_pids
+    await _wait_for_replacement(sleepy_pool, restarts + 1)
+    assert {d.entity_type for d in await sleepy_pool.analyze("Maria Garcia lives in Madrid")} == {"PERSON", "LOCATION"}
+
+
+async def test_a_call_past_its_deadline_fails_and_frees_its_worker(sleepy_pool: AnalysisPool) -> None:
+    await _wait_for_replacement(sleepy_pool, sleepy_pool.restarts)
+    restarts, [pid] = sleepy_pool.restarts, sleepy_pool.worker_pids
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(AnalysisTimeout, match="the call's deadline"):
+        await sleepy_pool.analyze(f"Maria Garcia {SLEEP_MARKER}", deadline=started + 0.5)
+    assert loop.time() - started < sleepy_pool.timeout_s  # the caller's deadline, not the pool's timeout
+    await _gone_within(pid, 1.0 + ABANDON_GRACE_S)
+    await _wait_for_replacement(sleepy_pool, restarts + 1)
+
+
+async def test_a_call_waiting_for_a_busy_worker_gives_up_at_its_deadline_and_kills_nothing(
+        sleepy_pool: AnalysisPool) -> None:
+    await _wait_for_replacement(sleepy_pool, sleepy_pool.restarts)
+    restarts = sleepy_pool.restarts
+    busy = asyncio.ensure_future(sleepy_pool.analyze(f"Maria Garcia {NAP_MARKER}"))
+    await asyncio.sleep(0)
+    loop = asyncio.get_running_loop()
+    with pytest.raises(AnalysisTimeout, match="no analysis worker came free"):
+        await sleepy_pool.analyze("Maria Garcia", deadline=loop.time())  # already due
+    await busy
+    assert sleepy_pool.restarts == restarts
+
+
+async def test_a_caller_that_leaves_a_call_about_to_finish_keeps_the_worker(sleepy_pool: AnalysisPool) -> None:
+    await _wait_for_replacement(sleepy_pool, sleepy_pool.restarts)
+    restarts, pids = sleepy_pool.restarts, sleepy_pool.worker_pids
+    call = asyncio.ensure_future(sleepy_pool.analyze(f"Maria Garcia {NAP_MARKER}"))
+    await asyncio.sleep(0.01)
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    await asyncio.sleep(ABANDON_GRACE_S + 0.3)
+    # It answered within the grace: no replacement (seconds of spaCy loading), and it serves on.
+    assert sleepy_pool.restarts == restarts and sleepy_pool.worker_pids == pids
     assert {d.entity_type for d in await sleepy_pool.analyze("Maria Garcia lives in Madrid")} == {"PERSON", "LOCATION"}
 
 

@@ -26,8 +26,6 @@ DEFAULT_TEMPERATURE = 0.0  # 0 means greedy
 DEFAULT_TOP_P = 1.0  # 1 keeps the whole distribution
 DEFAULT_TOP_K = 0  # 0 disables top-k
 DEFAULT_MAX_TOKENS = 256  # clamped to what the context leaves after the prompt
-MAX_STOP_SEQUENCES = 8
-MAX_STOP_LENGTH = 64  # characters per stop sequence
 ROLES = ("system", "user", "assistant")
 WARMUP_PROMPT = "one two three four, one two three four, one two three four, one two"
 
@@ -72,7 +70,9 @@ class SamplingParams:
     temperature: float = DEFAULT_TEMPERATURE
     top_p: float = DEFAULT_TOP_P
     top_k: int = DEFAULT_TOP_K
-    max_tokens: int = DEFAULT_MAX_TOKENS
+    # None: DEFAULT_MAX_TOKENS, clamped to the room the prompt leaves in the context. A number is
+    # the caller's own, and one above the model's context is refused (PromptRenderer).
+    max_tokens: int | None = None
     seed: int | None = None
     stop: tuple[str, ...] = ()
     # Per-token log-probabilities and an inline hallucination score (costs speed).
@@ -85,15 +85,12 @@ class SamplingParams:
             raise InvalidRequest(f"top_p must be in (0, 1] (1 keeps every token); got {self.top_p}")
         if self.top_k < 0:
             raise InvalidRequest(f"top_k must be >= 0 (0 disables it); got {self.top_k}")
-        if self.max_tokens <= 0:
+        if self.max_tokens is not None and self.max_tokens <= 0:
             raise InvalidRequest(f"max_tokens must be a positive number of tokens; got {self.max_tokens}")
-        if len(self.stop) > MAX_STOP_SEQUENCES:
-            raise InvalidRequest(f"at most {MAX_STOP_SEQUENCES} stop sequences are allowed; got {len(self.stop)}")
+        # How many stops, and how long, are limits (services/inference/limits.py), checked before.
         for i, s in enumerate(self.stop):
             if not s:
                 raise InvalidRequest(f"stop sequence {i} is empty; remove it")
-            if len(s) > MAX_STOP_LENGTH:
-                raise InvalidRequest(f"stop sequence {i} is {len(s)} characters; the limit is {MAX_STOP_LENGTH}")
 
     @property
     def greedy(self) -> bool:
@@ -116,7 +113,7 @@ class SamplingParams:
             temperature=DEFAULT_TEMPERATURE if temperature is None else float(temperature),
             top_p=DEFAULT_TOP_P if top_p is None else float(top_p),
             top_k=DEFAULT_TOP_K if top_k is None else int(top_k),
-            max_tokens=DEFAULT_MAX_TOKENS if max_tokens is None else int(max_tokens),
+            max_tokens=None if max_tokens is None else int(max_tokens),
             seed=seed,
             stop=tuple(stop),
             score_inline=bool(score_inline),
@@ -319,7 +316,16 @@ class PromptRenderer:
         self.max_model_len = max_model_len
 
     def render(self, request: GenerationRequest) -> tuple[list[int], int]:
-        """Returns (prompt token ids, max_tokens clamped to the room the context leaves)."""
+        """Returns (prompt token ids, max_tokens clamped to the room the context leaves).
+
+        An explicit max_tokens above the whole context is refused before any tokenizing: no prompt
+        could leave it room. The unset default is clamped.
+        """
+        asked = request.sampling.max_tokens
+        if asked is not None and asked > self.max_model_len:
+            raise InvalidRequest(
+                f"max_tokens is {asked}; the model's context is {self.max_model_len} tokens, prompt "
+                "included: ask for fewer, or leave it unset to get what the context leaves")
         if request.messages:
             text = self.tokenizer.apply_chat_template(
                 [{"role": m.role, "content": m.content} for m in request.messages],
@@ -333,7 +339,7 @@ class PromptRenderer:
             raise InvalidRequest(
                 f"the prompt is {len(ids)} tokens; the model's context is {self.max_model_len} tokens and must "
                 f"leave room for the answer: shorten the prompt by at least {1 - room} tokens")
-        return ids, min(request.sampling.max_tokens, room)
+        return ids, min(DEFAULT_MAX_TOKENS if asked is None else asked, room)
 
 
 class Engine(ABC):

@@ -14,7 +14,9 @@ from services.common.settings import OtelSettings, ServerSettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.config import InstanceSettings
+from services.inference.engines.base import GenerationRequest, InvalidRequest, SamplingParams
 from services.inference.hallucination import HallucinationScorer
+from services.inference.limits import RequestLimits
 from services.inference.server import build_spec
 from services.inference.service import InferenceService
 
@@ -79,7 +81,8 @@ async def test_unary_headers_arrive_at_the_first_token_before_the_answer(server)
     ({"messages": [pb.ChatMessage(role="wizard", content="hi")]}, "role"),
     ({"prompt": "x", "sampling": pb.SamplingParams(max_tokens=-1)}, "max_tokens"),
     ({"prompt": "x", "sampling": pb.SamplingParams(temperature=-0.5)}, "temperature"),
-    ({"prompt": "word " * 20000}, "context"),
+    # 16,000 tokens in 16,000 bytes: within limits.max_prompt_bytes, past the model's context.
+    ({"prompt": "7 " * 8000}, "context"),
 ])
 async def test_bad_requests_get_invalid_argument(server, request_kwargs, fragment) -> None:
     stub, _ = server
@@ -87,6 +90,37 @@ async def test_bad_requests_get_invalid_argument(server, request_kwargs, fragmen
         await stub.Generate(pb.GenerateRequest(**request_kwargs))
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert fragment in info.value.details()
+
+
+@pytest.mark.parametrize("request_kwargs, code, fragment", [
+    ({"messages": [pb.ChatMessage(role="user", content="hi")] * 20_000}, grpc.StatusCode.RESOURCE_EXHAUSTED,
+     "the request has 20000 messages; the limit is 256 (limits.max_messages)"),
+    ({"prompt": "x" * (1 << 20)}, grpc.StatusCode.RESOURCE_EXHAUSTED,
+     "the prompt is 1048576 bytes (UTF-8); the limit is 65536 bytes (limits.max_prompt_bytes)"),
+    ({"prompt": "hi", "sampling": pb.SamplingParams(max_tokens=10**9)}, grpc.StatusCode.INVALID_ARGUMENT,
+     "max_tokens is 1000000000; the limit is 4096 (limits.max_output_tokens)"),
+    ({"prompt": "hi", "sampling": pb.SamplingParams(stop=[str(i) for i in range(9)])},
+     grpc.StatusCode.INVALID_ARGUMENT, "(limits.max_stop_sequences)"),
+])
+async def test_a_direct_caller_past_the_request_limits_is_refused_before_the_engine(
+        server, request_kwargs, code, fragment) -> None:
+    stub, service = server
+    admitted = service.limiter.admitted
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await stub.Generate(pb.GenerateRequest(**request_kwargs))
+    assert info.value.code() == code and fragment in info.value.details()
+    assert service.limiter.admitted == admitted  # refused before it took a slot or reached the engine
+
+
+async def test_an_explicit_max_tokens_beyond_the_context_is_refused_and_the_default_is_clamped(hf_engine) -> None:
+    instance = InstanceSettings(name="wide", server=ServerSettings(listen="127.0.0.1:0"), engine="transformers")
+    service = InferenceService(hf_engine, instance, limits=RequestLimits(max_output_tokens=10**6))
+    context = hf_engine.max_model_len
+    with pytest.raises(InvalidRequest, match=f"the model's context is {context} tokens"):
+        async for _ in service.generate(GenerationRequest(
+                prompt="hi", sampling=SamplingParams(temperature=0, max_tokens=context + 1))):
+            pass
+    assert service.limiter.in_flight == 0
 
 
 async def test_past_the_inflight_limit_calls_are_refused_at_once(server) -> None:

@@ -83,21 +83,24 @@ def test_inference_clusters_come_from_config_with_grpc_health_checks(bootstrap: 
 
 def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(bootstrap: dict) -> None:
     hcm = _hcm(bootstrap)
-    ext_proc = hcm["http_filters"][0]
+    ext_proc = hcm["http_filters"][-2]
     assert ext_proc["name"] == "envoy.filters.http.ext_proc"
     assert hcm["http_filters"][-1]["name"] == "envoy.filters.http.router"
     config = ext_proc["typed_config"]
     assert config["failure_mode_allow"] is False
     assert config["grpc_service"]["envoy_grpc"]["cluster_name"] == "redaction"
     assert config["message_timeout"] == "0.75s"
+    # The redaction service's override_message_timeout on a long prompt is honoured up to this.
+    assert config["max_message_timeout"] == "20.0s"
     assert config["processing_mode"]["request_body_mode"] == "BUFFERED"
     # SKIP would let the router start (and retry) the upstream try with the unscrubbed body.
     assert config["processing_mode"]["request_header_mode"] == "SEND"
     assert config["processing_mode"]["response_body_mode"] == "STREAMED"
     for route in hcm["route_config"]["virtual_hosts"][0]["routes"]:
-        per_route = route.get("typed_per_filter_config", {}).get("envoy.filters.http.ext_proc")
-        disabled = bool(per_route and per_route["disabled"])
-        assert disabled == (route["route"]["cluster"] == "redaction"), route["match"]
+        for name in ("envoy.filters.http.ext_proc", "envoy.filters.http.buffer"):
+            per_route = route.get("typed_per_filter_config", {}).get(name)
+            disabled = bool(per_route and per_route["disabled"])
+            assert disabled == (route["route"]["cluster"] == "redaction"), (name, route["match"])
 
 
 def _early_mutations(bootstrap: dict) -> list[dict]:
@@ -122,7 +125,8 @@ def test_client_router_headers_are_dropped_and_only_ext_proc_may_set_them(bootst
     for header in ("x-envoy-upstream-rq-per-try-timeout-ms", "x-envoy-upstream-rq-timeout-ms",
                    "x-envoy-max-retries", "x-envoy-retry-on", "x-envoy-retry-grpc-on"):
         assert {"remove": header} in mutations
-    ext_proc = _hcm(bootstrap)["http_filters"][0]["typed_config"]
+    [ext_proc] = [f["typed_config"] for f in _hcm(bootstrap)["http_filters"]
+                  if f["name"] == "envoy.filters.http.ext_proc"]
     assert ext_proc["mutation_rules"] == {"allow_envoy": True}
 
 
@@ -176,7 +180,7 @@ def test_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], messag
 
 def test_without_a_jwks_no_token_is_checked(bootstrap: dict) -> None:
     names = [f["name"] for f in _hcm(bootstrap)["http_filters"]]
-    assert names == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+    assert names == ["envoy.filters.http.buffer", "envoy.filters.http.ext_proc", "envoy.filters.http.router"]
 
 
 def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_tenant(tmp_path) -> None:
@@ -190,7 +194,8 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     assert _tenant_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
     filters = _hcm(bootstrap)["http_filters"]
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-                                            "envoy.filters.http.rbac", "envoy.filters.http.ext_proc",
+                                            "envoy.filters.http.rbac", "envoy.filters.http.buffer",
+                                            "envoy.filters.http.ext_proc",
                                             "envoy.filters.http.router"]
     config = filters[0]["typed_config"]
     provider = config["providers"]["ztgate"]
@@ -212,7 +217,8 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
         assert [bool(re.fullmatch(pattern, name)) for name in (
             "acme", "a" * 128, "user@example.com", "org:team-1.x_y", "", "a" * 129, "ac me", "a,b", "a/b",
             "é")] == [True] * 4 + [False] * 6
-    [mapper] = _hcm(bootstrap)["local_reply_config"]["mappers"]
+    too_large, mapper = _hcm(bootstrap)["local_reply_config"]["mappers"]
+    assert too_large["filter"]["status_code_filter"]["comparison"]["value"]["default_value"] == 413
     assert mapper["status_code"] == 401  # UNAUTHENTICATED, saying which claim and what a tenant is
     assert "`org` claim is missing or not a tenant name" in mapper["body"]["inline_string"]
     expression = mapper["filter"]["extension_filter"]["typed_config"]["expression"]
@@ -244,7 +250,8 @@ def test_a_rate_limit_gives_each_tenant_a_bucket_and_answers_resource_exhausted(
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
     [config] = [f["typed_config"] for f in filters if f["name"] == "envoy.filters.http.local_ratelimit"]
-    assert [f["name"] for f in filters][-2:] == ["envoy.filters.http.ext_proc", "envoy.filters.http.router"]
+    assert [f["name"] for f in filters][-3:] == ["envoy.filters.http.buffer", "envoy.filters.http.ext_proc",
+                                                 "envoy.filters.http.router"]
     bucket = {"max_tokens": 20, "tokens_per_fill": 20, "fill_interval": "1s"}  # burst defaults to 1 s
     assert config["token_bucket"] == bucket and config["rate_limited_as_resource_exhausted"] is True
     assert config["descriptors"] == [{"entries": [{"key": "tenant"}], "token_bucket": bucket}]
@@ -328,6 +335,22 @@ def test_a_listener_off_loopback_needs_tls() -> None:
         render(load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}))
 
 
+@pytest.mark.parametrize("limit", [2 * 1024 * 1024, 65536])
+def test_envoy_reads_an_inference_body_up_to_the_request_limit_and_refuses_more_naming_it(limit: int) -> None:
+    text = render(load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_LIMITS__MAX_REQUEST_BYTES": str(limit), "ZTGATE_LIMITS__MAX_PROMPT_BYTES": "1024",
+        **mesh_env()}))
+    validate(text)
+    hcm = _hcm(yaml.safe_load(text))
+    [buffer] = [f["typed_config"] for f in hcm["http_filters"] if f["name"] == "envoy.filters.http.buffer"]
+    assert buffer["max_request_bytes"] == limit + 5  # the message and its gRPC frame header
+    [mapper] = hcm["local_reply_config"]["mappers"]
+    assert mapper["filter"]["status_code_filter"]["comparison"]["value"]["default_value"] == 413
+    assert mapper["headers_to_add"] == [{"header": {"key": "grpc-status", "value": "8"},  # RESOURCE_EXHAUSTED
+                                         "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}]
+    assert f"limit of {limit} bytes (limits.max_request_bytes)" in mapper["body"]["inline_string"]
+
+
 def test_tokens_must_carry_an_expiry_within_the_configured_lifetime(tmp_path) -> None:
     from services.gateway.auth import keygen
 
@@ -396,3 +419,13 @@ def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monk
     assert main(["envoy-config"]) == 2
     err = capsys.readouterr().err
     assert "gateway.auth.jwks_path" in err and "allow_anonymous_off_loopback" in err
+
+
+@pytest.mark.parametrize("environ, message", [
+    ({"ZTGATE_GATEWAY__REDACTION_MAX_MESSAGE_TIMEOUT_S": "1.0"},
+     "redaction_max_message_timeout_s must be at least redaction_message_timeout_s"),
+    ({"ZTGATE_REDACTION__ANALYSIS_TIMEOUT_S": "10"},
+     r"redaction.analysis_timeout_s \(10\) is below gateway.redaction_max_message_timeout_s \(20\)")])
+def test_message_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(ZtgateConfig, None, environ=environ)

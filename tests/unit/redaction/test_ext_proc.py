@@ -51,11 +51,15 @@ BUDGET = GatewaySettings().first_token_budget
 class ScannerPool:
     """Stands in for the analysis worker pool: the pattern tier only, in this process."""
 
+    size = 2
+    timeout_s = 10.0
+
     def __init__(self, scanner: PatternScanner) -> None:
         self._scanner = scanner
         self.supported_entities = PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES
 
-    async def analyze(self, text: str, entities: Iterable[str] | None = None) -> list[Detection]:
+    async def analyze(self, text: str, entities: Iterable[str] | None = None, *,
+                      deadline: float | None = None) -> list[Detection]:
         wanted = None if entities is None else set(entities)
         return [d for d in self._scanner.scan(text) if wanted is None or d.entity_type in wanted]
 
