@@ -10,7 +10,8 @@ redaction session) lives in the stream:
 - request body: the method must be one `exchange.METHODS` knows, else UNIMPLEMENTED; the body is
   scrubbed and re-framed (`InferenceExchange.request_body`); a `block` answers PERMISSION_DENIED, a
   malformed body INVALID_ARGUMENT, and nothing reaches the upstream;
-- response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
+- response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`, in a
+  worker thread: a call's messages are handled one after the other, so its chunks keep their order).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
 the headers on to the router before the body is scrubbed, the router starts the upstream try, and
@@ -106,7 +107,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                 response=_body(outcome.body)))
         if kind == "response_body" and exchange is not None:
             body = request.response_body
-            data = exchange.response_body(body.body, body.end_of_stream)
+            data = await exchange.response_body(body.body, body.end_of_stream)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
         if kind == "response_headers" and exchange is not None:
             return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse())

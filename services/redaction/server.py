@@ -1,4 +1,7 @@
-"""gRPC servicer of ztgate.redaction.v1.Redaction: parse, call the domain, map errors."""
+"""gRPC servicer of ztgate.redaction.v1.Redaction: parse, call the domain, map errors.
+
+Stream chunks and restores run in a worker thread (`off_loop`), one chunk after the other.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from services.common.server import ServiceSpec, serve
 from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from services.redaction import ext_proc
-from services.redaction.service import Finding, RedactionService
+from services.redaction.service import Finding, RedactionService, off_loop
 
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
 
@@ -49,8 +52,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     @unary
     async def Restore(self, request: redaction_pb2.RestoreRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.RestoreResponse:
-        text = self._service.restore(request.text, session_id=request.session_id,
-                                     tenant=_tenant(request.tenant, context))
+        text = await off_loop(self._service.restore, request.text, session_id=request.session_id,
+                              tenant=_tenant(request.tenant, context))
         return redaction_pb2.RestoreResponse(text=text)
 
     @streaming
@@ -62,18 +65,14 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                 stream = self._service.open_stream(policy=chunk.policy,
                                                    tenant=_tenant(chunk.tenant, context),
                                                    session_id=chunk.session_id)
-            out = stream.feed(chunk.text)
-            if chunk.final:
-                tail = stream.finish()
-                out.text += tail.text
-                out.findings += tail.findings
+            out = await off_loop(stream.feed, chunk.text, final=chunk.final)
             yield redaction_pb2.RedactChunk(text=out.text, session_id=stream.session_id,
                                             final=chunk.final,
                                             findings=[_finding(f) for f in out.findings])
             if chunk.final:
                 return
         if stream is not None:
-            tail = stream.finish()
+            tail = await off_loop(stream.finish)
             yield redaction_pb2.RedactChunk(text=tail.text, session_id=stream.session_id,
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
