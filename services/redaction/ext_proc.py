@@ -24,7 +24,8 @@ redaction session) lives in the stream:
   a BUFFERED body because it still holds the headers, and accepts an x-envoy-* one because the
   bootstrap allows it (`mutation_rules.allow_envoy`); the router reads the header when it gets
   the headers, after this answer;
-- response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`).
+- response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`, in a
+  worker thread: a call's messages are handled one after the other, so its chunks keep their order).
 
 Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
 the headers on to the router before the body is scrubbed, the router starts the upstream try, and
@@ -197,7 +198,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             return exchange, await self._request_body(exchange, request.request_body.body, context)
         if kind == "response_body" and exchange is not None:
             body = request.response_body
-            data = exchange.response_body(body.body, body.end_of_stream)
+            data = await exchange.response_body(body.body, body.end_of_stream)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
         if kind == "response_headers" and exchange is not None:
             return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse())

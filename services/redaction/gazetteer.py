@@ -72,6 +72,9 @@ REGION_POPULATION = 10**9
 
 PARTICLES: frozenset[str] = frozenset(
     "de van von da der den del della di du la le ten ter dos das do y bin al el s".split())
+# Particles a name may hold ("Maria de la Cruz", "Jan van der Berg"): a bound, so that each word of
+# "Van Van Van ..." does not walk the whole run (that cost the text's length squared).
+MAX_PARTICLES = 4
 # A place of at least this many people, or a country, counts at a sentence start too.
 BIG_CITY_POPULATION = 1_000_000
 # Exonyms (Latin-script alternate names: "Geneva" for Genève) are read for cities at least this populous.
@@ -362,13 +365,17 @@ def _known_given_name(word: str, gaz: Gazetteer) -> bool:
 
 
 def _surnames_end(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> int | None:
-    """The end of the one or two surname words (particles allowed between) that follow words[i], or None."""
+    """The end of the one or two surname words (at most MAX_PARTICLES particles between) that follow
+    words[i], or None."""
     end = None
     j = i + 1
-    surnames = 0
+    surnames = particles = 0
     while j < len(words) and _joined(text, words[j - 1], words[j]) and surnames < 2:
         w = words[j].group()
         if w.casefold() in PARTICLES and (w.islower() or w in ("De", "Van", "Von", "Da", "Di", "Du")):
+            particles += 1
+            if particles > MAX_PARTICLES:
+                break
             j += 1
             continue
         if not _surname_word(w, gaz):

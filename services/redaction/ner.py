@@ -211,11 +211,18 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
+# Characters looked at on each side of a span for the sentence that holds it: one span costs at most
+# this much, however long the sentence (a text with no full stop and many lower-case spans would
+# otherwise cost the text's length for each span). A longer sentence is judged by this window around it.
+SENTENCE_WINDOW = 512
+
+
 def _in_uncased_text(text: str, start: int, end: int) -> bool:
     """Whether the sentence or line holding text[start:end] is prose written without case."""
-    lo = max(text.rfind(c, 0, start) for c in "\n.!?") + 1
-    his = [i for i in (text.find(c, end) for c in "\n.!?") if i >= 0]
-    return _is_uncased_prose(text[lo:min(his, default=len(text))])
+    floor, ceiling = max(0, start - SENTENCE_WINDOW), min(len(text), end + SENTENCE_WINDOW)
+    lo = max(floor, max(text.rfind(c, floor, start) for c in "\n.!?") + 1)
+    his = [i for i in (text.find(c, end, ceiling) for c in "\n.!?") if i >= 0]
+    return _is_uncased_prose(text[lo:min(his, default=ceiling)])
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,13 @@ CACHE_DIR_ENV = "ZTGATE_CACHE_DIR"
 _CACHE_MAGIC = b"ZTGATE-HSDB-2\n"  # bump when what is compiled changes in code (e.g. context phrases)
 _DIGEST_SIZE = 32
 _GUARD_LOOKBACK = 32  # code points a not_before guard may look at
+# Of the matches of one rule that start at one place (Hyperscan reports every end), at most this many,
+# longest first, are judged when the longer ones fail their checks. Judging a match costs its length
+# (the validator, the value groups), so without a cap a run with an end at every character (a JWT
+# followed by "-a-a-a...") would cost its length squared. 64 is more ends than any bounded rule has
+# (the longest, IPv6 with an IPv4 tail, is 45 characters), so only unbounded rules are capped, and
+# those that run to a delimiter are `longest_only` anyway.
+MAX_PREFIXES_JUDGED = 64
 
 
 def default_cache_dir() -> Path:
@@ -76,21 +83,25 @@ class _ContextCheck:
         """
         lo, hi = start - self.before, end + self.after
         confirm = deny = None  # distance in code points from the value to the nearest word of each kind
-        for word_start, word_end, phrase in scan.words:
-            if word_start >= hi:
-                break
-            if word_start < lo:
-                continue
-            if word_end <= start:
-                distance = start - word_end
-            elif word_start >= end and word_end <= hi:
-                distance = word_start - end
-            else:
-                continue
-            if phrase in self.confirm:
-                confirm = distance if confirm is None else min(confirm, distance)
-            elif phrase in self.deny:
-                deny = distance if deny is None else min(deny, distance)
+        words, starts = scan.words, scan.word_starts
+        # Only the words that start in the two windows are visited (found by bisection), so the cost is
+        # bounded by the windows (`before`/`after` are at most 512), not by the words in the text.
+        for first, last, after in ((bisect.bisect_left(starts, lo), bisect.bisect_left(starts, start), False),
+                                   (bisect.bisect_left(starts, end), bisect.bisect_left(starts, hi), True)):
+            for index in range(first, last):
+                word_start, word_end, phrase = words[index]
+                if after:
+                    if word_end > hi:
+                        continue
+                    distance = word_start - end
+                elif word_end <= start:
+                    distance = start - word_end
+                else:
+                    continue
+                if phrase in self.confirm:
+                    confirm = distance if confirm is None else min(confirm, distance)
+                elif phrase in self.deny:
+                    deny = distance if deny is None else min(deny, distance)
         if confirm is not None and (deny is None or confirm <= deny):
             return min(1.0, base + self.boost)
         if self.required or deny is not None:
@@ -103,11 +114,12 @@ class _ScanText:
     validators' verdicts so far (a value is often judged by several rules: a JWT by jwt, bearer_token
     and the header rule)."""
 
-    __slots__ = ("text", "words", "_verdicts")
+    __slots__ = ("text", "words", "word_starts", "_verdicts")
 
     def __init__(self, text: str, words: list[tuple[int, int, int]]) -> None:
         self.text = text
         self.words = words  # (start, end, phrase id), code points, sorted
+        self.word_starts = [word[0] for word in words]  # for bisection: a context window is found in O(log n)
         self._verdicts: dict[tuple[Callable[[str], bool | None], str], bool | None] = {}
 
     def verdict(self, validator: Callable[[str], bool | None], start: int, end: int) -> bool | None:
@@ -227,8 +239,13 @@ class PatternScanner:
         """Validated detections in `text`, ordered by start; offsets are code points (end exclusive).
 
         For each rule, a match inside a longer accepted match of the same rule is dropped, and of the
-        matches that start at one place the longest that passes the checks wins. Matches of different
-        rules may overlap: resolving those is the caller's job.
+        matches that start at one place the longest that passes the checks wins (of the longest
+        `MAX_PREFIXES_JUDGED`). Matches of different rules may overlap: resolving those is the caller's job.
+
+        Cost: linear in the text (tests/unit/redaction/test_scan_cost.py). Hyperscan reports at most one
+        match per rule and end (the leftmost start); judging one costs its length, and at most
+        `MAX_PREFIXES_JUDGED` are judged per start; a context check visits only the words inside its
+        window, found by bisection.
         """
         if not text:
             return []
@@ -247,14 +264,18 @@ class PatternScanner:
         current_rule = -1
         accepted_end = -1  # furthest byte end accepted so far for the current rule
         judged_start = -1  # start of the last match judged for the current rule
+        judged = 0  # matches judged from that start
         for rule_index, start, end in hits:
             if rule_index != current_rule:
                 current_rule, accepted_end, judged_start = rule_index, -1, -1
             elif end <= accepted_end:
                 continue  # inside a longer accepted match of the same rule
-            elif start == judged_start and rules[rule_index].longest_only:
-                continue  # a prefix of a match that failed its checks
-            judged_start = start
+            elif start == judged_start:
+                if rules[rule_index].longest_only or judged >= MAX_PREFIXES_JUDGED:
+                    continue  # a prefix of a match that failed its checks
+                judged += 1
+            if start != judged_start:
+                judged_start, judged = start, 1
             if to_cp is not None:
                 detection = rules[rule_index].evaluate(state, to_cp[start], to_cp[end])
             else:

@@ -1,4 +1,7 @@
-"""gRPC servicer of ztgate.redaction.v1.Redaction: parse, call the domain, map errors."""
+"""gRPC servicer of ztgate.redaction.v1.Redaction: parse, call the domain, map errors.
+
+Stream chunks and restores run in a worker thread (`off_loop`), one chunk after the other.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from services.inference.limits import RequestLimits
 from services.redaction import ext_proc, keys
-from services.redaction.service import Finding, RedactionService
+from services.redaction.service import Finding, RedactionService, off_loop
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
@@ -55,8 +58,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     @unary
     async def Restore(self, request: redaction_pb2.RestoreRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.RestoreResponse:
-        text = self._service.restore(request.text, session_id=request.session_id,
-                                     tenant=self._tenant(context, request.tenant))
+        text = await off_loop(self._service.restore, request.text, session_id=request.session_id,
+                              tenant=self._tenant(context, request.tenant))
         return redaction_pb2.RestoreResponse(text=text)
 
     @streaming
@@ -68,18 +71,14 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                 stream = self._service.open_stream(policy=chunk.policy,
                                                    tenant=self._tenant(context, chunk.tenant),
                                                    session_id=chunk.session_id)
-            out = stream.feed(chunk.text)
-            if chunk.final:
-                tail = stream.finish()
-                out.text += tail.text
-                out.findings += tail.findings
+            out = await off_loop(stream.feed, chunk.text, final=chunk.final)
             yield redaction_pb2.RedactChunk(text=out.text, session_id=stream.session_id,
                                             final=chunk.final,
                                             findings=[_finding(f) for f in out.findings])
             if chunk.final:
                 return
         if stream is not None:
-            tail = stream.finish()
+            tail = await off_loop(stream.finish)
             yield redaction_pb2.RedactChunk(text=tail.text, session_id=stream.session_id,
                                             final=True, findings=[_finding(f) for f in tail.findings])
 

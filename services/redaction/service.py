@@ -7,6 +7,12 @@ operators and the vault run here, in the server process, because the vault is pe
 Output streams are scanned by the pattern tier only (no NER on model output: values a model
 invents from nothing are not the threat; secrets and echoed PII are). Anything that fails raises:
 no path returns the input unredacted.
+
+Nothing CPU-bound runs on the event loop (`off_loop`): a stream's chunks (`RedactionStream.feed`),
+answers through the gateway (exchange.py) and `Restore` run in a worker thread, one call of a stream
+after the other, so its order holds; applying a policy to more than `INLINE_FINDINGS` findings too.
+A thread hop costs tens of microseconds; the work it moves is linear in its input (streaming.py,
+pattern_scanner.py), and while it runs every other call keeps being served.
 """
 
 from __future__ import annotations
@@ -14,9 +20,9 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
-from collections.abc import Collection, Coroutine, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from services.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
 from services.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
@@ -39,6 +45,16 @@ __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 
 T = TypeVar("T")
 _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+# Findings a policy is applied to on the event loop (a few hundred microseconds at most, about what a
+# thread hop costs); a request with more is applied in a worker thread.
+INLINE_FINDINGS = 32
+
+P = ParamSpec("P")
+
+
+async def off_loop(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """`fn(*args, **kwargs)` in a worker thread, so that the event loop keeps serving other calls."""
+    return await asyncio.to_thread(fn, *args, **kwargs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +117,16 @@ class RedactionStream:
         return outcome.text, [f._replace(start=f.start + base, end=f.end + base)
                               for f in outcome.findings]
 
-    def feed(self, text: str) -> Emitted[Finding]:
+    def feed(self, text: str, final: bool = False) -> Emitted[Finding]:
+        """What may be sent after `text`; everything left when it is `final` (CPU-bound: callers on the
+        event loop use `off_loop`)."""
         self._service.check_size(text, self._scrubber.held)
-        return self._scrubber.feed(text)
+        out = self._scrubber.feed(text)
+        if final:
+            tail = self._scrubber.finish()
+            out.text += tail.text
+            out.findings += tail.findings
+        return out
 
     def finish(self) -> Emitted[Finding]:
         return self._scrubber.finish()
@@ -200,8 +223,7 @@ class RedactionService:
         chosen = self._policy(policy, tenant)
         session_id = self._open(tenant, session_id)
         detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
-        outcome = anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
-                                   operators=self.operators)
+        [outcome] = await self._apply([text], [detections], chosen, tenant, session_id)
         return RedactResult(outcome.text, outcome.findings, session_id)
 
     async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
@@ -222,10 +244,19 @@ class RedactionService:
             found = [await self._detect(texts[0], chosen, tenant, deadline)]
         else:
             found = await _all_or_none([self._detect(text, chosen, tenant, deadline) for text in texts])
-        outcomes = [anonymize.redact(text, detections, chosen, self.vault, tenant, session_id,
+        outcomes = await self._apply(texts, found, chosen, tenant, session_id)
+        return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
+
+    async def _apply(self, texts: Sequence[str], found: Sequence[Sequence[Detection]], policy: Policy,
+                     tenant: str, session_id: str) -> list[anonymize.RedactOutcome]:
+        """The policy applied to each text in order (pseudonyms numbered in text order)."""
+        def apply() -> list[anonymize.RedactOutcome]:
+            return [anonymize.redact(text, detections, policy, self.vault, tenant, session_id,
                                      operators=self.operators)
                     for text, detections in zip(texts, found)]
-        return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
+        if sum(map(len, found)) <= INLINE_FINDINGS:
+            return apply()
+        return await off_loop(apply)
 
     async def analyze(self, text: str, *, policy: str = "", tenant: str = "",
                       timeout_s: float | None = None) -> list[Finding]:
@@ -233,12 +264,16 @@ class RedactionService:
         self.check_size(text)
         chosen = self._policy(policy, tenant)
         detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
-        return [Finding(d.entity_type, d.start, d.end, d.score, d.recognizer, "",
-                        chosen.rule_for(d.entity_type).action)
-                for d in anonymize.analyze(text, detections, chosen)]
+
+        def findings() -> list[Finding]:
+            return [Finding(d.entity_type, d.start, d.end, d.score, d.recognizer, "",
+                            chosen.rule_for(d.entity_type).action)
+                    for d in anonymize.analyze(text, detections, chosen)]
+        return findings() if len(detections) <= INLINE_FINDINGS else await off_loop(findings)
 
     def restore(self, text: str, *, session_id: str, tenant: str = "") -> str:
-        """The session's pseudonyms put back; NOT_FOUND when the tenant has no such session."""
+        """The session's pseudonyms put back; NOT_FOUND when the tenant has no such session
+        (CPU-bound: callers on the event loop use `off_loop`)."""
         tenant = _check_ids(tenant, session_id)
         if not session_id:
             raise InvalidArgument("session_id is required: pseudonyms are restored per session")

@@ -5,6 +5,19 @@ Each chunk is scanned together with the text still held and a window of text alr
 the start of the last whitespace-free run (a token, an email, a key, a placeholder being
 restored), moved back over digit groups (cards, phones, IBANs written with spaces), to an
 unterminated PEM block, and to the start of any detection that reaches into the tail.
+
+Bounded work: a stream costs time linear in its length, however it is chunked.
+- The hold point is kept up to date chunk by chunk (`_Tail`): the last whitespace and the PEM
+  markers are looked for in the new chunk (and the few characters before it), grouped digits
+  and dashes in a window of at most `GROUPED_WINDOW` + `MAX_GROUPED_RUN` characters at the end.
+  Nothing searches the whole held text: a regex anchored at its end, retried from every
+  position, cost its length squared (one 32 KB chunk of "1-1-1-..." held a server for 15 s).
+- The detector runs only when something can be sent, and reads at most `lookbehind` characters
+  per chunk plus `SCAN_CREDIT` per character fed: a window that is mostly held (a long token,
+  a value reaching into the tail) is scanned again only once the stream has paid for it, so
+  one-character chunks behind a held tail cannot make every chunk cost the whole tail.
+- Past `max_hold` held characters the text is sent down to half of that, so a held text at the
+  limit is scanned once per `max_hold / 2` characters, not once per chunk.
 """
 
 from __future__ import annotations
@@ -18,15 +31,33 @@ from services.redaction.types import Detection
 
 F = TypeVar("F")
 
-# Runs of short alphanumeric groups joined by spaces, dashes or dots: values written in groups.
-# The first group starts with a digit, "+", "(" or an IBAN country code and check digits.
-_GROUPED_TAIL = re.compile(
-    r"(?:[+(]?[0-9][0-9A-Z]{0,5}|[A-Z]{2}[0-9]{2})\)?[ \-.]"
-    r"(?:[+(]?[0-9A-Z]{1,6}\)?[ \-.]){0,9}[0-9A-Z()+\-]*\Z")
+# Characters of the detector's reading a stream earns per character fed (beyond `lookbehind` per
+# chunk). Holding is always safe, so a scan the stream has not earned yet only waits.
+SCAN_CREDIT = 4
+
+# Values written in groups (cards, phones, IBANs, SSNs with spaces): the longest, an IBAN, is 34
+# characters and 8 spaces. A trailing run longer than MAX_GROUPED_RUN cannot end one, and the groups
+# before it are looked for in the GROUPED_WINDOW characters before that run (ten groups and more).
+MAX_GROUPED_RUN = 48
+GROUPED_WINDOW = 192
+_GROUP_RUN = re.compile(r"[0-9A-Z()+\-.]*")
+# Up to ten space-separated groups, read backwards from the start of the trailing run (on the reversed
+# window: possessive, so a failed group is not retried character by character).
+_GROUPS_BACK = re.compile(r"(?: [0-9A-Z()+\-.]++){1,10}")
+# Where a grouped value can begin: a digit, "+", "(", or an IBAN's country code and check digits.
+_GROUP_FIRST = re.compile(r"[0-9+(]|[A-Z]{2}[0-9]{2}")
+
+# The text after the last whitespace of what it is matched from (the whole text, greedily, then back).
+_LAST_SPACE = re.compile(r".*\s", re.DOTALL)
+
 _PEM_BEGIN = "-----BEGIN"
-_PEM_END = re.compile(r"-----END [A-Z0-9 ]*-----")
-# A trailing run that may be the first characters of a PEM marker.
+# A PEM label is a few words ("ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"); a longer one is not
+# taken for an END, which only holds more.
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,64}-----")
+_PEM_END_MAX = len("-----END ") + 64 + len("-----")
+# A trailing run that may be the first characters of a PEM marker (at most 22 characters long).
 _DASH_TAIL = re.compile(r"-{1,10}[A-Z ]{0,12}\Z")
+_DASH_TAIL_MAX = 22
 
 
 @dataclass
@@ -35,22 +66,69 @@ class Emitted(Generic[F]):
     findings: list[F] = field(default_factory=list)
 
 
+def _grouped_start(text: str, run_start: int) -> int | None:
+    """Where a value written in groups may begin that the trailing run could still continue, or None.
+
+    O(MAX_GROUPED_RUN + GROUPED_WINDOW): the run must be short and made of group characters (digits,
+    capitals, + ( ) - .), the groups before it are read backwards over single spaces, and the value
+    begins at the first place in them where one can (so "card 4111 1111 11" holds from "4111").
+    """
+    end = len(text)
+    if end - run_start > MAX_GROUPED_RUN or _GROUP_RUN.fullmatch(text, run_start) is None:
+        return None
+    back = _GROUPS_BACK.match(text[max(0, run_start - GROUPED_WINDOW):run_start][::-1])
+    first = _GROUP_FIRST.search(text, run_start - back.end() if back else run_start, end)
+    return first.start() if first else None
+
+
+class _Tail:
+    """The hold point of a growing text, kept up to date from each chunk in O(chunk + windows)."""
+
+    __slots__ = ("run_start", "pem_begin")
+
+    def __init__(self) -> None:
+        self.run_start = 0  # start of the trailing whitespace-free run
+        self.pem_begin: int | None = None  # the last "-----BEGIN", while no END follows it
+
+    def extend(self, text: str, old: int) -> None:
+        """`text` is the held text, grown from its first `old` characters."""
+        space = _LAST_SPACE.match(text, old)
+        if space is not None:
+            self.run_start = space.end()
+        begin = text.rfind(_PEM_BEGIN, max(0, old - len(_PEM_BEGIN) + 1))
+        if begin != -1:
+            self.pem_begin = begin
+            since = begin
+        else:  # an END completed by this chunk began at most _PEM_END_MAX characters before it
+            since = max(0, old - _PEM_END_MAX + 1, self.pem_begin or 0)
+        if self.pem_begin is not None and _PEM_END.search(text, since):
+            self.pem_begin = None
+
+    def shift(self, cut: int) -> None:
+        """The first `cut` characters were sent."""
+        self.run_start = max(0, self.run_start - cut)
+        if self.pem_begin is not None:
+            self.pem_begin = self.pem_begin - cut if self.pem_begin >= cut else None
+
+    def cut(self, text: str) -> int:
+        """Index in `text` from which the tail must be held back (len(text) holds nothing)."""
+        cut = self.run_start
+        grouped = _grouped_start(text, self.run_start)
+        if grouped is not None:
+            cut = min(cut, grouped)
+        dashes = _DASH_TAIL.search(text, max(0, len(text) - _DASH_TAIL_MAX))
+        if dashes is not None:
+            cut = min(cut, dashes.start())
+        if self.pem_begin is not None:
+            cut = min(cut, self.pem_begin)
+        return cut
+
+
 def hold_point(text: str, max_hold: int) -> int:
     """Index in `text` from which the tail must be held back (len(text) holds nothing)."""
-    end = len(text)
-    cut = end
-    while cut > 0 and not text[cut - 1].isspace():
-        cut -= 1
-    grouped = _GROUPED_TAIL.search(text)
-    if grouped:
-        cut = min(cut, grouped.start())
-    dashes = _DASH_TAIL.search(text)
-    if dashes:
-        cut = min(cut, dashes.start())
-    begin = text.rfind(_PEM_BEGIN)
-    if begin != -1 and not _PEM_END.search(text, begin):
-        cut = min(cut, begin)
-    return max(cut, end - max_hold)
+    tail = _Tail()
+    tail.extend(text, 0)
+    return max(tail.cut(text), len(text) - max_hold)
 
 
 class StreamScrubber(Generic[F]):
@@ -62,13 +140,15 @@ class StreamScrubber(Generic[F]):
 
     def __init__(self, detect: Callable[[str], Sequence[Detection]],
                  apply: Callable[[str, list[Detection]], tuple[str, list[F]]],
-                 lookbehind: int = 256, max_hold: int = 16384) -> None:
+                 lookbehind: int = 256, max_hold: int = 32768) -> None:
         self._detect = detect
         self._apply = apply
         self._lookbehind = lookbehind
         self._max_hold = max_hold
         self._sent = ""     # tail of the original text already emitted (context only)
         self._pending = ""  # original text not yet emitted
+        self._tail = _Tail()
+        self._credit = 0    # characters the detector may still read (see the module doc)
 
     @property
     def held(self) -> int:
@@ -76,7 +156,12 @@ class StreamScrubber(Generic[F]):
         return len(self._pending)
 
     def feed(self, chunk: str) -> Emitted[F]:
+        if not chunk:
+            return Emitted("")
+        old = len(self._pending)
         self._pending += chunk
+        self._tail.extend(self._pending, old)
+        self._credit += self._lookbehind + SCAN_CREDIT * len(chunk)
         return self._emit(final=False)
 
     def finish(self) -> Emitted[F]:
@@ -87,26 +172,34 @@ class StreamScrubber(Generic[F]):
         if not pending:
             return Emitted("")
         offset = len(self._sent)
-        window = self._sent + pending
-        detections = list(self._detect(window))
-        cut = len(pending) if final else hold_point(pending, self._max_hold)
-        # A value that reaches past the cut is held whole; repeat until stable.
-        moved = True
-        while moved and not final:
-            moved = False
+        floor = 0  # the cut can move back no further than this
+        if final:
+            cut = len(pending)
+        else:
+            cut = self._tail.cut(pending)
+            if len(pending) > self._max_hold:  # held too long: send down to half the limit
+                floor = len(pending) - self._max_hold // 2
+                cut = max(cut, floor)
+            elif cut <= 0 or self._credit < offset + len(pending):
+                return Emitted("")  # nothing can be sent yet, or the scan is not paid for yet
+        self._credit -= offset + len(pending)
+        detections = sorted(self._detect(self._sent + pending), key=lambda d: d.start, reverse=True)
+        if not final:
+            # A value that reaches past the cut is held whole. Latest start first, so one pass
+            # settles a chain of overlapping values. Values that began in text already sent cannot
+            # be held; they are clipped.
             for d in detections:
-                # Values that began in text already sent cannot be held; they are clipped.
                 if 0 <= d.start - offset < cut < d.end - offset:
                     cut = d.start - offset
-                    moved = True
-        cut = max(cut, len(pending) - self._max_hold)
-        if cut <= 0:
-            return Emitted("")
+            cut = max(cut, floor)
+            if cut <= 0:
+                return Emitted("")
         segment = pending[:cut]
         local = [Detection(d.entity_type, max(d.start - offset, 0), min(d.end - offset, cut),
                            d.score, d.recognizer)
-                 for d in detections if d.end - offset > 0 and d.start - offset < cut]
+                 for d in reversed(detections) if d.end - offset > 0 and d.start - offset < cut]
         text, findings = self._apply(segment, local)
-        self._sent = (self._sent + segment)[-self._lookbehind:]
+        self._sent = (self._sent + segment[-self._lookbehind:])[-self._lookbehind:]
         self._pending = pending[cut:]
+        self._tail.shift(cut)
         return Emitted(text, findings)

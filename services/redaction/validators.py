@@ -319,6 +319,9 @@ _PLACEHOLDER_WORDS: frozenset[str] = frozenset({
 _MASK_CHARACTERS = frozenset("xX*.-_#?•")
 # References and templates: ${DB_PASS}, $PASS, $(cat f), %(pw)s, %s, {{ pw }}, {pw}, <password>, [secret],
 # getenv(...), os.environ[...], process.env.X, self.password, config["db"]["password"], ...
+# Used with fullmatch on values of any length, so no alternative may backtrack more than linearly: a
+# name holding a key word is a lookahead (found once) then one run, not `[a-z_]*WORD[a-z_]*`, which
+# retries the tail from every place the word occurs ("passpass...pass1" cost its length squared).
 _PLACEHOLDER_SHAPE = re.compile(
     r"""
       \$\{[^}]*\}? | \$[A-Za-z_][A-Za-z0-9_]* | \$\([^)]*\)? | %\([^)]*\)s | %[sd] | \{\{.*\}?\}? | \{[A-Za-z_]\w*\}
@@ -327,8 +330,8 @@ _PLACEHOLDER_SHAPE = re.compile(
     | (?:self|this|cls|args|kwargs|config|conf|cfg|settings|options|opts|params|secrets|vault|request|req|user)
       (?:\.[A-Za-z_]\w*|\[[^\]]*\])+ (?:\(\))?
     | (?:your|my)[_\-]\w*
-    | (?-i:[a-z_]*(?:password|passwd|pwd|pass|secret|token)[a-z_]*)  # a variable: password=db_password
-    | (?-i:[A-Z_]*(?:PASSWORD|PASSWD|PWD|PASS|SECRET|TOKEN)[A-Z_]*)  # a constant: password=DB_PASSWORD
+    | (?-i:(?=[a-z_]*(?:password|passwd|pwd|pass|secret|token))[a-z_]*)  # a variable: password=db_password
+    | (?-i:(?=[A-Z_]*(?:PASSWORD|PASSWD|PWD|PASS|SECRET|TOKEN))[A-Z_]*)  # a constant: password=DB_PASSWORD
     | \w+\[.*                                                        # a type: Optional[str]
     | [A-Za-z_][\w.]*\(.*                                           # a call: parse_password(line)
     | [A-Za-z_]+(?:\.[A-Za-z_]+)+                                    # an attribute path: params.ClientSecret
@@ -350,7 +353,7 @@ def password_value(value: str) -> bool:
         return False
     if lower.endswith(("_here", "-here", "placeholder")):
         return False
-    return _PLACEHOLDER_SHAPE.match(text) is None or _PLACEHOLDER_SHAPE.fullmatch(text) is None
+    return _PLACEHOLDER_SHAPE.fullmatch(text) is None
 
 
 def password_like(value: str) -> bool:

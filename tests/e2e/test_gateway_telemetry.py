@@ -115,6 +115,8 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
            # A loaded CPU may take more than the default 1.2 s to a first token; one try per call
            # keeps one router span per trace.
            "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE_STREAM_IDLE_TIMEOUT_S": "120",
            "ZTGATE_GATEWAY__INFERENCE_RETRIES": "0",
            # One inference process serves both routes: this suite is about telemetry, not failover.
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": inference_address,

@@ -9,8 +9,11 @@ FakeContext (TEST DOUBLE, tests/fake_context.py): Envoy's certificate unless a t
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import struct
+import threading
+import time
 import zlib
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
@@ -64,16 +67,58 @@ class ScannerPool:
         return [d for d in self._scanner.scan(text) if wanted is None or d.entity_type in wanted]
 
 
+class SlowScanner:
+    """The real scanner, slowed and watched (a fault injected): each scan blocks its thread for
+    `delay_s` and records the thread it ran on."""
+
+    def __init__(self, scanner: PatternScanner, delay_s: float = 0.2) -> None:
+        self._scanner = scanner
+        self._delay_s = delay_s
+        self.threads: list[int] = []
+
+    def scan(self, text: str) -> list[Detection]:
+        self.threads.append(threading.get_ident())
+        time.sleep(self._delay_s)
+        return self._scanner.scan(text)
+
+
+class Ticker:
+    """Counts how often the event loop ran a 10 ms timer: a blocked loop counts nothing."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(0.01)
+            self.ticks += 1
+
+    async def __aenter__(self) -> Ticker:
+        self._task = asyncio.create_task(self._run())
+        await asyncio.sleep(0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
 @pytest.fixture(scope="module")
 def scanner(hs_cache_dir: Path) -> PatternScanner:
     return PatternScanner(cache_dir=hs_cache_dir)
 
 
+def make_service(scanner: PatternScanner, stream_scanner: object | None = None) -> RedactionService:
+    """The real service on the pattern tier; `stream_scanner` scans streams and answers in its place."""
+    return RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=ScannerPool(scanner),
+                            scanner=stream_scanner or scanner, vault=Vault(), max_text_bytes=65536,
+                            operators=Operators(hash_key="test-hash-key-0123456", encrypt_key="0123456789abcdef"))
+
+
 @pytest.fixture
 def service(scanner: PatternScanner) -> RedactionService:
-    return RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=ScannerPool(scanner),
-                            scanner=scanner, vault=Vault(), max_text_bytes=65536,
-                            operators=Operators(hash_key="test-hash-key-0123456", encrypt_key="0123456789abcdef"))
+    return make_service(scanner)
 
 
 def _request(message: ipb.GenerateRequest) -> bytes:
@@ -94,8 +139,8 @@ def _chunks(texts: list[str], final: str = "stop") -> bytes:
     return b"".join(frames)
 
 
-def _answer_text(exchange: InferenceExchange, body_chunks: Iterable[bytes]) -> tuple[str, list]:
-    out = b"".join(exchange.response_body(chunk, False) for chunk in body_chunks)
+async def _answer_text(exchange: InferenceExchange, body_chunks: Iterable[bytes]) -> tuple[str, list]:
+    out = b"".join([await exchange.response_body(chunk, False) for chunk in body_chunks])
     messages = [ipb.GenerateChunk.FromString(raw) for raw in FrameReader().feed(out)]
     return "".join(m.text for m in messages), messages
 
@@ -212,7 +257,7 @@ async def test_unary_answer_is_restored_secret_scrubbed_and_token_ids_dropped(
     exchange = await _exchange_with_email(service, GENERATE)
     body = encode_frame(ipb.GenerateResponse(text=ANSWER, token_ids=[5, 6, 7], served_by="primary",
                                              finish_reason="stop").SerializeToString())
-    out = exchange.response_body(body[:7], False) + exchange.response_body(body[7:], False)
+    out = await exchange.response_body(body[:7], False) + await exchange.response_body(body[7:], False)
     (raw,) = FrameReader().feed(out)
     answer = ipb.GenerateResponse.FromString(raw)
     assert answer.text == EXPECTED
@@ -223,7 +268,7 @@ async def test_unary_answer_is_restored_secret_scrubbed_and_token_ids_dropped(
 async def test_streamed_answer_split_anywhere_is_restored_and_scrubbed(service: RedactionService,
                                                                        cut: int) -> None:
     exchange = await _exchange_with_email(service)
-    text, messages = _answer_text(exchange, [_chunks([ANSWER[:cut], ANSWER[cut:]])])
+    text, messages = await _answer_text(exchange, [_chunks([ANSWER[:cut], ANSWER[cut:]])])
     assert text == EXPECTED
     assert messages[-1].finish_reason == "stop" and all(not m.token_ids for m in messages)
 
@@ -231,7 +276,7 @@ async def test_streamed_answer_split_anywhere_is_restored_and_scrubbed(service: 
 async def test_streamed_answer_in_one_character_chunks_and_one_byte_frames(service: RedactionService) -> None:
     exchange = await _exchange_with_email(service)
     body = _chunks(list(ANSWER))
-    text, messages = _answer_text(exchange, (body[i:i + 1] for i in range(len(body))))
+    text, messages = await _answer_text(exchange, (body[i:i + 1] for i in range(len(body))))
     assert text == EXPECTED
     assert len(messages) == len(ANSWER) + 1  # one message out per message in
 
@@ -239,9 +284,20 @@ async def test_streamed_answer_in_one_character_chunks_and_one_byte_frames(servi
 async def test_a_stream_ending_without_its_last_chunk_flushes_what_it_held(service: RedactionService) -> None:
     exchange = await _exchange_with_email(service)
     body = encode_frame(ipb.GenerateChunk(text="bye <EMAIL_ADD").SerializeToString())
-    out = exchange.response_body(body, False) + exchange.response_body(
+    out = await exchange.response_body(body, False) + await exchange.response_body(
         encode_frame(ipb.GenerateChunk(text="RESS_1>").SerializeToString()), True)
     assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"bye {EMAIL}"
+
+
+async def test_answers_are_scrubbed_off_the_event_loop_in_order(scanner: PatternScanner) -> None:
+    slow = SlowScanner(scanner)
+    exchange = await _exchange_with_email(make_service(scanner, slow))
+    body = _chunks([ANSWER[:20], ANSWER[20:40], ANSWER[40:]])
+    async with Ticker() as ticker:
+        text, _ = await _answer_text(exchange, [body[:30], body[30:70], body[70:]])
+    assert text == EXPECTED  # chunks in order, whatever thread scrubbed them
+    assert slow.threads and threading.get_ident() not in slow.threads
+    assert ticker.ticks >= 0.2 * len(slow.threads) / 0.01 / 4  # the loop ran on while each scan blocked
 
 
 async def test_another_calls_pseudonyms_are_never_restored(service: RedactionService) -> None:
@@ -249,7 +305,7 @@ async def test_another_calls_pseudonyms_are_never_restored(service: RedactionSer
     second = InferenceExchange(service, STREAM, tenant="")
     await second.request_body(_request(ipb.GenerateRequest(prompt="no PII here",
                                                            session_id=first.session_id)))
-    text, _ = _answer_text(second, [_chunks(["Hi <EMAIL_ADDRESS_1>"])])
+    text, _ = await _answer_text(second, [_chunks(["Hi <EMAIL_ADDRESS_1>"])])
     assert text == "Hi <EMAIL_ADDRESS_1>"
     first.close()
     assert service.vault.entry_count("", first.session_id) == 0

@@ -12,7 +12,9 @@ from presidio_analyzer import RecognizerResult
 
 from services.redaction.catalogue import Catalogue, CatalogueError, load_catalogue
 from services.redaction.pattern_recognizer import HyperscanRecognizer
-from services.redaction.pattern_scanner import CACHE_DIR_ENV, PatternScanner, default_cache_dir
+from services.redaction import pattern_scanner
+from services.redaction.pattern_scanner import (CACHE_DIR_ENV, MAX_PREFIXES_JUDGED, PatternScanner,
+                                                default_cache_dir)
 from services.redaction.types import Detection
 
 
@@ -172,6 +174,22 @@ def test_required_context_and_boost_and_deny(dedup_scanner: PatternScanner) -> N
     boosted = {d.start: d.score for d in dedup_scanner.scan("ticket Q12345, Q54321") if d.recognizer == "boosted"}
     assert sorted(boosted.values()) == [0.5, 0.8]
     assert spans(dedup_scanner, "version V12345; V54321", "vetoed") == ["V54321"]
+
+
+def test_ends_judged_from_one_start_are_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match with an end at every character whose checks all fail: at most MAX_PREFIXES_JUDGED ends
+    from its start are judged (each costs its length), not one per character. The validator is
+    swapped for one that refuses and counts (a fault injected)."""
+    judged: list[int] = []
+
+    def refuse(value: str) -> bool:
+        judged.append(len(value))
+        return False
+    monkeypatch.setattr(pattern_scanner, "VALIDATORS", {**pattern_scanner.VALIDATORS, "jwt": refuse})
+    scanner = PatternScanner(Catalogue.from_rules([rule("runs_on", r"\bX[a-]*", validator="jwt")]),
+                             cache_dir=tmp_path)
+    assert scanner.scan("X" + "a-" * 5000) == []
+    assert len(judged) == MAX_PREFIXES_JUDGED and judged[0] == 10001
 
 
 def test_detections_carry_the_rule_as_recognizer_and_come_sorted(dedup_scanner: PatternScanner) -> None:

@@ -1,0 +1,288 @@
+"""Every scan on redaction's request and answer paths costs time linear in its input (issue #10).
+
+An input has the shape of a regex attack: a prefix, a unit pumped to the size wanted, a suffix
+("1-1-1-...-1a", a JWT then "-a-a-a...", "passpass...pass1"). The shapes are the attack families
+seen (digit and dash groups, long runs without whitespace, dense context words, partial
+placeholders "<PERSON_", repeated "-----BEGIN", name particles "Van Van", unicode) and shapes
+Hypothesis builds from the same fragments.
+
+Each test times a scan at size n and at 2n, 4n, 8n, and asserts time(8n) / time(n) < 24, where
+linear is 8 and quadratic 64; a ratio already past its share at 2n or 4n fails at once. Never one
+timed size: the time is the thread's CPU time (`time.thread_time`: other processes on the machine
+do not count), the least of a few rounds, with the garbage collector off, and a ratio over the
+limit is measured again, longer, before it fails. n doubles from a small size until a scan takes
+`min_time`, so that fixed costs do not hide growth. Where the work can be counted, the stream
+scrubber's detector reads, the count is asserted instead of a time.
+
+The largest inputs: 1 MiB for the hold point and placeholder scans, 128 K characters for the
+pattern tier, less for the validators and the gazetteer, whose constant per word is large.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from services.redaction import gazetteer, ner
+from services.redaction.overlaps import resolve_overlaps
+from services.redaction.pattern_scanner import PatternScanner
+from services.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
+from services.redaction.types import Detection
+from services.redaction.validators import VALIDATORS
+from services.redaction.vault import Vault, pending_placeholder_length
+
+T = TypeVar("T")
+Shape = tuple[str, str, str]  # prefix, unit (repeated), suffix
+
+RATIO_LIMIT = 24.0  # time(8n) / time(n): linear is 8, quadratic 64
+FACTOR = 8
+
+# Pieces of the attacks seen and of what the rules, the hold logic and the gazetteer react to.
+FRAGMENTS = (
+    "1", "12", "1-", "1 ", "1.", "4111 ", "+44 ", "(555) ", "-", " ", ".", "\n", "\t", "a", "A", "Z9", "_",
+    "x", "é", "ü", "日本", "\u00a0", "🙂", "<", ">", "<PERSON_", "<EMAIL_ADDRESS_1", "PERSON_", "-----BEGIN ",
+    "-----BEGIN RSA PRIVATE KEY-----\n", "-----END ", "PRIVATE KEY-----", "key ", "token=", "secret: ",
+    "password=", "password is ", "pass", "PASS", "api_key=", "bearer ", "Authorization: Bearer ", "@", "a@b.",
+    "eyJhbGciOiJIUzI1NiJ9.", "sk-", "ghp_", "AKIA", "=", "/", ":", "\\n", '"', "'", "http://u:", "Name: ",
+    "Anna ", "Van ", "De ", "de ", "Du ", "Dear ", "my friend ", "i ", "john ", "phone ", "ssn ", "born ",
+    "12 Main Street ", "DE89 ", "a1B2c3D4e5F6g7H8i9J0", "self.", "[a]", "${", "{{", "(",
+)
+_PIECES = st.sampled_from(FRAGMENTS)
+SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
+                   st.lists(_PIECES, min_size=1, max_size=6).map("".join),
+                   st.sampled_from(["", "1", "a", "A", "!", " ", "\n", ".", "-", "="]))
+
+# The families behind the reports, run as explicit examples by the tests they concern.
+SCANNER_FAMILIES: tuple[Shape, ...] = (
+    ("", "1-", "a"), ("", "1 ", "a"), ("", "12.", ""), ("", "x", ""), ("", "é1-ü ", ""), ("", "1:", ""),
+    ("", "key token a1B2c3D4e5F6g7H8i9J0kL ", ""),  # every value walked the context words from the start
+    ("password=", "pass", "1"),  # the placeholder-shape regex retried its tail from every "pass"
+    ("eyJhbGciOiJIUzI1NiJ9x.aaaaaaaa.aaaaaaaaa", "-a", ""),  # a JWT judged at every end
+    ("a@b", ".cc", ""), ("", "<PERSON_", ""))
+HOLD_FAMILIES: tuple[Shape, ...] = (
+    ("", "1-", "a"), ("", "1 ", "a"), ("", "4111 1111 ", ""), ("", "x", ""), ("", "-----BEGIN ", ""),
+    ("", "<PERSON_", ""), ("", "é1-ü ", ""), ("-----BEGIN RSA PRIVATE KEY-----\n", "A" * 63 + "\n", ""))
+PLACEHOLDER_FAMILIES: tuple[Shape, ...] = (
+    ("", "<PERSON_", ""), ("<", "A_", ""), ("", "<PERSON_1", ""), ("", "<", ""), ("<A", "_1", "x"))
+NAME_FAMILIES: tuple[Shape, ...] = (
+    ("Maria ", "Van ", ""), ("", "Du ", ""), ("Anna ", "de ", ""), ("", "i met john ", ""), ("", "De De Anna ", ""))
+VALUE_FAMILIES: tuple[Shape, ...] = (
+    ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
+    ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
+
+COST = settings(max_examples=6, deadline=None, derandomize=True, database=None,
+                suppress_health_check=list(HealthCheck))
+
+
+def with_shapes(*shapes: Shape) -> Callable[[Callable], Callable]:
+    def decorate(test: Callable) -> Callable:
+        for shape in shapes:
+            test = example(shape=shape)(test)
+        return test
+    return decorate
+
+
+def pumped(shape: Shape) -> Callable[[int], str]:
+    """Texts of the shape, `n` characters of pumped unit between the prefix and the suffix."""
+    prefix, unit, suffix = shape
+    return lambda n: prefix + (unit * (n // len(unit) + 1))[:n] + suffix
+
+
+def _cpu(fn: Callable[[T], object], arg: T) -> float:
+    start = time.thread_time()
+    fn(arg)
+    return time.thread_time() - start
+
+
+def growth(fn: Callable[[T], object], make: Callable[[int], T], *, n: int = 256, max_n: int = 1 << 14,
+           min_time: float = 0.01, rounds: int = 2) -> float:
+    """time(fn(make(8n))) / time(fn(make(n))): n doubled from `n` (at most to `max_n`) until fn takes
+    `min_time`; sizes 2n and 4n on the way fail early; least CPU time of `rounds`, and of twice as
+    many before a ratio over the limit is returned."""
+    gc.disable()  # no collection in the timings (a full one costs a fifth of a second with Presidio loaded)
+    try:
+        while n < max_n and _cpu(fn, make(n)) < min_time:
+            n *= 2
+        small = make(n)
+        base = min(_cpu(fn, small) for _ in range(rounds))
+        for k in (2, 4):  # a super-linear scan shows here, before the largest size costs minutes
+            larger = make(k * n)
+            ratio = _cpu(fn, larger) / max(base, 1e-6)
+            if ratio > k * RATIO_LIMIT / FACTOR:
+                ratio = min(_cpu(fn, larger) for _ in range(rounds)) / max(base, 1e-6)
+                if ratio > k * RATIO_LIMIT / FACTOR:
+                    return ratio * FACTOR / k
+        big = make(FACTOR * n)
+        ratio = 0.0
+        for attempt in (1, 2):
+            fast = min(_cpu(fn, small) for _ in range(rounds * attempt))
+            slow = min(_cpu(fn, big) for _ in range(rounds * attempt))
+            ratio = slow / max(fast, 1e-6)
+            if ratio < RATIO_LIMIT:
+                break
+        return ratio
+    finally:
+        gc.enable()
+
+
+@pytest.fixture(scope="module")
+def scanner(hs_cache_dir: Path) -> PatternScanner:
+    return PatternScanner(cache_dir=hs_cache_dir)
+
+
+def _identity(segment: str, detections: list[Detection]) -> tuple[str, list[Detection]]:
+    return segment, detections
+
+
+# --- the pattern tier (request and answer paths) --------------------------------------------------
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*SCANNER_FAMILIES)
+def test_pattern_scan_is_linear(scanner: PatternScanner, shape: Shape) -> None:
+    assert growth(scanner.scan, pumped(shape), n=1024, min_time=0.02) < RATIO_LIMIT, shape
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*VALUE_FAMILIES)
+def test_validators_are_linear_in_the_value(shape: Shape) -> None:
+    for name, validator in VALIDATORS.items():
+        assert growth(validator, pumped(shape), max_n=2048, min_time=0.001) < RATIO_LIMIT, (name, shape)
+
+
+# --- the stream scrubber (RedactStream, and answers through the gateway) --------------------------
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*HOLD_FAMILIES)
+@example(shape=("", "1-", "a"))  # the report: one 32 KB chunk of this held the server for 15 s
+def test_hold_point_is_linear_up_to_a_mebibyte(shape: Shape) -> None:
+    assert growth(lambda text: hold_point(text, max_hold=1 << 30), pumped(shape), n=1024, max_n=1 << 17,
+                  min_time=0.002) < RATIO_LIMIT, shape
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*HOLD_FAMILIES)
+def test_one_large_chunk_is_scrubbed_in_linear_time(scanner: PatternScanner, shape: Shape) -> None:
+    def scrub(text: str) -> None:
+        scrubber = StreamScrubber(scanner.scan, _identity)
+        scrubber.feed(text)
+        scrubber.finish()
+    assert growth(scrub, pumped(shape), n=1024) < RATIO_LIMIT, shape
+
+
+@COST
+@given(shape=SHAPES, chunk=st.sampled_from([1, 3, 64]))
+@example(shape=("", "x", ""), chunk=1)
+@example(shape=("", "1 ", ""), chunk=1)
+@example(shape=("-----BEGIN RSA PRIVATE KEY-----\n", "A" * 63 + "\n", ""), chunk=1)
+def test_hold_logic_per_chunk_is_bounded(shape: Shape, chunk: int) -> None:
+    """Many small chunks: with a detector that finds nothing, all that is left is the hold logic."""
+    def stream(text: str) -> None:
+        scrubber = StreamScrubber(lambda window: [], _identity)
+        for i in range(0, len(text), chunk):
+            scrubber.feed(text[i:i + chunk])
+        scrubber.finish()
+    assert growth(stream, pumped(shape), max_n=4096, min_time=0.005) < RATIO_LIMIT, (shape, chunk)
+
+
+def _whole_window(window: str) -> list[Detection]:
+    """A stand-in detector (a fault injected): one value over the whole window, the worst for holding."""
+    return [Detection("PASSWORD", 0, len(window), 1.0, "test")] if window else []
+
+
+@COST
+@given(shape=SHAPES, chunk=st.integers(1, 50), max_hold=st.sampled_from([512, 4096, 32768]),
+       whole=st.booleans())
+@example(shape=("", "1 ", ""), chunk=1, max_hold=32768, whole=False)
+@example(shape=("", "x", ""), chunk=1, max_hold=512, whole=True)
+@example(shape=("", "x", ""), chunk=1, max_hold=32768, whole=True)
+def test_detector_reads_are_linear_in_what_is_fed(scanner: PatternScanner, shape: Shape, chunk: int,
+                                                  max_hold: int, whole: bool) -> None:
+    """Counted, not timed: the detector reads at most `lookbehind` per chunk and SCAN_CREDIT per
+    character, plus one window for a forced send and one for the end; and nothing is lost."""
+    lookbehind = 256
+    text = pumped(shape)(6000)
+    feeds = -(-len(text) // chunk)
+    bound = feeds * lookbehind + SCAN_CREDIT * len(text) + 2 * (lookbehind + max_hold + chunk)
+    read = 0
+
+    def detect(window: str) -> list[Detection]:
+        nonlocal read
+        read += len(window)
+        assert read <= bound, (shape, chunk, read)  # at once: an unbounded scrubber would take minutes
+        return _whole_window(window) if whole else scanner.scan(window)
+
+    scrubber = StreamScrubber(detect, _identity, lookbehind=lookbehind, max_hold=max_hold)
+    out = [scrubber.feed(text[i:i + chunk]).text for i in range(0, len(text), chunk)]
+    out.append(scrubber.finish().text)
+    assert "".join(out) == text
+
+
+# --- placeholders (answers: restoring pseudonyms) --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def vault() -> Vault:
+    vault = Vault()
+    with vault.transaction("t", "s") as txn:
+        txn.placeholder_for("PERSON", "Ada")
+    return vault
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*PLACEHOLDER_FAMILIES)
+def test_placeholder_scans_are_linear_up_to_a_mebibyte(vault: Vault, shape: Shape) -> None:
+    assert growth(lambda text: vault.restore("t", "s", text), pumped(shape), n=1024, max_n=1 << 17,
+                  min_time=0.002) < RATIO_LIMIT, shape
+    assert growth(pending_placeholder_length, pumped(shape), n=1024, max_n=1 << 17,
+                  min_time=0.002) < RATIO_LIMIT, shape
+
+
+# --- tier 2: the NER gate, the gazetteer and the span filter (request path) -----------------------
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*NAME_FAMILIES)
+def test_ner_gate_and_gazetteer_are_linear(shape: Shape) -> None:
+    gazetteer.load()
+    assert growth(ner.NerGate().pieces, pumped(shape), max_n=8192) < RATIO_LIMIT, shape
+    assert growth(gazetteer.find, pumped(shape), n=64, max_n=1024) < RATIO_LIMIT, shape
+
+
+@pytest.mark.parametrize("unit", ["i met john ", "hi i am john from boston ", "JOHN SMITH LONDON "])
+def test_span_filter_looks_at_a_bounded_sentence(unit: str) -> None:
+    """plausible_span for every word of a text with no sentence end: each looks at a window, not the text."""
+    def every_word(text: str) -> None:
+        start = 0
+        for word in text.split(" "):
+            if word:
+                ner.plausible_span(text, start, start + len(word))
+            start += len(word) + 1
+    assert growth(every_word, pumped(("", unit, "")), max_n=8192) < RATIO_LIMIT
+
+
+# --- overlaps (both paths) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", ["nested", "chained", "same", "disjoint"])
+def test_overlap_resolution_is_linear(shape: str) -> None:
+    def spans(n: int) -> list[Detection]:
+        return [{"nested": Detection("PERSON", i, 2 * n - i, 0.5, "r"),
+                 "chained": Detection("EMAIL_ADDRESS", i, i + 8, 0.5 + (i % 7) / 20, "r"),
+                 "same": Detection("PASSWORD", 0, 10, 0.5, f"r{i}"),
+                 "disjoint": Detection("PERSON", 4 * i, 4 * i + 2, 0.5, "r")}[shape] for i in range(n)]
+    assert growth(resolve_overlaps, spans, n=1024, max_n=4096, min_time=0.002) < RATIO_LIMIT

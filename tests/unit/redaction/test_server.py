@@ -1,0 +1,51 @@
+"""The Redaction servicer's stream: chunks scrubbed in a worker thread, one after the other.
+
+Driven directly (no gRPC server): the service is the real one on the pattern tier (test_ext_proc's
+`make_service`), its stream scanner slowed and watched (`SlowScanner`, a fault injected).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
+from services.redaction.pattern_scanner import PatternScanner
+from services.redaction.server import RedactionServicer
+from tests.unit.redaction.test_ext_proc import SlowScanner, Ticker, make_service
+
+EMAIL = "jane.doe@example.com"
+
+
+@pytest.fixture(scope="module")
+def scanner(hs_cache_dir: Path) -> PatternScanner:
+    return PatternScanner(cache_dir=hs_cache_dir)
+
+
+class _Context:
+    """Stands in for grpc's servicer context: RedactStream reads only the call's metadata (none here)."""
+
+    def invocation_metadata(self) -> tuple:
+        return ()
+
+
+async def test_stream_chunks_are_scrubbed_off_the_event_loop_in_order(scanner: PatternScanner) -> None:
+    slow = SlowScanner(scanner, delay_s=0.1)
+    servicer = RedactionServicer(make_service(scanner, slow))
+    text = f"mail {EMAIL} now and then write to {EMAIL} again, thanks"
+    chunks = [text[i:i + 7] for i in range(0, len(text), 7)]
+
+    async def requests() -> AsyncIterator[pb.RedactChunk]:
+        for i, chunk in enumerate(chunks):
+            yield pb.RedactChunk(text=chunk, final=i == len(chunks) - 1)
+
+    async with Ticker() as ticker:
+        replies = [r async for r in servicer.RedactStream(requests(), _Context())]
+    out = "".join(r.text for r in replies)
+    assert out == "mail <EMAIL_ADDRESS_1> now and then write to <EMAIL_ADDRESS_1> again, thanks"
+    assert len(replies) == len(chunks) and replies[-1].final
+    assert slow.threads and threading.get_ident() not in slow.threads
+    assert ticker.ticks >= 0.1 * len(slow.threads) / 0.01 / 4  # the loop ran on while each scan blocked
