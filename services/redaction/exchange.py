@@ -247,17 +247,17 @@ class InferenceExchange:
             limits.check(prompt="", contents=(), stops=(), max_tokens=None,
                          request_bytes=_HEADER.unpack_from(body)[1])
         inline = len(body) <= INLINE_BODY_BYTES and body[:1] != b"\x01"  # uncompressed and small
-        message = _one_message(body) if inline else await off_loop(_one_message, body)
+        raw = _one_message(body) if inline else await off_loop(_one_message, body)
         if self.scoring:
-            return self._score_request(message)
-        request = _generate_request(message) if inline else await off_loop(_generate_request, message)
+            return self._score_request(raw)
+        request = _generate_request(raw) if inline else await off_loop(_generate_request, raw)
         # Stop sequences too: they reach the inference service, and scrubbed in the prompt's session
         # they become the same pseudonyms the model sees, so a stop on a name still stops.
         contents = [m.content for m in request.messages]
         stops = list(request.sampling.stop)
         limits.check(prompt=request.prompt, contents=contents, stops=stops,
                      max_tokens=request.sampling.max_tokens if request.sampling.HasField("max_tokens")
-                     else None, request_bytes=len(messages[0]))
+                     else None, request_bytes=len(raw))
         results = await self._service.redact_many([request.prompt, *contents, *stops],
                                                   tenant=self.tenant, session_id=self.session_id,
                                                   timeout_s=timeout_s)

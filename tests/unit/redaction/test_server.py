@@ -1,6 +1,6 @@
 """The Redaction servicer's stream: chunks scrubbed in a worker thread, one after the other.
 
-Driven directly (no gRPC server): the service is the real one on the pattern tier (test_ext_proc's
+Driven directly (no gRPC server; a FakeContext stands in for grpc's, no caller certificate): the service is the real one on the pattern tier (test_ext_proc's
 `make_service`), its stream scanner slowed and watched (`SlowScanner`, a fault injected).
 """
 
@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from services.common.identity import TenantAccess
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.server import RedactionServicer
+from tests.fake_context import FakeContext
 from tests.unit.redaction.test_ext_proc import SlowScanner, Ticker, make_service
 
 EMAIL = "jane.doe@example.com"
@@ -25,16 +27,9 @@ def scanner(hs_cache_dir: Path) -> PatternScanner:
     return PatternScanner(cache_dir=hs_cache_dir)
 
 
-class _Context:
-    """Stands in for grpc's servicer context: RedactStream reads only the call's metadata (none here)."""
-
-    def invocation_metadata(self) -> tuple:
-        return ()
-
-
 async def test_stream_chunks_are_scrubbed_off_the_event_loop_in_order(scanner: PatternScanner) -> None:
     slow = SlowScanner(scanner, delay_s=0.1)
-    servicer = RedactionServicer(make_service(scanner, slow))
+    servicer = RedactionServicer(make_service(scanner, slow), TenantAccess(None))
     text = f"mail {EMAIL} now and then write to {EMAIL} again, thanks"
     chunks = [text[i:i + 7] for i in range(0, len(text), 7)]
 
@@ -43,7 +38,7 @@ async def test_stream_chunks_are_scrubbed_off_the_event_loop_in_order(scanner: P
             yield pb.RedactChunk(text=chunk, final=i == len(chunks) - 1)
 
     async with Ticker() as ticker:
-        replies = [r async for r in servicer.RedactStream(requests(), _Context())]
+        replies = [r async for r in servicer.RedactStream(requests(), FakeContext())]
     out = "".join(r.text for r in replies)
     assert out == "mail <EMAIL_ADDRESS_1> now and then write to <EMAIL_ADDRESS_1> again, thanks"
     assert len(replies) == len(chunks) and replies[-1].final
