@@ -35,7 +35,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
@@ -182,13 +182,16 @@ class AnalysisPool:
         logger.info("analysis pool ready", extra={"count": self.size, "event": "analysis_pool_ready"})
 
     async def analyze(self, text: str, entities: Collection[str] | None = None, *,
-                      deadline: float | None = None) -> list[Detection]:
+                      deadline: float | None = None,
+                      on_abandon: Callable[[asyncio.Future[None]], None] | None = None) -> list[Detection]:
         """Detections for the entity types asked for (all supported ones if None), ordered by offset.
 
         `deadline` is the caller's, in the event loop's clock (``loop.time()``): the call waits for a worker
         until then (without one, up to the pool's timeout: AnalysisUnavailable), and its analysis ends by
         then and within the pool's timeout (AnalysisTimeout). A caller that is cancelled or times out
-        abandons its worker (see the module docstring). Raises
+        abandons its worker (see the module docstring); `on_abandon` then gets a future that is done
+        once that worker is free again or replaced (the caller's fair share holds its slot till then,
+        so a tenant cannot take workers out of service faster than its share). Raises
         AnalysisUnavailable, AnalysisTimeout or AnalysisFailed rather than ever returning a partial result.
         """
         wanted = None if entities is None else tuple(sorted(set(entities)))
@@ -219,12 +222,12 @@ class AnalysisPool:
             async with asyncio.timeout_at(until):
                 outcome = await asyncio.shield(call)
         except TimeoutError:
-            self._abandon(worker, call, "an analysis overran its deadline")
+            self._settle_later(self._abandon(worker, call, "an analysis overran its deadline"), on_abandon)
             budget = (f"the call's deadline ({until - now:.3g} s)" if until < own
                       else f"{self.timeout_s:g} s (redaction.analysis_timeout_s)")
             raise AnalysisTimeout(f"analysis did not finish within {budget}") from None
         except asyncio.CancelledError:
-            self._abandon(worker, call, "the caller of an analysis gave up")
+            self._settle_later(self._abandon(worker, call, "the caller of an analysis gave up"), on_abandon)
             raise
         if outcome[0] == "error":
             raise AnalysisFailed(outcome[2], outcome[1])
@@ -291,17 +294,35 @@ class AnalysisPool:
                 call.set_result(message)
             self._idle.put_nowait(worker)
 
-    def _abandon(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]], why: str) -> None:
-        """Nobody waits for `call` any more: its worker answers within the grace or is replaced."""
+    @staticmethod
+    def _settle_later(settled: asyncio.Future[None] | None,
+                      on_abandon: Callable[[asyncio.Future[None]], None] | None) -> None:
+        if settled is not None and on_abandon is not None:
+            on_abandon(settled)
+
+    def _abandon(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]],
+                 why: str) -> asyncio.Future[None] | None:
+        """Nobody waits for `call` any more: its worker answers within the grace or is replaced.
+        Returns a future done when the worker is free again or its replacement has started (or
+        failed to); None when it is free already."""
         if call.done():  # it answered as its caller left: the worker is idle again
-            return
+            return None
         logger.info("%s; its worker has %g s to answer", why, ABANDON_GRACE_S,
                     extra={"event": "analysis_abandoned"})
-        asyncio.get_running_loop().call_later(ABANDON_GRACE_S, self._reap, worker, call, why)
+        loop = asyncio.get_running_loop()
+        settled: asyncio.Future[None] = loop.create_future()
+        loop.call_later(ABANDON_GRACE_S, self._reap, worker, call, why, settled)
+        return settled
 
-    def _reap(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]], why: str) -> None:
+    def _reap(self, worker: _Worker, call: asyncio.Future[tuple[str, Any, str]], why: str,
+              settled: asyncio.Future[None]) -> None:
+        replacing = None
         if worker.alive and worker.call is call:
-            self._lost(worker, f"{why} and it was still working {ABANDON_GRACE_S:g} s later")
+            replacing = self._lost(worker, f"{why} and it was still working {ABANDON_GRACE_S:g} s later")
+        if replacing is None:
+            settled.set_result(None)
+        else:
+            replacing.add_done_callback(lambda _: settled.done() or settled.set_result(None))
 
     def _detach(self, worker: _Worker, error: Exception) -> None:
         """Stop listening to a worker, terminate it, and fail what waited on it."""
@@ -320,22 +341,26 @@ class AnalysisPool:
                 future.exception()  # retrieved here if nobody awaits it any more
         worker.call = None
 
-    def _lost(self, worker: _Worker, why: str, *, backoff: bool = False) -> None:
-        """A worker died, overran or failed to start: fail its call and replace it (unless closing)."""
+    def _lost(self, worker: _Worker, why: str, *,
+              backoff: bool = False) -> asyncio.Task[None] | None:
+        """A worker died, overran or failed to start: fail its call and replace it (unless closing);
+        returns the replacement's start, if one is under way."""
         if not worker.alive:
-            return
+            return None
         self._detach(worker, AnalysisUnavailable(f"{why}; it is being replaced"))
         if worker in self._workers:
             self._workers.remove(worker)
         worker.conn.close()
         if self._closed or not self._started:
-            return  # close() and _abort_start() join their workers
+            return None  # close() and _abort_start() join their workers
         self.restarts += 1
         logger.error("%s; replacing it", why, extra={"event": "analysis_worker_restart"})
         loop = asyncio.get_running_loop()
         # Reaped off the loop (no zombie left behind), killed if SIGTERM did not end it.
         self._background(loop.run_in_executor(None, _join_all, [worker.process]))
-        self._background(loop.create_task(self._replace(backoff)))
+        replacing = loop.create_task(self._replace(backoff))
+        self._background(replacing)
+        return replacing
 
     def _background(self, future: asyncio.Future[None]) -> None:
         self._tasks.add(future)

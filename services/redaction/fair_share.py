@@ -13,7 +13,7 @@ whose deadline passes in line fails with DEADLINE_EXCEEDED naming the cap and it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -51,8 +51,14 @@ class TenantSlots:
         return 0 if line is None else line.held
 
     @asynccontextmanager
-    async def slot(self, tenant: str, deadline: float) -> AsyncIterator[None]:
-        """Waits (in order) until `deadline`, in the event loop's clock, for one of the tenant's slots."""
+    async def slot(self, tenant: str,
+                   deadline: float) -> AsyncIterator[Callable[[asyncio.Future[None]], None]]:
+        """Waits (in order) until `deadline`, in the event loop's clock, for one of the tenant's slots.
+
+        Yields `hold(future)`: the slot is then kept past the block until `future` is done. The pool
+        calls it when the tenant's call abandons a worker (a cancelled or overrun analysis), so the
+        worker's replacement counts against the tenant that caused it, not against everyone else:
+        a tenant cannot take workers out of service faster than its share."""
         line = self._lines.get(tenant)
         if line is None:
             line = self._lines[tenant] = _Line(asyncio.Semaphore(self.limit))
@@ -67,12 +73,26 @@ class TenantSlots:
                     "running (redaction.max_inflight_per_tenant), and this call's deadline passed "
                     "before its turn: send fewer texts at once, or allow more time") from None
             line.held += 1
+            kept: list[asyncio.Future[None]] = []
             try:
-                yield
+                yield kept.append
             finally:
-                line.held -= 1
-                line.slots.release()
+                pending = next((f for f in kept if not f.done()), None)
+                if pending is None:
+                    self._release(tenant, line)
+                else:
+                    line.users += 1  # the line outlives this call until the slot is given back
+                    pending.add_done_callback(lambda _: self._release(tenant, line, leave=True))
         finally:
-            line.users -= 1
-            if line.users == 0:
-                del self._lines[tenant]
+            self._leave(tenant, line)
+
+    def _release(self, tenant: str, line: _Line, *, leave: bool = False) -> None:
+        line.held -= 1
+        line.slots.release()
+        if leave:
+            self._leave(tenant, line)
+
+    def _leave(self, tenant: str, line: _Line) -> None:
+        line.users -= 1
+        if line.users == 0 and self._lines.get(tenant) is line:
+            del self._lines[tenant]

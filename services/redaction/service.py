@@ -211,9 +211,9 @@ class RedactionService:
     async def _detect(self, text: str, policy: Policy, tenant: str, deadline: float) -> list[Detection]:
         if not text:
             return []
-        async with self.tenant_slots.slot(tenant, deadline):
+        async with self.tenant_slots.slot(tenant, deadline) as hold:
             return await self.pool.analyze(text, wanted_entities(policy, self.pool.supported_entities),
-                                           deadline=deadline)
+                                           deadline=deadline, on_abandon=hold)
 
     async def redact(self, text: str, *, policy: str = "", tenant: str = "",
                      session_id: str = "", timeout_s: float | None = None) -> RedactResult:

@@ -95,7 +95,11 @@ async def _start(logs: Path, cache: Path, vault: dict[str, str] | None = None) -
     tokens = {t: mint(key, tenant=t, issuer="ztgate", audience="ztgate-gateway") for t in (NORMAL, ATTACKER)}
     suite = await start_suite(logs, policies={"default.yaml": (DEFAULT_POLICY_DIR / "default.yaml").read_text()},
                               message_timeout_s=2.0, gateway_env={"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)},
-                              redaction_env={"ZTGATE_CACHE_DIR": str(cache), **(vault or {})})
+                              # Two analysis workers, the default on this 2-core machine (one per
+                              # CPU): a tenant's fair share is one less than the workers, so the
+                              # attacker can never hold the one the normal tenant needs.
+                              redaction_env={"ZTGATE_CACHE_DIR": str(cache), "ZTGATE_REDACTION__WORKERS": "2",
+                                             **(vault or {})})
     return suite, tokens
 
 

@@ -34,7 +34,7 @@ class HeldPool:
         self._released.set()
 
     async def analyze(self, text: str, entities: Collection[str] | None = None, *,
-                      deadline: float | None = None) -> list[Detection]:
+                      deadline: float | None = None, on_abandon: object = None) -> list[Detection]:
         self.texts.append(text)
         self.deadlines.append(deadline)
         async with self._workers:

@@ -62,7 +62,7 @@ class ScannerPool:
         self.supported_entities = PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES
 
     async def analyze(self, text: str, entities: Iterable[str] | None = None, *,
-                      deadline: float | None = None) -> list[Detection]:
+                      deadline: float | None = None, on_abandon: object = None) -> list[Detection]:
         wanted = None if entities is None else set(entities)
         return [d for d in self._scanner.scan(text) if wanted is None or d.entity_type in wanted]
 

@@ -147,3 +147,35 @@ async def test_a_cancelled_call_leaves_the_tenants_line(scanner: PatternScanner)
 def test_a_share_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match=">= 1"):
         TenantSlots(0)
+
+
+async def test_a_slot_held_for_an_abandoned_worker_is_given_back_only_when_it_is_replaced() -> None:
+    # A tenant whose call abandoned a worker keeps its slot until the pool says the worker is back:
+    # cancelling calls cannot take workers out of service faster than the tenant's share.
+    slots = TenantSlots(1)
+    loop = asyncio.get_running_loop()
+    replaced: asyncio.Future[None] = loop.create_future()
+    async with slots.slot("attacker", loop.time() + 1) as hold:
+        hold(replaced)
+    assert slots.in_use("attacker") == 1
+    with pytest.raises(TenantBusy):
+        async with slots.slot("attacker", loop.time() + 0.05):
+            pass
+    async with slots.slot("normal", loop.time() + 0.05):  # another tenant is not held up
+        assert slots.in_use("normal") == 1
+    replaced.set_result(None)
+    await asyncio.sleep(0)
+    assert slots.in_use("attacker") == 0
+    async with slots.slot("attacker", loop.time() + 0.05):
+        assert slots.in_use("attacker") == 1
+    assert slots.in_use("attacker") == 0
+
+
+async def test_a_hold_on_a_future_already_done_gives_the_slot_back_at_once() -> None:
+    slots = TenantSlots(1)
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    done.set_result(None)
+    async with slots.slot("t", loop.time() + 1) as hold:
+        hold(done)
+    assert slots.in_use("t") == 0
