@@ -19,6 +19,18 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def compiled_cache_dir() -> Path:
+    """The cache every suite in a test session shares: `$ZTGATE_CACHE_DIR`, else `~/.cache/ztgate`.
+
+    It holds the compiled Hyperscan database and the place table, both named by a hash of what
+    they were built from and written atomically, so suites may share them: `make` prepares the
+    default rules' database once, and no suite pays a compile (about 30 s, minutes on a loaded
+    machine) for rules another has compiled. Keys and certificates stay in each suite's folder.
+    """
+    configured = os.environ.get("ZTGATE_CACHE_DIR")
+    return Path(configured) if configured else Path.home() / ".cache" / "ztgate"
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

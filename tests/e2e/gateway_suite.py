@@ -26,7 +26,7 @@ from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.redaction.vault import PLACEHOLDER_RE
 from services.launcher import mesh_env as part_mesh_env
-from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
+from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT, mesh_env, shared_pki
 
 INFERENCE = "ztgate.inference.v1.Inference"
@@ -169,7 +169,7 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
     # scrubbed body from them, and checks the request limits.
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
         **gateway_env, **part_env, "ZTGATE_REDACTION__WORKERS": "1",
-        "ZTGATE_REDACTION__POLICIES": f"[{folder}]", "ZTGATE_CACHE_DIR": str(logs / "cache"),
+        "ZTGATE_REDACTION__POLICIES": f"[{folder}]", "ZTGATE_CACHE_DIR": str(compiled_cache_dir()),
         **(redaction_env or {})})
     bootstrap = logs / "envoy.yaml"
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=gateway_env)))

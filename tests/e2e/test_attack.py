@@ -44,6 +44,7 @@ from services.bench.redaction_metrics import percentile
 from services.gateway.auth import keygen, mint
 from services.redaction.config import DEFAULT_POLICY_DIR
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
+from tests.procs import compiled_cache_dir
 
 pytestmark = [pytest.mark.slow, pytest.mark.attack]
 
@@ -82,14 +83,7 @@ class AttackRun:
     sessions: Counter[str]
 
 
-@pytest.fixture(scope="module")
-def redaction_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One cache folder for both suites' redaction services: the second loads the Hyperscan
-    database the first compiled (its name is a hash of the rules) instead of compiling it again."""
-    return tmp_path_factory.mktemp("redaction-cache")
-
-
-async def _start(logs: Path, cache: Path, vault: dict[str, str] | None = None) -> tuple[Suite, dict[str, str]]:
+async def _start(logs: Path, vault: dict[str, str] | None = None) -> tuple[Suite, dict[str, str]]:
     """A suite with tokens on (`vault`: more ZTGATE_REDACTION__VAULT__* settings), and a token per tenant."""
     key, jwks = keygen(logs / "keys")
     tokens = {t: mint(key, tenant=t, issuer="ztgate", audience="ztgate-gateway") for t in (NORMAL, ATTACKER)}
@@ -98,7 +92,7 @@ async def _start(logs: Path, cache: Path, vault: dict[str, str] | None = None) -
                               # Two analysis workers, the default on this 2-core machine (one per
                               # CPU): a tenant's fair share is one less than the workers, so the
                               # attacker can never hold the one the normal tenant needs.
-                              redaction_env={"ZTGATE_CACHE_DIR": str(cache), "ZTGATE_REDACTION__WORKERS": "2",
+                              redaction_env={"ZTGATE_CACHE_DIR": str(compiled_cache_dir()), "ZTGATE_REDACTION__WORKERS": "2",
                                              **(vault or {})})
     return suite, tokens
 
@@ -141,9 +135,8 @@ def _failed(calls: list[Call]) -> Counter[str]:
 
 
 @pytest.fixture(scope="module")
-async def flood_then_streams(tmp_path_factory: pytest.TempPathFactory,
-                             redaction_cache: Path) -> tuple[AttackRun, AttackRun]:
-    suite, tokens = await _start(tmp_path_factory.mktemp("attack-flood-streams"), redaction_cache, vault={
+async def flood_then_streams(tmp_path_factory: pytest.TempPathFactory) -> tuple[AttackRun, AttackRun]:
+    suite, tokens = await _start(tmp_path_factory.mktemp("attack-flood-streams"), vault={
         "ZTGATE_REDACTION__VAULT__MAX_SESSIONS": str(VAULT_SESSIONS),
         "ZTGATE_REDACTION__VAULT__MAX_SESSIONS_PER_TENANT": str(VAULT_SESSIONS_PER_TENANT)})
     try:
@@ -207,8 +200,8 @@ async def test_no_canary_reaches_the_upstream_during_the_stream_chunk_attack(str
 
 
 @pytest.fixture(scope="module")
-async def every_attack(tmp_path_factory: pytest.TempPathFactory, redaction_cache: Path) -> AttackRun:
-    suite, tokens = await _start(tmp_path_factory.mktemp("attack-all"), redaction_cache)
+async def every_attack(tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
+    suite, tokens = await _start(tmp_path_factory.mktemp("attack-all"))
     try:
         return await _attack_run(suite, tokens, tuple(KINDS))
     finally:

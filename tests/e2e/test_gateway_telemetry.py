@@ -33,7 +33,7 @@ from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from tests.e2e.gateway_suite import wait_for
-from tests.procs import Child, admin_get, free_port, spawn, spawn_service, wait_serving
+from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT
 
 pytestmark = pytest.mark.slow
@@ -128,7 +128,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
         "ZTGATE_TELEMETRY__FORWARD":
             f"[{{endpoint: '127.0.0.1:{recorder.port}', insecure: true, signals: [traces]}}]"})
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
-        **otel, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(logs / "cache")})
+        **otel, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir())})
     inference = spawn_service("inference", "inference", inference_address, logs, env={
         **otel, "ZTGATE_INFERENCE__PRIMARY__ENGINE": "transformers",
         "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": "none",

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.procs import Child, free_port, spawn
+from tests.procs import Child, compiled_cache_dir, free_port, spawn
 
 # The settings of every address `up` listens on.
 ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
@@ -17,11 +17,11 @@ ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION
 
 def up_env(logs: Path, **extra: str) -> dict[str, str]:
     """The environment of a suite of its own: free ports, one analysis worker, no background
-    scoring (a 2-core machine), caches and certificates under `logs`."""
+    scoring (a 2-core machine), certificates under `logs`, the session's compiled cache."""
     env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
     env["ZTGATE_REDACTION__WORKERS"] = "1"
     env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
-    env["ZTGATE_CACHE_DIR"] = str(logs / "cache")
+    env["ZTGATE_CACHE_DIR"] = str(compiled_cache_dir())
     env["ZTGATE_MESH__PKI_DIR"] = str(logs / "pki")  # empty: `up` issues the suite's certificates
     env["ZTGATE_REDACTION__KEYS_FILE"] = str(logs / "keys" / "redaction.json")  # and the redaction keys
     return {**env, **extra}

@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
-from tests.procs import Child, free_port, spawn_service, wait_serving
+from tests.procs import Child, compiled_cache_dir, free_port, spawn_service, wait_serving
 
 TEST_POLICIES = Path(__file__).resolve().parents[2] / "unit" / "redaction" / "data" / "policies"
 
@@ -22,7 +22,7 @@ def redaction_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         "ZTGATE_REDACTION__WORKERS": "2",
         "ZTGATE_REDACTION__POLICIES": f"[{TEST_POLICIES}]",
         "ZTGATE_REDACTION__MAX_TEXT_BYTES": "65536",
-        "ZTGATE_CACHE_DIR": str(logs / "cache"),
+        "ZTGATE_CACHE_DIR": str(compiled_cache_dir()),
     })
     try:
         wait_serving(child, address, "ztgate.redaction.v1.Redaction")

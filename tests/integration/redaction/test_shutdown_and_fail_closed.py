@@ -12,7 +12,7 @@ import pytest
 
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
-from tests.procs import free_port, spawn_service, wait_serving
+from tests.procs import compiled_cache_dir, free_port, spawn_service, wait_serving
 
 
 def _children(pid: int) -> list[int]:
@@ -26,7 +26,7 @@ def _children(pid: int) -> list[int]:
 async def test_killed_worker_fails_the_call_closed_then_the_service_recovers(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     child = spawn_service("redaction", "redaction", address, tmp_path, env={
-        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(tmp_path / "cache")})
+        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir())})
     try:
         wait_serving(child, address, "ztgate.redaction.v1.Redaction")
         text = "Call Maria Gonzalez at jane.doe@example.com. " * 2000
@@ -60,7 +60,7 @@ async def test_killed_worker_fails_the_call_closed_then_the_service_recovers(tmp
 async def test_sigterm_drains_in_flight_calls_then_exits_cleanly(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     child = spawn_service("redaction", "redaction", address, tmp_path, env={
-        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(tmp_path / "cache")})
+        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir())})
     try:
         wait_serving(child, address)
         async with grpc.aio.insecure_channel(address) as channel:
