@@ -324,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     models = p.add_subparsers(dest="action", required=True)
     p = with_config(models.add_parser(
         "prepare", help="convert the packaged SmolLM2 GGUF to a Hugging Face folder; build the redaction caches"))
-    p.add_argument("--cache-dir", type=Path, help="default: $ZTGATE_MODELS_DIR or ~/.cache/ztgate/models")
+    p.add_argument("--cache-dir", type=Path, help="default: $ZTGATE_CACHE_DIR/models, else ~/.cache/ztgate/models")
     p.add_argument("--force", action="store_true", help="convert again even if prepared")
     p.set_defaults(func=cmd_models)
 
