@@ -13,6 +13,20 @@ from services.common.config import ConfigError
 DEFAULT_ENVOY = "127.0.0.1:8080"
 
 
+# The parts `ztgate status --part` can probe (the names of `ztgate up`'s children).
+STATUS_PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy")
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject's), as pip recorded it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ztgate")
+    except PackageNotFoundError:
+        return "unknown (not installed: run `make install`)"
+
+
 def _config(args: argparse.Namespace):
     from services.config import load_config
 
@@ -111,7 +125,12 @@ def cmd_redact(args: argparse.Namespace) -> int:
     response = asyncio.run(redact(args.address, text, policy=args.policy, tenant=args.tenant,
                                   session_id=args.session, token=args.token,
                                   tls=_client_tls(args)))
-    print_redaction(response, sys.stdout)
+    if args.json:
+        from services.common.jsonout import message_json
+
+        print(message_json(response))
+    else:
+        print_redaction(response, sys.stdout)
     return 0
 
 
@@ -121,7 +140,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     request = build_request(args.prompt, chat=not args.raw, max_tokens=args.max_tokens,
                             temperature=args.temperature)
     asyncio.run(generate(args.address, request, stream=args.stream, token=args.token,
-                         tls=_client_tls(args)))
+                         tls=_client_tls(args), as_json=args.json))
     return 0
 
 
@@ -209,12 +228,17 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from services.launcher import print_status
 
-    return asyncio.run(print_status(_config(args)))
+    return asyncio.run(print_status(_config(args), parts=tuple(args.part or ()), as_json=args.json))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ztgate", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"ztgate {_version()}")
     sub = parser.add_subparsers(dest="verb", required=True)
+
+    def with_json(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--json", action="store_true",
+                       help="print the reply as JSON (proto field names), one object a line, for scripts")
 
     def with_gateway_credentials(p: argparse.ArgumentParser) -> None:
         p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
@@ -257,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tenant", default="")
     p.add_argument("--session", default="")
     with_gateway_credentials(p)
+    with_json(p)
     p.set_defaults(func=cmd_redact)
 
     p = sub.add_parser("generate", help="ask the model through the gateway (redaction enforced)")
@@ -267,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's, greedy); above 0 samples")
     p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
     with_gateway_credentials(p)
+    with_json(p)
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("token", help="gateway tokens: a signing key and JWKS, and tokens for a tenant")
@@ -329,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_models)
 
     p = with_config(sub.add_parser("status", help="health of every part of a running suite"))
+    p.add_argument("--part", action="append", choices=STATUS_PARTS,
+                   help="only this part (repeatable): a container's own health check, over gRPC health "
+                        "with the operator certificate; a wildcard listen address is probed on loopback")
+    with_json(p)
     p.set_defaults(func=cmd_status)
     return parser
 
