@@ -183,6 +183,25 @@ def cmd_certs(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prepare(args: argparse.Namespace) -> int:
+    from services.common.pki import PkiError
+    from services.deploy import write_parts
+    from services.gateway.auth import TokenError
+    from services.launcher import prepare
+
+    config = _config(args)
+    try:
+        lines = prepare(config)
+        if args.parts:
+            lines += write_parts(config, args.parts)
+    except (PkiError, TokenError) as exc:
+        print(f"ztgate prepare: {exc}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.target == "redaction":
         from services.bench.redaction_bench import main as bench_main
@@ -228,7 +247,8 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from services.launcher import print_status
 
-    return asyncio.run(print_status(_config(args), parts=tuple(args.part or ()), as_json=args.json))
+    return asyncio.run(print_status(_config(args), parts=tuple(args.part or ()), as_json=args.json,
+                                    identity=args.identity))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -322,6 +342,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="another DNS name for the servers' certificates (repeatable)")
     p.set_defaults(func=cmd_certs)
 
+    p = with_config(sub.add_parser(
+        "prepare", help="issue the suite's certificates and keys (as `up` does on its first start), "
+                        "and with --parts lay them out one folder per container"))
+    p.add_argument("--parts", type=Path, metavar="DIR",
+                   help="write DIR/<part> for each part (its certificate, key and the CA; Envoy's "
+                        "bootstrap, gateway certificate and JWKS; the redaction keys): compose "
+                        "volumes, Kubernetes Secrets")
+    p.set_defaults(func=cmd_prepare)
+
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
     p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry", "attack"])
     p.add_argument("--samples", type=int, default=400, help="corpus size")
@@ -358,6 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--part", action="append", choices=STATUS_PARTS,
                    help="only this part (repeatable): a container's own health check, over gRPC health "
                         "with the operator certificate; a wildcard listen address is probed on loopback")
+    p.add_argument("--identity", choices=STATUS_PARTS[:-1] + ("operator",), default="operator",
+                   help="the suite certificate to present (default operator; a part's container "
+                        "checks itself with its own)")
     with_json(p)
     p.set_defaults(func=cmd_status)
     return parser

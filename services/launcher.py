@@ -251,9 +251,11 @@ def _probe_address(address: str) -> str:
     return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else address
 
 
-async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_json: bool = False) -> int:
+async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_json: bool = False,
+                       identity: str = pki.OPERATOR) -> int:
     """Prints each part's health (or only `parts`'): a table, or with `as_json` one JSON object;
-    exit code 0 only when all are healthy."""
+    exit code 0 only when all are healthy. `identity`: the certificate presented (a part's
+    container checks itself with its own, and holds no other)."""
     envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
     ok = True
     # A container's own check (`--part`) holds only its part's certificates and the operator's.
@@ -269,6 +271,8 @@ async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_jso
             continue
         if child.health_address:
             child.health_address = _probe_address(child.health_address)
+            if identity != pki.OPERATOR:
+                child.tls = pki.part_tls(config.mesh, identity)
         healthy = await child.probe()
         ok &= healthy
         where = child.health_address or child.ready_url
