@@ -193,7 +193,19 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     try:
         lines = prepare(config)
         if args.parts:
-            lines += write_parts(config, args.parts)
+            lines += write_parts(config, args.parts, args.mount)
+        if args.kubernetes_secrets:
+            import yaml
+
+            from services.deploy import kubernetes_secrets
+
+            if not args.parts:
+                raise ConfigError("--kubernetes-secrets needs --parts (the folders it packs)")
+            fd = os.open(args.kubernetes_secrets, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                yaml.safe_dump_all(kubernetes_secrets(args.parts, args.namespace), handle, sort_keys=False)
+            lines.append(f"Kubernetes Secrets of every part: {args.kubernetes_secrets} "
+                         f"(`kubectl apply -f {args.kubernetes_secrets}`; keep it private)")
     except (PkiError, TokenError) as exc:
         print(f"ztgate prepare: {exc}", file=sys.stderr)
         return 2
@@ -349,6 +361,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write DIR/<part> for each part (its certificate, key and the CA; Envoy's "
                         "bootstrap, gateway certificate and JWKS; the redaction keys): compose "
                         "volumes, Kubernetes Secrets")
+    p.add_argument("--mount", type=Path, metavar="DIR",
+                   help="where the part folders are mounted in the containers, if not at --parts "
+                        "(Kubernetes: /pki/parts); Envoy's bootstrap names its files there")
+    p.add_argument("--kubernetes-secrets", type=Path, metavar="FILE",
+                   help="also write one Secret per part (ztgate-<part>) to FILE, for deploy/k8s")
+    p.add_argument("--namespace", default="ztgate", help="the Secrets' namespace (default ztgate)")
     p.set_defaults(func=cmd_prepare)
 
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))

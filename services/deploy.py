@@ -66,9 +66,11 @@ def envoy_view(config: ZtgateConfig, folder: Path) -> ZtgateConfig:
         "gateway": gateway.model_copy(update=update)})
 
 
-def write_parts(config: ZtgateConfig, parts_dir: Path) -> list[str]:
+def write_parts(config: ZtgateConfig, parts_dir: Path, mount: Path | None = None) -> list[str]:
     """Writes each part's folder under `parts_dir` and Envoy's bootstrap into its own; lines to
-    print. Run after `launcher.prepare` (the sources must exist)."""
+    print. `mount`: where the part folders are mounted in the containers, when not at `parts_dir`
+    (Kubernetes Secrets made on an operator's machine; the bootstrap names files there). Run
+    after `launcher.prepare` (the sources must exist)."""
     if not config.mesh.mtls:
         raise pki.PkiError("ztgate prepare lays out the suite's certificates per part: it needs mesh.mtls")
     lines = []
@@ -81,6 +83,31 @@ def write_parts(config: ZtgateConfig, parts_dir: Path) -> list[str]:
         lines.append(f"{part}: {', '.join(sorted(str(p) for p in part_files(config, part)))} in {folder}")
     envoy_dir = parts_dir / pki.ENVOY
     bootstrap = envoy_dir / ENVOY_BOOTSTRAP
-    bootstrap.write_text(render(envoy_view(config, envoy_dir)))
+    text = render(envoy_view(config, envoy_dir))  # checks every file it names, where it is now
+    if mount is not None:
+        text = text.replace(f'"{envoy_dir}/', f'"{mount / pki.ENVOY}/')
+    bootstrap.write_text(text)
     lines.append(f"envoy: bootstrap {bootstrap}")
     return lines
+
+
+# Kubernetes: one Secret per part, `ztgate-<part>`; a key per file (its base name), which the
+# Deployments (deploy/k8s/base) map back to the paths above.
+SECRET_PREFIX = "ztgate-"
+
+
+def kubernetes_secrets(parts_dir: Path, namespace: str) -> list[dict]:
+    """The Secrets of the part folders `write_parts` made, as Kubernetes objects."""
+    import base64
+
+    secrets = []
+    for part in PARTS:
+        folder = parts_dir / part
+        data = {path.name: base64.b64encode(path.read_bytes()).decode()
+                for path in sorted(folder.rglob("*")) if path.is_file()}
+        secrets.append({"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+                        "metadata": {"name": f"{SECRET_PREFIX}{part}", "namespace": namespace,
+                                     "labels": {"app.kubernetes.io/name": part,
+                                                "app.kubernetes.io/part-of": "ztgate"}},
+                        "data": data})
+    return secrets
