@@ -2,7 +2,7 @@
 
 Envoy runs its ext_proc filter on every route but the redaction service's own, with
 `failure_mode_allow: false`, request headers SEND, request body BUFFERED and response body STREAMED
-(envoy/envoy.yaml). Each HTTP call is one `Process` stream here, so the call's state (tenant,
+(services/gateway/templates/envoy.yaml). Each HTTP call is one `Process` stream here, so the call's state (tenant,
 redaction session) lives in the stream:
 
 - request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
