@@ -5,9 +5,10 @@
 # environment and runs as an unprivileged user. Targets: `runtime` (CPU, the default) and `gpu`
 # (the official vLLM CUDA image with ztgate on it).
 #
-# The base is pinned by digest (python 3.11 slim: a digest read off a public Dockerfile that
-# pins it; move it forward with `docker buildx imagetools inspect python:3.11-slim`).
-ARG PYTHON_BASE=python:3.11.0-slim@sha256:f8cc89f5e47347703ec0c2b755464d7db2fa16f255ab860c4b24ba6ef2402020
+# The base is pinned by digest: python 3.11 slim on Debian bookworm (glibc 2.36: the locked wheels
+# need 2.34, cryptography's), a digest that public Dockerfiles pin (it was not pulled from here);
+# move it forward with `docker buildx imagetools inspect python:3.11-slim-bookworm`.
+ARG PYTHON_BASE=python:3.11-slim-bookworm@sha256:a36c24f9cbdf4fd0f52d67f0823eeac19c2028c637cecc392d97f980d4fec56b
 # The official vLLM CUDA image of the vLLM release the CPU build matches (0.32.0), pinned by its
 # exact release tag: no digest of it could be verified from here; pin it where you pull it.
 ARG VLLM_CUDA_BASE=vllm/vllm-openai:v0.32.0

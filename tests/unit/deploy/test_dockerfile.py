@@ -38,6 +38,8 @@ def test_build_runtime_and_gpu_stages() -> None:
 def test_the_python_base_is_pinned_by_digest() -> None:
     [base] = re.findall(r"^ARG PYTHON_BASE=(\S+)$", TEXT, re.M)
     assert re.fullmatch(r"python:3\.11[\w.-]*@sha256:[0-9a-f]{64}", base), base
+    # The locked wheels need glibc 2.34 (manylinux_2_34): Debian bookworm's 2.36, not bullseye's 2.31.
+    assert "bookworm" in base
 
 
 def test_the_runtime_runs_unprivileged_and_carries_no_build_tools() -> None:
