@@ -42,7 +42,7 @@ def _closure(roots: list[Requirement]) -> dict[str, str]:
     while stack:
         req, extras = stack.pop()
         key = (canonicalize_name(req.name), extras)
-        if key in done or (req.marker and not req.marker.evaluate({"extra": ""})):
+        if key in done or key[0] in EXCLUDED or (req.marker and not req.marker.evaluate({"extra": ""})):
             continue
         done.add(key)
         dist = metadata.distribution(req.name)
