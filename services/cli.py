@@ -189,6 +189,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     from services.gateway.auth import TokenError
     from services.launcher import prepare
 
+    if args.kubernetes_secrets and not args.parts:
+        raise ConfigError("--kubernetes-secrets needs --parts (the folders it packs)")
     config = _config(args)
     try:
         lines = prepare(config)
@@ -199,8 +201,6 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 
             from services.deploy import kubernetes_secrets
 
-            if not args.parts:
-                raise ConfigError("--kubernetes-secrets needs --parts (the folders it packs)")
             fd = os.open(args.kubernetes_secrets, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w") as handle:
                 yaml.safe_dump_all(kubernetes_secrets(args.parts, args.namespace), handle, sort_keys=False)

@@ -187,3 +187,29 @@ def test_overlays_patch_what_the_base_declares() -> None:
             target = deployments[doc["metadata"]["name"]]
             base_names = {c["name"] for c in target["spec"]["template"]["spec"]["containers"]}
             assert {c["name"] for c in doc["spec"]["template"]["spec"]["containers"]} <= base_names
+
+
+def test_the_cli_writes_the_secrets_file_private_and_complete(tmp_path: Path) -> None:
+    """`ztgate prepare --parts --mount --kubernetes-secrets` as an operator runs it."""
+    import os
+    import stat
+    import sys
+
+    pki_dir = tmp_path / "pki"
+    env = {**os.environ, "ZTGATE_MESH__PKI_DIR": str(pki_dir),
+           "ZTGATE_REDACTION__KEYS_FILE": str(pki_dir / "keys" / "redaction.json")}
+    out = tmp_path / "secrets.yaml"
+    result = subprocess.run([sys.executable, "-m", "services.cli", "prepare", "--parts", str(pki_dir / "parts"),
+                             "--mount", "/pki/parts", "--kubernetes-secrets", str(out)],
+                            capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    secrets = list(yaml.safe_load_all(out.read_text()))
+    assert sorted(s["metadata"]["name"] for s in secrets) == sorted(f"ztgate-{p}" for p in PARTS)
+    for secret in secrets:
+        kubernetes_validate.validate(secret, VERSION, strict=True)
+    # Without --parts there is nothing to pack: a clear refusal, not an empty file.
+    refused = subprocess.run([sys.executable, "-m", "services.cli", "prepare", "--kubernetes-secrets",
+                              str(tmp_path / "other.yaml")], capture_output=True, text=True, timeout=120,
+                             env=env, cwd=ROOT)
+    assert refused.returncode == 2 and "--kubernetes-secrets needs --parts" in refused.stderr
