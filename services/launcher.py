@@ -10,6 +10,7 @@ SIGTERM stops them all.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import shutil
@@ -243,19 +244,41 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-async def print_status(config: ZtgateConfig) -> int:
-    """Prints each part's health; exit code 0 only when all are healthy."""
+def _probe_address(address: str) -> str:
+    """Where a health check dials a part that listens on `address`: a wildcard host (a container's
+    0.0.0.0) on loopback, whose name its certificate carries."""
+    host, port = address.rsplit(":", 1)
+    return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else address
+
+
+async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_json: bool = False,
+                       identity: str = pki.OPERATOR) -> int:
+    """Prints each part's health (or only `parts`'): a table, or with `as_json` one JSON object;
+    exit code 0 only when all are healthy. `identity`: the certificate presented (a part's
+    container checks itself with its own, and holds no other)."""
     envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
     ok = True
-    if config.mesh.mtls:
+    # A container's own check (`--part`) holds only its part's certificates and the operator's.
+    if config.mesh.mtls and not parts:
         try:
             pki.Pki.of(config.mesh).check()
         except pki.PkiError as exc:
             print(f"ztgate status: {exc}", file=sys.stderr)
             return 1
+    report = []
     for child in suite(config, None, envoy_config):
+        if parts and child.name not in parts:
+            continue
+        if child.health_address:
+            child.health_address = _probe_address(child.health_address)
+            if identity != pki.OPERATOR:
+                child.tls = pki.part_tls(config.mesh, identity)
         healthy = await child.probe()
         ok &= healthy
         where = child.health_address or child.ready_url
-        print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
+        report.append({"part": child.name, "healthy": healthy, "address": where})
+        if not as_json:
+            print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
+    if as_json:
+        print(json.dumps({"healthy": ok, "parts": report}, sort_keys=True))
     return 0 if ok else 1

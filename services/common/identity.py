@@ -87,6 +87,11 @@ def _checked(tenant: str) -> str:
     return tenant
 
 
+# A routing hint a client of the Redaction API sends with its session id: Envoy hashes it with the
+# tenant header to keep one session on one redaction replica (its vault). Never an identity.
+SESSION_HEADER = "x-ztgate-session"
+
+
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
     """Call metadata carrying `token` for Envoy's jwt_authn filter (none for an empty token)."""
     return (("authorization", f"Bearer {token}"),) if token else ()

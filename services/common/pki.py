@@ -74,18 +74,20 @@ class Pki:
     def exists(self) -> bool:
         return self.ca.is_file()
 
-    def check(self, now: dt.datetime | None = None) -> dt.datetime:
-        """Raises PkiError unless every file is there and valid now; returns the first expiry."""
+    def check(self, now: dt.datetime | None = None, names: tuple[str, ...] = IDENTITIES) -> dt.datetime:
+        """Raises PkiError unless every file of `names` (default: every identity) is there and
+        valid now; returns the first expiry. A part's own folder (`ztgate prepare`) holds only
+        its own identity's."""
         now = now or dt.datetime.now(dt.UTC)
         fix = f"run `ztgate certs init --dir {self.dir}{' --force' if self.exists() else ''}`"
-        paths = [self.ca, *(p for name in IDENTITIES for p in (self.cert(name), self.key(name)))]
+        paths = [self.ca, *(p for name in names for p in (self.cert(name), self.key(name)))]
         if not self.exists():
             raise PkiError(f"{self.dir} holds no suite certificates: {fix}")
         missing = [p.name for p in paths if not p.is_file()]
         if missing:
             raise PkiError(f"certificate folder {self.dir} lacks {', '.join(missing)}: {fix}")
         first_expiry = None
-        for path in (self.ca, *(self.cert(n) for n in IDENTITIES)):
+        for path in (self.ca, *(self.cert(n) for n in names)):
             cert = x509.load_pem_x509_certificate(path.read_bytes())
             if not cert.not_valid_before_utc <= now <= cert.not_valid_after_utc:
                 raise PkiError(f"certificate {path} is not valid now (valid {cert.not_valid_before_utc:%Y-%m-%d} "

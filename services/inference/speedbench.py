@@ -236,8 +236,8 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
     from dataclasses import replace
 
     from services.config import load_config
-    from services.inference import models
-    from services.inference.engines.base import EngineConfig, SpeculativeSettings
+    from services.inference import accelerator, models
+    from services.inference.engines.base import EngineConfig, EngineConfigError, SpeculativeSettings
 
     if any(c < 1 for c in args.concurrency) or args.max_tokens < 1 or args.repeat < 1:
         print("ztgate bench inference: --concurrency, --max-tokens and --repeat must be >= 1", file=sys.stderr)
@@ -254,7 +254,16 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
     base = EngineConfig(model_dir=Path(model_dir), model_name=inference.model_name,
                         max_model_len=primary.max_model_len, max_num_seqs=max(primary.max_num_seqs,
                                                                               *args.concurrency),
-                        kv_cache_gib=primary.kv_cache_gib, enforce_eager=primary.enforce_eager)
+                        kv_cache_gib=primary.kv_cache_gib, enforce_eager=primary.enforce_eager,
+                        accelerator_args=tuple(accelerator.engine_kwargs(primary.accelerator).items()))
+    if kind == "vllm":
+        try:
+            # The GPU settings of the primary (scripts/gpu_bench.sh sets them), checked as the
+            # service checks them, before an engine starts.
+            accelerator.check(primary.accelerator, "inference.primary.accelerator")
+        except EngineConfigError as e:
+            print(f"ztgate bench inference: {e}", file=sys.stderr)
+            return 2
     total = len(args.parity) * len(configs)
     progress(f"{total} engine starts ({', '.join(args.parity)} x {', '.join(configs)}), sets "
              f"{', '.join(prompt_sets)} at concurrency {', '.join(map(str, args.concurrency))}, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 
-from services.common.identity import bearer
+from services.common.identity import SESSION_HEADER, bearer
 from services.common.settings import ClientTlsSettings
 from services.common.tls import open_channel
 
@@ -21,7 +21,8 @@ async def redact(address: str, text: str, *, policy: str = "", tenant: str = "",
         stub = redaction_pb2_grpc.RedactionStub(channel)
         return await stub.Redact(redaction_pb2.RedactRequest(
             text=text, policy=policy, tenant=tenant, session_id=session_id), timeout=timeout_s,
-            metadata=bearer(token))
+            # The session header keeps a named session on the replica that holds its vault.
+            metadata=bearer(token) + (((SESSION_HEADER, session_id),) if session_id else ()))
 
 
 def print_redaction(response: redaction_pb2.RedactResponse, out: TextIO) -> None:

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pydantic import Field, SecretStr, model_validator
 
+from services.common import paths
 from services.common.settings import ServerSettings, Strict
 
 DEFAULT_POLICY_DIR = Path(__file__).parent / "policies"
-
-
-def _default_cache_dir() -> Path:
-    return Path(os.environ.get("ZTGATE_CACHE_DIR", Path.home() / ".cache" / "ztgate"))
 
 
 class VaultSettings(Strict):
@@ -66,8 +62,9 @@ class RedactionSettings(Strict):
     # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
     # holds every worker; set it to the worker count for a single-tenant deployment.
     max_inflight_per_tenant: int = Field(default=0, ge=0)
-    # Where the compiled Hyperscan database is cached.
-    cache_dir: Path = Field(default_factory=_default_cache_dir)
+    # Where the compiled Hyperscan database and the place table are cached (default
+    # $ZTGATE_CACHE_DIR, else ~/.cache/ztgate: services/common/paths.py).
+    cache_dir: Path = Field(default_factory=paths.cache_dir)
     # Key of the `hash` action (HMAC-SHA256, at least 16 bytes). Unset: the install's own, from
     # keys_file.
     hash_key: SecretStr | None = None

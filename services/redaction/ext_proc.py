@@ -2,7 +2,7 @@
 
 Envoy runs its ext_proc filter on every route but the redaction service's own, with
 `failure_mode_allow: false`, request headers SEND, request body BUFFERED and response body STREAMED
-(envoy/envoy.yaml). Each HTTP call is one `Process` stream here, so the call's state (tenant,
+(services/gateway/templates/envoy.yaml). Each HTTP call is one `Process` stream here, so the call's state (tenant,
 redaction session) lives in the stream:
 
 - request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
@@ -66,7 +66,7 @@ _IDENTITY = base_pb2.HeaderValueOption(
     header=base_pb2.HeaderValue(key="grpc-accept-encoding", raw_value=b"identity"),
     append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
 
-# Envoy's buffer filter (the request-size limit, envoy/envoy.yaml) sets content-length on the body it
+# Envoy's buffer filter (the request-size limit, services/gateway/templates/envoy.yaml) sets content-length on the body it
 # read; the scrubbed body has another length, and ext_proc refuses a body that disagrees with it.
 _STALE_HEADERS = ["content-length"]
 

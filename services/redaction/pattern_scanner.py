@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import logging
-import os
 import platform
 import re
 import threading
@@ -17,6 +16,7 @@ import hyperscan
 
 from services.common.atomic import write_atomically
 from services.redaction.catalogue import Catalogue, CatalogueError, Context, Rule, load_catalogue, python_flags
+from services.common import paths
 from services.redaction.offsets import Utf8Offsets
 from services.redaction.types import Detection
 from services.redaction.validators import VALIDATORS
@@ -25,7 +25,6 @@ logger = logging.getLogger(__name__)
 
 # Directory for compiled databases; defaults to ~/.cache/ztgate. Keyed by catalogue hash and
 # Hyperscan version, so one directory serves any number of catalogues and upgrades.
-CACHE_DIR_ENV = "ZTGATE_CACHE_DIR"
 _CACHE_MAGIC = b"ZTGATE-HSDB-2\n"  # bump when what is compiled changes in code (e.g. context phrases)
 _DIGEST_SIZE = 32
 _GUARD_LOOKBACK = 32  # code points a not_before guard may look at
@@ -38,10 +37,9 @@ _GUARD_LOOKBACK = 32  # code points a not_before guard may look at
 MAX_PREFIXES_JUDGED = 64
 
 
-def default_cache_dir() -> Path:
-    """`$ZTGATE_CACHE_DIR`, else `~/.cache/ztgate`."""
-    configured = os.environ.get(CACHE_DIR_ENV)
-    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "ztgate"
+# The cache folder is declared once (services/common/paths.py); these names are kept for callers.
+default_cache_dir = paths.cache_dir
+CACHE_DIR_ENV = paths.CACHE_DIR_ENV
 
 
 def context_phrases(catalogue: Catalogue) -> tuple[str, ...]:

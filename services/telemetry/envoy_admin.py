@@ -8,7 +8,7 @@ import json
 import re
 import urllib.parse
 
-# Tries of calls routed primary-first (envoy/envoy.yaml: route cluster `inference_primary_first`)
+# Tries of calls routed primary-first (services/gateway/templates/envoy.yaml: route cluster `inference_primary_first`)
 # that Envoy abandoned at their per-try timeout, i.e. their first-token budget. Envoy charges it to
 # the route's cluster; its per-host `rq_timeout` would also count calls that ran out of their
 # client's own deadline, which a client could use to trip the controller.

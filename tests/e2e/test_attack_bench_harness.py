@@ -45,4 +45,4 @@ def test_bench_runs_every_attack_kind_and_no_canary_reaches_the_upstream(tmp_pat
     json.dumps(result.to_json(), allow_nan=False, default=str)
     # Tokens and mTLS as `ztgate up` runs them: a key made and certificates issued for this run.
     assert (tmp_path / "keys" / "jwks.json").is_file() and (tmp_path / "pki" / "envoy.pem").is_file()
-    assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 3
+    assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 4

@@ -23,7 +23,7 @@ def test_bench_runs_every_series_over_mtls_without_errors(tmp_path: Path) -> Non
         assert len(series.durations_ms) == 4
     # Every hop behind Envoy was mTLS: the certificates were issued for this run.
     assert (tmp_path / "pki" / "envoy.pem").is_file()
-    assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 3
+    assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 4
     assert "mTLS behind Envoy" in render_report(result, mtls=config.mesh.mtls)
     assert "serving" in (tmp_path / "redaction.log").read_text()  # the real redaction service
 

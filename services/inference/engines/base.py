@@ -209,7 +209,9 @@ class EngineConfig:
     max_model_len: int | None = None  # None: the model's own context length
     max_num_seqs: int = 8  # requests batched together by vLLM
     kv_cache_gib: int = 1  # CPU only: KV cache GiB; the vLLM engine sets VLLM_CPU_KVCACHE_SPACE from it
-    gpu_memory_utilization: float = 0.85  # GPU only
+    # vLLM engine arguments of the accelerator settings (accelerator.engine_kwargs), and where they
+    # are set, for the check against the installed build.
+    accelerator_args: tuple[tuple[str, Any], ...] = ()
     enforce_eager: bool = True  # no compilation or graph capture: a start in seconds, not minutes
 
     @property

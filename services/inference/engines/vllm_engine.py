@@ -153,7 +153,8 @@ class VllmEngine(Engine):
             max_model_len=c.max_model_len,
             max_num_seqs=c.max_num_seqs,
             enforce_eager=c.enforce_eager,
-            gpu_memory_utilization=c.gpu_memory_utilization,
+            # The accelerator settings, one engine argument each (services/inference/accelerator.py).
+            **dict(c.accelerator_args),
             speculative_config=speculative_config(c),
             # Per-request draft/accept counts on the finished output (vLLM refuses it without speculation).
             per_request_spec_decode_metrics="none" if c.speculative.method == "none" else "summary",

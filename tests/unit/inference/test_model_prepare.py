@@ -12,9 +12,10 @@ from services.inference import models
 
 
 def test_cache_dir_comes_from_the_environment_or_home(monkeypatch, tmp_path):
-    monkeypatch.setenv("ZTGATE_MODELS_DIR", str(tmp_path / "m"))
-    assert models.default_cache_dir() == tmp_path / "m"
-    monkeypatch.delenv("ZTGATE_MODELS_DIR")
+    # One variable moves every cache, the models with them (services/common/paths.py).
+    monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path / "c"))
+    assert models.default_cache_dir() == tmp_path / "c" / "models"
+    monkeypatch.delenv("ZTGATE_CACHE_DIR")
     monkeypatch.setenv("HOME", str(tmp_path))
     assert models.default_cache_dir() == tmp_path / ".cache" / "ztgate" / "models"
 

@@ -1,0 +1,98 @@
+"""A real Envoy over two redaction replicas: calls of the Redaction API that name one tenant and
+session always reach the same replica (where that session's vault is), sessions spread over the
+replicas, and a replica that goes away takes only its own sessions with it.
+
+The two replicas are recording stand-ins, not the redaction service: each answers Redact with its
+own name, so that the test sees which replica a call crossed to (a fake that records what crossed
+a boundary). Everything between the client and them, Envoy and its rendered bootstrap, is real."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from services.common.config import load_settings
+from services.config import ZtgateConfig
+from services.gateway.envoy_config import render
+from services.gateway.envoy_process import envoy_argv
+from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from services.redaction.client import redact
+from tests.procs import free_port, spawn
+
+pytestmark = pytest.mark.slow
+SERVICE = "ztgate.redaction.v1.Redaction"
+
+
+class Recorder(redaction_pb2_grpc.RedactionServicer):
+    """Answers with its replica's name and the session it was asked about."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    async def Redact(self, request, context):  # noqa: N802 - the proto's name
+        return redaction_pb2.RedactResponse(text=self.name, session_id=request.session_id)
+
+
+async def _replica(name: str) -> tuple[grpc.aio.Server, str]:
+    port = free_port()
+    server = grpc.aio.server()
+    redaction_pb2_grpc.add_RedactionServicer_to_server(Recorder(name), server)
+    checker = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    await server.start()
+    await checker.set(SERVICE, health_pb2.HealthCheckResponse.SERVING)
+    return server, f"127.0.0.1:{port}"
+
+
+async def _replica_of(gateway: str, session: str) -> str:
+    return (await redact(gateway, "x", session_id=session, timeout_s=5.0)).text
+
+
+async def test_one_session_stays_on_one_replica_and_sessions_spread(tmp_path: Path) -> None:
+    (a, a_address), (b, b_address) = await _replica("a"), await _replica("b")
+    gateway, admin = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
+    config = load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_MESH__MTLS": "false", "ZTGATE_GATEWAY__LISTEN": gateway, "ZTGATE_GATEWAY__ADMIN": admin})
+    bootstrap = tmp_path / "envoy.yaml"
+    bootstrap.write_text(render(config, endpoints={"redaction": [a_address, b_address]}))
+    envoy = spawn("envoy", envoy_argv(bootstrap), tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # until Envoy listens and has health-checked both replicas
+            try:
+                seen = {await _replica_of(gateway, f"warm-{i}") for i in range(16)}
+                if seen == {"a", "b"}:
+                    break
+            except grpc.aio.AioRpcError:
+                pass
+            assert time.monotonic() < deadline, envoy.log()[-3000:]
+            await asyncio.sleep(0.5)
+        sessions = [f"session-{i}" for i in range(24)]
+        placed = {s: await _replica_of(gateway, s) for s in sessions}
+        for _ in range(3):
+            for session in sessions:
+                assert await _replica_of(gateway, session) == placed[session], session
+        assert set(placed.values()) == {"a", "b"}
+        # Replica b goes away: its sessions move (they are gone with it), a's stay where they were.
+        await b.stop(None)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                after = {s: await _replica_of(gateway, s) for s in sessions}
+                if set(after.values()) == {"a"}:
+                    break
+            except grpc.aio.AioRpcError:
+                pass
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.5)
+        assert all(after[s] == "a" for s, r in placed.items() if r == "a")
+    finally:
+        envoy.stop()
+        await a.stop(None)
+        await b.stop(None)
