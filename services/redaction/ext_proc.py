@@ -56,6 +56,9 @@ from services.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from services.common.tls import peer_name
 from services.inference.limits import RequestLimits
 from services.redaction.exchange import InferenceExchange, RequestOutcome
+from services.redaction.openai_exchange import (MODEL_HEADER, OPENAI_PREFIX, OpenAIExchange,
+                                                OpenAIOutcome)
+from services.redaction.openai_errors import openai_refusal
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -98,20 +101,44 @@ def _body(data: bytes) -> ep.CommonResponse:
 PER_TRY_TIMEOUT_HEADER = "x-envoy-upstream-rq-per-try-timeout-ms"
 
 
-def per_try_timeout_ms(outcome: RequestOutcome, budget: FirstTokenBudget) -> int:
+def per_try_timeout_ms(outcome: RequestOutcome | OpenAIOutcome, budget: FirstTokenBudget) -> int:
     """The per-try timeout of a call: its prompt's first-token budget, or a GetScore's wait."""
     if outcome.score_wait_s is not None:
         return budget.score_wait_ms(outcome.score_wait_s)
     return budget.budget_ms_for_bytes(outcome.prompt_bytes)
 
 
-def _request_body(outcome: RequestOutcome, budget: FirstTokenBudget) -> ep.CommonResponse:
+def _set(key: str, value: str) -> base_pb2.HeaderValueOption:
+    return base_pb2.HeaderValueOption(
+        header=base_pb2.HeaderValue(key=key, raw_value=value.encode()),
+        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
+
+
+def _request_body(outcome: RequestOutcome | OpenAIOutcome,
+                  budget: FirstTokenBudget) -> ep.CommonResponse:
     common = _body(outcome.body)
-    common.header_mutation.set_headers.append(base_pb2.HeaderValueOption(
-        header=base_pb2.HeaderValue(key=PER_TRY_TIMEOUT_HEADER,
-                                    raw_value=str(per_try_timeout_ms(outcome, budget)).encode()),
-        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD))
+    common.header_mutation.set_headers.append(
+        _set(PER_TRY_TIMEOUT_HEADER, str(per_try_timeout_ms(outcome, budget))))
+    if isinstance(outcome, OpenAIOutcome):
+        # Envoy routes an OpenAI call by its model (to the upstream that serves it): the route is
+        # picked again now that the header is set.
+        common.header_mutation.set_headers.append(_set(MODEL_HEADER, outcome.model))
+        common.clear_route_cache = True
     return common
+
+
+def _content_type(message: ep.HttpHeaders) -> str:
+    for header in message.headers.headers:
+        if header.key == "content-type":
+            return header.raw_value.decode("latin-1") if header.raw_value else header.value
+    return ""
+
+
+def _path(message: ep.HttpHeaders) -> str:
+    for header in message.headers.headers:
+        if header.key == ":path":
+            return header.raw_value.decode("utf-8", "replace") if header.raw_value else header.value
+    return ""
 
 
 def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
@@ -131,7 +158,8 @@ def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
     def __init__(self, service: RedactionService, access: TenantAccess, budget: FirstTokenBudget,
                  *, limits: RequestLimits | None = None,
-                 timeouts: ScrubTimeouts | None = None) -> None:
+                 timeouts: ScrubTimeouts | None = None,
+                 pass_non_text_parts: bool = False) -> None:
         self._service = service
         self._access = access
         self._budget = budget
@@ -139,13 +167,15 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         # Envoy's waits for a scrubbed body (the gateway.redaction_*message_timeout* settings);
         # None: not known here (the caller's own deadline, if any, bounds the scrub).
         self._timeouts = timeouts
+        # gateway.openai_non_text_parts: pass (True) or refuse (False) images, audio, files.
+        self._pass_non_text_parts = pass_non_text_parts
 
     def _wait_s(self, body: bytes) -> float | None:
         """Envoy's wait for the answer on this request body; None when not known."""
         return self._timeouts.for_body(len(body)) if self._timeouts is not None else None
 
     def _extension(self, kind: str | None, request: ep.ProcessingRequest,
-                  exchange: InferenceExchange | None) -> ep.ProcessingResponse | None:
+                  exchange: InferenceExchange | OpenAIExchange | None) -> ep.ProcessingResponse | None:
         """The override_message_timeout to send before scrubbing this request body, if any: Envoy
         restarts its timer for the body at that, up to the filter's max_message_timeout."""
         if kind != "request_body" or exchange is None or self._timeouts is None:
@@ -157,7 +187,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         response.override_message_timeout.FromMilliseconds(round(override * 1000))
         return response
 
-    async def _request_body(self, exchange: InferenceExchange, body: bytes,
+    async def _request_body(self, exchange: InferenceExchange | OpenAIExchange, body: bytes,
                             context: grpc.aio.ServicerContext | None) -> ep.ProcessingResponse:
         wait = self._wait_s(body)
         budgets = [scrub_budget_s(wait)] if wait is not None else []
@@ -181,17 +211,23 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         return ep.ProcessingResponse(request_body=ep.BodyResponse(
             response=_request_body(outcome, self._budget)))
 
+    def _exchange(self, path: str, tenant: str) -> InferenceExchange | OpenAIExchange:
+        if path.startswith(OPENAI_PREFIX):
+            return OpenAIExchange(self._service, path, tenant, limits=self._limits,
+                                  pass_non_text_parts=self._pass_non_text_parts)
+        return InferenceExchange(self._service, path, tenant, limits=self._limits)
+
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None, caller: str | None,
+                       exchange: Exchange | None, caller: str | None,
                        context: grpc.aio.ServicerContext | None = None
-                       ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
+                       ) -> tuple[Exchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
             path, header = _path_and_tenant(request.request_headers)
-            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""),
-                                         limits=self._limits)
+            exchange = self._exchange(path, self._access.decide(caller, header, ""))
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
-            mutation = ep.HeaderMutation(set_headers=[_IDENTITY], remove_headers=_STALE_HEADERS)
+            grpc_only = [] if isinstance(exchange, OpenAIExchange) else [_IDENTITY]
+            mutation = ep.HeaderMutation(set_headers=grpc_only, remove_headers=_STALE_HEADERS)
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
@@ -200,6 +236,13 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             body = request.response_body
             data = await exchange.response_body(body.body, body.end_of_stream)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
+        if kind == "response_headers" and isinstance(exchange, OpenAIExchange):
+            # Sent on the HTTP door's routes only (their per-route processing mode): the body is
+            # rewritten to another length, and its content-type says how to read it.
+            exchange.response_headers(_content_type(request.response_headers))
+            mutation = ep.HeaderMutation(remove_headers=_STALE_HEADERS)
+            return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse(
+                response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "response_headers" and exchange is not None:
             return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse())
         if kind == "response_trailers" and exchange is not None:
@@ -208,12 +251,15 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
 
     async def Process(self, request_iterator: AsyncIterator[ep.ProcessingRequest],
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
-        exchange: InferenceExchange | None = None
+        exchange: Exchange | None = None
+        openai = False  # a call on the HTTP door: refusals in OpenAI's error shape
         started = time.perf_counter()
         caller = peer_name(context)
         try:
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
+                if kind == "request_headers" and exchange is None:
+                    openai = _path(request.request_headers).startswith(OPENAI_PREFIX)
                 try:
                     extension = self._extension(kind, request, exchange)
                     if extension is not None:
@@ -224,13 +270,14 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                     log.info("gateway refused a call: %s", code.name, extra={
                         "event": "gateway_refused", "code": code.name, "method": kind,
                         "tenant": exchange.tenant if exchange else ""})
-                    yield refusal(code, str(exc))
+                    yield openai_refusal(exc) if openai else refusal(code, str(exc))
                     return
                 except Exception as exc:  # noqa: BLE001 - fail closed, and say nothing of the text
                     log.error("gateway processing failed with %s", type(exc).__name__,
                               extra={"event": "gateway_failed", "method": kind}, exc_info=True)
-                    yield refusal(grpc.StatusCode.INTERNAL, f"redaction failed ({type(exc).__name__}); "
-                                  "nothing was forwarded")
+                    message = f"redaction failed ({type(exc).__name__}); nothing was forwarded"
+                    yield (openai_refusal(ZtgateError(message)) if openai
+                           else refusal(grpc.StatusCode.INTERNAL, message))
                     return
                 yield response
         finally:
@@ -239,6 +286,9 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+
+Exchange = InferenceExchange | OpenAIExchange
 
 
 class _TooSlow(DeadlineExceeded):
