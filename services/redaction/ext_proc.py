@@ -117,8 +117,9 @@ def _set(key: str, value: str) -> base_pb2.HeaderValueOption:
 def _request_body(outcome: RequestOutcome | OpenAIOutcome,
                   budget: FirstTokenBudget) -> ep.CommonResponse:
     common = _body(outcome.body)
-    common.header_mutation.set_headers.append(
-        _set(PER_TRY_TIMEOUT_HEADER, str(per_try_timeout_ms(outcome, budget))))
+    if not isinstance(outcome, OpenAIOutcome) or outcome.stream:
+        common.header_mutation.set_headers.append(
+            _set(PER_TRY_TIMEOUT_HEADER, str(per_try_timeout_ms(outcome, budget))))
     if isinstance(outcome, OpenAIOutcome):
         # Envoy routes an OpenAI call by its model (to the upstream that serves it): the route is
         # picked again now that the header is set.

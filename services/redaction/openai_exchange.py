@@ -74,6 +74,9 @@ class OpenAIOutcome:
     findings: dict[str, int]
     prompt_bytes: int
     model: str
+    # `stream: true`: the answer's headers come before its first token, so the call gets the
+    # first-token budget as its per-try timeout (a unary answer's come with its last token).
+    stream: bool = False
     # Mirrors RequestOutcome, so the servicer sets the per-try timeout the same way.
     score_wait_s: None = None
 
@@ -302,7 +305,8 @@ class OpenAIExchange:
         def encode() -> bytes:
             return json.dumps(parsed.payload, ensure_ascii=False, separators=(",", ":")).encode()
         data = encode() if inline else await off_loop(encode)
-        return OpenAIOutcome(data, findings, prompt_bytes, parsed.model)
+        return OpenAIOutcome(data, findings, prompt_bytes, parsed.model,
+                             stream=parsed.payload.get("stream") is True)
 
     # ---- answer --------------------------------------------------------------------------
 
