@@ -32,6 +32,12 @@ the headers on to the router before the body is scrubbed, the router starts the 
 a retry (the primary refusing the connection) replays the body ext_proc is still holding, the
 original. With SEND and a BUFFERED body, the headers wait for the body's answer.
 
+Calls on the OpenAI-compatible HTTP door (`/v1/...`) are `OpenAIExchange`s
+(openai_exchange.py): a JSON request body, the route picked from its `model` (`MODEL_HEADER`,
+with `clear_route_cache`), the answer's headers sent too (their routes' processing mode: its
+content-type says SSE or JSON, and content-length goes), refusals in OpenAI's error shape
+(openai_errors.py), and GenAI metrics per call (door_metrics.py).
+
 Refusals are ext_proc ImmediateResponses carrying a gRPC status, which Envoy turns into a
 trailers-only gRPC answer (or a reset stream once the answer has begun). Any other failure also
 refuses (INTERNAL): the filter never lets the original text through.
@@ -55,6 +61,7 @@ from services.common.identity import TENANT_HEADER, TenantAccess
 from services.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from services.common.tls import peer_name
 from services.inference.limits import RequestLimits
+from services.redaction.door_metrics import DoorMetrics
 from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.openai_exchange import (MODEL_HEADER, OPENAI_PREFIX, OpenAIExchange,
                                                 OpenAIOutcome)
@@ -160,8 +167,11 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
     def __init__(self, service: RedactionService, access: TenantAccess, budget: FirstTokenBudget,
                  *, limits: RequestLimits | None = None,
                  timeouts: ScrubTimeouts | None = None,
-                 pass_non_text_parts: bool = False) -> None:
+                 pass_non_text_parts: bool = False,
+                 door_metrics: DoorMetrics | None = None) -> None:
         self._service = service
+        # GenAI metrics of the OpenAI door's calls (the gRPC door's come from the inference service).
+        self._door_metrics = door_metrics or DoorMetrics()
         self._access = access
         self._budget = budget
         self._limits = limits or RequestLimits()
@@ -236,6 +246,8 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         if kind == "response_body" and exchange is not None:
             body = request.response_body
             data = await exchange.response_body(body.body, body.end_of_stream)
+            if body.end_of_stream and isinstance(exchange, OpenAIExchange):
+                self._door_metrics.finished(exchange)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
         if kind == "response_headers" and isinstance(exchange, OpenAIExchange):
             # Sent on the HTTP door's routes only (their per-route processing mode): the body is

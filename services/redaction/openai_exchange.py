@@ -30,6 +30,7 @@ are linear in the text (services/redaction/streaming.py).
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -145,7 +146,9 @@ class OpenAIExchange:
         self._limits = limits or RequestLimits()
         self._pass_non_text = pass_non_text_parts
         self._requested = False
-        self._answer: _Answer | None = None
+        self._answer: _WholeAnswer | _SseAnswer | None = None
+        self.model = ""
+        self.sent_at: float | None = None  # time.perf_counter() when the scrubbed body went on
 
     # ---- request -------------------------------------------------------------------------
 
@@ -305,6 +308,8 @@ class OpenAIExchange:
         def encode() -> bytes:
             return json.dumps(parsed.payload, ensure_ascii=False, separators=(",", ":")).encode()
         data = encode() if inline else await off_loop(encode)
+        self.model = parsed.model
+        self.sent_at = time.perf_counter()
         return OpenAIOutcome(data, findings, prompt_bytes, parsed.model,
                              stream=parsed.payload.get("stream") is True)
 
@@ -327,6 +332,11 @@ class OpenAIExchange:
         if self._answer is None:
             raise OpenAIRequestError("an answer body before its headers")
         return await off_loop(self._answer.feed, chunk, end_of_stream)
+
+    @property
+    def stats(self) -> AnswerStats | None:
+        """The answer's stats, once its headers came (None before)."""
+        return self._answer.stats if self._answer is not None else None
 
     def close(self) -> None:
         self._service.vault.forget(self.tenant, self.session_id)
@@ -365,12 +375,28 @@ def _rewrite_whole(payload: object, make: Callable[[], OutputFilter]) -> None:
                     scrub(call["function"], "arguments")
 
 
+@dataclass
+class AnswerStats:
+    """What the door's GenAI metrics need of an answer (counts and times; never its text)."""
+
+    first_text_at: float | None = None  # time.perf_counter() of its first text
+    usage: dict | None = None  # the upstream's `usage`, if it sent one
+
+
+def _note_usage(stats: AnswerStats, payload: dict) -> None:
+    usage = payload.get("usage")
+    if isinstance(usage, dict):
+        stats.usage = {k: v for k, v in usage.items() if k in ("prompt_tokens", "completion_tokens")
+                       and _is_int(v)}
+
+
 class _WholeAnswer:
     """A JSON answer (or any answer not SSE), held until its end and rewritten at once."""
 
     def __init__(self, make: Callable[[], OutputFilter]) -> None:
         self._make = make
         self._body = bytearray()
+        self.stats = AnswerStats()
 
     def feed(self, chunk: bytes, end_of_stream: bool) -> bytes:
         self._body += chunk
@@ -386,6 +412,9 @@ class _WholeAnswer:
             # Not JSON (a proxy's error page): scrubbed as one text.
             return self._make().whole(raw.decode("utf-8", "replace")).encode()
         _rewrite_whole(payload, self._make)
+        if isinstance(payload, dict):
+            self.stats.first_text_at = time.perf_counter()
+            _note_usage(self.stats, payload)
         return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -466,6 +495,7 @@ class _SseAnswer:
         # call's index.
         self._filters: dict[tuple[int, object], OutputFilter] = {}
         self._last: dict[str, object] = {}  # id, model, object, created of the last chunk
+        self.stats = AnswerStats()
 
     def feed(self, chunk: bytes, end_of_stream: bool) -> bytes:
         events = self._reader.feed(chunk)
@@ -477,6 +507,8 @@ class _SseAnswer:
         return b"".join(out)
 
     def _through(self, key: tuple[int, object], text: str) -> str:
+        if text and self.stats.first_text_at is None:
+            self.stats.first_text_at = time.perf_counter()
         flt = self._filters.get(key)
         if flt is None:
             flt = self._filters[key] = self._make()
@@ -501,6 +533,7 @@ class _SseAnswer:
         for key in ("id", "model", "object", "created"):
             if key in payload:
                 self._last[key] = payload[key]
+        _note_usage(self.stats, payload)
         error = payload.get("error")
         if isinstance(error, dict) and isinstance(error.get("message"), str):
             error["message"] = self._make().whole(error["message"])

@@ -6,12 +6,16 @@ secret of its own, in SSE events of `chunk_chars` characters so that placeholder
 split across events, or, with `forward_to`, is a recording PROXY in front of a real
 OpenAI-compatible server (vLLM's), passing its answer back byte for byte. A fault a test may
 inject: `fail_status` (answer that HTTP status, as an overloaded server would).
+
+It serves on an event loop of its own, in a thread: tests call the gateway with blocking clients
+(the `openai` package's sync client) as well as async ones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -40,10 +44,14 @@ class RecordingOpenAI:
     chunk_chars: int = 3
     fail_status: int | None = None
     received: list[Received] = field(default_factory=list)
+    # With `forward_to`: each answer's body as the real server sent it (before the gateway's restore).
+    answered: list[bytes] = field(default_factory=list)
     port: int = 0
     _runner: web.AppRunner | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+    _thread: threading.Thread | None = None
 
-    async def start(self) -> None:
+    async def _serve(self, started: threading.Event) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_post("/v1/{op:.*}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
@@ -51,10 +59,24 @@ class RecordingOpenAI:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # noqa: SLF001 - the bound port
+        started.set()
 
-    async def stop(self) -> None:
+    def start(self) -> None:
+        """Serves in a thread of its own until `stop`."""
+        self._loop = asyncio.new_event_loop()
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._serve(started), self._loop).result(30)
+        assert started.is_set()
+
+    def stop(self) -> None:
+        if self._loop is None:
+            return
         if self._runner is not None:
-            await self._runner.cleanup()
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(30)
 
     @property
     def base_url(self) -> str:
@@ -66,7 +88,7 @@ class RecordingOpenAI:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
-        self.received.append(Received(request.path, dict(request.headers), body))
+        self.received.append(Received(request.path, {k.lower(): v for k, v in request.headers.items()}, body))
         if self.fail_status is not None:
             return web.json_response({"error": {"message": f"{self.name} fails (injected)",
                                                 "type": "server_error", "code": None}},
@@ -119,7 +141,10 @@ class RecordingOpenAI:
                 response = web.StreamResponse(status=upstream.status, headers={
                     "content-type": upstream.headers.get("content-type", "application/json")})
                 await response.prepare(request)
+                answer = bytearray()
                 async for data in upstream.content.iter_any():
+                    answer += data
                     await response.write(data)
+                self.answered.append(bytes(answer))
                 await response.write_eof()
                 return response

@@ -354,3 +354,35 @@ async def test_servicer_refusals_are_in_openais_error_shape(
     assert refusal.details.startswith("ztgate_")
     assert {h.header.key: h.header.raw_value for h in refusal.headers.set_headers}[
         "content-type"] == b"application/json"
+
+
+async def test_door_calls_record_genai_metrics_with_their_operation(service: RedactionService) -> None:
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+    from services.redaction.door_metrics import DoorMetrics
+
+    reader = InMemoryMetricReader()
+    door = DoorMetrics(MeterProvider(metric_readers=[reader]).get_meter("test"))
+    prompt = _json({"model": MODEL, "prompt": f"I am {EMAIL}", "stream": True})
+    chunks = [{"choices": [{"index": 0, "text": "Hi", "finish_reason": None}]},
+              {"choices": [{"index": 0, "text": "", "finish_reason": "stop"}],
+               "usage": {"prompt_tokens": 7, "completion_tokens": 2}}]
+    await _drive(service, [
+        _headers(COMPLETIONS_PATH),
+        ep.ProcessingRequest(request_body=ep.HttpBody(body=prompt, end_of_stream=True)),
+        _response_headers("text/event-stream"),
+        ep.ProcessingRequest(response_body=ep.HttpBody(body=_sse(chunks), end_of_stream=True)),
+    ], door_metrics=door)
+    points = {}
+    for resource in reader.get_metrics_data().resource_metrics:
+        for scope in resource.scope_metrics:
+            for metric in scope.metrics:
+                for point in metric.data.data_points:
+                    points.setdefault(metric.name, []).append(point)
+    [ttft] = points["gen_ai.server.time_to_first_token"]
+    assert ttft.attributes["gen_ai.operation.name"] == "text_completion"
+    assert ttft.attributes["gen_ai.request.model"] == MODEL and ttft.count == 1
+    assert len(points["gen_ai.server.request.duration"]) == 1
+    assert sorted((p.attributes["gen_ai.token.type"], p.sum) for p in points["gen_ai.client.token.usage"]) == [
+        ("input", 7), ("output", 2)]
