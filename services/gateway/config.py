@@ -237,6 +237,19 @@ class GatewaySettings(Strict):
         if len(set(names)) != len(names):
             raise ValueError("gateway.openai_upstreams: every upstream needs a name of its own")
         paths: dict[str, tuple[str, str]] = {}
+        serving: dict[str, int] = {}
+        for upstream in self.openai_upstreams:
+            for model in upstream.models:
+                serving[model] = serving.get(model, 0) + 1
+        for upstream in self.openai_upstreams:
+            shared = [m for m in upstream.models if serving[m] > 1]
+            if shared and (upstream.api_key_file or upstream.api_key_env):
+                # Envoy runs upstream filters (the key's injector) of the route's cluster, and a
+                # model served by several upstreams routes to their failover (aggregate) cluster.
+                raise ValueError(
+                    f"gateway.openai_upstreams: {upstream.name} has an API key and shares model "
+                    f"{shared[0]!r} with another upstream; Envoy cannot send the key through the "
+                    "failover between them, so an upstream with a key must serve its models alone")
         for upstream in self.openai_upstreams:
             for model in upstream.models:
                 first = paths.setdefault(model, (upstream.name, upstream.path))

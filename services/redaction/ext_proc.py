@@ -266,6 +266,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
         exchange: Exchange | None = None
         openai = False  # a call on the HTTP door: refusals in OpenAI's error shape
+        envoy_reply = False  # an answer Envoy made itself before any request reached this stream
         started = time.perf_counter()
         caller = peer_name(context)
         try:
@@ -273,6 +274,13 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                 kind = request.WhichOneof("request")
                 if kind == "request_headers" and exchange is None:
                     openai = _path(request.request_headers).startswith(OPENAI_PREFIX)
+                envoy_reply = envoy_reply or (exchange is None and kind == "response_headers")
+                if envoy_reply and kind in ("response_headers", "response_body"):
+                    # Envoy's own answer (a token or rate-limit refusal) on a route whose answer
+                    # headers this processor sees (the HTTP door's): the call never reached this
+                    # processor, so no upstream; it passes as Envoy made it.
+                    yield _pass_through(kind)
+                    continue
                 try:
                     extension = self._extension(kind, request, exchange)
                     if extension is not None:
@@ -302,6 +310,12 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
 
 
 Exchange = InferenceExchange | OpenAIExchange
+
+
+def _pass_through(kind: str) -> ep.ProcessingResponse:
+    if kind == "response_headers":
+        return ep.ProcessingResponse(response_headers=ep.HeadersResponse())
+    return ep.ProcessingResponse(response_body=ep.BodyResponse())
 
 
 class _TooSlow(DeadlineExceeded):

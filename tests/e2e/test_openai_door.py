@@ -16,6 +16,7 @@ import signal
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
+from email.message import Message
 
 import openai
 import pytest
@@ -38,6 +39,7 @@ CANARIES = (PERSON, EMAIL, AWS)
 PROMPT = f"Hi, I am {PERSON}; mail me at {EMAIL}. Deploy with AWS key {AWS}."
 UPSTREAM_KEY = "sk-upstream-" + "k" * 24
 MODEL = "echo"
+KEYED = "keyed-model"  # served by an upstream whose API key Envoy injects
 BLOCKING_DEFAULT = """\
 name: default
 default_action: pseudonymize
@@ -51,30 +53,32 @@ RATE_PER_S = 1
 @pytest.fixture(scope="module")
 async def door(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Suite, dict]]:
     logs = tmp_path_factory.mktemp("openai")
-    first, second = RecordingOpenAI("first"), RecordingOpenAI("second")
-    first.start()
-    second.start()
+    first, second, keyed = RecordingOpenAI("first"), RecordingOpenAI("second"), RecordingOpenAI("keyed")
+    for upstream in (first, second, keyed):
+        upstream.start()
     (logs / "upstream.key").write_text(UPSTREAM_KEY)
     upstreams = json.dumps([
-        {"name": "first", "base_url": first.base_url, "models": [MODEL, "only-first"],
-         "api_key_file": str(logs / "upstream.key")},
-        {"name": "second", "base_url": second.base_url, "models": [MODEL]}])
+        {"name": "first", "base_url": first.base_url, "models": [MODEL, "only-first"]},
+        {"name": "second", "base_url": second.base_url, "models": [MODEL]},
+        {"name": "keyed", "base_url": keyed.base_url, "models": [KEYED],
+         "api_key_file": str(logs / "upstream.key")}])
+    door_env = {"ZTGATE_GATEWAY__OPENAI_UPSTREAMS": upstreams,
+                "ZTGATE_LIMITS__MAX_REQUEST_BYTES": "65536", "ZTGATE_LIMITS__MAX_PROMPT_BYTES": "16384"}
     suite = await start_suite(logs, policies={"default.yaml": BLOCKING_DEFAULT}, message_timeout_s=2.0,
-                              gateway_env={"ZTGATE_GATEWAY__OPENAI_UPSTREAMS": upstreams,
-                                           "ZTGATE_LIMITS__MAX_REQUEST_BYTES": "65536",
-                                           "ZTGATE_LIMITS__MAX_PROMPT_BYTES": "16384"},
+                              gateway_env=door_env,
                               redaction_env=SHARED_CACHE)
     key, jwks = keygen(logs / "tokens")
     try:
+        # add_gateway starts from the suite's base settings: the door's are given again.
         listen, _ = await add_gateway(suite, "envoy-auth", {
-            "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks),
+            **door_env, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks),
             "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": str(RATE_PER_S),
             "ZTGATE_GATEWAY__RATE_LIMIT__BURST": "2"})
-        yield suite, {"first": first, "second": second, "auth": listen, "key": key}
+        yield suite, {"first": first, "second": second, "keyed": keyed, "auth": listen, "key": key}
     finally:
         await stop_suite(suite)
-        first.stop()
-        second.stop()
+        for upstream in (first, second, keyed):
+            upstream.stop()
 
 
 def _client(address: str, key: str = "not-checked") -> openai.OpenAI:
@@ -82,7 +86,7 @@ def _client(address: str, key: str = "not-checked") -> openai.OpenAI:
 
 
 def _sent(door: tuple[Suite, dict]) -> str:
-    return door[1]["first"].wire() + door[1]["second"].wire()
+    return "".join(door[1][name].wire() for name in ("first", "second", "keyed"))
 
 
 def _check(text: str) -> None:
@@ -91,7 +95,7 @@ def _check(text: str) -> None:
     assert MODEL_SECRETS[0] not in text and "<AWS_ACCESS_KEY_ID>" in text  # the model's secret scrubbed
 
 
-def test_sync_chat_reaches_the_upstream_scrubbed_with_its_key_and_comes_back_restored(door) -> None:
+def test_sync_chat_reaches_the_upstream_scrubbed_and_comes_back_restored(door) -> None:
     suite, parts = door
     answer = _client(suite.gateway).chat.completions.create(
         model=MODEL, messages=[{"role": "system", "content": "Be brief."},
@@ -101,9 +105,19 @@ def test_sync_chat_reaches_the_upstream_scrubbed_with_its_key_and_comes_back_res
     request = parts["first"].received[-1]
     assert [c for c in CANARIES if c in _sent(door)] == []
     assert "<EMAIL_ADDRESS_1>" in request.json["messages"][1]["content"]
-    assert request.headers["authorization"] == f"Bearer {UPSTREAM_KEY}"  # Envoy's, not the client's
-    assert "not-checked" not in _sent(door) and "x-ztgate-tenant" not in {
-        k.lower() for k in request.headers}
+    # The client's own Authorization and the gateway's tenant header never reach an upstream.
+    assert "authorization" not in request.headers and "x-ztgate-tenant" not in request.headers
+    assert "not-checked" not in _sent(door)
+
+
+def test_an_upstreams_api_key_is_envoys_and_the_clients_never_reaches_it(door) -> None:
+    suite, parts = door
+    answer = _client(suite.gateway, key="client-key").chat.completions.create(
+        model=KEYED, messages=[{"role": "user", "content": PROMPT}])
+    _check(answer.choices[0].message.content)
+    request = parts["keyed"].received[-1]
+    assert request.headers["authorization"] == f"Bearer {UPSTREAM_KEY}"
+    assert "client-key" not in parts["keyed"].wire()
 
 
 def test_sync_streaming_restores_values_split_across_sse_events(door) -> None:
@@ -129,26 +143,38 @@ async def test_async_completions_unary_and_streamed(door) -> None:
 
 def test_models_are_listed(door) -> None:
     suite, _ = door
-    assert [m.id for m in _client(suite.gateway).models.list()] == [MODEL, "only-first"]
+    assert [m.id for m in _client(suite.gateway).models.list()] == [MODEL, "only-first", KEYED]
 
 
 def _post(address: str, body: bytes, path: str = "/v1/chat/completions",
-          token: str | None = None) -> tuple[int, dict, dict]:
+          token: str | None = None) -> tuple[int, Message, dict]:
     headers = {"content-type": "application/json"}
     if token:
         headers["authorization"] = f"Bearer {token}"
     request = urllib.request.Request(f"http://{address}{path}", data=body, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, dict(response.headers), json.loads(response.read())
+            return response.status, response.headers, json.loads(response.read())
     except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), json.loads(exc.read())
+        return exc.code, exc.headers, json.loads(exc.read())
 
 
 def _chat(content: object, **more) -> bytes:
     return json.dumps({"model": MODEL, "messages": [{"role": "user", "content": content}], **more}).encode()
 
 
+@pytest.mark.parametrize("body, status, code, words", [
+    (b"{not json", 400, "invalid_request", "not valid JSON"),
+    (json.dumps({"messages": []}).encode(), 400, "invalid_request", "`model`"),
+    (_chat([{"type": "image_url", "image_url": {"url": "http://x/y.png"}}]), 400, "invalid_request",
+     "gateway.openai_non_text_parts"),
+    (_chat("hi", max_tokens=10**6), 400, "invalid_request", "limits.max_output_tokens"),
+    (_chat("my SSN is 536-22-8790"), 403, "blocked_by_policy", "US_SSN"),
+    (_chat("x" * 20000), 413, "request_too_large", "limits.max_prompt_bytes"),
+    (_chat("x" * 70000), 413, "request_too_large", "limits.max_request_bytes"),
+    (json.dumps({"model": "nobody-serves-it", "messages": [{"role": "user", "content": "hi"}]}).encode(),
+     404, "model_not_found", "GET /v1/models"),
+])
 def test_bad_input_is_refused_in_openais_error_shape_and_never_sent(door, body: bytes, status: int,
                                                                      code: str, words: str) -> None:
     suite, parts = door

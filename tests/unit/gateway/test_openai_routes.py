@@ -22,10 +22,12 @@ KEY = "sk-upstream-secret-0123456789"
 def _upstreams(tmp_path) -> str:
     (tmp_path / "key").write_text(KEY)
     return json.dumps([
-        {"name": "local", "base_url": "http://127.0.0.1:8000/v1", "models": ["small", "shared"],
+        {"name": "local", "base_url": "http://127.0.0.1:8000/v1", "models": ["small"],
          "api_key_file": str(tmp_path / "key")},
-        {"name": "hosted", "base_url": "https://api.example.com/v1", "models": ["shared"],
+        {"name": "hosted", "base_url": "https://api.example.com/v1", "models": ["big"],
          "api_key_env": "HOSTED_KEY"},
+        {"name": "a", "base_url": "http://127.0.0.1:8001/v1", "models": ["shared"]},
+        {"name": "b", "base_url": "https://b.example.com/v1", "models": ["shared"]},
     ])
 
 
@@ -61,18 +63,22 @@ def test_each_model_routes_to_its_upstreams_in_order_with_failover(text: str) ->
     routes = {r["match"]["headers"][0]["string_match"]["exact"]: r for r in _routes(bootstrap)
               if r["match"].get("headers")}
     assert routes["small"]["route"]["cluster"] == "openai_local"
+    assert "retry_priority" not in routes["small"]["route"]["retry_policy"]
     shared = routes["shared"]["route"]
     clusters = {c["name"]: c for c in bootstrap["static_resources"]["clusters"]}
     assert clusters[shared["cluster"]]["cluster_type"]["typed_config"]["clusters"] == [
-        "openai_local", "openai_hosted"]
+        "openai_a", "openai_b"]
+    injector = clusters["openai_local"]["typed_extension_protocol_options"][
+        "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]["http_filters"][0]["typed_config"]
+    assert injector["credential"]["typed_config"]["credential"] == {"name": "openai_local_key"}
     assert shared["prefix_rewrite"] == "/v1/" and shared["retry_policy"]["retriable_status_codes"] == [
         429, 503]
     assert "retry_priority" in shared["retry_policy"]
     # The client's credentials and the gateway's own headers never reach an upstream.
     assert set(routes["small"]["request_headers_to_remove"]) == {
         "authorization", "x-ztgate-openai-model", "x-ztgate-tenant"}
-    hosted = clusters["openai_hosted"]
-    assert hosted["transport_socket"]["typed_config"]["sni"] == "api.example.com"
+    hosted = clusters["openai_b"]
+    assert hosted["transport_socket"]["typed_config"]["sni"] == "b.example.com"
     # Every door route goes through the redaction service and shows it the answer's headers.
     for route in _routes(bootstrap):
         if route["match"].get("prefix") == "/v1/":
@@ -85,7 +91,8 @@ def test_models_are_listed_by_envoy_and_an_unknown_model_is_a_404_in_openais_sha
     routes = _routes(yaml.safe_load(text))
     [models] = [r for r in routes if r["match"].get("path") == "/v1/models"]
     listed = json.loads(models["direct_response"]["body"]["inline_string"])
-    assert [(m["id"], m["owned_by"]) for m in listed["data"]] == [("small", "local"), ("shared", "local")]
+    assert [(m["id"], m["owned_by"]) for m in listed["data"]] == [
+        ("small", "local"), ("big", "hosted"), ("shared", "a")]
     [fallback] = [r for r in routes if r["match"] == {"prefix": "/v1/"}]
     error = json.loads(fallback["direct_response"]["body"]["inline_string"])["error"]
     assert fallback["direct_response"]["status"] == 404 and error["code"] == "model_not_found"
@@ -121,6 +128,8 @@ def test_envoys_own_refusals_on_the_door_are_in_openais_shape(text: str) -> None
       {"name": "b", "base_url": "http://y/api", "models": ["m"]}], "same path"),
     ([{"name": "a", "base_url": "http://x/v1", "models": ["m"], "api_key_file": "/k",
        "api_key_env": "K"}], "not both"),
+    ([{"name": "a", "base_url": "http://x/v1", "models": ["m"], "api_key_env": "K"},
+      {"name": "b", "base_url": "http://y/v1", "models": ["m"]}], "must serve its models alone"),
 ])
 def test_bad_upstreams_stop_start_up_saying_why(upstreams: list, words: str) -> None:
     with pytest.raises(ValidationError, match=words):

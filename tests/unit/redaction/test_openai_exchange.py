@@ -386,3 +386,13 @@ async def test_door_calls_record_genai_metrics_with_their_operation(service: Red
     assert len(points["gen_ai.server.request.duration"]) == 1
     assert sorted((p.attributes["gen_ai.token.type"], p.sum) for p in points["gen_ai.client.token.usage"]) == [
         ("input", 7), ("output", 2)]
+
+
+async def test_envoys_own_answer_before_any_request_passes_unchanged(service: RedactionService) -> None:
+    """A token or rate-limit refusal Envoy made itself reaches the processor's answer path (the
+    door's routes send answer headers) without a request: nothing went upstream, so it passes."""
+    responses = await _drive(service, [
+        _response_headers("application/json"),
+        ep.ProcessingRequest(response_body=ep.HttpBody(body=b'{"error": {}}', end_of_stream=True))])
+    assert [r.WhichOneof("response") for r in responses] == ["response_headers", "response_body"]
+    assert not responses[1].response_body.response.HasField("body_mutation")
