@@ -1,8 +1,9 @@
 """`ztgate bench gateway --api openai`: what the OpenAI-compatible HTTP door adds, side by side
 with the gRPC door in the same run.
 
-Five series over the same prompt, interleaved call by call (rotating order), one call at a time:
-the gRPC door's three (`gateway_bench`: direct, gateway, redaction) and two on the HTTP door:
+Five series over the same prompt, one call at a time, against the same running parts: the gRPC
+door's three (`gateway_bench`: direct, gateway, redaction, interleaved call by call), then the HTTP
+door's two (interleaved call by call):
 
 - openai-direct: `POST /v1/chat/completions` straight to an echo OpenAI upstream (`serve_echo`,
   aiohttp, no model: it answers at once with "Sure. You wrote: " and the message it received);
@@ -107,7 +108,8 @@ def render_side_by_side(grpc: GatewayBench, http: dict[str, Series], http_errors
             f"| added by the HTTP door | {_ms(added_http_p50)} | {_ms(added_http_p99)} | |"]
     return "\n".join([
         f"`{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {grpc.calls} calls per "
-        "series, one at a time, interleaved; the same prompt through both doors.", "",
+        "series, one at a time; each door's series interleaved call by call, the gRPC door's "
+        "then the HTTP door's in the same run, against the same parts; the same prompt.", "",
         "| series | p50 (ms) | p99 (ms) | errors |", "|---|---:|---:|---:|", *rows, "",
         f"Target (each door): added p99 <= redaction p99 + {OVERHEAD_BUDGET_MS:g} ms = {_ms(budget)} ms: "
         f"gRPC {'met' if grpc.target_met else 'NOT met'}, HTTP {'met' if met else 'NOT met'}."]) + "\n"

@@ -135,9 +135,9 @@ def _request_body(outcome: RequestOutcome | OpenAIOutcome,
     return common
 
 
-def _content_type(message: ep.HttpHeaders) -> str:
+def _header(message: ep.HttpHeaders, key: str) -> str:
     for header in message.headers.headers:
-        if header.key == "content-type":
+        if header.key == key:
             return header.raw_value.decode("latin-1") if header.raw_value else header.value
     return ""
 
@@ -252,7 +252,8 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         if kind == "response_headers" and isinstance(exchange, OpenAIExchange):
             # Sent on the HTTP door's routes only (their per-route processing mode): the body is
             # rewritten to another length, and its content-type says how to read it.
-            exchange.response_headers(_content_type(request.response_headers))
+            exchange.response_headers(_header(request.response_headers, "content-type"),
+                                      _header(request.response_headers, "content-encoding"))
             mutation = ep.HeaderMutation(remove_headers=_STALE_HEADERS)
             return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))

@@ -320,10 +320,14 @@ class OpenAIExchange:
             self._service.open_output_stream(tenant=self.tenant, session_id=self.session_id),
             PlaceholderRestorer(self._service, self.tenant, self.session_id))
 
-    def response_headers(self, content_type: str) -> None:
-        """The answer's content-type decides how its body is read: SSE events, or one JSON text."""
+    def response_headers(self, content_type: str, content_encoding: str = "") -> None:
+        """The answer's content-type decides how its body is read: SSE events, or one JSON text.
+        A compressed answer cannot be read, so it fails the call (the gateway asks for none)."""
         if not self._requested:
             raise OpenAIRequestError("an answer to a call whose request was never scrubbed")
+        if content_encoding.strip().lower() not in ("", "identity"):
+            raise _BadAnswer(f"the upstream answered with content-encoding {content_encoding[:32]!r}, "
+                             "which the gateway cannot scrub; nothing of it was passed on")
         self.streaming = content_type.split(";", 1)[0].strip().lower() == "text/event-stream"
         self._answer = _SseAnswer(self._filter) if self.streaming else _WholeAnswer(self._filter)
 

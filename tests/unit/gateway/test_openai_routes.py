@@ -76,7 +76,7 @@ def test_each_model_routes_to_its_upstreams_in_order_with_failover(text: str) ->
     assert "retry_priority" in shared["retry_policy"]
     # The client's credentials and the gateway's own headers never reach an upstream.
     assert set(routes["small"]["request_headers_to_remove"]) == {
-        "authorization", "x-ztgate-openai-model", "x-ztgate-tenant"}
+        "authorization", "accept-encoding", "x-ztgate-openai-model", "x-ztgate-tenant"}
     hosted = clusters["openai_b"]
     assert hosted["transport_socket"]["typed_config"]["sni"] == "b.example.com"
     # Every door route goes through the redaction service and shows it the answer's headers.

@@ -396,3 +396,10 @@ async def test_envoys_own_answer_before_any_request_passes_unchanged(service: Re
         ep.ProcessingRequest(response_body=ep.HttpBody(body=b'{"error": {}}', end_of_stream=True))])
     assert [r.WhichOneof("response") for r in responses] == ["response_headers", "response_body"]
     assert not responses[1].response_body.response.HasField("body_mutation")
+
+
+async def test_a_compressed_answer_fails_the_call_rather_than_pass_unread(service: RedactionService) -> None:
+    exchange = OpenAIExchange(service, CHAT_PATH, tenant="")
+    await exchange.request_body(_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}))
+    with pytest.raises(Exception, match="content-encoding 'gzip'"):
+        exchange.response_headers("application/json", "gzip")
