@@ -386,6 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also write the Markdown report here (inference and attack: the JSON results)")
     p.add_argument("--auth", action="store_true",
                    help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
+    p.add_argument("--api", choices=["grpc", "openai"], default="grpc",
+                   help="gateway: openai also measures the OpenAI-compatible HTTP door, side by side")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     from services.inference.speedbench import add_arguments as add_inference_bench_arguments

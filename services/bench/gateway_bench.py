@@ -346,6 +346,18 @@ def main(args: argparse.Namespace) -> int:
           f"and Envoy{' (tokens and rate limit on)' if auth else ''}; {calls} calls per series ...",
           file=sys.stderr, flush=True)
     config = load_config(getattr(args, "config", None))
+    if getattr(args, "api", "grpc") == "openai":
+        from services.bench import openai_bench
+
+        logs = Path(tempfile.mkdtemp(prefix="ztgate-bench-openai-"))
+        grpc_result, http, errors = openai_bench.run(config, calls=calls, warmup=30, auth=auth, logs=logs)
+        text = openai_bench.render_side_by_side(
+            grpc_result, http, errors, f"ztgate bench gateway --api openai --calls {calls}"
+            f"{' --auth' if auth else ''}")
+        print(text)
+        if getattr(args, "out", None):
+            Path(args.out).write_text(text)
+        return 0
     result = run(config, calls=calls, auth=auth, processor=processor)
     command = (f"ztgate bench gateway --calls {calls}{' --auth' if auth else ''}"
                f"{' --processor noop' if processor == 'noop' else ''}")

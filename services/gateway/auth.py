@@ -31,10 +31,11 @@ ALGORITHM = "ES256"
 DEFAULT_DIR = Path("~/.config/ztgate/tokens").expanduser()
 SIGNING_KEY_FILE = "signing-key.pem"
 JWKS_FILE = "jwks.json"
-# What a token's scope grants: each scope name opens one gRPC service through the gateway.
-SCOPES: dict[str, str] = {
-    "inference": "/ztgate.inference.v1.Inference/",
-    "redaction": "/ztgate.redaction.v1.Redaction/",
+# What a token's scope grants: each scope name opens path prefixes through the gateway (inference:
+# the gRPC Inference service and the OpenAI-compatible HTTP door, `/v1/`).
+SCOPES: dict[str, tuple[str, ...]] = {
+    "inference": ("/ztgate.inference.v1.Inference/", "/v1/"),
+    "redaction": ("/ztgate.redaction.v1.Redaction/",),
 }
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
@@ -91,6 +93,70 @@ class GatewayOutlierSettings(Strict):
     max_ejection_percent: int = Field(default=100, ge=0, le=100)
 
 
+class OpenAIUpstreamSettings(Strict):
+    # An OpenAI-compatible backend behind the HTTP door (`/v1/...`): vLLM's OpenAI server, a hosted
+    # API, ztgate's own adapter. Its name (Envoy's cluster `openai_<name>`, and `owned_by` in
+    # GET /v1/models).
+    name: str = Field(pattern=r"^[a-z0-9_-]{1,64}$")
+    # Where it serves the OpenAI API: http://HOST:PORT/v1 or https://HOST[:PORT]/v1 (the path is
+    # the prefix that replaces the gateway's `/v1`; https verifies the server's certificate).
+    base_url: str
+    # The `model` names it serves: a request goes to the upstreams that list its model, in the
+    # order they are listed here (the next takes over on connect failure, reset, 429 or 503).
+    models: list[str] = Field(min_length=1)
+    # CA bundle that verifies an https upstream's certificate; unset: the system's bundle.
+    ca_file: Path | None = None
+    # The upstream's API key, which Envoy sends as `Authorization: Bearer <key>` so that clients
+    # never hold it: read by Envoy from this file, or from this environment variable of Envoy's
+    # (never written into its configuration, never logged). At most one of the two.
+    api_key_file: Path | None = None
+    api_key_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise ValueError(f"{value!r} must be http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH")
+        try:
+            parts.port
+        except ValueError:
+            raise ValueError(f"{value!r} has no valid port") from None
+        return value.rstrip("/")
+
+    @field_validator("models")
+    @classmethod
+    def _model_names(cls, value: list[str]) -> list[str]:
+        for model in value:
+            if not model or len(model) > 256 or not model.isprintable() or not model.isascii():
+                raise ValueError(f"model {model!r} must be 1-256 printable ASCII characters")
+        return value
+
+    @model_validator(mode="after")
+    def _one_key_source(self) -> "OpenAIUpstreamSettings":
+        if self.api_key_file is not None and self.api_key_env is not None:
+            raise ValueError(f"openai upstream {self.name}: set api_key_file or api_key_env, not both")
+        return self
+
+    @property
+    def tls(self) -> bool:
+        return urlsplit(self.base_url).scheme == "https"
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base_url).hostname or ""
+
+    @property
+    def port(self) -> int:
+        parts = urlsplit(self.base_url)
+        return parts.port or (443 if parts.scheme == "https" else 80)
+
+    @property
+    def path(self) -> str:
+        """The prefix that replaces the gateway's `/v1` ("" for a base URL without a path)."""
+        return urlsplit(self.base_url).path.rstrip("/")
+
+
 class GatewaySettings(Strict):
     # Envoy's gRPC ingress, the only address clients use.
     listen: str = "127.0.0.1:8080"
@@ -158,6 +224,41 @@ class GatewaySettings(Strict):
     # certificate from that CA (mTLS). Unset: plaintext, for a listener on loopback. `ztgate certs
     # init` issues a `gateway` certificate for it (localhost, 127.0.0.1 and any --name).
     tls: TlsSettings | None = None
+    # The HTTP door's backends (`POST /v1/chat/completions`, `POST /v1/completions`,
+    # `GET /v1/models` on the same listener): none by default, and then every /v1 call is 404.
+    openai_upstreams: list[OpenAIUpstreamSettings] = []
+    # Content parts of a chat message that are not text (images, audio, files) cannot be scrubbed:
+    # `refuse` answers 400 naming the part; `pass` lets them through to the model unread.
+    openai_non_text_parts: Literal["refuse", "pass"] = "refuse"
+
+    @model_validator(mode="after")
+    def _openai_upstreams_agree(self) -> "GatewaySettings":
+        names = [u.name for u in self.openai_upstreams]
+        if len(set(names)) != len(names):
+            raise ValueError("gateway.openai_upstreams: every upstream needs a name of its own")
+        paths: dict[str, tuple[str, str]] = {}
+        serving: dict[str, int] = {}
+        for upstream in self.openai_upstreams:
+            for model in upstream.models:
+                serving[model] = serving.get(model, 0) + 1
+        for upstream in self.openai_upstreams:
+            shared = [m for m in upstream.models if serving[m] > 1]
+            if shared and (upstream.api_key_file or upstream.api_key_env):
+                # Envoy runs upstream filters (the key's injector) of the route's cluster, and a
+                # model served by several upstreams routes to their failover (aggregate) cluster.
+                raise ValueError(
+                    f"gateway.openai_upstreams: {upstream.name} has an API key and shares model "
+                    f"{shared[0]!r} with another upstream; Envoy cannot send the key through the "
+                    "failover between them, so an upstream with a key must serve its models alone")
+        for upstream in self.openai_upstreams:
+            for model in upstream.models:
+                first = paths.setdefault(model, (upstream.name, upstream.path))
+                if first[1] != upstream.path:
+                    raise ValueError(
+                        f"gateway.openai_upstreams: model {model!r} is served by {first[0]} and "
+                        f"{upstream.name} under different base URL paths ({first[1] or '/'} and "
+                        f"{upstream.path or '/'}); upstreams that share a model need the same path")
+        return self
 
     @field_validator("tls")
     @classmethod

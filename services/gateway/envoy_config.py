@@ -20,6 +20,7 @@ from services.gateway.auth import SCOPES
 from services.common.server import is_loopback, split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
+from services.gateway.openai_routes import openai_door
 
 # Package data (pyproject's package-data): found the same way in an editable or a wheel install.
 TEMPLATE = resources.files("services.gateway") / "templates" / "envoy.yaml"
@@ -98,8 +99,8 @@ def _auth(config: ZtgateConfig) -> dict | None:
                                f"missing or not a tenant name ({TENANT_RULE}); ask for a token that "
                                f"names your tenant (gateway.auth.tenant_claim)"),
             # RE2, matched against the whole claim: the scope as one word of a space-separated list.
-            "scopes": [{"name": name, "prefix": prefix, "regex": f"(.* )?{name}( .*)?"}
-                       for name, prefix in SCOPES.items()]}
+            "scopes": [{"name": name, "prefixes": list(prefixes), "regex": f"(.* )?{name}( .*)?"}
+                       for name, prefixes in SCOPES.items()]}
 
 
 def _rate_limit(config: ZtgateConfig) -> dict | None:
@@ -227,6 +228,7 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         default_tenant=DEFAULT_TENANT,
         tenant_regex=TENANT_PATTERN,
         tracing=_tracing(config),
+        openai=openai_door(gateway),
         auth=_auth(config),
         rate_limit=_rate_limit(config),
         mesh=_mesh(config),

@@ -32,6 +32,12 @@ the headers on to the router before the body is scrubbed, the router starts the 
 a retry (the primary refusing the connection) replays the body ext_proc is still holding, the
 original. With SEND and a BUFFERED body, the headers wait for the body's answer.
 
+Calls on the OpenAI-compatible HTTP door (`/v1/...`) are `OpenAIExchange`s
+(openai_exchange.py): a JSON request body, the route picked from its `model` (`MODEL_HEADER`,
+with `clear_route_cache`), the answer's headers sent too (their routes' processing mode: its
+content-type says SSE or JSON, and content-length goes), refusals in OpenAI's error shape
+(openai_errors.py), and GenAI metrics per call (door_metrics.py).
+
 Refusals are ext_proc ImmediateResponses carrying a gRPC status, which Envoy turns into a
 trailers-only gRPC answer (or a reset stream once the answer has begun). Any other failure also
 refuses (INTERNAL): the filter never lets the original text through.
@@ -55,7 +61,11 @@ from services.common.identity import TENANT_HEADER, TenantAccess
 from services.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from services.common.tls import peer_name
 from services.inference.limits import RequestLimits
+from services.redaction.door_metrics import DoorMetrics
 from services.redaction.exchange import InferenceExchange, RequestOutcome
+from services.redaction.openai_exchange import (MODEL_HEADER, OPENAI_PREFIX, OpenAIExchange,
+                                                OpenAIOutcome)
+from services.redaction.openai_errors import openai_refusal
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -98,20 +108,45 @@ def _body(data: bytes) -> ep.CommonResponse:
 PER_TRY_TIMEOUT_HEADER = "x-envoy-upstream-rq-per-try-timeout-ms"
 
 
-def per_try_timeout_ms(outcome: RequestOutcome, budget: FirstTokenBudget) -> int:
+def per_try_timeout_ms(outcome: RequestOutcome | OpenAIOutcome, budget: FirstTokenBudget) -> int:
     """The per-try timeout of a call: its prompt's first-token budget, or a GetScore's wait."""
     if outcome.score_wait_s is not None:
         return budget.score_wait_ms(outcome.score_wait_s)
     return budget.budget_ms_for_bytes(outcome.prompt_bytes)
 
 
-def _request_body(outcome: RequestOutcome, budget: FirstTokenBudget) -> ep.CommonResponse:
+def _set(key: str, value: str) -> base_pb2.HeaderValueOption:
+    return base_pb2.HeaderValueOption(
+        header=base_pb2.HeaderValue(key=key, raw_value=value.encode()),
+        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
+
+
+def _request_body(outcome: RequestOutcome | OpenAIOutcome,
+                  budget: FirstTokenBudget) -> ep.CommonResponse:
     common = _body(outcome.body)
-    common.header_mutation.set_headers.append(base_pb2.HeaderValueOption(
-        header=base_pb2.HeaderValue(key=PER_TRY_TIMEOUT_HEADER,
-                                    raw_value=str(per_try_timeout_ms(outcome, budget)).encode()),
-        append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD))
+    if not isinstance(outcome, OpenAIOutcome) or outcome.stream:
+        common.header_mutation.set_headers.append(
+            _set(PER_TRY_TIMEOUT_HEADER, str(per_try_timeout_ms(outcome, budget))))
+    if isinstance(outcome, OpenAIOutcome):
+        # Envoy routes an OpenAI call by its model (to the upstream that serves it): the route is
+        # picked again now that the header is set.
+        common.header_mutation.set_headers.append(_set(MODEL_HEADER, outcome.model))
+        common.clear_route_cache = True
     return common
+
+
+def _header(message: ep.HttpHeaders, key: str) -> str:
+    for header in message.headers.headers:
+        if header.key == key:
+            return header.raw_value.decode("latin-1") if header.raw_value else header.value
+    return ""
+
+
+def _path(message: ep.HttpHeaders) -> str:
+    for header in message.headers.headers:
+        if header.key == ":path":
+            return header.raw_value.decode("utf-8", "replace") if header.raw_value else header.value
+    return ""
 
 
 def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
@@ -131,21 +166,27 @@ def _path_and_tenant(message: ep.HttpHeaders) -> tuple[str, str | None]:
 class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
     def __init__(self, service: RedactionService, access: TenantAccess, budget: FirstTokenBudget,
                  *, limits: RequestLimits | None = None,
-                 timeouts: ScrubTimeouts | None = None) -> None:
+                 timeouts: ScrubTimeouts | None = None,
+                 pass_non_text_parts: bool = False,
+                 door_metrics: DoorMetrics | None = None) -> None:
         self._service = service
+        # GenAI metrics of the OpenAI door's calls (the gRPC door's come from the inference service).
+        self._door_metrics = door_metrics or DoorMetrics()
         self._access = access
         self._budget = budget
         self._limits = limits or RequestLimits()
         # Envoy's waits for a scrubbed body (the gateway.redaction_*message_timeout* settings);
         # None: not known here (the caller's own deadline, if any, bounds the scrub).
         self._timeouts = timeouts
+        # gateway.openai_non_text_parts: pass (True) or refuse (False) images, audio, files.
+        self._pass_non_text_parts = pass_non_text_parts
 
     def _wait_s(self, body: bytes) -> float | None:
         """Envoy's wait for the answer on this request body; None when not known."""
         return self._timeouts.for_body(len(body)) if self._timeouts is not None else None
 
     def _extension(self, kind: str | None, request: ep.ProcessingRequest,
-                  exchange: InferenceExchange | None) -> ep.ProcessingResponse | None:
+                  exchange: InferenceExchange | OpenAIExchange | None) -> ep.ProcessingResponse | None:
         """The override_message_timeout to send before scrubbing this request body, if any: Envoy
         restarts its timer for the body at that, up to the filter's max_message_timeout."""
         if kind != "request_body" or exchange is None or self._timeouts is None:
@@ -157,7 +198,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         response.override_message_timeout.FromMilliseconds(round(override * 1000))
         return response
 
-    async def _request_body(self, exchange: InferenceExchange, body: bytes,
+    async def _request_body(self, exchange: InferenceExchange | OpenAIExchange, body: bytes,
                             context: grpc.aio.ServicerContext | None) -> ep.ProcessingResponse:
         wait = self._wait_s(body)
         budgets = [scrub_budget_s(wait)] if wait is not None else []
@@ -181,17 +222,23 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         return ep.ProcessingResponse(request_body=ep.BodyResponse(
             response=_request_body(outcome, self._budget)))
 
+    def _exchange(self, path: str, tenant: str) -> InferenceExchange | OpenAIExchange:
+        if path.startswith(OPENAI_PREFIX):
+            return OpenAIExchange(self._service, path, tenant, limits=self._limits,
+                                  pass_non_text_parts=self._pass_non_text_parts)
+        return InferenceExchange(self._service, path, tenant, limits=self._limits)
+
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,
-                       exchange: InferenceExchange | None, caller: str | None,
+                       exchange: Exchange | None, caller: str | None,
                        context: grpc.aio.ServicerContext | None = None
-                       ) -> tuple[InferenceExchange | None, ep.ProcessingResponse]:
+                       ) -> tuple[Exchange | None, ep.ProcessingResponse]:
         if kind == "request_headers" and exchange is None:
             path, header = _path_and_tenant(request.request_headers)
-            exchange = InferenceExchange(self._service, path, self._access.decide(caller, header, ""),
-                                         limits=self._limits)
+            exchange = self._exchange(path, self._access.decide(caller, header, ""))
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
-            mutation = ep.HeaderMutation(set_headers=[_IDENTITY], remove_headers=_STALE_HEADERS)
+            grpc_only = [] if isinstance(exchange, OpenAIExchange) else [_IDENTITY]
+            mutation = ep.HeaderMutation(set_headers=grpc_only, remove_headers=_STALE_HEADERS)
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
@@ -199,7 +246,17 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         if kind == "response_body" and exchange is not None:
             body = request.response_body
             data = await exchange.response_body(body.body, body.end_of_stream)
+            if body.end_of_stream and isinstance(exchange, OpenAIExchange):
+                self._door_metrics.finished(exchange)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
+        if kind == "response_headers" and isinstance(exchange, OpenAIExchange):
+            # Sent on the HTTP door's routes only (their per-route processing mode): the body is
+            # rewritten to another length, and its content-type says how to read it.
+            exchange.response_headers(_header(request.response_headers, "content-type"),
+                                      _header(request.response_headers, "content-encoding"))
+            mutation = ep.HeaderMutation(remove_headers=_STALE_HEADERS)
+            return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse(
+                response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "response_headers" and exchange is not None:
             return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse())
         if kind == "response_trailers" and exchange is not None:
@@ -208,12 +265,23 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
 
     async def Process(self, request_iterator: AsyncIterator[ep.ProcessingRequest],
                       context: grpc.aio.ServicerContext) -> AsyncIterator[ep.ProcessingResponse]:
-        exchange: InferenceExchange | None = None
+        exchange: Exchange | None = None
+        openai = False  # a call on the HTTP door: refusals in OpenAI's error shape
+        envoy_reply = False  # an answer Envoy made itself before any request reached this stream
         started = time.perf_counter()
         caller = peer_name(context)
         try:
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
+                if kind == "request_headers" and exchange is None:
+                    openai = _path(request.request_headers).startswith(OPENAI_PREFIX)
+                envoy_reply = envoy_reply or (exchange is None and kind == "response_headers")
+                if envoy_reply and kind in ("response_headers", "response_body"):
+                    # Envoy's own answer (a token or rate-limit refusal) on a route whose answer
+                    # headers this processor sees (the HTTP door's): the call never reached this
+                    # processor, so no upstream; it passes as Envoy made it.
+                    yield _pass_through(kind)
+                    continue
                 try:
                     extension = self._extension(kind, request, exchange)
                     if extension is not None:
@@ -224,13 +292,14 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                     log.info("gateway refused a call: %s", code.name, extra={
                         "event": "gateway_refused", "code": code.name, "method": kind,
                         "tenant": exchange.tenant if exchange else ""})
-                    yield refusal(code, str(exc))
+                    yield openai_refusal(exc) if openai else refusal(code, str(exc))
                     return
                 except Exception as exc:  # noqa: BLE001 - fail closed, and say nothing of the text
                     log.error("gateway processing failed with %s", type(exc).__name__,
                               extra={"event": "gateway_failed", "method": kind}, exc_info=True)
-                    yield refusal(grpc.StatusCode.INTERNAL, f"redaction failed ({type(exc).__name__}); "
-                                  "nothing was forwarded")
+                    message = f"redaction failed ({type(exc).__name__}); nothing was forwarded"
+                    yield (openai_refusal(ZtgateError(message)) if openai
+                           else refusal(grpc.StatusCode.INTERNAL, message))
                     return
                 yield response
         finally:
@@ -239,6 +308,15 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+
+Exchange = InferenceExchange | OpenAIExchange
+
+
+def _pass_through(kind: str) -> ep.ProcessingResponse:
+    if kind == "response_headers":
+        return ep.ProcessingResponse(response_headers=ep.HeadersResponse())
+    return ep.ProcessingResponse(response_body=ep.BodyResponse())
 
 
 class _TooSlow(DeadlineExceeded):

@@ -85,11 +85,13 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
 
 def build_spec(service: RedactionService, tls: TlsSettings | None, budget: FirstTokenBudget, *,
                limits: RequestLimits | None = None,
-               timeouts: ScrubTimeouts | None = None) -> ServiceSpec:
+               timeouts: ScrubTimeouts | None = None,
+               pass_non_text_parts: bool = False) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `budget` sets each inference call's
     per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
-    request body) bound the gateway's calls (the gateway's settings)."""
+    request body) bound the gateway's calls (the gateway's settings); `pass_non_text_parts`:
+    gateway.openai_non_text_parts is `pass`."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
@@ -97,7 +99,8 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
         # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
             ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
-                                               timeouts=timeouts), server)
+                                               timeouts=timeouts,
+                                               pass_non_text_parts=pass_non_text_parts), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -110,5 +113,6 @@ async def run(config: ZtgateConfig) -> None:
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(config.redaction, operator_keys)
     await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
-                           limits=config.limits, timeouts=config.gateway.scrub_timeouts),
+                           limits=config.limits, timeouts=config.gateway.scrub_timeouts,
+                           pass_non_text_parts=config.gateway.openai_non_text_parts == "pass"),
                 config.redaction.server, config.otel)

@@ -99,9 +99,17 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
     for route in hcm["route_config"]["virtual_hosts"][0]["routes"]:
         for name in ("envoy.filters.http.ext_proc", "envoy.filters.http.buffer"):
             per_route = route.get("typed_per_filter_config", {}).get(name)
-            disabled = bool(per_route and per_route["disabled"])
-            on_redaction = route["route"]["cluster"] in ("redaction", "redaction_sessions")
-            assert disabled == on_redaction, (name, route["match"])
+            disabled = bool(per_route and per_route.get("disabled"))
+            # Off on the redaction service's own routes and on Envoy's own answer (GET /v1/models).
+            own = route.get("route", {}).get("cluster") in ("redaction", "redaction_sessions") or \
+                route["match"].get("path") == "/v1/models"
+            assert disabled == own, (name, route["match"])
+
+
+def _grpc_mappers(bootstrap: dict) -> list[dict]:
+    """The local-reply mappers of the gRPC door (not the HTTP door's, which match /v1/ only)."""
+    return [m for m in _hcm(bootstrap)["local_reply_config"]["mappers"]
+            if "/v1/" not in str(m.get("filter", ""))]
 
 
 def _early_mutations(bootstrap: dict) -> list[dict]:
@@ -218,7 +226,8 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
         assert [bool(re.fullmatch(pattern, name)) for name in (
             "acme", "a" * 128, "user@example.com", "org:team-1.x_y", "", "a" * 129, "ac me", "a,b", "a/b",
             "é")] == [True] * 4 + [False] * 6
-    too_large, mapper = _hcm(bootstrap)["local_reply_config"]["mappers"]
+    # The gRPC door's mappers (the HTTP door's, on /v1/, come first: test_openai_routes.py).
+    too_large, mapper = _grpc_mappers(bootstrap)
     assert too_large["filter"]["status_code_filter"]["comparison"]["value"]["default_value"] == 413
     assert mapper["status_code"] == 401  # UNAUTHENTICATED, saying which claim and what a tenant is
     assert "`org` claim is missing or not a tenant name" in mapper["body"]["inline_string"]
@@ -228,7 +237,9 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     assert rbac["action"] == "ALLOW" and set(rbac["policies"]) == {"health", "inference", "redaction"}
     assert rbac["policies"]["health"]["principals"] == [{"any": True}]
     inference = rbac["policies"]["inference"]
-    assert inference["permissions"] == [{"url_path": {"path": {"prefix": "/ztgate.inference.v1.Inference/"}}}]
+    assert inference["permissions"] == [{"or_rules": {"rules": [
+        {"url_path": {"path": {"prefix": "/ztgate.inference.v1.Inference/"}}},
+        {"url_path": {"path": {"prefix": "/v1/"}}}]}}]
     [principal] = inference["principals"]
     matcher = principal["sourced_metadata"]["metadata_matcher"]
     assert matcher["path"] == [{"key": "jwt_payload"}, {"key": "scope"}]
@@ -345,7 +356,8 @@ def test_envoy_reads_an_inference_body_up_to_the_request_limit_and_refuses_more_
     hcm = _hcm(yaml.safe_load(text))
     [buffer] = [f["typed_config"] for f in hcm["http_filters"] if f["name"] == "envoy.filters.http.buffer"]
     assert buffer["max_request_bytes"] == limit + 5  # the message and its gRPC frame header
-    [mapper] = hcm["local_reply_config"]["mappers"]
+    [mapper] = _grpc_mappers({"static_resources": {"listeners": [{"filter_chains": [{"filters": [
+        {"typed_config": hcm}]}]}]}})
     assert mapper["filter"]["status_code_filter"]["comparison"]["value"]["default_value"] == 413
     assert mapper["headers_to_add"] == [{"header": {"key": "grpc-status", "value": "8"},  # RESOURCE_EXHAUSTED
                                          "append_action": "OVERWRITE_IF_EXISTS_OR_ADD"}]
