@@ -56,6 +56,7 @@ from services.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from services.common.tls import peer_name
 from services.inference.limits import RequestLimits
 from services.redaction.exchange import InferenceExchange, RequestOutcome
+from services.redaction.metrics import ScrubPath
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -195,10 +196,17 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
-            return exchange, await self._request_body(exchange, request.request_body.body, context)
+            started = time.perf_counter()
+            response = await self._request_body(exchange, request.request_body.body, context)
+            self._service.metrics.scrubbed(ScrubPath.GATEWAY_REQUEST, exchange.tenant,
+                                           time.perf_counter() - started)
+            return exchange, response
         if kind == "response_body" and exchange is not None:
             body = request.response_body
+            started = time.perf_counter()
             data = await exchange.response_body(body.body, body.end_of_stream)
+            self._service.metrics.scrubbed(ScrubPath.GATEWAY_ANSWER, exchange.tenant,
+                                           time.perf_counter() - started)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
         if kind == "response_headers" and exchange is not None:
             return exchange, ep.ProcessingResponse(response_headers=ep.HeadersResponse())
@@ -219,18 +227,9 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                     if extension is not None:
                         yield extension
                     exchange, response = await self._respond(kind, request, exchange, caller, context)
-                except ZtgateError as exc:
-                    code = grpc.StatusCode[exc.status]
-                    log.info("gateway refused a call: %s", code.name, extra={
-                        "event": "gateway_refused", "code": code.name, "method": kind,
-                        "tenant": exchange.tenant if exchange else ""})
-                    yield refusal(code, str(exc))
-                    return
-                except Exception as exc:  # noqa: BLE001 - fail closed, and say nothing of the text
-                    log.error("gateway processing failed with %s", type(exc).__name__,
-                              extra={"event": "gateway_failed", "method": kind}, exc_info=True)
-                    yield refusal(grpc.StatusCode.INTERNAL, f"redaction failed ({type(exc).__name__}); "
-                                  "nothing was forwarded")
+                except Exception as exc:  # noqa: BLE001 - fail closed: counted, then refused
+                    self._service.metrics.failed(_path(kind), exchange and exchange.tenant, exc)
+                    yield self._refusal(exc, kind, exchange)
                     return
                 yield response
         finally:
@@ -239,6 +238,27 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+    @staticmethod
+    def _refusal(exc: Exception, kind: str | None,
+                 exchange: InferenceExchange | None) -> ep.ProcessingResponse:
+        """The ImmediateResponse for a failed message: a typed error's status and message, else
+        INTERNAL saying nothing of the text (fail closed)."""
+        if isinstance(exc, ZtgateError):
+            code = grpc.StatusCode[exc.status]
+            log.info("gateway refused a call: %s", code.name, extra={
+                "event": "gateway_refused", "code": code.name, "method": kind,
+                "tenant": exchange.tenant if exchange else ""})
+            return refusal(code, str(exc))
+        log.error("gateway processing failed with %s", type(exc).__name__,
+                  extra={"event": "gateway_failed", "method": kind}, exc_info=exc)
+        return refusal(grpc.StatusCode.INTERNAL, f"redaction failed ({type(exc).__name__}); "
+                       "nothing was forwarded")
+
+
+def _path(kind: str | None) -> ScrubPath:
+    """The scrubbing path an ext_proc message belongs to: the answer's, else the request's."""
+    return ScrubPath.GATEWAY_ANSWER if kind and kind.startswith("response_") else ScrubPath.GATEWAY_REQUEST
 
 
 class _TooSlow(DeadlineExceeded):
