@@ -110,14 +110,13 @@ class RedactionStream:
         self.path = path
         self._service = service
         self._policy = policy
-        self._tenant = tenant
         self._consumed = 0  # code points of input already emitted
         self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scanner.scan, self._apply)
 
     def _apply(self, segment: str, detections: list[Detection]) -> tuple[str, list[Finding]]:
         outcome = anonymize.redact(segment, detections, self._policy, self._service.vault,
-                                   self._tenant, self.session_id, operators=self._service.operators)
-        self._service.metrics.findings(self.path, self._tenant, outcome.findings)
+                                   self.tenant, self.session_id, operators=self._service.operators)
+        self._service.metrics.findings(self.path, self.tenant, outcome.findings)
         base = self._consumed
         self._consumed += len(segment)
         return outcome.text, [f._replace(start=f.start + base, end=f.end + base)
@@ -226,16 +225,15 @@ class RedactionService:
                                            deadline=deadline, on_abandon=hold)
 
     async def redact(self, text: str, *, policy: str = "", tenant: str = "",
-                     session_id: str = "", timeout_s: float | None = None,
-                     path: ScrubPath = ScrubPath.REDACT) -> RedactResult:
-        """`timeout_s`: the caller's remaining time (its gRPC deadline), None when it has none;
-        `path`: what the findings are counted under."""
+                     session_id: str = "", timeout_s: float | None = None) -> RedactResult:
+        """`timeout_s`: the caller's remaining time (its gRPC deadline), None when it has none."""
         tenant = _check_ids(tenant, session_id)
         self.check_size(text)
         chosen = self._policy(policy, tenant)
         session_id = self._open(tenant, session_id)
         detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
-        [outcome] = await self._apply([text], [detections], chosen, tenant, session_id, path)
+        [outcome] = await self._apply([text], [detections], chosen, tenant, session_id,
+                                      ScrubPath.REDACT)
         return RedactResult(outcome.text, outcome.findings, session_id)
 
     async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
@@ -246,6 +244,7 @@ class RedactionService:
         Detection runs concurrently (within the tenant's share of the workers), and the first text
         that fails stops the others; pseudonyms are then allocated in text order, so `<PERSON_1>` is
         the first person of the first text. A block in any text refuses the whole call.
+        `path`: where its findings are counted (the gateway's prompts: GATEWAY_REQUEST).
         """
         tenant = _check_ids(tenant, session_id)
         for text in texts:
