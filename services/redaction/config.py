@@ -67,8 +67,8 @@ class RedactionSettings(Strict):
     # holds every worker; set it to the worker count for a single-tenant deployment.
     max_inflight_per_tenant: int = Field(default=0, ge=0)
     # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
-    # further tenants are counted together as "(other)". Bounds the series each metric can have:
-    # keep tenants x ~50 label sets under telemetry.max_series_per_metric.
+    # further tenants are counted together as "(other)". Bounds the series each metric can have
+    # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.
     metrics_max_tenants: int = Field(default=50, gt=0)
     # Where the compiled Hyperscan database is cached.
     cache_dir: Path = Field(default_factory=_default_cache_dir)
