@@ -25,8 +25,16 @@ PROBE_TENANT = "ztgate-slo-probe"
 # Entity type of a redaction finding (e.g. EMAIL_ADDRESS) and the action applied (e.g. redact).
 ENTITY_TYPE = "ztgate.entity_type"
 ACTION = "ztgate.action"
-# Why a request was blocked (e.g. policy, rbac, rate_limit).
+# Which detection tier found it: "pattern" (Hyperscan rules and their validators) or "ner"
+# (spaCy NER and the gazetteer that runs inside its NLP engine); services/redaction/metrics.py.
+TIER = "ztgate.redaction.tier"
+# Where the redaction service scrubbed: "redact" (Redact), "redact_stream" (RedactStream),
+# "gateway_request" (a prompt through Envoy's ext_proc) or "gateway_answer" (an answer through it).
+SCRUB_PATH = "ztgate.redaction.path"
+# Why a request was blocked: "policy" (a `block` rule matched an entity in the text).
 BLOCK_REASON = "ztgate.block_reason"
+# The gRPC status a refused scrub got, by name (e.g. RESOURCE_EXHAUSTED).
+GRPC_STATUS = "ztgate.grpc_status"
 # GenAI semantic-convention attributes.
 OPERATION_NAME = "gen_ai.operation.name"
 REQUEST_MODEL = "gen_ai.request.model"
@@ -50,6 +58,8 @@ SPEC_ACCEPTANCE_RATE = "ztgate.spec_decode.acceptance_rate"
 HALLUCINATION_SCORE = "ztgate.hallucination.score"
 REDACTION_FINDINGS = "ztgate.redaction.findings"
 BLOCKED_REQUESTS = "ztgate.blocked_requests"
+REDACTION_REFUSALS = "ztgate.redaction.refusals"
+REDACTION_DURATION = "ztgate.redaction.duration"
 RPC_SERVER_DURATION = "rpc.server.duration"
 
 # Bucket bounds (seconds) for TTFT and request duration: the GenAI advisory bounds plus 0.8, 1.2,
@@ -63,6 +73,10 @@ TPOT_BUCKETS_S = (0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75,
 TOKEN_BUCKETS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304)
 # Bounds for scores and rates in [0, 1].
 UNIT_INTERVAL_BUCKETS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+# Bounds (seconds) for one scrub: a stream's chunk takes tens of microseconds, a long prompt through
+# NER seconds.
+SCRUB_BUCKETS_S = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                   0.5, 1.0, 2.5, 5.0, 10.0, 20.0)
 # Bounds (milliseconds) for rpc.server.duration (the RPC conventions' unit is ms).
 RPC_BUCKETS_MS = (1, 2.5, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 10000)
 
@@ -99,10 +113,18 @@ CATALOGUE: tuple[MetricSpec, ...] = (
                (REQUEST_MODEL, INSTANCE), UNIT_INTERVAL_BUCKETS),
     MetricSpec(HALLUCINATION_SCORE, "histogram", "1", "Hallucination score of each answer",
                (REQUEST_MODEL, TENANT, INSTANCE), UNIT_INTERVAL_BUCKETS),
-    MetricSpec(REDACTION_FINDINGS, "counter", "{finding}", "Redaction findings",
-               (ENTITY_TYPE, ACTION, TENANT)),
-    MetricSpec(BLOCKED_REQUESTS, "counter", "{request}", "Requests refused by policy",
-               (BLOCK_REASON, TENANT)),
+    MetricSpec(REDACTION_FINDINGS, "counter", "{finding}",
+               "Values the redaction service acted on (a block counts the values that refused the "
+               "request)", (ENTITY_TYPE, ACTION, TIER, SCRUB_PATH, TENANT)),
+    MetricSpec(BLOCKED_REQUESTS, "counter", "{request}",
+               "Requests the redaction policy refused (a block rule matched)",
+               (BLOCK_REASON, SCRUB_PATH, TENANT)),
+    MetricSpec(REDACTION_REFUSALS, "counter", "{request}",
+               "Scrubs refused (failed closed: nothing was forwarded), by gRPC status",
+               (GRPC_STATUS, SCRUB_PATH, TENANT)),
+    MetricSpec(REDACTION_DURATION, "histogram", "s",
+               "Time to scrub a Redact call, a RedactStream chunk, a gateway request body or a "
+               "gateway answer body chunk", (SCRUB_PATH, TENANT), SCRUB_BUCKETS_S),
     MetricSpec(RPC_SERVER_DURATION, "histogram", "ms", "gRPC server call duration",
                ("rpc.system", "rpc.service", "rpc.method", "rpc.grpc.status_code"),
                RPC_BUCKETS_MS),

@@ -51,11 +51,16 @@ class RedactOutcome:
 
 
 class BlockedError(PermissionDenied):
-    """The policy blocks an entity type found in the text; the message names types, never values."""
+    """The policy blocks an entity type found in the text; the message names types, never values.
 
-    def __init__(self, entity_types: Iterable[str], policy: str) -> None:
+    `detections` are the ones that blocked (offsets and recognizers, no values), for the metrics.
+    """
+
+    def __init__(self, entity_types: Iterable[str], policy: str,
+                 detections: Sequence[Detection] = ()) -> None:
         self.entity_types: list[str] = sorted(set(entity_types))
         self.policy = policy
+        self.detections: tuple[Detection, ...] = tuple(detections)
         super().__init__(f"request blocked by policy '{policy}': it contains {', '.join(self.entity_types)}")
 
 
@@ -107,9 +112,9 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
     kept = applicable(text, detections, policy)
     if not kept:
         return RedactOutcome(text, ())
-    blocked = [detection.entity_type for detection, rule in kept if rule.action is Action.BLOCK]
+    blocked = [detection for detection, rule in kept if rule.action is Action.BLOCK]
     if blocked:
-        raise BlockedError(blocked, policy.name)
+        raise BlockedError([detection.entity_type for detection in blocked], policy.name, blocked)
 
     resolved = resolve_overlaps(detection for detection, _ in kept)
     rules = [policy.rule_for(detection.entity_type) for detection in resolved]

@@ -62,6 +62,10 @@ class RedactionSettings(Strict):
     # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
     # holds every worker; set it to the worker count for a single-tenant deployment.
     max_inflight_per_tenant: int = Field(default=0, ge=0)
+    # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
+    # further tenants are counted together as "(other)". Bounds the series each metric can have
+    # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.
+    metrics_max_tenants: int = Field(default=50, gt=0)
     # Where the compiled Hyperscan database and the place table are cached (default
     # $ZTGATE_CACHE_DIR, else ~/.cache/ztgate: services/common/paths.py).
     cache_dir: Path = Field(default_factory=paths.cache_dir)

@@ -45,6 +45,7 @@ from services.common.errors import InvalidArgument, ZtgateError
 from services.common.first_token import SCORE_WAIT_MAX_S
 from services.gen.ztgate.inference.v1 import inference_pb2
 from services.inference.limits import RequestLimits
+from services.redaction.metrics import ScrubPath
 from services.redaction.service import RedactionService, RedactionStream, off_loop
 from services.redaction.vault import pending_placeholder_length
 
@@ -260,7 +261,7 @@ class InferenceExchange:
                      else None, request_bytes=len(raw))
         results = await self._service.redact_many([request.prompt, *contents, *stops],
                                                   tenant=self.tenant, session_id=self.session_id,
-                                                  timeout_s=timeout_s)
+                                                  timeout_s=timeout_s, path=ScrubPath.GATEWAY_REQUEST)
         request.prompt = results[0].text
         for message, result in zip(request.messages, results[1:1 + len(contents)]):
             message.content = result.text

@@ -66,6 +66,7 @@ from services.redaction.exchange import InferenceExchange, RequestOutcome
 from services.redaction.openai_exchange import (MODEL_HEADER, OPENAI_PREFIX, OpenAIExchange,
                                                 OpenAIOutcome)
 from services.redaction.openai_errors import openai_refusal
+from services.redaction.metrics import ScrubPath
 from services.redaction.service import RedactionService
 
 log = logging.getLogger(__name__)
@@ -242,10 +243,17 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
-            return exchange, await self._request_body(exchange, request.request_body.body, context)
+            started = time.perf_counter()
+            response = await self._request_body(exchange, request.request_body.body, context)
+            self._service.metrics.scrubbed(ScrubPath.GATEWAY_REQUEST, exchange.tenant,
+                                           time.perf_counter() - started)
+            return exchange, response
         if kind == "response_body" and exchange is not None:
             body = request.response_body
+            started = time.perf_counter()
             data = await exchange.response_body(body.body, body.end_of_stream)
+            self._service.metrics.scrubbed(ScrubPath.GATEWAY_ANSWER, exchange.tenant,
+                                           time.perf_counter() - started)
             if body.end_of_stream and isinstance(exchange, OpenAIExchange):
                 self._door_metrics.finished(exchange)
             return exchange, ep.ProcessingResponse(response_body=ep.BodyResponse(response=_body(data)))
@@ -287,19 +295,9 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                     if extension is not None:
                         yield extension
                     exchange, response = await self._respond(kind, request, exchange, caller, context)
-                except ZtgateError as exc:
-                    code = grpc.StatusCode[exc.status]
-                    log.info("gateway refused a call: %s", code.name, extra={
-                        "event": "gateway_refused", "code": code.name, "method": kind,
-                        "tenant": exchange.tenant if exchange else ""})
-                    yield openai_refusal(exc) if openai else refusal(code, str(exc))
-                    return
-                except Exception as exc:  # noqa: BLE001 - fail closed, and say nothing of the text
-                    log.error("gateway processing failed with %s", type(exc).__name__,
-                              extra={"event": "gateway_failed", "method": kind}, exc_info=True)
-                    message = f"redaction failed ({type(exc).__name__}); nothing was forwarded"
-                    yield (openai_refusal(ZtgateError(message)) if openai
-                           else refusal(grpc.StatusCode.INTERNAL, message))
+                except Exception as exc:  # noqa: BLE001 - fail closed: counted, then refused
+                    self._service.metrics.failed(_path(kind), exchange and exchange.tenant, exc)
+                    yield self._refusal(exc, kind, exchange, openai)
                     return
                 yield response
         finally:
@@ -308,6 +306,27 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+    @staticmethod
+    def _refusal(exc: Exception, kind: str | None, exchange: Exchange | None,
+                 openai: bool) -> ep.ProcessingResponse:
+        """The ImmediateResponse for a failed message: a typed error's status and message, else
+        INTERNAL saying nothing of the text (fail closed); in OpenAI's shape on the HTTP door."""
+        if isinstance(exc, ZtgateError):
+            code = grpc.StatusCode[exc.status]
+            log.info("gateway refused a call: %s", code.name, extra={
+                "event": "gateway_refused", "code": code.name, "method": kind,
+                "tenant": exchange.tenant if exchange else ""})
+            return openai_refusal(exc) if openai else refusal(code, str(exc))
+        log.error("gateway processing failed with %s", type(exc).__name__,
+                  extra={"event": "gateway_failed", "method": kind}, exc_info=exc)
+        message = f"redaction failed ({type(exc).__name__}); nothing was forwarded"
+        return openai_refusal(ZtgateError(message)) if openai else refusal(grpc.StatusCode.INTERNAL, message)
+
+
+def _path(kind: str | None) -> ScrubPath:
+    """The scrubbing path an ext_proc message belongs to: the answer's, else the request's."""
+    return ScrubPath.GATEWAY_ANSWER if kind and kind.startswith("response_") else ScrubPath.GATEWAY_REQUEST
 
 
 Exchange = InferenceExchange | OpenAIExchange

@@ -20,6 +20,7 @@ from services.config import ZtgateConfig
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from services.inference.limits import RequestLimits
 from services.redaction import ext_proc, keys
+from services.redaction.metrics import ScrubPath
 from services.redaction.service import Finding, RedactionService, off_loop
 
 log = logging.getLogger(__name__)
@@ -40,10 +41,11 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     @unary
     async def Redact(self, request: redaction_pb2.RedactRequest,
                      context: grpc.aio.ServicerContext) -> redaction_pb2.RedactResponse:
-        result = await self._service.redact(request.text, policy=request.policy,
-                                            tenant=self._tenant(context, request.tenant),
-                                            session_id=request.session_id,
-                                            timeout_s=context.time_remaining())
+        with self._service.metrics.watch(ScrubPath.REDACT) as scrub:
+            scrub.tenant = self._tenant(context, request.tenant)
+            result = await self._service.redact(request.text, policy=request.policy,
+                                                tenant=scrub.tenant, session_id=request.session_id,
+                                                timeout_s=context.time_remaining())
         return redaction_pb2.RedactResponse(text=result.text, session_id=result.session_id,
                                             findings=[_finding(f) for f in result.findings])
 
@@ -65,20 +67,24 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     @streaming
     async def RedactStream(self, request_iterator: AsyncIterator[redaction_pb2.RedactChunk],
                            context: grpc.aio.ServicerContext) -> AsyncIterator[redaction_pb2.RedactChunk]:
+        metrics = self._service.metrics
         stream = None
         async for chunk in request_iterator:
-            if stream is None:
-                stream = self._service.open_stream(policy=chunk.policy,
-                                                   tenant=self._tenant(context, chunk.tenant),
-                                                   session_id=chunk.session_id)
-            out = await off_loop(stream.feed, chunk.text, final=chunk.final)
+            with metrics.watch(ScrubPath.REDACT_STREAM, stream and stream.tenant) as scrub:
+                if stream is None:
+                    scrub.tenant = self._tenant(context, chunk.tenant)
+                    stream = self._service.open_stream(policy=chunk.policy, tenant=scrub.tenant,
+                                                       session_id=chunk.session_id)
+                    scrub.tenant = stream.tenant
+                out = await off_loop(stream.feed, chunk.text, final=chunk.final)
             yield redaction_pb2.RedactChunk(text=out.text, session_id=stream.session_id,
                                             final=chunk.final,
                                             findings=[_finding(f) for f in out.findings])
             if chunk.final:
                 return
         if stream is not None:
-            tail = await off_loop(stream.finish)
+            with metrics.watch(ScrubPath.REDACT_STREAM, stream.tenant):
+                tail = await off_loop(stream.finish)
             yield redaction_pb2.RedactChunk(text=tail.text, session_id=stream.session_id,
                                             final=True, findings=[_finding(f) for f in tail.findings])
 

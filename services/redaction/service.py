@@ -31,6 +31,7 @@ from services.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
 from services.redaction.anonymize import Finding
 from services.redaction.config import RedactionSettings
 from services.redaction.fair_share import TenantSlots, default_share
+from services.redaction.metrics import RedactionMetrics, ScrubPath
 from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
@@ -99,19 +100,23 @@ def output_policy(policy: Policy) -> Policy:
 
 
 class RedactionStream:
-    """One RedactStream call: chunks in, scrubbed chunks out, offsets counted over the whole stream."""
+    """One RedactStream call (or a gateway answer, by `path`): chunks in, scrubbed chunks out,
+    offsets counted over the whole stream; what it acts on is counted under `path`."""
 
-    def __init__(self, service: RedactionService, policy: Policy, tenant: str, session_id: str) -> None:
+    def __init__(self, service: RedactionService, policy: Policy, tenant: str, session_id: str,
+                 path: ScrubPath) -> None:
         self.session_id = session_id
+        self.tenant = tenant
+        self.path = path
         self._service = service
         self._policy = policy
-        self._tenant = tenant
         self._consumed = 0  # code points of input already emitted
         self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scanner.scan, self._apply)
 
     def _apply(self, segment: str, detections: list[Detection]) -> tuple[str, list[Finding]]:
         outcome = anonymize.redact(segment, detections, self._policy, self._service.vault,
-                                   self._tenant, self.session_id, operators=self._service.operators)
+                                   self.tenant, self.session_id, operators=self._service.operators)
+        self._service.metrics.findings(self.path, self.tenant, outcome.findings)
         base = self._consumed
         self._consumed += len(segment)
         return outcome.text, [f._replace(start=f.start + base, end=f.end + base)
@@ -140,7 +145,8 @@ class RedactionStream:
 class RedactionService:
     def __init__(self, *, policies: PolicyStore, pool: AnalysisPool, scanner: PatternScanner,
                  vault: Vault, operators: Operators, max_text_bytes: int,
-                 max_inflight_per_tenant: int | None = None) -> None:
+                 max_inflight_per_tenant: int | None = None,
+                 metrics: RedactionMetrics | None = None) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
@@ -149,6 +155,8 @@ class RedactionService:
         self.vault = vault
         self.operators = operators
         self.max_text_bytes = max_text_bytes
+        # Findings counted where they are acted on (here); refusals and timings by the servicers.
+        self.metrics = metrics or RedactionMetrics()
         # Output policies by the name of the policy they derive from (policies are read-only).
         self._output_policies: dict[str, Policy] = {}
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
@@ -166,6 +174,7 @@ class RedactionService:
             operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
             max_inflight_per_tenant=settings.max_inflight_per_tenant or None,
+            metrics=RedactionMetrics(max_tenants=settings.metrics_max_tenants),
         )
 
     async def start(self) -> None:
@@ -223,16 +232,19 @@ class RedactionService:
         chosen = self._policy(policy, tenant)
         session_id = self._open(tenant, session_id)
         detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
-        [outcome] = await self._apply([text], [detections], chosen, tenant, session_id)
+        [outcome] = await self._apply([text], [detections], chosen, tenant, session_id,
+                                      ScrubPath.REDACT)
         return RedactResult(outcome.text, outcome.findings, session_id)
 
     async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
-                          session_id: str = "", timeout_s: float | None = None) -> list[RedactResult]:
+                          session_id: str = "", timeout_s: float | None = None,
+                          path: ScrubPath = ScrubPath.REDACT) -> list[RedactResult]:
         """Redacts the texts of one request (a prompt, chat messages) in one session.
 
         Detection runs concurrently (within the tenant's share of the workers), and the first text
         that fails stops the others; pseudonyms are then allocated in text order, so `<PERSON_1>` is
         the first person of the first text. A block in any text refuses the whole call.
+        `path`: where its findings are counted (the gateway's prompts: GATEWAY_REQUEST).
         """
         tenant = _check_ids(tenant, session_id)
         for text in texts:
@@ -244,19 +256,20 @@ class RedactionService:
             found = [await self._detect(texts[0], chosen, tenant, deadline)]
         else:
             found = await _all_or_none([self._detect(text, chosen, tenant, deadline) for text in texts])
-        outcomes = await self._apply(texts, found, chosen, tenant, session_id)
+        outcomes = await self._apply(texts, found, chosen, tenant, session_id, path)
         return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
 
     async def _apply(self, texts: Sequence[str], found: Sequence[Sequence[Detection]], policy: Policy,
-                     tenant: str, session_id: str) -> list[anonymize.RedactOutcome]:
-        """The policy applied to each text in order (pseudonyms numbered in text order)."""
+                     tenant: str, session_id: str, path: ScrubPath) -> list[anonymize.RedactOutcome]:
+        """The policy applied to each text in order (pseudonyms numbered in text order); what it
+        acted on is counted once every text succeeded."""
         def apply() -> list[anonymize.RedactOutcome]:
             return [anonymize.redact(text, detections, policy, self.vault, tenant, session_id,
                                      operators=self.operators)
                     for text, detections in zip(texts, found)]
-        if sum(map(len, found)) <= INLINE_FINDINGS:
-            return apply()
-        return await off_loop(apply)
+        outcomes = apply() if sum(map(len, found)) <= INLINE_FINDINGS else await off_loop(apply)
+        self.metrics.findings(path, tenant, (f for outcome in outcomes for f in outcome.findings))
+        return outcomes
 
     async def analyze(self, text: str, *, policy: str = "", tenant: str = "",
                       timeout_s: float | None = None) -> list[Finding]:
@@ -283,7 +296,8 @@ class RedactionService:
     def open_stream(self, *, policy: str = "", tenant: str = "", session_id: str = "") -> RedactionStream:
         tenant = _check_ids(tenant, session_id)
         chosen = self._policy(policy, tenant)
-        return RedactionStream(self, chosen, tenant, self._open(tenant, session_id))
+        return RedactionStream(self, chosen, tenant, self._open(tenant, session_id),
+                               ScrubPath.REDACT_STREAM)
 
     def open_output_stream(self, *, tenant: str, session_id: str) -> RedactionStream:
         """Scrubs a model's answer for the gateway: secrets by the tenant's policy (`output_policy`)."""
@@ -292,7 +306,7 @@ class RedactionService:
         derived = self._output_policies.get(policy.name)
         if derived is None:
             derived = self._output_policies[policy.name] = output_policy(policy)
-        return RedactionStream(self, derived, tenant, session_id)
+        return RedactionStream(self, derived, tenant, session_id, ScrubPath.GATEWAY_ANSWER)
 
 
 async def _all_or_none(calls: Sequence[Coroutine[Any, Any, T]]) -> list[T]:

@@ -10,6 +10,9 @@ The collector only counts spans, so it forwards its traces (`telemetry.forward`)
 `RecordingTraces`, a BOUNDARY RECORDER written here: an OTLP TraceService that keeps what crossed
 the collector's forwarding boundary, so the test can read the spans. Nothing in the path is a fake.
 
+The redaction service's own metrics (services/redaction/metrics.py) go the same way, from its OTel
+runtime to the collector's Prometheus exposition, which is read back and checked with promtool.
+
 The collector is then frozen (SIGSTOP: connections are accepted by the kernel and never answered,
 the hard case for an exporter) and finally killed (port closed); both are injected faults.
 """
@@ -17,15 +20,19 @@ the hard case for an exporter) and finally killed (port closed); both are inject
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import statistics
+import subprocess
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import grpc
 import pytest
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
+from prometheus_client.parser import text_string_to_metric_families
 
 from services.common.config import load_settings
 from services.config import ZtgateConfig
@@ -44,6 +51,9 @@ EXT_PROC = "envoy.service.ext_proc.v3.ExternalProcessor"
 TRACE_ID = "5ca1ab1e0ddba11c0ffee000d1ce5eed"
 CLIENT_SPAN_ID = "feedfacecafebeef"
 EMAIL = "maria.gonzalez@example.com"
+# Values only the redaction-metrics test sends, so that its counts are its own.
+AWS_KEY = "AKIAZ7Q3XH2LMN4PQ5RS"
+PHONE = "+1 415 555 0134"
 # Seconds the services' OTLP exporters wait on the collector (the SDK's default, said explicitly).
 EXPORTER_TIMEOUT_S = 10
 # Seconds each phase of calls lasts at least: several export rounds of every exporter.
@@ -97,6 +107,8 @@ class Suite:
     recorder: RecordingTraces
     gateway: str
     admin: str
+    # The collector's Prometheus exposition (host:port).
+    metrics: str
 
 
 @pytest.fixture(scope="module")
@@ -122,13 +134,16 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": inference_address,
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": inference_address,
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address, **PLAINTEXT}
+    metrics_address = f"127.0.0.1:{free_port()}"
     collector = spawn_service("telemetry", "telemetry", collector_address, logs, env={
-        "ZTGATE_TELEMETRY__METRICS_LISTEN": f"127.0.0.1:{free_port()}",
+        "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics_address,
         "ZTGATE_TELEMETRY__SLO__ENABLED": "false",
         "ZTGATE_TELEMETRY__FORWARD":
             f"[{{endpoint: '127.0.0.1:{recorder.port}', insecure: true, signals: [traces]}}]"})
+    # The redaction service reads the gateway's settings too (the per-try timeout it sets on each
+    # call is the gateway's first-token budget), as under `ztgate up`.
     redaction = spawn_service("redaction", "redaction", redaction_address, logs, env={
-        **otel, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir())})
+        **env, "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir())})
     inference = spawn_service("inference", "inference", inference_address, logs, env={
         **otel, "ZTGATE_INFERENCE__PRIMARY__ENGINE": "transformers",
         "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": "none",
@@ -137,7 +152,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)
     suite = Suite(collector, redaction, inference, envoy, recorder, env["ZTGATE_GATEWAY__LISTEN"],
-                  env["ZTGATE_GATEWAY__ADMIN"])
+                  env["ZTGATE_GATEWAY__ADMIN"], metrics_address)
     try:
         await asyncio.to_thread(wait_serving, collector, collector_address,
                                 "opentelemetry.proto.collector.trace.v1.TraceService")
@@ -194,6 +209,64 @@ async def test_one_trace_runs_from_the_clients_traceparent_through_envoy_redacti
     assert generated.parent_id == router.span_id
     # No prompt text leaves in a span.
     assert not any(EMAIL.encode() in raw or b"Say hello" in raw for raw in suite.recorder.raw)
+
+
+def _scrape(metrics: str) -> str:
+    with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=5) as response:  # noqa: S310
+        return response.read().decode()
+
+
+def _redaction_samples(text: str) -> dict[tuple[str, frozenset], float]:
+    """The redaction service's samples in an exposition: (name, its own labels) -> value (the
+    resource's `job` and `instance` left out)."""
+    return {(sample.name, frozenset((k, v) for k, v in sample.labels.items()
+                                    if k not in ("job", "instance"))): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples
+            if sample.labels.get("job") == "ztgate-redaction"}
+
+
+async def test_redaction_metrics_reach_the_collectors_prometheus_exposition(suite: Suite, stub) -> None:
+    """Findings of a scrubbed prompt by type, action, tier, path and tenant; the scrub times of the
+    prompt and of the answer; a refused call by status; promtool accepts the exposition, and neither
+    a value nor a session id is in it."""
+    answer = await stub.Generate(_request(f"Call {PHONE} about the key {AWS_KEY}"), timeout=60)
+    assert answer.usage.completion_tokens > 0
+    too_many_stops = ipb.GenerateRequest(prompt="hi", sampling=ipb.SamplingParams(
+        max_tokens=2, stop=[f"s{i}" for i in range(9)]))  # limits.max_stop_sequences is 8
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.Generate(too_many_stops, timeout=60)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+    def finding(entity: str, action: str) -> tuple[str, frozenset]:
+        return ("ztgate_redaction_findings_total", frozenset({
+            ("ztgate_entity_type", entity), ("ztgate_action", action), ("ztgate_redaction_tier", "pattern"),
+            ("ztgate_redaction_path", "gateway_request"), ("ztgate_tenant", "default")}))
+
+    def duration_count(path: str) -> tuple[str, frozenset]:
+        return ("ztgate_redaction_duration_seconds_count", frozenset({
+            ("ztgate_redaction_path", path), ("ztgate_tenant", "default")}))
+
+    refusals = ("ztgate_redaction_refusals_total", frozenset({
+        ("ztgate_grpc_status", "INVALID_ARGUMENT"), ("ztgate_redaction_path", "gateway_request"),
+        ("ztgate_tenant", "default")}))
+    wanted = [finding("PHONE_NUMBER", "pseudonymize"), finding("AWS_ACCESS_KEY_ID", "redact"),
+              duration_count("gateway_request"), duration_count("gateway_answer"), refusals]
+
+    samples: dict[tuple[str, frozenset], float] = {}
+    deadline = time.monotonic() + 30
+    while not all(samples.get(key, 0) >= 1 for key in wanted):
+        assert time.monotonic() < deadline, (f"not in the collector's exposition within 30 s: "
+                                             f"{[k for k in wanted if k not in samples]}; it has {samples}")
+        await asyncio.sleep(0.5)
+        text = await asyncio.to_thread(_scrape, suite.metrics)
+        samples = _redaction_samples(text)
+    assert samples[finding("PHONE_NUMBER", "pseudonymize")] == samples[finding("AWS_ACCESS_KEY_ID", "redact")] == 1
+    assert samples[refusals] == 1
+    assert "# TYPE ztgate_redaction_duration_seconds histogram" in text
+    check = subprocess.run([shutil.which("promtool") or "promtool", "check", "metrics"],
+                           input=text, capture_output=True, text=True, timeout=30)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert not [value for value in (EMAIL, AWS_KEY, PHONE, "415 555") if value in text]
 
 
 @dataclass
