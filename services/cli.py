@@ -201,8 +201,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     cache_dir = _config(args).redaction.cache_dir
     scanner = PatternScanner(cache_dir=cache_dir)
     print(f"redaction patterns ready: {scanner.cache_path} ({scanner.database_source})")
-    gazetteer.use_cache_dir(cache_dir)
-    print(f"redaction place table ready: {gazetteer.warm_place_cache()}")
+    print(f"redaction place table ready: {gazetteer.warm_place_cache(cache_dir)}")
     return 0
 
 

@@ -1,0 +1,226 @@
+"""Tier 2's own Presidio recognizers for names and places, beside spaCy's: the gazetteer (lists, with the rules
+of ``gazetteer.find``) and the context recognizer (no list: the words around say what a word is).
+
+Each reports under its own name (``GazetteerRecognizer``, ``ContextRecognizer``) with its own scores, so a
+finding says where it came from and a policy threshold can tell strong from weak evidence:
+
+* the gazetteer scores GAZETTEER_SCORE; NER_AGREEMENT_SCORE when spaCy found the same span with the same type;
+  WEAK_SCORE (under the default threshold) when the line is technical - code, a log, a diff, a table - and
+  nothing around the candidate backs it (``text_shape.has_evidence``): a town name that is a branch name or a
+  log field is not redacted by default;
+* the context recognizer scores CONTEXT_SCORE: a capitalised word after "lives in", "moved to", "I'm from"; a
+  name on the line after a sign-off ("Thanks,\\nMaria") or after a greeting ("Dear Wiktor,"); the handle in
+  ``TODO(handle)``; the name that ends an e-mail subject ("Subject: Contract renewal - Beyler Manole"); a run
+  of capitalised Latin words inside text in another script ("请联系John Smith确认").
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+from presidio_analyzer.nlp_engine import NlpArtifacts
+
+from services.redaction import gazetteer
+from services.redaction.ner import LANGUAGE, plausible_span
+from services.redaction.text_shape import (
+    has_evidence,
+    is_capitalised,
+    line_bounds,
+    needs_evidence,
+    strong_place_cue,
+    whole_name,
+)
+from services.redaction.types import NER_ENTITY_TYPES
+from services.redaction.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases
+
+GAZETTEER_SCORE = 0.75
+NER_AGREEMENT_SCORE = 0.95
+WEAK_SCORE = 0.3
+CONTEXT_SCORE = 0.7
+
+
+class GazetteerRecognizer(EntityRecognizer):
+    """Known given names, places and nationalities (``gazetteer``), scored by what their context says."""
+
+    def __init__(self, cache_dir: Path | str | None = None) -> None:
+        self.cache_dir = cache_dir
+        self.gazetteer: gazetteer.Gazetteer | None = None
+        super().__init__(supported_entities=sorted(NER_ENTITY_TYPES), name="GazetteerRecognizer",
+                         supported_language=LANGUAGE, context=[])
+
+    def load(self) -> None:
+        """Reads the lists now (before a worker reports ready), through the place cache in ``cache_dir``."""
+        self.gazetteer = gazetteer.load(self.cache_dir)
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
+                ) -> list[RecognizerResult]:
+        assert self.gazetteer is not None
+        ner = {(e.start_char, e.end_char, e.label_) for e in (nlp_artifacts.entities if nlp_artifacts else [])}
+        out: list[RecognizerResult] = []
+        for start, end, entity_type in gazetteer.find(text, self.gazetteer):
+            if entity_type not in entities:
+                continue
+            if entity_type == "PERSON":
+                kept = plausible_span(text, start, end)
+                if kept is None:
+                    continue
+                start, end = whole_name(text, *kept)
+            if needs_evidence(text, start) and not has_evidence(text, start, end, entity_type):
+                score = WEAK_SCORE
+            elif (start, end, entity_type) in ner:
+                score = NER_AGREEMENT_SCORE
+            else:
+                score = GAZETTEER_SCORE
+            out.append(_result(self, entity_type, start, end, score))
+        return out
+
+
+class ContextRecognizer(EntityRecognizer):
+    """Names and places no list holds, where the words around them say what they are (module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__(supported_entities=["PERSON", "LOCATION"], name="ContextRecognizer",
+                         supported_language=LANGUAGE, context=[])
+
+    def load(self) -> None:
+        pass
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
+                ) -> list[RecognizerResult]:
+        found: list[tuple[int, int, str]] = []
+        if "LOCATION" in entities:
+            found += _cued_places(text)
+        if "PERSON" in entities:
+            found += _signed(text) + _greeted(text) + _todo_handles(text) + _subject_names(text)
+            found += _latin_names_in_other_script(text)
+        return [_result(self, kind, start, end, CONTEXT_SCORE) for start, end, kind in found]
+
+
+def _result(recognizer: EntityRecognizer, entity_type: str, start: int, end: int, score: float) -> RecognizerResult:
+    return RecognizerResult(entity_type, start, end, score, recognition_metadata={
+        RecognizerResult.RECOGNIZER_NAME_KEY: recognizer.name,
+        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id})
+
+
+# --- the context recognizer's rules ----------------------------------------------------------------------
+
+_UP = "A-ZÀ-ÖØ-ÞĀ-ſ"  # capitals of Latin-1 and Latin Extended-A (Ł, Ś, Ž ... are in Ā-ſ with their lower cases)
+_LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"  # Latin letters only: a name inside CJK text ends where the CJK starts
+_CAP_WORD = rf"[{_UP}][{_LATIN}]*(?:['’\-][{_LATIN}]+)*"
+_PLACE_JOINERS = r"(?:am|an|der|nad|pod|sur|upon|on|de|del|la|le|di|da|en|im|bei|of|the|y)"
+# One to four capitalised words, lower-case joiners between them ("Jablonec nad Jizerou", "Frankfurt am Main").
+_CAP_RUN = re.compile(rf"{_CAP_WORD}(?:(?: {_PLACE_JOINERS})* {_CAP_WORD}){{0,3}}")
+_END_OF_RUN = r"(?=$|[\s.,;:!?)\]}'\"”’»])"
+_NOT_NAMES = COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS
+
+
+def _name_words(run: str) -> bool:
+    """Every capitalised word of a run is name-shaped and not a common, technical or stop word."""
+    caps = [w for w in run.split() if w[:1].isupper()]
+    return bool(caps) and all(is_capitalised(w) and w.casefold() not in _NOT_NAMES for w in caps)
+
+
+def _trim(text: str, start: int, run: str) -> tuple[int, int] | None:
+    """The run up to its first word that is not a name word (a run must start with one)."""
+    kept: list[str] = []
+    for w in run.split(" "):
+        if w[:1].isupper() and not _name_words(w):
+            break
+        kept.append(w)
+    while kept and not kept[-1][:1].isupper():
+        kept.pop()
+    if not kept:
+        return None
+    return start, start + len(" ".join(kept))
+
+
+def _cued_places(text: str) -> list[tuple[int, int, str]]:
+    """A capitalised run right after a strong place cue ("lives in Haderup", "I'm from West Davidmouth")."""
+    out = []
+    for m in _CAP_RUN_AFTER_CUE.finditer(text):
+        start = m.start(1)
+        if not strong_place_cue(text, start):
+            continue
+        span = _trim(text, start, m.group(1))
+        if span is not None:
+            out.append((*span, "LOCATION"))
+    return out
+
+
+_CAP_RUN_AFTER_CUE = re.compile(rf"(?i:in|to|from|near|of|visiting|is) ({_CAP_RUN.pattern}){_END_OF_RUN}")
+_SIGN_OFF = re.compile(
+    r"(?im)^[ \t>]*(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("sign_offs"))
+    + rf")\s*[,!.\-—]*[ \t]*(?:\n[ \t>]*|(?<=,)[ \t]*)({_CAP_WORD}(?: {_CAP_WORD}){{0,2}})[ \t.!]*$")
+
+
+def _signed(text: str) -> list[tuple[int, int, str]]:
+    """The name after a sign-off, on its own line or after its comma at a line's end ("Thanks,\\nMaria")."""
+    out = []
+    for m in _SIGN_OFF.finditer(text):
+        span = _trim(text, m.start(1), m.group(1))
+        if span is not None:
+            out.append((*whole_name(text, *span), "PERSON"))
+    return out
+
+
+_GREETING = re.compile(rf"(?i:\b(?:dear|hi|hello|hey|attn:?|attention:?))[ \t]+({_CAP_WORD}(?: {_CAP_WORD}){{0,2}})[ \t]*[,!:\n]")
+
+
+def _greeted(text: str) -> list[tuple[int, int, str]]:
+    """The name after a greeting that ends with a comma, an exclamation mark or the line ("Dear Wiktor,")."""
+    out = []
+    for m in _GREETING.finditer(text):
+        span = _trim(text, m.start(1), m.group(1))
+        if span is not None:
+            out.append((*whole_name(text, *span), "PERSON"))
+    return out
+
+
+_TODO = re.compile(r"\b(?:TODO|FIXME|XXX|HACK|NOTE|BUG)\(([A-Za-z][\w.\-]{1,39})\)")
+_TICKET = re.compile(r"[A-Z][A-Z0-9]+-\d+")
+
+
+def _todo_handles(text: str) -> list[tuple[int, int, str]]:
+    """The person (a user name) in a code comment's ``TODO(handle)``; not a ticket id (``TODO(PROJ-12)``)."""
+    return [(m.start(1), m.end(1), "PERSON") for m in _TODO.finditer(text)
+            if not _TICKET.fullmatch(m.group(1)) and m.group(1).casefold() not in _NOT_NAMES]
+
+
+_SUBJECT = re.compile(
+    rf"(?im)^(?:subject|re|fwd?|title):[^\n]*?(?:\s[-–—:|]|\bfor|\bwith|\bfrom|\bby|\bcc|\bto|,)[ \t]+"
+    rf"({_CAP_WORD}(?: {_CAP_WORD}){{0,2}})[ \t]*$")
+
+
+def _subject_names(text: str) -> list[tuple[int, int, str]]:
+    """Capitalised name words that end an e-mail subject ("Subject: Contract renewal - Beyler Manole")."""
+    out = []
+    for m in _SUBJECT.finditer(text):
+        span = _trim(text, m.start(1), m.group(1))
+        if span is not None:
+            out.append((*whole_name(text, *span), "PERSON"))
+    return out
+
+
+_LATIN_RUN = re.compile(
+    rf"(?<![{_LATIN}]){_CAP_WORD}(?:(?: (?:van der|van|von|de|da|di|del|la|le))? {_CAP_WORD}){{1,2}}(?![{_LATIN}])")
+_NON_LATIN_LETTER = re.compile(rf"[^\W\d_{_LATIN}]")
+# Share of a line's letters in another script for a Latin run in it to count as foreign.
+OTHER_SCRIPT_SHARE = 0.2
+
+
+def _latin_names_in_other_script(text: str) -> list[tuple[int, int, str]]:
+    """Two or three capitalised Latin words inside a line mostly in another script: a name written as is
+    ("Свяжитесь с Pieter de Vries", "请联系John Smith确认")."""
+    if _NON_LATIN_LETTER.search(text) is None:
+        return []
+    out = []
+    for m in _LATIN_RUN.finditer(text):
+        lo, hi = line_bounds(text, m.start())
+        line = text[lo:hi]
+        letters = sum(c.isalpha() for c in line)
+        other = len(_NON_LATIN_LETTER.findall(line))
+        if letters and other / letters >= OTHER_SCRIPT_SHARE and _name_words(m.group()):
+            out.append((m.start(), m.end(), "PERSON"))
+    return out
