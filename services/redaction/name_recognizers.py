@@ -33,7 +33,7 @@ from services.redaction.text_shape import (
     whole_name,
 )
 from services.redaction.types import NER_ENTITY_TYPES
-from services.redaction.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases
+from services.redaction.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases, words
 
 GAZETTEER_SCORE = 0.75
 NER_AGREEMENT_SCORE = 0.95
@@ -92,7 +92,9 @@ class ContextRecognizer(EntityRecognizer):
         found: list[tuple[int, int, str]] = []
         if "LOCATION" in entities:
             found += _cued_places(text)
+        found += [f for f in _fields(text) + _contact_blocks(text) if f[2] in entities]
         if "PERSON" in entities:
+            found += _display_names(text)
             found += _signed(text) + _greeted(text) + _todo_handles(text) + _subject_names(text)
             found += _latin_names_in_other_script(text)
         return [_result(self, kind, start, end, CONTEXT_SCORE) for start, end, kind in found]
@@ -120,6 +122,16 @@ def _name_words(run: str) -> bool:
     """Every capitalised word of a run is name-shaped and not a common, technical or stop word."""
     caps = [w for w in run.split() if w[:1].isupper()]
     return bool(caps) and all(is_capitalised(w) and w.casefold() not in _NOT_NAMES for w in caps)
+
+
+def _labelled_name(value: str) -> bool:
+    """A value under a name or place label: capitalised words ("New Cristinaport"), no technical word, not
+    only common words ("Not Applicable")."""
+    ws = value.split()
+    caps = [w for w in ws if w[:1].isupper()]
+    return (bool(caps) and all(is_capitalised(w) for w in caps) and len(ws) <= 5
+            and not any(w.casefold() in TECHNICAL_WORDS for w in ws)
+            and any(w.casefold() not in _NOT_NAMES for w in caps))
 
 
 def _trim(text: str, start: int, run: str) -> tuple[int, int] | None:
@@ -223,4 +235,116 @@ def _latin_names_in_other_script(text: str) -> list[tuple[int, int, str]]:
         other = len(_NON_LATIN_LETTER.findall(line))
         if letters and other / letters >= OTHER_SCRIPT_SHARE and _name_words(m.group()):
             out.append((m.start(), m.end(), "PERSON"))
+    return out
+
+
+# --- fields and blocks that say "person" or "place" -----------------------------------------------------------
+
+_NAME_RUN = rf"{_CAP_WORD}(?:(?: (?:van der|van den|van|von|de la|de|da|di|del|della|du|le|la|bin|al|y))? {_CAP_WORD}){{0,3}}"
+# A display name before an e-mail address in angle brackets (RFC 5322: "From: Cliff Turner <c@x.org>").
+_DISPLAY_NAME = re.compile(rf"(?<![{_LATIN}])[\"']?({_NAME_RUN})[\"']?[ \t]*<[^<>\s@]+@[^<>\s]+>")
+# A Git trailer or a header naming a person, to the end of its line ("Reviewed-by: Óscar Sanmartín Sánchez").
+_TRAILER = re.compile(
+    rf"(?im)^[ \t]*(?:reviewed-by|signed-off-by|co-authored-by|reported-by|acked-by|tested-by|suggested-by|"
+    rf"helped-by|author|committer|assignee|reporter|owner|from|to|cc|attn)[ \t]*:[ \t]*({_NAME_RUN})[ \t]*(?:$|<)")
+
+
+def _display_names(text: str) -> list[tuple[int, int, str]]:
+    """Names that label an e-mail address ("Cliff Turner <c@x.org>") or fill a Git trailer or a header."""
+    out = []
+    for pattern in (_DISPLAY_NAME, _TRAILER):
+        for m in pattern.finditer(text):
+            span = _trim(text, m.start(1), m.group(1))
+            if span is not None:
+                out.append((*span, "PERSON"))
+    return out
+
+
+# Column or field names that say what their values are.
+PERSON_FIELDS = words("person_fields")
+PLACE_FIELDS = words("place_fields")
+_SQL_INSERT = re.compile(r"(?is)INSERT\s+INTO\s+[\w.\"`]+\s*\(([^()]{1,400})\)\s*VALUES\s*((?:\([^()]{1,2000}\)\s*,?\s*){1,50})")
+_SQL_ROW = re.compile(r"\(([^()]*)\)")
+_SQL_VALUE = re.compile(r"'((?:[^'\n]|'')*)'|([^,\s][^,]*)")
+_CSV_HEADER = re.compile(r"(?m)^[ \t]*([A-Za-z_][\w ]*(?:[,;\t][A-Za-z_][\w ]*){1,30})[ \t]*\r?$")
+
+
+def _field_kind(name: str) -> str | None:
+    key = name.strip().strip("\"'`").casefold().replace(" ", "_")
+    if key in PERSON_FIELDS:
+        return "PERSON"
+    if key in PLACE_FIELDS:
+        return "LOCATION"
+    return None
+
+
+def _value_span(text: str, start: int, value: str, kind: str) -> tuple[int, int, str] | None:
+    """A field's value, when it is shaped like a name or a place (capitalised words, none technical)."""
+    stripped = value.strip().strip("\"'")
+    if not stripped or any(c.isdigit() or c in "@/=_" for c in stripped) or not _labelled_name(stripped):
+        return None
+    offset = start + value.index(stripped)
+    return offset, offset + len(stripped), kind
+
+
+def _fields(text: str) -> list[tuple[int, int, str]]:
+    """Values of CSV columns and SQL INSERT columns named for a person or a place (``name``, ``city``)."""
+    out: list[tuple[int, int, str]] = []
+    for m in _SQL_INSERT.finditer(text):
+        kinds = [_field_kind(c) for c in m.group(1).split(",")]
+        if not any(kinds):
+            continue
+        for row in _SQL_ROW.finditer(m.group(2)):
+            base = m.start(2) + row.start(1)
+            for kind, value in zip(kinds, _SQL_VALUE.finditer(row.group(1))):
+                if kind and value.group(1) is not None:
+                    span = _value_span(text, base + value.start(1), value.group(1), kind)
+                    if span:
+                        out.append(span)
+    for header in _CSV_HEADER.finditer(text):
+        sep = next(c for c in ",;\t" if c in header.group(1))
+        kinds = [_field_kind(c) for c in header.group(1).split(sep)]
+        if not any(kinds):
+            continue
+        pos = header.end() + 1
+        for _ in range(1000):  # rows until one has another shape
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            cells = text[pos:end].split(sep)
+            if pos >= len(text) or len(cells) != len(kinds):
+                break
+            cell_start = pos
+            for kind, cell in zip(kinds, cells):
+                if kind:
+                    span = _value_span(text, cell_start, cell, kind)
+                    if span:
+                        out.append(span)
+                cell_start += len(cell) + 1
+            pos = end + 1
+    return out
+
+
+_CONTACT_LINE = re.compile(r"(?m)^[^\n]*(?:[\w.+\-]+@[\w\-]+\.\w|\+?\d[\d ()\-]{7,}\d)[^\n]*$")
+_RUN_LINE = re.compile(rf"(?m)^[ \t]*({_NAME_RUN})[ \t]*,?[ \t]*$")
+
+
+def _contact_blocks(text: str) -> list[tuple[int, int, str]]:
+    """Lines of an address label: up to three lines, each a capitalised run, right above a line with an
+    e-mail address or a phone number; the first is the person, the others places ("Maria Kowalski\\nHaderup")."""
+    out: list[tuple[int, int, str]] = []
+    for contact in _CONTACT_LINE.finditer(text):
+        runs: list[re.Match[str]] = []
+        pos = contact.start() - 1
+        for _ in range(3):
+            if pos <= 0:
+                break
+            start = text.rfind("\n", 0, pos) + 1
+            m = _RUN_LINE.fullmatch(text, start, pos)
+            if m is None or not _name_words(m.group(1)):
+                break
+            runs.append(m)
+            pos = start - 1
+        runs.reverse()
+        for i, m in enumerate(runs):
+            out.append((m.start(1), m.end(1), "PERSON" if i == 0 and len(runs) > 1 else "LOCATION"))
     return out

@@ -85,7 +85,7 @@ def fills_line(text: str, start: int, end: int) -> bool:
 # --- technical lines --------------------------------------------------------------------------------------
 
 _TECHNICAL_LINE = re.compile(
-    r"""^\s*(?:
+    r"""^[+\-]?\s*(?:
         diff\ --git|index\ [0-9a-f]{6,}|---\ a/|\+\+\+\ b/|@@\ |commit\ [0-9a-f]{7,}|Merge:|Date:\ |On\ branch
       | Changes\ (?:not\ )?(?:staged|to\ be)|(?:modified|new\ file|deleted|renamed):\ |[0-9a-f]{7,12}\ \S
       | Traceback\ |File\ "|at\ [\w$.<>]+\(|Caused\ by:|[\w.]*(?:Error|Exception)\b[:(]|Exception\ in
