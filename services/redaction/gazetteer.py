@@ -427,7 +427,17 @@ def _location(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> 
         return None
     if population < CITY_POPULATION and not (cue or listed or fills or _region_follows(text, end, gaz)):
         return None
+    if single and population < BIG_CITY_POPULATION and _attributive(text, first.start(), end):
+        return None  # "the Derby strategy", "our Chester mode": a name used as a modifier, no place cue
     return first.start(), end, "LOCATION"
+
+
+def _attributive(text: str, start: int, end: int) -> bool:
+    """An article or a possessive right before the word and a lower-case word right after it."""
+    return prev_word(text, start) in _ARTICLES and _LOWER_NEXT.match(text, end) is not None
+
+
+_LOWER_NEXT = re.compile(r" [a-z]{2,}\b")
 
 
 def _region_follows(text: str, end: int, gaz: Gazetteer) -> bool:
