@@ -266,7 +266,7 @@ PLACE_FIELDS = words("place_fields")
 _SQL_INSERT = re.compile(r"(?is)INSERT\s+INTO\s+[\w.\"`]+\s*\(([^()]{1,400})\)\s*VALUES\s*((?:\([^()]{1,2000}\)\s*,?\s*){1,50})")
 _SQL_ROW = re.compile(r"\(([^()]*)\)")
 _SQL_VALUE = re.compile(r"'((?:[^'\n]|'')*)'|([^,\s][^,]*)")
-_CSV_HEADER = re.compile(r"(?m)^[ \t]*([A-Za-z_][\w ]*(?:[,;\t][A-Za-z_][\w ]*){1,30})[ \t]*\r?$")
+_CSV_HEADER = re.compile(r"(?m)^[ \t]*([A-Za-z_][\w ]{0,40}(?:[,;\t][A-Za-z_][\w ]{0,40}){1,30})\r?$")
 
 
 def _field_kind(name: str) -> str | None:
@@ -281,15 +281,26 @@ def _field_kind(name: str) -> str | None:
 def _value_span(text: str, start: int, value: str, kind: str) -> tuple[int, int, str] | None:
     """A field's value, when it is shaped like a name or a place (capitalised words, none technical)."""
     stripped = value.strip().strip("\"'")
-    if not stripped or any(c.isdigit() or c in "@/=_" for c in stripped) or not _labelled_name(stripped):
+    if not stripped or any(c.isdigit() or c in "@/=_{}[]<>:\"" for c in stripped) or not _labelled_name(stripped):
         return None
     offset = start + value.index(stripped)
     return offset, offset + len(stripped), kind
 
 
+# A key and its value in JSON, YAML, .env or a form ("displayName": "Rose Tyler", city: Haderup).
+_KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([A-Za-z_][\w\-]{0,40})["']?[ \t]*[:=][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
 def _fields(text: str) -> list[tuple[int, int, str]]:
-    """Values of CSV columns and SQL INSERT columns named for a person or a place (``name``, ``city``)."""
+    """Values of keys, CSV columns and SQL INSERT columns named for a person or a place (``name``, ``city``)."""
     out: list[tuple[int, int, str]] = []
+    for m in _KEY_VALUE.finditer(text):
+        kind = _field_kind(_CAMEL_HUMP.sub("_", m.group(1)).replace("-", "_"))
+        if kind:
+            span = _value_span(text, m.start(2), m.group(2).rstrip(), kind)
+            if span:
+                out.append(span)
     for m in _SQL_INSERT.finditer(text):
         kinds = [_field_kind(c) for c in m.group(1).split(",")]
         if not any(kinds):
@@ -301,13 +312,12 @@ def _fields(text: str) -> list[tuple[int, int, str]]:
                     span = _value_span(text, base + value.start(1), value.group(1), kind)
                     if span:
                         out.append(span)
-    for header in _CSV_HEADER.finditer(text):
+    header = _CSV_HEADER.search(text)
+    while header is not None:
         sep = next(c for c in ",;\t" if c in header.group(1))
         kinds = [_field_kind(c) for c in header.group(1).split(sep)]
-        if not any(kinds):
-            continue
         pos = header.end() + 1
-        for _ in range(1000):  # rows until one has another shape
+        for _ in range(1000 if any(kinds) else 0):  # rows until one has another shape
             end = text.find("\n", pos)
             end = len(text) if end < 0 else end
             cells = text[pos:end].split(sep)
@@ -321,10 +331,13 @@ def _fields(text: str) -> list[tuple[int, int, str]]:
                         out.append(span)
                 cell_start += len(cell) + 1
             pos = end + 1
+        header = _CSV_HEADER.search(text, max(pos, header.end()))  # rows read are no header: each line once
     return out
 
 
-_CONTACT_LINE = re.compile(r"(?m)^[^\n]*(?:[\w.+\-]+@[\w\-]+\.\w|\+?\d[\d ()\-]{7,}\d)[^\n]*$")
+# A short line (an address label's) and the contact value it may hold.
+_SHORT_LINE = re.compile(r"(?m)^[^\n]{1,120}$")
+_CONTACT_IN_LINE = re.compile(r"[\w.+\-]{1,64}@[\w\-]{1,63}\.\w|\+?\d[\d ()\-]{7,24}\d")
 _RUN_LINE = re.compile(rf"(?m)^[ \t]*({_NAME_RUN})[ \t]*,?[ \t]*$")
 
 
@@ -332,7 +345,9 @@ def _contact_blocks(text: str) -> list[tuple[int, int, str]]:
     """Lines of an address label: up to three lines, each a capitalised run, right above a line with an
     e-mail address or a phone number; the first is the person, the others places ("Maria Kowalski\\nHaderup")."""
     out: list[tuple[int, int, str]] = []
-    for contact in _CONTACT_LINE.finditer(text):
+    for contact in _SHORT_LINE.finditer(text):
+        if _CONTACT_IN_LINE.search(contact.group()) is None:
+            continue
         runs: list[re.Match[str]] = []
         pos = contact.start() - 1
         for _ in range(3):
