@@ -108,7 +108,8 @@ def _result(recognizer: EntityRecognizer, entity_type: str, start: int, end: int
 
 # --- the context recognizer's rules ----------------------------------------------------------------------
 
-_UP = "A-ZÀ-ÖØ-ÞĀ-ſ"  # capitals of Latin-1 and Latin Extended-A (Ł, Ś, Ž ... are in Ā-ſ with their lower cases)
+# Capitals of Latin-1 and Latin Extended-A (Ł, Ś, Ž ... alternate with their lower cases in Ā-ſ).
+_UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"  # Latin letters only: a name inside CJK text ends where the CJK starts
 _CAP_WORD = rf"[{_UP}][{_LATIN}]*(?:['’\-][{_LATIN}]+)*"
 _PLACE_JOINERS = r"(?:am|an|der|nad|pod|sur|upon|on|de|del|la|le|di|da|en|im|bei|of|the|y)"
@@ -177,7 +178,8 @@ def _signed(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-_GREETING = re.compile(rf"(?i:\b(?:dear|hi|hello|hey|attn:?|attention:?))[ \t]+({_CAP_WORD}(?: {_CAP_WORD}){{0,2}})[ \t]*[,!:\n]")
+_GREETING = re.compile(
+    rf"(?i:\b(?:dear|hi|hello|hey|attn:?|attention:?))[ \t]+({_CAP_WORD}(?: {_CAP_WORD}){{0,2}})[ \t]*[,!:\n]")
 
 
 def _greeted(text: str) -> list[tuple[int, int, str]]:
