@@ -251,8 +251,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     cache_dir = _config(args).redaction.cache_dir
     scanner = PatternScanner(cache_dir=cache_dir)
     print(f"redaction patterns ready: {scanner.cache_path} ({scanner.database_source})")
-    gazetteer.use_cache_dir(cache_dir)
-    print(f"redaction place table ready: {gazetteer.warm_place_cache()}")
+    print(f"redaction place table ready: {gazetteer.warm_place_cache(cache_dir)}")
     return 0
 
 
@@ -375,6 +374,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
     p.add_argument("--seed", type=int, default=7, help="corpus seed (redaction); the canaries' seed (attack)")
     p.add_argument("--address", help="benchmark a running service instead of starting one")
+    p.add_argument("--corpus", type=Path, metavar="FILE",
+                   help="redaction: score this JSONL corpus (docs/benchmarks.md, 'Corpus files') instead of "
+                        "the generated one; --samples and --seed are then ignored")
     p.add_argument("--calls", type=int, default=None,
                    help="calls per series (gateway, default 300; telemetry: on vs off inference calls, "
                         "default 60, 0 skips; attack: the normal tenant's calls per phase, default 40)")

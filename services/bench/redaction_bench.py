@@ -21,7 +21,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.bench import redaction_corpus, redaction_metrics
+from services.bench import corpus_file, redaction_corpus, redaction_metrics
 from services.bench.presidio_baseline import SYSTEM_NAME, build_presidio
 from services.bench.runner import arun_concurrent, arun_sequential, run_concurrent, run_sequential
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
@@ -85,9 +85,16 @@ async def run_ztgate(address: str, texts: list[str], clients: int):
 
 
 def main(args: argparse.Namespace) -> int:
-    samples = redaction_corpus.generate(args.samples, args.seed)
+    corpus = getattr(args, "corpus", None)
+    if corpus:
+        samples = corpus_file.load(corpus)
+        _say(f"corpus: {len(samples)} documents from {corpus}")
+        command = f"`ztgate bench redaction --corpus {corpus} --clients {args.clients}`"
+    else:
+        samples = redaction_corpus.generate(args.samples, args.seed)
+        _say(f"corpus: {len(samples)} samples (seed {args.seed})")
+        command = f"`ztgate bench redaction --samples {args.samples} --seed {args.seed} --clients {args.clients}`"
     texts = [s.text for s in samples]
-    _say(f"corpus: {len(samples)} samples (seed {args.seed})")
     process = None
     address = getattr(args, "address", None)
     try:
@@ -110,8 +117,7 @@ def main(args: argparse.Namespace) -> int:
     presidio = redaction_metrics.score(SYSTEM_NAME, samples, p_seq.outputs, p_seq.durations_s,
                                        p_conc.throughput_rps, args.clients)
     report = [
-        f"`ztgate bench redaction --samples {args.samples} --seed {args.seed} --clients {args.clients}`"
-        f" on {platform.node()} ({platform.machine()}, {len(os.sched_getaffinity(0))} CPUs),"
+        f"{command} on {platform.node()} ({platform.machine()}, {len(os.sched_getaffinity(0))} CPUs),"
         f" {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         "",
         redaction_metrics.render_comparison([ztgate, presidio]),

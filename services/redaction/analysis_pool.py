@@ -95,16 +95,15 @@ class AnalyzerSpec:
     log_level: str = "info"
 
     def build(self) -> Analyzer:
-        from services.redaction import gazetteer
         from services.redaction.analyzer import Analyzer, default_tier1_recognizers
 
-        gazetteer.use_cache_dir(self.cache_dir)
         if self.tier1 is None:
             tier1 = default_tier1_recognizers(cache_dir=self.cache_dir)
         else:
             module, _, name = self.tier1.partition(":")
             tier1 = getattr(importlib.import_module(module), name)()
-        return Analyzer.create(model_name=self.model_name, use_gate=self.use_gate, tier1=tier1)
+        return Analyzer.create(model_name=self.model_name, use_gate=self.use_gate, tier1=tier1,
+                               cache_dir=self.cache_dir)
 
 
 def default_size() -> int:

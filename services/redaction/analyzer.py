@@ -22,6 +22,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from services.common.errors import InvalidArgument, ZtgateError
+from services.redaction.name_recognizers import ContextRecognizer, GazetteerRecognizer
 from services.redaction.ner import DEFAULT_MODEL, LANGUAGE, GatedSpacyNlpEngine, NerGate
 from services.redaction.pattern_recognizer import HyperscanRecognizer
 from services.redaction.pattern_scanner import PatternScanner
@@ -74,15 +75,23 @@ def build_nlp_engine(model_name: str = DEFAULT_MODEL, *, use_gate: bool = True,
     return engine
 
 
-def build_analyzer_engine(nlp_engine: GatedSpacyNlpEngine | None = None,
-                          tier1: Sequence[EntityRecognizer] | None = None) -> AnalyzerEngine:
-    """Presidio's AnalyzerEngine with a registry of tier 1 and the spaCy NER recognizer only."""
-    make_tldextract_offline()
-    nlp_engine = nlp_engine or build_nlp_engine()
-    tier1 = list(default_tier1_recognizers() if tier1 is None else tier1)
+def tier2_recognizers(cache_dir: str | Path | None = None) -> list[EntityRecognizer]:
+    """Tier 2 as Presidio recognizers: spaCy's NER (through the gated NLP engine), the gazetteer and the
+    context recognizer (``name_recognizers``), each under its own name and with its own scores."""
     ner = SpacyRecognizer(supported_language=LANGUAGE, supported_entities=sorted(NER_ENTITY_TYPES),
                           name=NER_RECOGNIZER_NAME)
-    registry = RecognizerRegistry(recognizers=[*tier1, ner], supported_languages=[LANGUAGE])
+    return [ner, GazetteerRecognizer(cache_dir), ContextRecognizer()]
+
+
+def build_analyzer_engine(nlp_engine: GatedSpacyNlpEngine | None = None,
+                          tier1: Sequence[EntityRecognizer] | None = None,
+                          cache_dir: str | Path | None = None) -> AnalyzerEngine:
+    """Presidio's AnalyzerEngine with a registry of tier 1 and tier 2's recognizers only."""
+    make_tldextract_offline()
+    nlp_engine = nlp_engine or build_nlp_engine()
+    tier1 = list(default_tier1_recognizers(cache_dir) if tier1 is None else tier1)
+    registry = RecognizerRegistry(recognizers=[*tier1, *tier2_recognizers(cache_dir)],
+                                  supported_languages=[LANGUAGE])
     return AnalyzerEngine(registry=registry, nlp_engine=nlp_engine, supported_languages=[LANGUAGE],
                           context_aware_enhancer=NoContextEnhancer())
 
@@ -99,8 +108,8 @@ class Analyzer:
 
     @classmethod
     def create(cls, *, model_name: str = DEFAULT_MODEL, use_gate: bool = True,
-               tier1: Sequence[EntityRecognizer] | None = None) -> Analyzer:
-        return cls(build_analyzer_engine(build_nlp_engine(model_name, use_gate=use_gate), tier1))
+               tier1: Sequence[EntityRecognizer] | None = None, cache_dir: str | Path | None = None) -> Analyzer:
+        return cls(build_analyzer_engine(build_nlp_engine(model_name, use_gate=use_gate), tier1, cache_dir))
 
     def analyze(self, text: str, entities: Collection[str] | None = None) -> list[Detection]:
         """Detections in text for the entity types asked for (all supported ones if None), by start offset.

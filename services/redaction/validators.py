@@ -19,6 +19,8 @@ from types import MappingProxyType
 
 import phonenumbers
 
+from services.redaction.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS
+
 Validator = Callable[[str], bool | None]
 
 _NON_DIGITS = re.compile(r"\D")
@@ -553,37 +555,6 @@ def jwt(value: str) -> bool:
 
 # --- names and street addresses ------------------------------------------------------------------
 
-# Capitalised words that are technical terms, products or common words, never part of a person's name or
-# a place: "name: Build And Test", "Dear Hiring Manager", NER's PERSON "Docker" or LOCATION "Bonus".
-# Data, shared with the NER post-filter (ner.py). Never put given names, surnames or places here.
-TECHNICAL_WORDS: frozenset[str] = frozenset("""
-    docker kubernetes k8s helm terraform ansible vagrant podman nginx apache tomcat caddy envoy istio react
-    angular vue svelte node nodejs deno npm yarn pnpm pip conda poetry python java javascript typescript
-    kotlin scala golang rust ruby rails perl php bash shell zsh powershell linux unix ubuntu debian fedora
-    centos alpine windows macos ios android git github gitlab bitbucket jira confluence slack jenkins
-    vercel netlify heroku aws gcp azure lambda vault consul nomad postgres postgresql mysql sqlite redis
-    mongodb kafka rabbitmq spark hadoop airflow pandas numpy pytorch tensorflow keras django flask fastapi
-    hibernate graphql grpc json yaml toml xml csv html css sql api apis sdk cli ci cd url uri http
-    https tcp udp dns tls ssl ssh jwt oauth saml ldap token tokens nan null none true false uuid sha md5
-    swagger postman grafana prometheus kibana elasticsearch splunk datadog sentry zeek snort wireshark
-    excel outlook zoom chrome firefox safari openai chatgpt gpt llm
-    bonus premium pro plus enterprise free basic standard default production staging prod dev test tests
-    testing build builds deploy deployment release run runs check checks lint setup install upload
-    checkout cache publish job jobs step steps stage pipeline workflow service services server client
-    app application backend frontend database module package library framework plugin config settings
-    admin administrator root user users username guest anonymous system bot support help desk helpdesk
-    team staff customer customers manager managers hiring sir madam madame mr mrs ms dr all everyone
-    colleague colleagues friend friends valued member members partner partners sales marketing finance
-    hr legal billing account accounts security operations ops engineering product office department
-    unknown example sample placeholder your my our their the a an and or of for to in on at by with
-    first last full name names value string str text number id type key secret password
-    convert format background summary report update note notes please thanks thank regards hello hi
-    data event header table column grid row audit network google hard usb flash shared address email
-    phone city country location out stack pixel iphone ipad macbook thinkpad
-""".split())
-
-# Words that stand inside names and places ("The Hague", "Isle of Man") without making them technical.
-FUNCTION_WORDS: frozenset[str] = frozenset("the a an and or of for to in on at by with de la le".split())
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 # Words that end in "ring" without being a street: English -ing forms (offering, monitoring) and these.
 # English words that end like Dutch streets (-pad, -hof, -baan, -kade, -dijk): keypads and hoofs.

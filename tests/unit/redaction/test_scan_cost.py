@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 from services.redaction import gazetteer, ner
 from services.redaction.overlaps import resolve_overlaps
+from services.redaction.name_recognizers import ContextRecognizer
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
 from services.redaction.types import Detection
@@ -72,7 +73,9 @@ HOLD_FAMILIES: tuple[Shape, ...] = (
 PLACEHOLDER_FAMILIES: tuple[Shape, ...] = (
     ("", "<PERSON_", ""), ("<", "A_", ""), ("", "<PERSON_1", ""), ("", "<", ""), ("<A", "_1", "x"))
 NAME_FAMILIES: tuple[Shape, ...] = (
-    ("Maria ", "Van ", ""), ("", "Du ", ""), ("Anna ", "de ", ""), ("", "i met john ", ""), ("", "De De Anna ", ""))
+    ("Maria ", "Van ", ""), ("", "Du ", ""), ("Anna ", "de ", ""), ("", "i met john ", ""), ("", "De De Anna ", ""),
+    ("", "name,city\n", ""), ("Subject: x -", " Ab", ""), ("", "Ab ", "<a@b.c>"), ("", "Thanks,\nAb ", ""),
+    ("", "lives in Ab ", ""), ("", "日Ab Cd ", ""), ("", "a@", ""), ("", "name: ", ""), ("", "x" * 60 + "\n", "+44 20 7946 0958"))
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
@@ -261,6 +264,11 @@ def test_ner_gate_and_gazetteer_are_linear(shape: Shape) -> None:
     gazetteer.load()
     assert growth(ner.NerGate().pieces, pumped(shape), max_n=8192) < RATIO_LIMIT, shape
     assert growth(gazetteer.find, pumped(shape), n=64, max_n=1024) < RATIO_LIMIT, shape
+    assert growth(_context_recognizer, pumped(shape), n=64, max_n=2048) < RATIO_LIMIT, shape
+
+
+def _context_recognizer(text: str) -> object:
+    return ContextRecognizer().analyze(text, ["PERSON", "LOCATION"])
 
 
 @pytest.mark.parametrize("unit", ["i met john ", "hi i am john from boston ", "JOHN SMITH LONDON "])

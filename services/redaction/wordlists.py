@@ -1,0 +1,32 @@
+"""The word lists tier 2 decides with, read from ``data/words/*.txt`` (each file says what it holds and where
+it comes from). Immutable sets, read once on first use; nothing here changes after that."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+WORDS_DIR = Path(__file__).with_name("data") / "words"
+
+
+@functools.lru_cache(maxsize=None)
+def words(name: str) -> frozenset[str]:
+    """The words of ``data/words/<name>.txt`` (white-space separated, '#' lines are comments)."""
+    lines = (WORDS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(w for line in lines if not line.lstrip().startswith("#") for w in line.split())
+
+
+@functools.lru_cache(maxsize=None)
+def phrases(name: str) -> tuple[str, ...]:
+    """The phrases of ``data/words/<name>.txt``, one a line, case-folded ('#' lines are comments)."""
+    lines = (WORDS_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    return tuple(line.strip().casefold() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+TECHNICAL_WORDS = words("technical_words")
+FUNCTION_WORDS = words("function_words")
+COMMON_SENTENCE_STARTS = frozenset(STOP_WORDS) | words("common_sentence_starts")
+NEVER_TRIGGERS = words("never_triggers")
+PLACE_ACRONYMS = words("place_acronyms")
