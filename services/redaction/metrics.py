@@ -35,6 +35,7 @@ from services.common import semconv as sc
 from services.common.errors import ZtgateError
 from services.common.tenants import DEFAULT_TENANT, is_tenant
 from services.redaction.analyzer import NER_RECOGNIZER_NAME
+from services.redaction.name_recognizers import CONTEXT_RECOGNIZER_NAME, GAZETTEER_RECOGNIZER_NAME
 from services.redaction.anonymize import BlockedError, Finding
 from services.redaction.config import RedactionSettings
 from services.redaction.policies import Action
@@ -63,12 +64,19 @@ class Tier(StrEnum):
     """Which detector found a value (the `ztgate.redaction.tier` label)."""
 
     PATTERN = "pattern"  # Hyperscan catalogue rules and their validators (the recognizer: a rule id)
-    NER = "ner"          # spaCy NER, and the gazetteer inside its NLP engine (SpacyRecognizer)
+    NER = "ner"          # spaCy NER (SpacyRecognizer)
+    GAZETTEER = "gazetteer"  # the name and place lists, judged by context (GazetteerRecognizer)
+    CONTEXT = "context"  # a capitalised word in a strong person or place context (ContextRecognizer)
+
+
+_TIERS = {NER_RECOGNIZER_NAME: Tier.NER, GAZETTEER_RECOGNIZER_NAME: Tier.GAZETTEER,
+          CONTEXT_RECOGNIZER_NAME: Tier.CONTEXT}
 
 
 def tier_of(recognizer: str) -> Tier:
-    """The tier of a finding by its recognizer's name: NER's, else a catalogue rule's."""
-    return Tier.NER if recognizer == NER_RECOGNIZER_NAME else Tier.PATTERN
+    """The tier of a finding by its recognizer's name: NER's, the lists', context's, else a
+    catalogue rule's."""
+    return _TIERS.get(recognizer, Tier.PATTERN)
 
 
 class BlockReason(StrEnum):

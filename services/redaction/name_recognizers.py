@@ -39,7 +39,8 @@ GAZETTEER_SCORE = 0.75
 NER_AGREEMENT_SCORE = 0.95
 WEAK_SCORE = 0.3
 CONTEXT_SCORE = 0.7
-
+GAZETTEER_RECOGNIZER_NAME = "GazetteerRecognizer"
+CONTEXT_RECOGNIZER_NAME = "ContextRecognizer"
 
 class GazetteerRecognizer(EntityRecognizer):
     """Known given names, places and nationalities (``gazetteer``), scored by what their context says."""
@@ -47,7 +48,7 @@ class GazetteerRecognizer(EntityRecognizer):
     def __init__(self, cache_dir: Path | str | None = None) -> None:
         self.cache_dir = cache_dir
         self.gazetteer: gazetteer.Gazetteer | None = None
-        super().__init__(supported_entities=sorted(NER_ENTITY_TYPES), name="GazetteerRecognizer",
+        super().__init__(supported_entities=sorted(NER_ENTITY_TYPES), name=GAZETTEER_RECOGNIZER_NAME,
                          supported_language=LANGUAGE, context=[])
 
     def load(self) -> None:
@@ -81,7 +82,7 @@ class ContextRecognizer(EntityRecognizer):
     """Names and places no list holds, where the words around them say what they are (module docstring)."""
 
     def __init__(self) -> None:
-        super().__init__(supported_entities=["PERSON", "LOCATION"], name="ContextRecognizer",
+        super().__init__(supported_entities=["PERSON", "LOCATION"], name=CONTEXT_RECOGNIZER_NAME,
                          supported_language=LANGUAGE, context=[])
 
     def load(self) -> None:

@@ -328,3 +328,10 @@ def test_tenant_labels_are_bounded_and_never_an_invalid_name(tenants: list[str])
     assert len(labels_seen - {OTHER_TENANT}) <= 5
     assert all(label == OTHER_TENANT or label in {*tenants, "default"} for label in labels_seen)
     assert not any(c in label for label in labels_seen - {OTHER_TENANT} for c in " /é\n")
+
+
+def test_every_tier2_recognizer_has_a_tier_of_its_own(redaction_analyzer: Analyzer) -> None:
+    """A recognizer added to tier 2 must not be counted as a catalogue rule's finding."""
+    names = {r.name for r in redaction_analyzer.engine.registry.recognizers} - {"HyperscanRecognizer"}
+    assert names and all(tier_of(n) is not Tier.PATTERN for n in names), names
+    assert len({tier_of(n) for n in names}) == len(names)
