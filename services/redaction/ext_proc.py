@@ -296,7 +296,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                         yield extension
                     exchange, response = await self._respond(kind, request, exchange, caller, context)
                 except Exception as exc:  # noqa: BLE001 - fail closed: counted, then refused
-                    self._service.metrics.failed(_path(kind), exchange and exchange.tenant, exc)
+                    self._service.metrics.failed(_scrub_path(kind), exchange and exchange.tenant, exc)
                     yield self._refusal(exc, kind, exchange, openai)
                     return
                 yield response
@@ -324,7 +324,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         return openai_refusal(ZtgateError(message)) if openai else refusal(grpc.StatusCode.INTERNAL, message)
 
 
-def _path(kind: str | None) -> ScrubPath:
+def _scrub_path(kind: str | None) -> ScrubPath:
     """The scrubbing path an ext_proc message belongs to: the answer's, else the request's."""
     return ScrubPath.GATEWAY_ANSWER if kind and kind.startswith("response_") else ScrubPath.GATEWAY_REQUEST
 
