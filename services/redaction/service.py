@@ -31,6 +31,7 @@ from services.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
 from services.redaction.anonymize import Finding
 from services.redaction.config import RedactionSettings
 from services.redaction.fair_share import TenantSlots, default_share
+from services.redaction.normalise import detect_on_view
 from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
@@ -107,7 +108,7 @@ class RedactionStream:
         self._policy = policy
         self._tenant = tenant
         self._consumed = 0  # code points of input already emitted
-        self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scanner.scan, self._apply)
+        self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scan, self._apply)
 
     def _apply(self, segment: str, detections: list[Detection]) -> tuple[str, list[Finding]]:
         outcome = anonymize.redact(segment, detections, self._policy, self._service.vault,
@@ -134,7 +135,7 @@ class RedactionStream:
     def scrub(self, text: str) -> Emitted[Finding]:
         """A whole text in one pass (one scan, nothing held), for a stream nothing was fed to yet."""
         self._service.check_size(text)
-        return Emitted(*self._apply(text, self._service.scanner.scan(text)))
+        return Emitted(*self._apply(text, self._service.scan(text)))
 
 
 class RedactionService:
@@ -152,6 +153,11 @@ class RedactionService:
         # Output policies by the name of the policy they derive from (policies are read-only).
         self._output_policies: dict[str, Policy] = {}
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
+
+    def scan(self, text: str) -> list[Detection]:
+        """The pattern tier on the normalised view of `text` (normalise.py), in spans of `text`: what
+        streams and answers are scrubbed with."""
+        return detect_on_view(self.scanner.scan, text)
 
     @classmethod
     def from_settings(cls, settings: RedactionSettings, keys: OperatorKeys) -> RedactionService:

@@ -1,0 +1,279 @@
+"""The normalised view of a text that detection reads, and the map from its offsets back to the text.
+
+Values are disguised with characters a reader does not see or reads as others: full-width digits
+(`１２３-４５-６７８９`), a zero-width space inside a key, soft hyphens inside a card number,
+no-break spaces grouping an IBAN, an e-mail address percent-encoded in a URL, a value in base64. The
+view undoes these so that one catalogue of rules (and NER) reads the value as written plainly:
+
+- every default-ignorable or format character (Unicode category Cf, and the Default_Ignorable_Code_Point
+  property: zero-width space/joiner/non-joiner, word joiner, soft hyphen, BOM, bidi controls, variation
+  selectors, Hangul fillers, tags) is dropped;
+- every character gets its NFKC compatibility form (full-width and other compatibility letters and
+  digits, ligatures, superscripts), per starter and the combining marks that follow it;
+- every space separator (category Zs: no-break, narrow no-break, figure, ideographic spaces ...) becomes
+  an ASCII space;
+- a run of percent escapes is decoded where its bytes are UTF-8 of printable text (`john%40example.com`);
+- a run of base64 (standard or URL-safe, 12 characters or more) whose bytes are UTF-8 of printable text
+  is decoded into a part of its own appended to the view (the run itself stays in place, so a token
+  that only looks like base64 is still read as it is).
+
+Every view character maps to the original characters it came from; a finding maps back to the smallest
+span of the original that covers all of it, so what is replaced is the disguised original, invisible
+characters inside the value included. A text that needs none of this (plain ASCII with no escapes or
+base64, or Unicode text already in that form) is its own view, found with a few C-speed searches.
+Building a view is linear in the text, and its map holds one entry per character changed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+
+import regex
+
+from services.redaction.types import Detection
+
+# Base64 runs shorter than this are not decoded (9 bytes: an e-mail address or an SSN fits).
+MIN_BASE64 = 12
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_=\-])[A-Za-z0-9+/_\-]{%d,}={0,2}(?![A-Za-z0-9+/_=\-])" % MIN_BASE64)
+_PRINTABLE_CONTROLS = frozenset("\t\n\r")
+# Between the text and each decoded part: no rule reads across it, and parts are mapped apart anyway.
+_PART_SEPARATOR = "\n\n"
+_SPACES = regex.compile(r"\p{Zs}")
+# The characters the view drops: format characters and the Default_Ignorable_Code_Point property (the
+# `regex` module reads Unicode's property tables; Python's unicodedata does not expose that property).
+_REMOVABLE_CLASS = r"\p{Cf}\p{Default_Ignorable_Code_Point}"
+# Characters that join the cluster of the one before them: combining marks, and the characters that
+# may compose with a preceding one (NFKC_Quick_Check=Maybe: Hangul vowels, some vowel signs).
+_JOINING_CLASS = r"\P{Canonical_Combining_Class=Not_Reordered}\p{NFKC_Quick_Check=Maybe}"
+_REMOVABLE = regex.compile(f"[{_REMOVABLE_CLASS}]")
+_JOINING = regex.compile(f"[{_JOINING_CLASS}]")
+# A run of characters that may change in the view, after an optional starter (the character a combining
+# mark at the run's start belongs to): the removable ones, space separators, those NFKC changes.
+_TROUBLE = regex.compile(
+    f"(?s).?[[{_REMOVABLE_CLASS}{_JOINING_CLASS}\\p{{Zs}}\\p{{NFKC_Quick_Check=No}}]--[\\x00-\\x7f]]+", regex.VERSION1)
+
+
+def is_removable(char: str) -> bool:
+    """A character the view drops (default-ignorable or format)."""
+    return _REMOVABLE.fullmatch(char) is not None
+
+
+@lru_cache(maxsize=4096)
+def fold(text: str) -> str:
+    """One cluster (a starter and its combining marks) as the view has it."""
+    folded = unicodedata.normalize("NFKC", _REMOVABLE.sub("", text))
+    if not folded.isascii():
+        folded = _REMOVABLE.sub("", _SPACES.sub(" ", folded))
+    return folded
+
+
+def _printable(text: str) -> bool:
+    return all(c.isprintable() or c in _PRINTABLE_CONTROLS for c in text)
+
+
+class View:
+    """A text as detection reads it (`text`), and the map back to the original (`spans`)."""
+
+    __slots__ = ("text", "original_length", "_v", "_o", "_olen", "_kind", "_parts")
+
+    # Kinds of segment: the view equals the original; the view's characters stand for the original
+    # span as one unit; a base64 part decoded to ASCII (every 3 view characters are 4 original ones).
+    IDENTITY, UNIT, BASE64 = 0, 1, 2
+
+    def __init__(self, text: str, *, decode_base64: bool = True) -> None:
+        self.original_length = len(text)
+        self._v: list[int] = []     # view start of each segment (sorted)
+        self._o: list[int] = []     # original start of each segment
+        self._olen: list[int] = []  # original length of a UNIT segment (BASE64: end of the run)
+        self._kind: list[int] = []
+        self._parts: list[tuple[int, int]] = []  # view ranges of the text and of each decoded part
+        edits = _edits(text)
+        decoded = _base64_parts(text) if decode_base64 else []
+        if not edits and not decoded:
+            self.text = text
+            return
+        pieces: list[str] = []
+        length = self._main(text, edits, pieces)
+        self._parts.append((0, length))
+        for start, end, plain in decoded:
+            pieces.append(_PART_SEPARATOR)
+            length += len(_PART_SEPARATOR)
+            length = self._decoded(start, end, plain, length, pieces)
+        self.text = "".join(pieces)
+
+    @property
+    def is_identity(self) -> bool:
+        return not self._parts
+
+    def _segment(self, view: int, original: int, olen: int, kind: int) -> None:
+        self._v.append(view)
+        self._o.append(original)
+        self._olen.append(olen)
+        self._kind.append(kind)
+
+    def _main(self, text: str, edits: list[tuple[int, int, str]], pieces: list[str]) -> int:
+        position = view = 0
+        for start, end, replacement in edits:
+            if start > position:
+                self._segment(view, position, start - position, self.IDENTITY)
+                pieces.append(text[position:start])
+                view += start - position
+            if replacement:
+                self._segment(view, start, end - start, self.UNIT)
+                pieces.append(replacement)
+                view += len(replacement)
+            position = end
+        if position < len(text):
+            self._segment(view, position, len(text) - position, self.IDENTITY)
+            pieces.append(text[position:])
+            view += len(text) - position
+        return view
+
+    def _decoded(self, start: int, end: int, plain: str, view: int, pieces: list[str]) -> int:
+        """A base64 run [start, end) of the original decoded to `plain`, appended at `view`."""
+        first = view
+        if plain.isascii():
+            self._segment(view, start, end, self.BASE64)
+            pieces.append(plain)
+            view += len(plain)
+        else:
+            byte = 0
+            for char in plain:
+                size = len(char.encode("utf-8"))
+                folded = fold(char) if not char.isascii() else char
+                if folded:
+                    lo = start + 4 * (byte // 3)
+                    hi = min(end, start + 4 * -(-(byte + size) // 3))
+                    self._segment(view, lo, hi - lo, self.UNIT)
+                    pieces.append(folded)
+                    view += len(folded)
+                byte += size
+        self._parts.append((first, view))
+        return view
+
+    def _char_span(self, index: int, position: int) -> tuple[int, int]:
+        """The original span that view character `position` (in segment `index`) stands for."""
+        kind, origin = self._kind[index], self._o[index]
+        offset = position - self._v[index]
+        if kind == self.IDENTITY:
+            return origin + offset, origin + offset + 1
+        if kind == self.UNIT:
+            return origin, origin + self._olen[index]
+        lo = origin + 4 * (offset // 3)
+        return lo, min(self._olen[index], lo + 4)
+
+    def spans(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The original spans that view span [start, end) covers (one per part of the view it crosses)."""
+        if not self._parts:
+            return [(start, end)] if start < end else []
+        out = []
+        for lo, hi in self._parts:
+            s, e = max(start, lo), min(end, hi)
+            if s >= e:
+                continue
+            first = bisect.bisect_right(self._v, s) - 1
+            last = bisect.bisect_right(self._v, e - 1) - 1
+            o_start = self._char_span(first, s)[0]
+            o_end = self._char_span(last, e - 1)[1]
+            if o_start < o_end:
+                out.append((o_start, o_end))
+        return out
+
+    def to_original(self, detections: Iterable[Detection]) -> list[Detection]:
+        """Detections on the view, as detections on the original text, sorted by start."""
+        if not self._parts:
+            return list(detections)
+        out = [Detection(d.entity_type, s, e, d.score, d.recognizer)
+               for d in detections for s, e in self.spans(d.start, d.end)]
+        out.sort(key=lambda d: (d.start, -d.end, d.entity_type))
+        return out
+
+
+def _percent_edits(text: str) -> list[tuple[int, int, str]]:
+    """Each percent escape run decoded: one edit per decoded character (its escapes -> the character)."""
+    edits: list[tuple[int, int, str]] = []
+    for match in _PERCENT_RUN.finditer(text):
+        run = match.group()
+        decoded = bytes.fromhex(run.replace("%", "")).decode("utf-8", errors="surrogateescape")
+        position = match.start()
+        for char in decoded:  # a byte that is not UTF-8 is a lone surrogate here, kept as written
+            escaped = "\udc80" <= char <= "\udcff"
+            end = position + 3 * (1 if escaped else len(char.encode("utf-8")))
+            if not escaped and (char.isprintable() or char in _PRINTABLE_CONTROLS):
+                edits.append((position, end, char if char.isascii() else fold(char)))
+            position = end
+    return edits
+
+
+def _edits(text: str) -> list[tuple[int, int, str]]:
+    """The changes of the main part, sorted and disjoint: (start, end, replacement) of the original."""
+    percent = _percent_edits(text) if "%" in text else []
+    if text.isascii():
+        return percent
+    edits: list[tuple[int, int, str]] = []
+    runs = iter(percent)
+    pending = next(runs, None)
+    for match in _TROUBLE.finditer(text):
+        start, end = match.span()
+        # The optional first character is a starter for a combining mark; keep it out of a percent run.
+        while pending is not None and pending[1] <= start:
+            edits.append(pending)
+            pending = next(runs, None)
+        if pending is not None and pending[0] <= start < pending[1]:
+            start += 1
+        cluster = start
+        for index in range(start + 1, end + 1):
+            if index < end and _JOINING.match(text[index]) and not _REMOVABLE.match(text[index - 1]):
+                continue
+            piece = text[cluster:index]
+            folded = fold(piece)
+            if folded != piece:
+                edits.append((cluster, index, folded))
+            cluster = index
+    while pending is not None:
+        edits.append(pending)
+        pending = next(runs, None)
+    edits.sort()
+    return edits
+
+
+def _base64_parts(text: str) -> list[tuple[int, int, str]]:
+    """Base64 runs whose bytes are UTF-8 of printable text: (start, end, decoded text)."""
+    parts = []
+    for match in _BASE64_RUN.finditer(text):
+        run = match.group().rstrip("=")
+        if len(run) % 4 == 1:
+            continue
+        urlsafe = "-" in run or "_" in run
+        if urlsafe and ("+" in run or "/" in run):
+            continue
+        padded = run + "=" * (-len(run) % 4)
+        try:
+            raw = base64.urlsafe_b64decode(padded) if urlsafe else base64.b64decode(padded, validate=True)
+            plain = raw.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if plain and _printable(plain):
+            parts.append((match.start(), match.start() + len(run), plain))
+    return parts
+
+
+def view_of(text: str, *, decode_base64: bool = True) -> View:
+    """The normalised view of `text` (the text itself when nothing in it changes). Without base64 parts,
+    the view of a concatenation is the concatenation of the views, cut between clusters and escapes."""
+    return View(text, decode_base64=decode_base64)
+
+
+def detect_on_view(detect: Callable[[str], Sequence[Detection]], text: str) -> list[Detection]:
+    """`detect` run on the view of `text`, its detections mapped to spans of `text`."""
+    view = View(text)
+    if view.is_identity:
+        return list(detect(text))
+    return view.to_original(detect(view.text))
