@@ -42,7 +42,8 @@ from services.redaction.types import Detection
 MIN_BASE64 = 12
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_=\-])[A-Za-z0-9+/_\-]{%d,}={0,2}(?![A-Za-z0-9+/_=\-])" % MIN_BASE64)
-_PRINTABLE_CONTROLS = frozenset("\t\n\r")
+# What is not text: controls (but tab and line breaks), surrogates, private use, unassigned.
+_NOT_TEXT = regex.compile(r"[[\p{Cc}\p{Cs}\p{Co}\p{Cn}]--[\t\n\r]]", regex.VERSION1)
 # Between the text and each decoded part: no rule reads across it, and parts are mapped apart anyway.
 _PART_SEPARATOR = "\n\n"
 _SPACES = regex.compile(r"\p{Zs}")
@@ -74,125 +75,119 @@ def fold(text: str) -> str:
     return folded
 
 
-def _printable(text: str) -> bool:
-    return all(c.isprintable() or c in _PRINTABLE_CONTROLS for c in text)
-
-
 class View:
     """A text as detection reads it (`text`), and the map back to the original (`spans`)."""
 
-    __slots__ = ("text", "original_length", "_v", "_o", "_olen", "_kind", "_parts")
-
-    # Kinds of segment: the view equals the original; the view's characters stand for the original
-    # span as one unit; a base64 part decoded to ASCII (every 3 view characters are 4 original ones).
-    IDENTITY, UNIT, BASE64 = 0, 1, 2
+    __slots__ = ("text", "_v", "_o", "_olen", "_main", "_decoded")
 
     def __init__(self, text: str, *, decode_base64: bool = True) -> None:
-        self.original_length = len(text)
-        self._v: list[int] = []     # view start of each segment (sorted)
-        self._o: list[int] = []     # original start of each segment
-        self._olen: list[int] = []  # original length of a UNIT segment (BASE64: end of the run)
-        self._kind: list[int] = []
-        self._parts: list[tuple[int, int]] = []  # view ranges of the text and of each decoded part
+        # The main part: segments of the view, each either equal to the original (`_olen` None) or
+        # standing as one unit for the original span [`_o`, `_o` + `_olen`).
+        self._v: list[int] = []
+        self._o: list[int] = []
+        self._olen: list[int | None] = []
+        self._main = -1  # view length of the main part; -1: the view is the text itself
+        self._decoded: list[_DecodedPart] = []
         edits = _edits(text)
         decoded = _base64_parts(text) if decode_base64 else []
         if not edits and not decoded:
             self.text = text
             return
         pieces: list[str] = []
-        length = self._main(text, edits, pieces)
-        self._parts.append((0, length))
+        length = self._main = self._build(text, edits, pieces)
         for start, end, plain in decoded:
             pieces.append(_PART_SEPARATOR)
             length += len(_PART_SEPARATOR)
-            length = self._decoded(start, end, plain, length, pieces)
+            part = _DecodedPart(length, start, end, plain)
+            pieces.append(part.view.text)
+            length += len(part.view.text)
+            self._decoded.append(part)
         self.text = "".join(pieces)
 
     @property
     def is_identity(self) -> bool:
-        return not self._parts
+        return self._main < 0
 
-    def _segment(self, view: int, original: int, olen: int, kind: int) -> None:
-        self._v.append(view)
-        self._o.append(original)
-        self._olen.append(olen)
-        self._kind.append(kind)
-
-    def _main(self, text: str, edits: list[tuple[int, int, str]], pieces: list[str]) -> int:
+    def _build(self, text: str, edits: list[tuple[int, int, str]], pieces: list[str]) -> int:
         position = view = 0
         for start, end, replacement in edits:
             if start > position:
-                self._segment(view, position, start - position, self.IDENTITY)
+                self._segment(view, position, None)
                 pieces.append(text[position:start])
                 view += start - position
             if replacement:
-                self._segment(view, start, end - start, self.UNIT)
+                self._segment(view, start, end - start)
                 pieces.append(replacement)
                 view += len(replacement)
             position = end
         if position < len(text):
-            self._segment(view, position, len(text) - position, self.IDENTITY)
+            self._segment(view, position, None)
             pieces.append(text[position:])
             view += len(text) - position
         return view
 
-    def _decoded(self, start: int, end: int, plain: str, view: int, pieces: list[str]) -> int:
-        """A base64 run [start, end) of the original decoded to `plain`, appended at `view`."""
-        first = view
-        if plain.isascii():
-            self._segment(view, start, end, self.BASE64)
-            pieces.append(plain)
-            view += len(plain)
-        else:
-            byte = 0
-            for char in plain:
-                size = len(char.encode("utf-8"))
-                folded = fold(char) if not char.isascii() else char
-                if folded:
-                    lo = start + 4 * (byte // 3)
-                    hi = min(end, start + 4 * -(-(byte + size) // 3))
-                    self._segment(view, lo, hi - lo, self.UNIT)
-                    pieces.append(folded)
-                    view += len(folded)
-                byte += size
-        self._parts.append((first, view))
-        return view
+    def _segment(self, view: int, original: int, olen: int | None) -> None:
+        self._v.append(view)
+        self._o.append(original)
+        self._olen.append(olen)
 
-    def _char_span(self, index: int, position: int) -> tuple[int, int]:
-        """The original span that view character `position` (in segment `index`) stands for."""
-        kind, origin = self._kind[index], self._o[index]
-        offset = position - self._v[index]
-        if kind == self.IDENTITY:
-            return origin + offset, origin + offset + 1
-        if kind == self.UNIT:
-            return origin, origin + self._olen[index]
-        lo = origin + 4 * (offset // 3)
-        return lo, min(self._olen[index], lo + 4)
+    def _char_span(self, position: int) -> tuple[int, int]:
+        """The original span that main-part view character `position` stands for."""
+        index = bisect.bisect_right(self._v, position) - 1
+        origin, olen = self._o[index], self._olen[index]
+        if olen is None:
+            origin += position - self._v[index]
+            return origin, origin + 1
+        return origin, origin + olen
 
     def spans(self, start: int, end: int) -> list[tuple[int, int]]:
         """The original spans that view span [start, end) covers (one per part of the view it crosses)."""
-        if not self._parts:
+        if self._main < 0:
             return [(start, end)] if start < end else []
         out = []
-        for lo, hi in self._parts:
-            s, e = max(start, lo), min(end, hi)
-            if s >= e:
-                continue
-            first = bisect.bisect_right(self._v, s) - 1
-            last = bisect.bisect_right(self._v, e - 1) - 1
-            o_start = self._char_span(first, s)[0]
-            o_end = self._char_span(last, e - 1)[1]
-            if o_start < o_end:
-                out.append((o_start, o_end))
+        if start < min(end, self._main):
+            out.append((self._char_span(start)[0], self._char_span(min(end, self._main) - 1)[1]))
+        for part in self._decoded:
+            if start < part.end and end > part.start:
+                out += part.spans(max(start, part.start), min(end, part.end))
         return out
 
     def to_original(self, detections: Iterable[Detection]) -> list[Detection]:
         """Detections on the view, as detections on the original text, sorted by start."""
-        if not self._parts:
+        if self._main < 0:
             return list(detections)
         out = [Detection(d.entity_type, s, e, d.score, d.recognizer)
                for d in detections for s, e in self.spans(d.start, d.end)]
         out.sort(key=lambda d: (d.start, -d.end, d.entity_type))
+        return out
+
+
+class _DecodedPart:
+    """A base64 run [run_start, run_end) of the original, decoded to `plain`, whose own view (escapes
+    decoded and characters folded, no base64 again) is appended to the main view at `start`."""
+
+    __slots__ = ("start", "end", "run_start", "run_end", "view", "_bytes")
+
+    def __init__(self, start: int, run_start: int, run_end: int, plain: str) -> None:
+        self.view = View(plain, decode_base64=False)
+        self.start, self.end = start, start + len(self.view.text)
+        self.run_start, self.run_end = run_start, run_end
+        # Byte offset of each character of `plain` (None when ASCII: the character's index).
+        self._bytes: list[int] | None = None
+        if not plain.isascii():
+            offsets, total = [], 0
+            for char in plain:
+                offsets.append(total)
+                total += len(char.encode("utf-8"))
+            offsets.append(total)
+            self._bytes = offsets
+
+    def spans(self, start: int, end: int) -> list[tuple[int, int]]:
+        out = []
+        for lo, hi in self.view.spans(start - self.start, end - self.start):
+            if self._bytes is not None:
+                lo, hi = self._bytes[lo], self._bytes[hi]
+            out.append((self.run_start + 4 * (lo // 3), min(self.run_end, self.run_start + 4 * -(-hi // 3))))
         return out
 
 
@@ -206,7 +201,7 @@ def _percent_edits(text: str) -> list[tuple[int, int, str]]:
         for char in decoded:  # a byte that is not UTF-8 is a lone surrogate here, kept as written
             escaped = "\udc80" <= char <= "\udcff"
             end = position + 3 * (1 if escaped else len(char.encode("utf-8")))
-            if not escaped and (char.isprintable() or char in _PRINTABLE_CONTROLS):
+            if not escaped and not _NOT_TEXT.match(char):
                 edits.append((position, end, char if char.isascii() else fold(char)))
             position = end
     return edits
@@ -260,7 +255,7 @@ def _base64_parts(text: str) -> list[tuple[int, int, str]]:
             plain = raw.decode("utf-8")
         except (binascii.Error, ValueError):
             continue
-        if plain and _printable(plain):
+        if plain and not _NOT_TEXT.search(plain):
             parts.append((match.start(), match.start() + len(run), plain))
     return parts
 
