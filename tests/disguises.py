@@ -53,12 +53,14 @@ def _iban(country: str, bban: str) -> str:
     return f"{country}{98 - number % 97:02d}{bban}"
 
 
-_digits = st.text(string.digits, min_size=1, max_size=1)
+def _varied(alphabet: str, size: int) -> st.SearchStrategy[str]:
+    """Random-looking characters (validators refuse runs like 0000000000, as real values never are)."""
+    return st.text(alphabet, min_size=size, max_size=size).filter(lambda s: len(set(s)) >= min(size // 2, 6))
 
 
 @st.composite
 def _card(draw: st.DrawFn) -> tuple[str, str, str]:
-    payload = draw(st.sampled_from("45")) + draw(st.text(string.digits, min_size=14, max_size=14))
+    payload = draw(st.sampled_from("45")) + draw(_varied(string.digits, 14))
     number = payload + _luhn_digit(payload)
     grouped = draw(st.booleans())
     value = " ".join(number[i:i + 4] for i in range(0, 16, 4)) if grouped else number
@@ -75,7 +77,7 @@ def _ssn(draw: st.DrawFn) -> tuple[str, str, str]:
 
 @st.composite
 def _iban_value(draw: st.DrawFn) -> tuple[str, str, str]:
-    iban = _iban("DE", draw(st.text(string.digits, min_size=18, max_size=18)))
+    iban = _iban("DE", draw(_varied(string.digits, 18)))
     value = " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
     return "IBAN {} for the transfer", value, "IBAN_CODE"
 
@@ -98,7 +100,7 @@ def _phone(draw: st.DrawFn) -> tuple[str, str, str]:
 
 @st.composite
 def _aws(draw: st.DrawFn) -> tuple[str, str, str]:
-    body = draw(st.text(string.ascii_uppercase + "234567", min_size=16, max_size=16))
+    body = draw(_varied(string.ascii_uppercase + "234567", 16))
     return "the key {} is live", "AKIA" + body, "AWS_ACCESS_KEY_ID"
 
 
@@ -117,6 +119,8 @@ def _password(draw: st.DrawFn) -> tuple[str, str, str]:
 
 
 FAMILIES = st.one_of(_card(), _ssn(), _iban_value(), _email(), _phone(), _aws(), _github(), _password())
+# The families that are secrets: what answers are scrubbed of.
+SECRET_FAMILIES = st.one_of(_aws(), _github(), _password())
 
 
 def _fullwidth(value: str, which: list[bool]) -> str:
@@ -131,9 +135,10 @@ def _insert(value: str, positions: list[int], chars: list[str]) -> str:
 
 
 @st.composite
-def disguised(draw: st.DrawFn, *, allow_base64: bool = True) -> Disguised:
+def disguised(draw: st.DrawFn, *, families: st.SearchStrategy[tuple[str, str, str]] = FAMILIES,
+              allow_base64: bool = True) -> Disguised:
     """A known value in its context, disguised by any combination of the transformations."""
-    template, plain, entity = draw(FAMILIES)
+    template, plain, entity = draw(families)
     value, how = plain, []
     if draw(st.booleans()):
         value = _fullwidth(value, draw(st.lists(st.booleans(), min_size=len(value), max_size=len(value))))

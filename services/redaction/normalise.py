@@ -55,15 +55,25 @@ _REMOVABLE_CLASS = r"\p{Cf}\p{Default_Ignorable_Code_Point}"
 _JOINING_CLASS = r"\P{Canonical_Combining_Class=Not_Reordered}\p{NFKC_Quick_Check=Maybe}"
 _REMOVABLE = regex.compile(f"[{_REMOVABLE_CLASS}]")
 _JOINING = regex.compile(f"[{_JOINING_CLASS}]")
-# A run of characters that may change in the view, after an optional starter (the character a combining
-# mark at the run's start belongs to): the removable ones, space separators, those NFKC changes.
-_TROUBLE = regex.compile(
-    f"(?s).?[[{_REMOVABLE_CLASS}{_JOINING_CLASS}\\p{{Zs}}\\p{{NFKC_Quick_Check=No}}]--[\\x00-\\x7f]]+", regex.VERSION1)
+_SPACE_CLASS = r"[\p{Zs}--\x20]"  # space separators but the ASCII space
+# A run of characters that may change in the view: the removable ones, space separators, those NFKC
+# changes and those that join a cluster (a run starting with one of those takes the character before).
+_TROUBLE = regex.compile(f"[{_REMOVABLE_CLASS}{_JOINING_CLASS}\\p{{NFKC_Quick_Check=No}}{_SPACE_CLASS}]+",
+                         regex.VERSION1)
+# In text already in NFKC form, only these can change (a quicker search).
+_INVISIBLE = regex.compile(f"[{_REMOVABLE_CLASS}{_SPACE_CLASS}]+", regex.VERSION1)
 
 
-def is_removable(char: str) -> bool:
+@lru_cache(maxsize=4096)
+def _removable(char: str) -> bool:
     """A character the view drops (default-ignorable or format)."""
-    return _REMOVABLE.fullmatch(char) is not None
+    return _REMOVABLE.match(char) is not None
+
+
+@lru_cache(maxsize=4096)
+def _joins(char: str) -> bool:
+    """A character that belongs to the cluster of the one before it."""
+    return _JOINING.match(char) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -215,22 +225,29 @@ def _edits(text: str) -> list[tuple[int, int, str]]:
     edits: list[tuple[int, int, str]] = []
     runs = iter(percent)
     pending = next(runs, None)
-    for match in _TROUBLE.finditer(text):
+    # NFKC form is checked in C; text in that form can only hold invisible characters and odd spaces.
+    trouble = _INVISIBLE if unicodedata.is_normalized("NFKC", text) else _TROUBLE
+    done = 0  # end of the last edit: a starter is never taken from inside it
+    for match in trouble.finditer(text):
         start, end = match.span()
-        # The optional first character is a starter for a combining mark; keep it out of a percent run.
         while pending is not None and pending[1] <= start:
             edits.append(pending)
+            done = max(done, pending[1])
             pending = next(runs, None)
-        if pending is not None and pending[0] <= start < pending[1]:
-            start += 1
+        if start > done and _joins(text[start]):
+            start -= 1  # a combining mark: its cluster starts at the character before
+        done = end
         cluster = start
         for index in range(start + 1, end + 1):
-            if index < end and _JOINING.match(text[index]) and not _REMOVABLE.match(text[index - 1]):
+            if index < end and _joins(text[index]) and not _removable(text[index - 1]):
                 continue
             piece = text[cluster:index]
             folded = fold(piece)
             if folded != piece:
-                edits.append((cluster, index, folded))
+                if not folded and edits and edits[-1][1] == cluster and not edits[-1][2]:
+                    edits[-1] = (edits[-1][0], index, "")  # a run of invisible characters: one edit
+                else:
+                    edits.append((cluster, index, folded))
             cluster = index
     while pending is not None:
         edits.append(pending)
