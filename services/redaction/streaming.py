@@ -67,6 +67,8 @@ PHRASE_WINDOW = 160
 # Lower-case words inside names (the particles of the catalogue's person rules).
 _PARTICLES = frozenset("van von de da di du del della der den dos das do la le bin ibn al ter ten y zu "
                        "d' l'".split())
+# The trailing run may still grow into a particle ("d" before "e la Cruz").
+_PARTICLE_PREFIXES = frozenset(p[:i] for p in _PARTICLES for i in range(1, len(p) + 1))
 _WORD = re.compile(r"\S+")
 _OPENING = "\"'(\u201c\u2018\u00ab["
 # A quote opened after one of these (blanks between) starts a value that may hold spaces.
@@ -112,15 +114,17 @@ def _grouped_start(view: str, run_start: int) -> int | None:
     return first.start() if first else None
 
 
-def _name_like(word: str) -> bool:
+def _name_like(word: str, growing: bool = False) -> bool:
+    """A word that may be part of a name, an address or a date (`growing`: or may still become one)."""
     word = word.lstrip(_OPENING)
-    return bool(word) and (word[0].isupper() or word[0].isdigit() or word.rstrip(",.;:") in _PARTICLES)
+    return bool(word) and (word[0].isupper() or word[0].isdigit() or word.rstrip(",.;:") in _PARTICLES
+                           or growing and word in _PARTICLE_PREFIXES)
 
 
 def _phrase_start(view: str, run_start: int) -> int | None:
     """The first of the name-like words that end at the trailing run (which must be one, or empty)."""
     run = view[run_start:]
-    if run and not _name_like(run):
+    if run and not _name_like(run, growing=True):
         return None
     start = run_start if run else None
     words = 1 if run else 0
