@@ -60,7 +60,8 @@ def _varied(alphabet: str, size: int) -> st.SearchStrategy[str]:
 
 @st.composite
 def _card(draw: st.DrawFn) -> tuple[str, str, str]:
-    payload = draw(st.sampled_from("45")) + draw(_varied(string.digits, 14))
+    brand = draw(st.sampled_from(["4", "51", "52", "53", "54", "55"]))  # Visa, Mastercard
+    payload = brand + draw(_varied(string.digits, 15 - len(brand)))
     number = payload + _luhn_digit(payload)
     grouped = draw(st.booleans())
     value = " ".join(number[i:i + 4] for i in range(0, 16, 4)) if grouped else number

@@ -21,7 +21,8 @@ Every view character maps to the original characters it came from; a finding map
 span of the original that covers all of it, so what is replaced is the disguised original, invisible
 characters inside the value included. A text that needs none of this (plain ASCII with no escapes or
 base64, or Unicode text already in that form) is its own view, found with a few C-speed searches.
-Building a view is linear in the text, and its map holds one entry per character changed.
+Building a view is linear in the text, and its map holds one entry per change of length (a
+character replaced by one character, full-width forms and odd spaces, needs none).
 """
 
 from __future__ import annotations
@@ -91,8 +92,8 @@ class View:
     __slots__ = ("text", "_v", "_o", "_olen", "_main", "_decoded")
 
     def __init__(self, text: str, *, decode_base64: bool = True) -> None:
-        # The main part: segments of the view, each either equal to the original (`_olen` None) or
-        # standing as one unit for the original span [`_o`, `_o` + `_olen`).
+        # The main part: segments of the view, each either one character for one of the original
+        # (`_olen` None) or standing as one unit for the original span [`_o`, `_o` + `_olen`).
         self._v: list[int] = []
         self._o: list[int] = []
         self._olen: list[int | None] = []
@@ -122,19 +123,29 @@ class View:
         position = view = 0
         for start, end, replacement in edits:
             if start > position:
-                self._segment(view, position, None)
+                self._linear(view, position)
                 pieces.append(text[position:start])
                 view += start - position
             if replacement:
-                self._segment(view, start, end - start)
+                if end - start == 1 == len(replacement):  # one character for one: no unit of its own
+                    self._linear(view, start)
+                else:
+                    self._segment(view, start, end - start)
                 pieces.append(replacement)
                 view += len(replacement)
             position = end
         if position < len(text):
-            self._segment(view, position, None)
+            self._linear(view, position)
             pieces.append(text[position:])
             view += len(text) - position
         return view
+
+    def _linear(self, view: int, original: int) -> None:
+        """View characters from `view` on stand one for one for original ones from `original` (the
+        segment before is extended when it is such a run in step: a full-width text is one segment)."""
+        if self._v and self._olen[-1] is None and self._v[-1] - self._o[-1] == view - original:
+            return
+        self._segment(view, original, None)
 
     def _segment(self, view: int, original: int, olen: int | None) -> None:
         self._v.append(view)
