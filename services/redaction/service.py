@@ -5,7 +5,9 @@ gated spaCy NER), a tenant's share of it at a time (`fair_share`), each call unt
 (the caller's remaining time; no analysis runs past `redaction.analysis_timeout_s`); policy,
 operators and the vault run here, in the server process, because the vault is per-process state.
 Output streams are scanned by the pattern tier only (no NER on model output: values a model
-invents from nothing are not the threat; secrets and echoed PII are). Anything that fails raises:
+invents from nothing are not the threat; secrets and echoed PII are). Every path detects on the
+normalised view of its text (normalise.py: `Analyzer.analyze` in the workers, `scan` here for
+streams and answers), so disguised values are found at their original spans. Anything that fails raises:
 no path returns the input unredacted.
 
 Nothing CPU-bound runs on the event loop (`off_loop`): a stream's chunks (`RedactionStream.feed`),
