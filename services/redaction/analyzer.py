@@ -24,6 +24,7 @@ from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 from services.common.errors import InvalidArgument, ZtgateError
 from services.redaction.name_recognizers import ContextRecognizer, GazetteerRecognizer
 from services.redaction.ner import DEFAULT_MODEL, LANGUAGE, GatedSpacyNlpEngine, NerGate
+from services.redaction.normalise import view_of
 from services.redaction.pattern_recognizer import HyperscanRecognizer
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.types import NER_ENTITY_TYPES, Detection
@@ -114,19 +115,22 @@ class Analyzer:
     def analyze(self, text: str, entities: Collection[str] | None = None) -> list[Detection]:
         """Detections in text for the entity types asked for (all supported ones if None), by start offset.
 
-        Raises UnsupportedEntityError for types no recognizer detects and AnalysisError if a recognizer or
-        the NLP engine fails.
+        Both tiers read the normalised view of the text (normalise.py: disguises undone) and their
+        detections are mapped back to spans of `text`. Raises UnsupportedEntityError for types no
+        recognizer detects and AnalysisError if a recognizer or the NLP engine fails.
         """
         wanted = self._wanted(entities)
         if not wanted or not text:
             return []
         try:
+            view = view_of(text)
+            seen = view.text
             with self.nlp_engine.memory_zone():
-                artifacts = (self.nlp_engine.process_text(text, LANGUAGE) if wanted & NER_ENTITY_TYPES
-                             else self.nlp_engine.empty_artifacts(text, LANGUAGE))
-                results = self.engine.analyze(text=text, language=LANGUAGE, entities=sorted(wanted),
+                artifacts = (self.nlp_engine.process_text(seen, LANGUAGE) if wanted & NER_ENTITY_TYPES
+                             else self.nlp_engine.empty_artifacts(seen, LANGUAGE))
+                results = self.engine.analyze(text=seen, language=LANGUAGE, entities=sorted(wanted),
                                               nlp_artifacts=artifacts)
-                return sorted((_detection(r) for r in results), key=_order)
+                return sorted(view.to_original(_detection(r) for r in results), key=_order)
         except Exception as exc:  # noqa: BLE001 - re-raised without its message, which may quote the text
             logger.error("analysis failed: %s\n%s", type(exc).__name__,
                          "".join(traceback.format_tb(exc.__traceback__)))

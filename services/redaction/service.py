@@ -5,7 +5,9 @@ gated spaCy NER), a tenant's share of it at a time (`fair_share`), each call unt
 (the caller's remaining time; no analysis runs past `redaction.analysis_timeout_s`); policy,
 operators and the vault run here, in the server process, because the vault is per-process state.
 Output streams are scanned by the pattern tier only (no NER on model output: values a model
-invents from nothing are not the threat; secrets and echoed PII are). Anything that fails raises:
+invents from nothing are not the threat; secrets and echoed PII are). Every path detects on the
+normalised view of its text (normalise.py: `Analyzer.analyze` in the workers, `scan` here for
+streams and answers), so disguised values are found at their original spans. Anything that fails raises:
 no path returns the input unredacted.
 
 Nothing CPU-bound runs on the event loop (`off_loop`): a stream's chunks (`RedactionStream.feed`),
@@ -32,6 +34,7 @@ from services.redaction.anonymize import Finding
 from services.redaction.config import RedactionSettings
 from services.redaction.fair_share import TenantSlots, default_share
 from services.redaction.metrics import RedactionMetrics, ScrubPath
+from services.redaction.normalise import detect_on_view
 from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
@@ -111,7 +114,7 @@ class RedactionStream:
         self._service = service
         self._policy = policy
         self._consumed = 0  # code points of input already emitted
-        self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scanner.scan, self._apply)
+        self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scan, self._apply)
 
     def _apply(self, segment: str, detections: list[Detection]) -> tuple[str, list[Finding]]:
         outcome = anonymize.redact(segment, detections, self._policy, self._service.vault,
@@ -139,7 +142,7 @@ class RedactionStream:
     def scrub(self, text: str) -> Emitted[Finding]:
         """A whole text in one pass (one scan, nothing held), for a stream nothing was fed to yet."""
         self._service.check_size(text)
-        return Emitted(*self._apply(text, self._service.scanner.scan(text)))
+        return Emitted(*self._apply(text, self._service.scan(text)))
 
 
 class RedactionService:
@@ -160,6 +163,11 @@ class RedactionService:
         # Output policies by the name of the policy they derive from (policies are read-only).
         self._output_policies: dict[str, Policy] = {}
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
+
+    def scan(self, text: str) -> list[Detection]:
+        """The pattern tier on the normalised view of `text` (normalise.py), in spans of `text`: what
+        streams and answers are scrubbed with."""
+        return detect_on_view(self.scanner.scan, text)
 
     @classmethod
     def from_settings(cls, settings: RedactionSettings, keys: OperatorKeys) -> RedactionService:

@@ -3,15 +3,27 @@
 Each chunk is scanned together with the text still held and a window of text already sent
 (so context words like "password:" count). What is emitted is the text before the hold point:
 the start of the last whitespace-free run (a token, an email, a key, a placeholder being
-restored), moved back over digit groups (cards, phones, IBANs written with spaces), to an
-unterminated PEM block, and to the start of any detection that reaches into the tail.
+restored), moved back to the start of any value of several words the run may still be part of,
+to an unterminated PEM block, and to the start of any detection that reaches into the tail.
+
+A value of several words is held whole, because the detector reports only complete values: a prefix
+of one ("Name: John " before "Smith", 'password: "correct horse ' before 'battery"', "4111 1111 "
+before the card's last groups) is no value, and without this rule it was sent before the rest came.
+So the hold point also moves back over
+- digit groups (cards, phones, IBANs written with spaces) that the run may continue;
+- a run of name-like words (capitalised, a digit, or a name particle such as "van", "de") that the
+  run continues, up to `MAX_PHRASE_WORDS` words on one line (names, addresses, dates);
+- a quote left open on the current line after an assignment or a separator (`:`, `=`, `(`, `,`, a
+  quote, `-p`), up to `QUOTE_WINDOW` characters back (quoted passwords, JSON strings).
+These rules read the normalised view of a bounded window before the run (normalise.py), so a value
+disguised with no-break spaces, full-width digits or zero-width characters is held as the plain one is.
 
 Bounded work: a stream costs time linear in its length, however it is chunked.
 - The hold point is kept up to date chunk by chunk (`_Tail`): the last whitespace and the PEM
-  markers are looked for in the new chunk (and the few characters before it), grouped digits
-  and dashes in a window of at most `GROUPED_WINDOW` + `MAX_GROUPED_RUN` characters at the end.
-  Nothing searches the whole held text: a regex anchored at its end, retried from every
-  position, cost its length squared (one 32 KB chunk of "1-1-1-..." held a server for 15 s).
+  markers are looked for in the new chunk (and the few characters before it), and the rules for
+  values of several words read a window of at most `_WINDOW` characters before the run and
+  `_RUN` of the run. Nothing searches the whole held text: a regex anchored at its end, retried
+  from every position, cost its length squared (one 32 KB chunk of "1-1-1-..." held a server for 15 s).
 - The detector runs only when something can be sent, and reads at most `lookbehind` characters
   per chunk plus `SCAN_CREDIT` per character fed: a window that is mostly held (a long token,
   a value reaching into the tail) is scanned again only once the stream has paid for it, so
@@ -27,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from services.redaction.normalise import view_of
 from services.redaction.types import Detection
 
 F = TypeVar("F")
@@ -47,6 +60,26 @@ _GROUPS_BACK = re.compile(r"(?: [0-9A-Z()+\-.]++){1,10}")
 # Where a grouped value can begin: a digit, "+", "(", or an IBAN's country code and check digits.
 _GROUP_FIRST = re.compile(r"[0-9+(]|[A-Z]{2}[0-9]{2}")
 
+# Values of several words: at most this many name-like words (three name words and the particles
+# between them, and a label), within PHRASE_WINDOW characters on one line.
+MAX_PHRASE_WORDS = 8
+PHRASE_WINDOW = 160
+# Lower-case words inside names (the particles of the catalogue's person rules).
+_PARTICLES = frozenset("van von de da di du del della der den dos das do la le bin ibn al ter ten y zu "
+                       "d' l'".split())
+# The trailing run may still grow into a particle ("d" before "e la Cruz").
+_PARTICLE_PREFIXES = frozenset(p[:i] for p in _PARTICLES for i in range(1, len(p) + 1))
+_WORD = re.compile(r"\S+")
+_OPENING = "\"'(\u201c\u2018\u00ab["
+# A quote opened after one of these (blanks between) starts a value that may hold spaces.
+QUOTE_WINDOW = 256
+_QUOTES = re.compile("[\"'`]")
+_QUOTE_OPENERS = frozenset(":=>([{,\"'`")
+# The window of the original text the rules above read (before the run, and of the run), four
+# times theirs so that invisible characters padding a value do not push it out of reach.
+_WINDOW = 4 * max(GROUPED_WINDOW, PHRASE_WINDOW, QUOTE_WINDOW)
+_RUN = 4 * MAX_GROUPED_RUN
+
 # The text after the last whitespace of what it is matched from (the whole text, greedily, then back).
 _LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 
@@ -66,19 +99,81 @@ class Emitted(Generic[F]):
     findings: list[F] = field(default_factory=list)
 
 
-def _grouped_start(text: str, run_start: int) -> int | None:
+def _grouped_start(view: str, run_start: int) -> int | None:
     """Where a value written in groups may begin that the trailing run could still continue, or None.
 
     O(MAX_GROUPED_RUN + GROUPED_WINDOW): the run must be short and made of group characters (digits,
     capitals, + ( ) - .), the groups before it are read backwards over single spaces, and the value
     begins at the first place in them where one can (so "card 4111 1111 11" holds from "4111").
     """
-    end = len(text)
-    if end - run_start > MAX_GROUPED_RUN or _GROUP_RUN.fullmatch(text, run_start) is None:
+    end = len(view)
+    if end - run_start > MAX_GROUPED_RUN or _GROUP_RUN.fullmatch(view, run_start) is None:
         return None
-    back = _GROUPS_BACK.match(text[max(0, run_start - GROUPED_WINDOW):run_start][::-1])
-    first = _GROUP_FIRST.search(text, run_start - back.end() if back else run_start, end)
+    back = _GROUPS_BACK.match(view[max(0, run_start - GROUPED_WINDOW):run_start][::-1])
+    first = _GROUP_FIRST.search(view, run_start - back.end() if back else run_start, end)
     return first.start() if first else None
+
+
+def _name_like(word: str, growing: bool = False) -> bool:
+    """A word that may be part of a name, an address or a date (`growing`: or may still become one)."""
+    word = word.lstrip(_OPENING)
+    return bool(word) and (word[0].isupper() or word[0].isdigit() or word.rstrip(",.;:") in _PARTICLES
+                           or growing and word in _PARTICLE_PREFIXES)
+
+
+def _phrase_start(view: str, run_start: int) -> int | None:
+    """The first of the name-like words that end at the trailing run (which must be one, or empty)."""
+    run = view[run_start:]
+    if run and not _name_like(run, growing=True):
+        return None
+    start = run_start if run else None
+    words = 1 if run else 0
+    following = run_start
+    for match in reversed(list(_WORD.finditer(view, max(0, run_start - PHRASE_WINDOW), run_start))):
+        if words >= MAX_PHRASE_WORDS or not _name_like(match.group()) or "\n" in view[match.end():following]:
+            break
+        start, following = match.start(), match.start()
+        words += 1
+    return start
+
+
+def _quote_start(view: str) -> int | None:
+    """Where a quote opened after an assignment or separator is still open on the last line."""
+    line = max(view.rfind("\n") + 1, len(view) - QUOTE_WINDOW)
+    opened = None
+    for match in _QUOTES.finditer(view, line):
+        at = match.start()
+        if opened is None:
+            before = at - 1
+            while before >= line and view[before] in " \t":
+                before -= 1  # blanks are walked once: the walk stops at the previous quote at the latest
+            if before < line or view[before] in _QUOTE_OPENERS or view[before - 1:before + 1] == "-p":
+                opened = at
+        elif view[at] == view[opened]:
+            opened = None
+    return opened
+
+
+def _value_start(text: str, run_start: int) -> int | None:
+    """Where a value of several words that the trailing run may still continue begins, or None.
+
+    Read on the normalised view of a bounded window (the run and the text before it) and mapped back.
+    """
+    window = max(0, run_start - _WINDOW)
+    before = view_of(text[window:run_start], decode_base64=False)
+    run = view_of(text[run_start:run_start + _RUN], decode_base64=False)
+    view = before.text + run.text
+    split = len(before.text)
+    starts = [_quote_start(view)]
+    if len(text) - run_start <= _RUN:
+        starts += [_grouped_start(view, split), _phrase_start(view, split)]
+    found = [start for start in starts if start is not None]
+    if not found:
+        return None
+    first = min(found)
+    if first >= split:
+        return run_start + run.spans(first - split, first - split + 1)[0][0]
+    return window + before.spans(first, first + 1)[0][0]
 
 
 class _Tail:
@@ -113,9 +208,9 @@ class _Tail:
     def cut(self, text: str) -> int:
         """Index in `text` from which the tail must be held back (len(text) holds nothing)."""
         cut = self.run_start
-        grouped = _grouped_start(text, self.run_start)
-        if grouped is not None:
-            cut = min(cut, grouped)
+        value = _value_start(text, self.run_start)
+        if value is not None:
+            cut = min(cut, value)
         dashes = _DASH_TAIL.search(text, max(0, len(text) - _DASH_TAIL_MAX))
         if dashes is not None:
             cut = min(cut, dashes.start())

@@ -117,6 +117,31 @@ async def test_client_tenant_header_and_body_tenant_are_ignored(suite: Suite, st
     assert "<EMAIL_ADDRESS_1>" in sent.prompt  # the default policy's pseudonym, not acme's hash
 
 
+# Values disguised as issue #12 found them reaching a model: each must be replaced before upstream.
+DISGUISED = {
+    "card with soft hyphens": "4111\u00ad1111\u00ad1111\u00ad1111",
+    "AWS key with a zero-width space": "AKIAZ7Q3XH2L\u200bMN4PQ5RS",
+    "IBAN grouped by no-break spaces": "DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000",
+    "percent-encoded e-mail in a URL": "jane.doe%40example.com",
+    "full-width phone": "+1 ４１５ ５５５ ０１３４",
+}
+
+
+async def test_disguised_values_never_reach_upstream(suite: Suite, stub) -> None:
+    before = len(suite.recorded())
+    prompt = ("Card " + DISGUISED["card with soft hyphens"] + ", key " + DISGUISED["AWS key with a zero-width space"]
+              + ", IBAN " + DISGUISED["IBAN grouped by no-break spaces"] + ", see https://crm.example/?u="
+              + DISGUISED["percent-encoded e-mail in a URL"] + " and call " + DISGUISED["full-width phone"] + ".")
+    await stub.Generate(ipb.GenerateRequest(prompt=prompt), timeout=30)
+    [sent] = suite.recorded()[before:]
+    assert {name for name, value in DISGUISED.items() if value in sent.prompt} == set(), sent.prompt
+    # A disguised SSN is an SSN: this suite's policy blocks it as it blocks a plain one.
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.Generate(ipb.GenerateRequest(prompt="my ssn is ５３６-２２-１９８４"), timeout=30)
+    assert refused.value.code() is grpc.StatusCode.PERMISSION_DENIED
+    assert len(suite.recorded()) == before + 1
+
+
 async def test_blocked_prompt_is_permission_denied_and_never_reaches_upstream(suite: Suite, stub) -> None:
     before = len(suite.recorded())
     for call in (stub.Generate, stub.GenerateStream):
