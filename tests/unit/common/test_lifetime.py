@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from services.common.lifetime import group_members
+from services.common.lifetime import descendants, group_members
 from services.inference.engines import engine_core
 from tests.procs import ROOT, alive
 
@@ -110,6 +110,27 @@ def test_group_members_lists_the_live_processes_of_a_group() -> None:
             os.killpg(leader.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def test_descendants_follows_children_out_of_their_parents_group() -> None:
+    """A child in a session of its own (setsid: out of the group) is still found."""
+    leader = subprocess.Popen(["sh", "-c", "setsid sleep 60 & sleep 60 & wait"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 5
+        while len(descendants(leader.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        found = descendants(leader.pid)
+        assert len(found) == 2 and leader.pid not in found
+        in_group = set(group_members(leader.pid))
+        assert len(set(found) - in_group) == 1  # the setsid'd one left the group
+        assert all(descendants(pid) == [] for pid in found)
+    finally:
+        for pid in [*descendants(leader.pid), leader.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        leader.wait()
 
 
 def test_vllms_engine_core_is_started_through_the_entry_point_that_arms_the_signal(
