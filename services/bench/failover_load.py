@@ -29,13 +29,16 @@ CALL_TIMEOUT_S = 30.0
 
 async def steady_load(gateway: str, token: str = "", *, clients: int = 1, max_calls: int = 10_000,
                       stop: Callable[[], bool] = lambda: False, interval_s: float = 0.0,
-                      timeout_s: float = CALL_TIMEOUT_S, calls: list[Call] | None = None) -> list[Call]:
+                      timeout_s: float = CALL_TIMEOUT_S, calls: list[Call] | None = None,
+                      in_flight: dict[int, float] | None = None) -> list[Call]:
     """Generate from `clients` clients until `max_calls` calls have begun or `stop()` holds (checked
     before each call). Each finished call is appended to `calls` (so that a caller on another thread
-    can watch them come) and the list is returned."""
+    can watch them come) and the list is returned; `in_flight` holds, while a call runs, its
+    number and when it began."""
     if clients < 1 or max_calls < 0 or interval_s < 0 or timeout_s <= 0:
         raise ValueError("clients must be >= 1, max_calls >= 0, interval_s >= 0 and timeout_s > 0")
     calls = [] if calls is None else calls
+    in_flight = {} if in_flight is None else in_flight
     begun = 0
     metadata = bearer(token)
     request = build_request(PROMPT, chat=True, max_tokens=MAX_TOKENS, temperature=0)
@@ -53,7 +56,8 @@ async def steady_load(gateway: str, token: str = "", *, clients: int = 1, max_ca
                     if stop():
                         break
                 begun += 1
-                started = time.monotonic()
+                number, started = begun, time.monotonic()
+                in_flight[number] = started
                 next_at = started + interval_s
                 code, detail, served_by = "OK", "", ""
                 try:
@@ -61,6 +65,8 @@ async def steady_load(gateway: str, token: str = "", *, clients: int = 1, max_ca
                     served_by = reply.served_by
                 except grpc.aio.AioRpcError as exc:
                     code, detail = exc.code().name, detail_of(exc)
+                finally:
+                    in_flight.pop(number, None)
                 calls.append(Call("Generate", code, (time.monotonic() - started) * 1000, detail,
                                   started_s=started, served_by=served_by))
 
