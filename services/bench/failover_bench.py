@@ -22,7 +22,8 @@ Per fault: calls lost (failed / made) while it lasts and after; added latency p5
 call's wait, answered or not, minus the same run's baseline) during the fault (from injection
 until recovered) and in the `--duration-s` seconds after; and times to recover: until `up` had the
 part running again, and until calls succeed at baseline again (RECOVERED_RUN calls in a row, each
-answered within the baseline p99 x 1.5, by the primary after a primary fault). Every wait is
+answered within the baseline p99 x 1.5, by the primary after a primary fault; after the slowed
+primary, counted from when it was healed). "During" ends when both have happened. Every wait is
 bounded (RECOVERY_LIMIT_S per fault); only loopback addresses are used.
 """
 
@@ -60,7 +61,7 @@ INTERVAL_S = 0.5
 # Calls made and not counted before the baseline (connections, caches, the engines' first calls).
 WARMUP_CALLS = 4
 # The longest wait for a fault's recovery (a vLLM restart takes minutes on a busy 2-core machine).
-RECOVERY_LIMIT_S = 420.0
+RECOVERY_LIMIT_S = 600.0
 # Calls in a row, each answered within the baseline p99 x RECOVERED_FACTOR, that count as recovered.
 RECOVERED_RUN = 5
 RECOVERED_FACTOR = 1.5
@@ -362,19 +363,21 @@ class _Run:
             if restarted_s is None:
                 detail = f"{spec.part} was not running again within {self.recovery_limit_s:g} s."
             else:
-                left = [p for p in family if _alive(p)]
+                left = [f"{p} {_cmdline(p)}" for p in family if _alive(p)]
                 self.say(f"{name}: {spec.part} running again after {restarted_s:.1f} s (pid {up.pid(spec.part)})"
                          + (f"; LEFT ALIVE of the old one: {left}" if left else "; nothing of the old one left"))
                 if left:
                     detail = f"Processes of the old {spec.part} left alive: {left}."
             if name == "primary_frozen":
                 _signal_all(family, signal.SIGCONT)  # only if something of it is still there
-            since = t0 + (restarted_s or 0.0)
+            since = t0
+        # After a primary fault, back at baseline means served by the primary again.
         recovered = await self._back_at_baseline(since, limit_ms, "primary" if primary else None, t0)
         recovered_s = None if recovered is None else recovered - t0
         self.say(f"{name}: calls at baseline again after " + (
             f"{recovered_s:.1f} s" if recovered_s is not None else f"more than {self.recovery_limit_s:g} s"))
-        end_during = recovered if recovered is not None else time.monotonic()
+        # The fault lasts until calls are back at baseline and the part is running again.
+        end_during = max(recovered if recovered is not None else time.monotonic(), t0 + (restarted_s or 0.0))
         await self.settle(self.duration_s)
         during = window(self.between(t0, end_during))
         after = window(self.between(end_during, end_during + self.duration_s))
@@ -423,6 +426,13 @@ class _Run:
                 return found
             await asyncio.sleep(0.25)
         return None
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:60]
+    except OSError:
+        return ""
 
 
 def _alive(pid: int) -> bool:

@@ -154,6 +154,14 @@ def _no_orphan_of(family: list[int]) -> bool:
     return not any(alive(p) for p in family)
 
 
+def _wait_gone(family: list[int], timeout: float) -> None:
+    try:
+        wait_for(lambda: _no_orphan_of(family), "the old primary's processes are gone", timeout=timeout)
+    except AssertionError as exc:
+        left = [f"{p} {_cmdline(p)[:80]}" for p in family if alive(p)]
+        raise AssertionError(f"{exc}; left: {left}") from None
+
+
 def test_a_killed_primary_under_load_costs_at_most_one_call_takes_its_engine_along_and_comes_back(
         suite) -> None:
     up, env = suite
@@ -166,7 +174,7 @@ def test_a_killed_primary_under_load_costs_at_most_one_call_takes_its_engine_alo
         os.kill(up.process.pid, signal.SIGSTOP)
         try:
             os.kill(primary, signal.SIGKILL)
-            wait_for(lambda: _no_orphan_of(family), "the killed primary's processes are gone", timeout=20)
+            _wait_gone(family, timeout=20)
         finally:
             os.kill(up.process.pid, signal.SIGCONT)
 

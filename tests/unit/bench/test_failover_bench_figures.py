@@ -77,7 +77,7 @@ def test_the_report_shows_losses_added_latency_and_recovery_and_judges_the_targe
     targets = result.targets()
     assert targets["primary_killed: at most 1 call in 60 lost"]
     assert not targets["primary_slowed: at most 1 call in 60 lost"]
-    assert not targets["primary_slowed: calls back at baseline within 420 s"]
+    assert not targets["primary_slowed: calls back at baseline within 600 s"]
     assert not result.targets_met
     assert result.to_json()["faults"][1]["recovered_s"] is None
 
