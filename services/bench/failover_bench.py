@@ -12,9 +12,9 @@ each fault in turn (FAULTS), each once the suite has recovered from the one befo
   checks find it frozen and replace it (its whole process group killed), as in production.
 - primary_slowed: the primary alive and healthy, but slow to its first token. A test double's
   injected delay (tests/e2e/test_gateway_slo.py) cannot reach a real engine, so the bench slows
-  the engine itself, the fault injection being: its engine processes (vLLM's EngineCore, its
-  process group but not its server) frozen SLOW_STOP_S of every SLOW_STOP_S + SLOW_RUN_S by
-  SIGSTOP/SIGCONT, for 3 x `--duration-s`. The server keeps answering health checks, so neither
+  the engine itself, the fault injection being: its engine processes (vLLM's EngineCore and
+  worker, its process group but not its server) frozen by SIGSTOP for `slow_stop_s` (1.8 s with
+  the default 1.2 s budget), then SIGCONT for SLOW_RUN_S, over and over, for 3 x `--duration-s`. The server keeps answering health checks, so neither
   Envoy nor `up` takes it out: only the first-token budget and the SLO controller can.
 - fallback_killed, collector_killed: SIGKILL of that part; `up` restarts it.
 
@@ -65,7 +65,8 @@ RECOVERY_LIMIT_S = 600.0
 # Calls in a row, each answered within the baseline p99 x RECOVERED_FACTOR, that count as recovered.
 RECOVERED_RUN = 5
 RECOVERED_FACTOR = 1.5
-# The slowed primary: its engine frozen SLOW_STOP_S of every SLOW_STOP_S + SLOW_RUN_S seconds.
+# The slowed primary: its engine frozen SLOW_STOP_S of every SLOW_STOP_S + SLOW_RUN_S seconds
+# (longer where the short-prompt budget is longer: `slow_stop_s`).
 SLOW_STOP_S, SLOW_RUN_S = 1.8, 0.2
 # `ztgate up`'s start (vLLM's first start compiles and warms up) and stop.
 START_TIMEOUT_S = 1200.0
@@ -90,8 +91,9 @@ class Fault:
 FAULTS: dict[str, Fault] = {
     "collector_killed": Fault("telemetry", "SIGKILL of the telemetry collector", True),
     "fallback_killed": Fault("inference-fallback", "SIGKILL of the fallback", True),
-    "primary_slowed": Fault("inference-primary", f"the primary's engine frozen {SLOW_STOP_S:g} s of every "
-                            f"{SLOW_STOP_S + SLOW_RUN_S:g} s (SIGSTOP/SIGCONT), server healthy", False),
+    "primary_slowed": Fault("inference-primary", "the primary's engine frozen 1.5x its short-prompt budget "
+                            f"(at least {SLOW_STOP_S:g} s) of every {SLOW_RUN_S:g} s more (SIGSTOP/SIGCONT), "
+                            "its server healthy", False),
     "primary_frozen": Fault("inference-primary", "SIGSTOP of the primary (no SIGCONT: up replaces it)", True),
     "primary_killed": Fault("inference-primary", "SIGKILL of the primary", True),
 }
@@ -303,6 +305,12 @@ def _token(config: ZtgateConfig) -> str:
                 ttl_s=min(3600, auth.max_token_lifetime_s), max_ttl_s=auth.max_token_lifetime_s)
 
 
+def slow_stop_s(config: ZtgateConfig) -> float:
+    """How long the slowed primary's engine is frozen at a time: SLOW_STOP_S (a first token near
+    2 s against the default 1.2 s budget), or 1.5 x a longer budget, so the fault stays past it."""
+    return max(SLOW_STOP_S, 1.5 * config.gateway.inference_per_try_timeout_s)
+
+
 # --- the run --------------------------------------------------------------------------------------
 
 
@@ -324,6 +332,7 @@ class _Run:
         self.started = time.monotonic()
         self._say = say
         self.runtime_key = "ztgate.inference.primary_percent"  # telemetry.slo.runtime_key
+        self.slow_stop_s = SLOW_STOP_S
 
     def say(self, line: str) -> None:
         self._say(f"[{time.monotonic() - self.started:6.1f} s] {line}")
@@ -352,8 +361,8 @@ class _Run:
             if not engine:
                 raise RuntimeError("the primary has no engine process to slow (primary_slowed needs vLLM)")
             self.say(f"{name}: freezing the primary's engine ({', '.join(map(str, engine))}) "
-                     f"{SLOW_STOP_S:g} s of every {SLOW_STOP_S + SLOW_RUN_S:g} s")
-            moved_off_s = await self._slow(engine, 3 * self.duration_s, t0)
+                     f"{self.slow_stop_s:g} s of every {self.slow_stop_s + SLOW_RUN_S:g} s")
+            moved_off_s = await self._slow(engine, 3 * self.duration_s, t0, self.slow_stop_s)
             held_s = time.monotonic() - t0
             self.say(f"{name}: healed after {held_s:.0f} s" + (
                 f"; traffic had moved off the primary at +{moved_off_s:.1f} s" if moved_off_s is not None else
@@ -389,7 +398,7 @@ class _Run:
         self.say(f"{name}: lost {during.lost}/{during.calls} during, {after.lost}/{after.calls} after")
         return FaultResult(name, spec.how, during, after, restarted_s, recovered_s, moved_off_s, held_s, detail)
 
-    async def _slow(self, engine: list[int], hold_s: float, t0: float) -> float | None:
+    async def _slow(self, engine: list[int], hold_s: float, t0: float, stop_s: float) -> float | None:
         """Freezes `engine` in cycles for `hold_s`; when the controller moved traffic off (s from t0)."""
         from services.telemetry.envoy_admin import EnvoyRuntime
 
@@ -399,7 +408,7 @@ class _Run:
         try:
             while time.monotonic() - t0 < hold_s:
                 _signal_all(engine, signal.SIGSTOP)
-                await asyncio.sleep(SLOW_STOP_S)
+                await asyncio.sleep(stop_s)
                 _signal_all(engine, signal.SIGCONT)
                 if moved is None:
                     try:
@@ -448,8 +457,9 @@ def _alive(pid: int) -> bool:
     return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
 
 
-async def _phases(up: UpSuite, token: str, runtime_key: str, *, clients: int, duration_s: float, faults: tuple[str, ...],
-                  recovery_limit_s: float, say: Callable[[str], None]) -> tuple[Window, list[FaultResult]]:
+async def _phases(up: UpSuite, token: str, runtime_key: str, slow_stop_s: float, *, clients: int,
+                  duration_s: float, faults: tuple[str, ...], recovery_limit_s: float,
+                  say: Callable[[str], None]) -> tuple[Window, list[FaultResult]]:
     await steady_load(up.gateway, token, max_calls=WARMUP_CALLS)
     calls: list[Call] = []
     in_flight: dict[int, float] = {}
@@ -458,6 +468,7 @@ async def _phases(up: UpSuite, token: str, runtime_key: str, *, clients: int, du
                                              interval_s=INTERVAL_S, calls=calls, in_flight=in_flight))
     run = _Run(up, calls, in_flight, duration_s, recovery_limit_s, say)
     run.runtime_key = runtime_key
+    run.slow_stop_s = slow_stop_s
     try:
         run.say(f"healthy baseline: {duration_s:g} s of load from {clients} clients")
         begin = time.monotonic()
@@ -466,7 +477,10 @@ async def _phases(up: UpSuite, token: str, runtime_key: str, *, clients: int, du
         run.say(f"baseline: {baseline.calls} calls, {baseline.lost} failed, p50 {_ms(baseline.p50_ms)} ms, "
                 f"p99 {_ms(baseline.p99_ms)} ms")
         if not baseline.calls or baseline.lost:
-            raise RuntimeError(f"the healthy suite failed calls: {baseline.errors}")
+            details = sorted({f"{c.code}: {c.detail}" for c in calls if c.code != "OK"})[:3]
+            raise RuntimeError(f"the healthy suite failed {baseline.lost} of {baseline.calls} calls ({'; '.join(details)}); "
+                               "on a machine too busy for the first-token budget, raise "
+                               "gateway.inference_per_try_timeout_s (and telemetry.slo.ttft_trip_ms with it)")
         results = []
         for name in faults:
             if load.done():
@@ -490,7 +504,8 @@ def run(config: ZtgateConfig, config_path: Path | None, *, clients: int = DEFAUL
     up = UpSuite(config_path, workdir)
     try:
         up.wait_up()
-        baseline, results = asyncio.run(_phases(up, _token(config), config.telemetry.slo.runtime_key, clients=clients, duration_s=duration_s,
+        baseline, results = asyncio.run(_phases(up, _token(config), config.telemetry.slo.runtime_key,
+                                                slow_stop_s(config), clients=clients, duration_s=duration_s,
                                                 faults=faults, recovery_limit_s=recovery_limit_s, say=say))
     finally:
         up.stop()
