@@ -91,9 +91,9 @@ class Fault:
 FAULTS: dict[str, Fault] = {
     "collector_killed": Fault("telemetry", "SIGKILL of the telemetry collector", True),
     "fallback_killed": Fault("inference-fallback", "SIGKILL of the fallback", True),
-    "primary_slowed": Fault("inference-primary", "the primary's engine frozen 1.5x its short-prompt budget "
-                            f"(at least {SLOW_STOP_S:g} s) of every {SLOW_RUN_S:g} s more (SIGSTOP/SIGCONT), "
-                            "its server healthy", False),
+    "primary_slowed": Fault("inference-primary", "the primary's engine frozen for 1.5x the short-prompt budget "
+                            f"(at least {SLOW_STOP_S:g} s), then run {SLOW_RUN_S:g} s, over and over "
+                            "(SIGSTOP/SIGCONT); its server alive and healthy", False),
     "primary_frozen": Fault("inference-primary", "SIGSTOP of the primary (no SIGCONT: up replaces it)", True),
     "primary_killed": Fault("inference-primary", "SIGKILL of the primary", True),
 }
