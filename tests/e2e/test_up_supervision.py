@@ -238,7 +238,8 @@ def test_a_killed_collector_comes_back_while_calls_go_on(suite) -> None:
 def test_ctrl_c_leaves_no_process_of_the_suite_behind(suite) -> None:
     up, env = suite
     groups = [_pid(up, part) for part in PARTS]
-    assert up.stop(signal.SIGINT) == 0
+    # Each part may take supervisor.stop_grace_s (15 s) to drain, one after the other.
+    assert up.stop(signal.SIGINT, timeout=len(PARTS) * 15 + 15) == 0
     assert all(group_members(pgid) == [] for pgid in groups)
     for key in ENV_KEYS:
         host, port = env[key].rsplit(":", 1)
