@@ -235,6 +235,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from services.bench.attack_bench import main as attack_bench
 
         return attack_bench(args)
+    if args.target == "failover":
+        from services.bench.failover_bench import main as failover_bench
+
+        return failover_bench(args)
     print(f"ztgate bench {args.target}: not part of this build yet", file=sys.stderr)
     return 2
 
@@ -369,9 +373,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_prepare)
 
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
-    p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry", "attack"])
+    p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry", "attack", "failover"])
     p.add_argument("--samples", type=int, default=400, help="corpus size")
-    p.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
+    p.add_argument("--clients", type=int, default=None,
+                   help="concurrent clients (redaction: for throughput, default 16; failover: of the "
+                        "steady load, each one call at a time, default 2)")
     p.add_argument("--seed", type=int, default=7, help="corpus seed (redaction); the canaries' seed (attack)")
     p.add_argument("--address", help="benchmark a running service instead of starting one")
     p.add_argument("--corpus", type=Path, metavar="FILE",
@@ -381,11 +387,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="calls per series (gateway, default 300; telemetry: on vs off inference calls, "
                         "default 60, 0 skips; attack: the normal tenant's calls per phase, default 40)")
     p.add_argument("--duration-s", type=float, default=None,
-                   help="attack: seconds the attack phase lasts (default 30)")
+                   help="attack: seconds the attack phase lasts (default 30); failover: seconds of the "
+                        "baseline and of the watch after each fault, the slowed primary held 3x (default 20)")
     p.add_argument("--attacks", metavar="KIND,KIND",
                    help="attack: only these attack kinds (default all; the report lists them)")
+    p.add_argument("--faults", metavar="FAULT,FAULT",
+                   help="failover: only these faults (default all: collector_killed, fallback_killed, "
+                        "primary_slowed, primary_frozen, primary_killed)")
     p.add_argument("--out", type=Path,
-                   help="also write the Markdown report here (inference and attack: the JSON results)")
+                   help="also write the Markdown report here (inference, attack and failover: the JSON results)")
     p.add_argument("--auth", action="store_true",
                    help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
     p.add_argument("--api", choices=["grpc", "openai"], default="grpc",

@@ -65,6 +65,8 @@ class Call:
     code: str          # a grpc.StatusCode name, or WRONG_ANSWER (status OK, wrong text)
     duration_ms: float
     detail: str = ""   # a failed call's status message (the first DETAIL_CHARS)
+    started_s: float = 0.0  # when it began (time.monotonic()), to place it against a fault
+    served_by: str = ""     # the inference instance that answered a Generate, if it said
 
 
 def detail_of(exc: grpc.aio.AioRpcError) -> str:

@@ -84,7 +84,12 @@ async def run_ztgate(address: str, texts: list[str], clients: int):
     return sequential, concurrent, errors
 
 
+# Concurrent clients of the throughput series, unless --clients says otherwise.
+DEFAULT_CLIENTS = 16
+
+
 def main(args: argparse.Namespace) -> int:
+    args.clients = args.clients or DEFAULT_CLIENTS
     corpus = getattr(args, "corpus", None)
     if corpus:
         samples = corpus_file.load(corpus)

@@ -89,3 +89,31 @@ def group_members(pgid: int) -> list[int]:
         if fields[0] != b"Z" and int(fields[2]) == pgid:
             members.append(int(entry))
     return members
+
+
+def descendants(pid: int) -> list[int]:
+    """Live (not zombie) children of `pid`, theirs, and so on, from Linux's /proc; [] elsewhere.
+    Unlike `group_members` it finds a descendant that left its parent's process group too."""
+    parents: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if fields[0] != b"Z":
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            if child not in found:
+                found.append(child)
+                todo.append(child)
+    return found

@@ -1,6 +1,8 @@
 """`ztgate up` keeps the suite running when a part is killed or frozen, and refuses to start beside a
 running suite: one real suite (vLLM primary, transformers fallback, redaction, collector, Envoy),
-broken in order, each check waiting until the suite has healed."""
+broken in order, each check waiting until the suite has healed. The primary is killed, then frozen,
+each time under steady load through Envoy (services/bench/failover_load.py, as `ztgate bench
+failover` runs it): at most one call in 60 may be lost (the one on the primary when it went)."""
 
 from __future__ import annotations
 
@@ -10,14 +12,18 @@ import re
 import signal
 import socket
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 
 from services.common.config import load_settings
-from services.common.lifetime import group_members
+from services.bench.attack_load import Call
+from services.bench.failover_load import steady_load
+from services.common.lifetime import descendants, group_members
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
@@ -39,6 +45,9 @@ SUPERVISOR = {"ZTGATE_SUPERVISOR__CHECK_INTERVAL_S": "1", "ZTGATE_SUPERVISOR__CH
               # vLLM restarting beside it, the fallback's first token can take longer than the
               # 1.2 s TTFT budget of a try (gateway.inference_per_try_timeout_s).
               "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "30"}
+# The issue's target: of 60 calls under steady load while the primary is killed or frozen, at most
+# one is lost.
+LOAD_CALLS, MAX_LOST = 60, 1
 PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy")
 
 
@@ -115,25 +124,86 @@ def test_a_second_up_with_the_same_config_fails_at_once_naming_the_port(suite, t
     assert all(_serving(env, part) for part in PARTS)
 
 
-def test_a_killed_primary_takes_its_engine_along_the_fallback_serves_and_it_comes_back(suite) -> None:
+def _under_load(env: dict[str, str], fault: Callable[[], None], before: int = 5) -> list[Call]:
+    """LOAD_CALLS Generate calls through Envoy, one at a time (a 60 s deadline each); `fault` runs
+    once `before` of them have finished, while the next one is in flight."""
+    calls: list[Call] = []
+    load = threading.Thread(target=lambda: asyncio.run(steady_load(
+        env["ZTGATE_GATEWAY__LISTEN"], max_calls=LOAD_CALLS, timeout_s=60, calls=calls)))
+    load.start()
+    try:
+        wait_for(lambda: len(calls) >= before, f"{before} calls before the fault", timeout=300)
+        time.sleep(0.1)  # the next call is on its way
+        fault()
+    finally:
+        load.join(LOAD_CALLS * 70)
+    assert not load.is_alive() and len(calls) == LOAD_CALLS
+    return calls
+
+
+def _lost(calls: list[Call]) -> list[str]:
+    return [f"{c.code}: {c.detail}" for c in calls if c.code != "OK"]
+
+
+def _family(pid: int) -> list[int]:
+    """The part's process and everything it started, by process group and by parentage (/proc)."""
+    return sorted({pid, *group_members(pid), *descendants(pid)})
+
+
+def _no_orphan_of(family: list[int]) -> bool:
+    return not any(alive(p) for p in family)
+
+
+def _wait_gone(family: list[int], timeout: float) -> None:
+    try:
+        wait_for(lambda: _no_orphan_of(family), "the old primary's processes are gone", timeout=timeout)
+    except AssertionError as exc:
+        left = [f"{p} {_cmdline(p)[:80]}" for p in family if alive(p)]
+        raise AssertionError(f"{exc}; left: {left}") from None
+
+
+def test_a_killed_primary_under_load_costs_at_most_one_call_takes_its_engine_along_and_comes_back(
+        suite) -> None:
     up, env = suite
     primary = _pid(up, "inference-primary")
-    engine = [p for p in group_members(primary) if p != primary]
-    assert engine
-    # With `up` frozen nothing cleans up for the primary: its EngineCore must go by itself.
-    os.kill(up.process.pid, signal.SIGSTOP)
-    try:
-        os.kill(primary, signal.SIGKILL)
-        wait_for(lambda: not any(alive(p) for p in engine), "the killed primary's processes are gone",
-                 timeout=20)
-    finally:
-        os.kill(up.process.pid, signal.SIGCONT)
-    # Until it is back, the fallback answers.
-    assert [_generate(env) for _ in range(3)] == ["fallback"] * 3
+    family = _family(primary)
+    assert any("EngineCore" in _cmdline(p) for p in family)
+
+    def kill() -> None:
+        # With `up` frozen nothing cleans up for the primary: its EngineCore must go by itself.
+        os.kill(up.process.pid, signal.SIGSTOP)
+        try:
+            os.kill(primary, signal.SIGKILL)
+            _wait_gone(family, timeout=20)
+        finally:
+            os.kill(up.process.pid, signal.SIGCONT)
+
+    calls = _under_load(env, kill)
+    assert len(_lost(calls)) <= MAX_LOST, _lost(calls)
+    assert "fallback" in {c.served_by for c in calls[6:]}  # the fallback answered meanwhile
     wait_for(lambda: _pid(up, "inference-primary") != primary and _serving(env, "inference-primary"),
              "the primary was restarted and serves", timeout=660, child=up)
     assert "inference-primary was killed by SIGKILL; restarting it" in up.log()
-    assert group_members(primary) == []  # nothing of the old primary is left
+    assert group_members(primary) == [] and _no_orphan_of(family)  # nothing of the old primary is left
+    wait_for(lambda: _generate(env) == "primary", "the gateway sends greedy calls to the primary again",
+             timeout=120)
+
+
+def test_a_frozen_primary_under_load_costs_at_most_one_call_and_is_replaced_whole(suite) -> None:
+    """SIGSTOP: alive but answering nothing, health checks included. Envoy's health checks take it
+    out of rotation, and `up`'s find it frozen and replace it (its whole process group killed);
+    nobody sends SIGCONT."""
+    up, env = suite
+    primary = _pid(up, "inference-primary")
+    family = _family(primary)
+    assert any("EngineCore" in _cmdline(p) for p in family)
+    calls = _under_load(env, lambda: os.kill(primary, signal.SIGSTOP))
+    assert len(_lost(calls)) <= MAX_LOST, _lost(calls)
+    assert "fallback" in {c.served_by for c in calls[6:]}
+    wait_for(lambda: _pid(up, "inference-primary") != primary and _serving(env, "inference-primary"),
+             "the frozen primary was replaced and serves", timeout=660, child=up)
+    assert "inference-primary failed 3 health checks in a row" in up.log()
+    assert group_members(primary) == [] and _no_orphan_of(family)  # frozen processes too: all gone
     wait_for(lambda: _generate(env) == "primary", "the gateway sends greedy calls to the primary again",
              timeout=120)
 
@@ -168,7 +238,8 @@ def test_a_killed_collector_comes_back_while_calls_go_on(suite) -> None:
 def test_ctrl_c_leaves_no_process_of_the_suite_behind(suite) -> None:
     up, env = suite
     groups = [_pid(up, part) for part in PARTS]
-    assert up.stop(signal.SIGINT) == 0
+    # Each part may take supervisor.stop_grace_s (15 s) to drain, one after the other.
+    assert up.stop(signal.SIGINT, timeout=len(PARTS) * 15 + 15) == 0
     assert all(group_members(pgid) == [] for pgid in groups)
     for key in ENV_KEYS:
         host, port = env[key].rsplit(":", 1)

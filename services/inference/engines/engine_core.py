@@ -7,8 +7,13 @@ core, until killed by hand. vLLM has no setting or hook for that child's start, 
 PR_SET_PDEATHSIG must be armed by the child itself, so `bind_engine_core_to_server` points that one
 class attribute at `run_engine_core` here (pickled by name, so a spawned child imports this
 module): it arms the signal (services/common/lifetime.py) and then runs vLLM's own entry point,
-unchanged. Under `ztgate up` the supervisor also kills the server's whole process group; this
-covers `ztgate serve inference` on its own, and a group that a signal did not reach.
+unchanged. EngineCore in turn starts vLLM's model worker (`VLLM::Worker`, multiprocessing target
+`WorkerProc.worker_main`), which only watches a pipe for its parent's exit and then shuts down in
+its own time (seen: still running 20 s after a SIGKILLed server took its EngineCore along, on a
+busy machine): `run_engine_core` binds that entry point the same way (`run_worker`), so the
+worker dies with its EngineCore. Under `ztgate up` the supervisor also kills the server's whole
+process group; this covers `ztgate serve inference` on its own, and a group that a signal did
+not reach.
 """
 
 from __future__ import annotations
@@ -28,9 +33,34 @@ def _vllm_entry_point() -> Callable[..., Any]:
     return getattr(current, "__wrapped__", current)
 
 
-def run_engine_core(*args: Any, **kwargs: Any) -> Any:
-    """EngineCore's process entry point: dies with its server, then runs vLLM's as is."""
+def _vllm_worker_main() -> Callable[..., Any]:
+    """vLLM's own WorkerProc.worker_main, whether or not this process bound it."""
+    from vllm.v1.executor.multiproc_executor import WorkerProc
+
+    current = WorkerProc.__dict__["worker_main"].__func__
+    return getattr(current, "__wrapped__", current)
+
+
+def run_worker(*args: Any, **kwargs: Any) -> Any:
+    """vLLM's worker process entry point: dies with its EngineCore, then runs vLLM's as is."""
     die_with_parent(signal.SIGKILL)
+    return _vllm_worker_main()(*args, **kwargs)
+
+
+def bind_worker_to_engine_core() -> None:
+    """Makes every model worker this process (an EngineCore) starts die with it. Idempotent."""
+    from vllm.v1.executor.multiproc_executor import WorkerProc
+
+    original = _vllm_worker_main()
+    run_worker.__wrapped__ = original  # type: ignore[attr-defined]
+    WorkerProc.worker_main = staticmethod(run_worker)  # type: ignore[method-assign]
+
+
+def run_engine_core(*args: Any, **kwargs: Any) -> Any:
+    """EngineCore's process entry point: dies with its server, binds its workers to itself, then
+    runs vLLM's as is."""
+    die_with_parent(signal.SIGKILL)
+    bind_worker_to_engine_core()
     return _vllm_entry_point()(*args, **kwargs)
 
 

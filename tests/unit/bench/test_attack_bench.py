@@ -228,7 +228,8 @@ def test_json_figures_are_strict_json_with_the_summary() -> None:
     assert data["summary"]["normal"]["attack"]["Generate"]["p99_ms"] is None  # no call: null, not NaN
     assert data["summary"]["canaries_at_upstream"] == 0
     assert data["attacks"]["stream_32k"]["statuses"] == {"RedactStream OK": 3}
-    assert data["baseline"][0] == {"method": "Generate", "code": "OK", "duration_ms": 10.0, "detail": ""}
+    assert data["baseline"][0] == {"method": "Generate", "code": "OK", "duration_ms": 10.0, "detail": "",
+                                 "started_s": 0.0, "served_by": ""}  # the failover bench places calls in time
 
 
 def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, tmp_path: Path, capsys) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from services.common.lifetime import group_members
+from services.common.lifetime import descendants, group_members
 from services.inference.engines import engine_core
 from tests.procs import ROOT, alive
 
@@ -112,10 +112,31 @@ def test_group_members_lists_the_live_processes_of_a_group() -> None:
             pass
 
 
-def test_vllms_engine_core_is_started_through_the_entry_point_that_arms_the_signal(
+def test_descendants_follows_children_out_of_their_parents_group() -> None:
+    """A child in a session of its own (setsid: out of the group) is still found."""
+    leader = subprocess.Popen(["sh", "-c", "setsid sleep 60 & sleep 60 & wait"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 5
+        while len(descendants(leader.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        found = descendants(leader.pid)
+        assert len(found) == 2 and leader.pid not in found
+        in_group = set(group_members(leader.pid))
+        assert len(set(found) - in_group) == 1  # the setsid'd one left the group
+        assert all(descendants(pid) == [] for pid in found)
+    finally:
+        for pid in [*descendants(leader.pid), leader.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        leader.wait()
+
+
+def test_vllms_engine_core_and_its_worker_start_through_entry_points_that_arm_the_signal(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """vLLM's class is a TEST DOUBLE here (importing vLLM takes a minute); the real one is bound
-    and its EngineCore checked in tests/e2e/test_up_supervision.py."""
+    """vLLM's classes are TEST DOUBLES here (importing vLLM takes a minute); the real ones are
+    bound, and their processes checked, in tests/e2e/test_up_supervision.py."""
     calls: list[tuple] = []
 
     class EngineCoreProc:
@@ -123,16 +144,27 @@ def test_vllms_engine_core_is_started_through_the_entry_point_that_arms_the_sign
         def run_engine_core(*args, **kwargs):
             calls.append(("vllm", args, kwargs))
 
-    fake = types.ModuleType("vllm.v1.engine.core")
-    fake.EngineCoreProc = EngineCoreProc
-    monkeypatch.setitem(sys.modules, "vllm.v1.engine.core", fake)
+    class WorkerProc:
+        @staticmethod
+        def worker_main(*args, **kwargs):
+            calls.append(("worker", args, kwargs))
+
+    for name, cls in (("vllm.v1.engine.core", EngineCoreProc), ("vllm.v1.executor.multiproc_executor", WorkerProc)):
+        fake = types.ModuleType(name)
+        setattr(fake, cls.__name__, cls)
+        monkeypatch.setitem(sys.modules, name, fake)
     monkeypatch.setattr(engine_core, "die_with_parent", lambda sig: calls.append(("armed", sig)))
-    # bind sets this; monkeypatch takes it away again after the test.
+    # bind sets these; monkeypatch takes them away again after the test.
     monkeypatch.setattr(engine_core.run_engine_core, "__wrapped__", None, raising=False)
+    monkeypatch.setattr(engine_core.run_worker, "__wrapped__", None, raising=False)
     engine_core.bind_engine_core_to_server()
     engine_core.bind_engine_core_to_server()  # idempotent: still vLLM's underneath, once
     target = EngineCoreProc.run_engine_core
     # What multiprocessing hands a spawned child: our entry point, by name.
     assert pickle.loads(pickle.dumps(target)) is engine_core.run_engine_core
-    target("a", dp_rank=0)
+    target("a", dp_rank=0)  # in the EngineCore: armed, and its workers bound before vLLM runs
     assert calls == [("armed", signal.SIGKILL), ("vllm", ("a",), {"dp_rank": 0})]
+    worker = WorkerProc.worker_main
+    assert pickle.loads(pickle.dumps(worker)) is engine_core.run_worker
+    worker(rank=0)
+    assert calls[2:] == [("armed", signal.SIGKILL), ("worker", (), {"rank": 0})]
