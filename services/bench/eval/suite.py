@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,6 +37,9 @@ LISTEN_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACT
                "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN", "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN")
 # Seconds `ztgate up` gets to say it is up (two model instances load on a small machine).
 START_TIMEOUT_S = 600.0
+# The per-try (first token) timeout of the eval's own gateway, seconds (below the stream idle
+# timeout, 60 s by default, as the gateway settings require).
+EVAL_PER_TRY_TIMEOUT_S = 50.0
 # Seconds the probe of a --target waits for an answer.
 PROBE_TIMEOUT_S = 10.0
 
@@ -103,6 +107,10 @@ def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dic
         # One analysis worker and no background scoring: a small machine runs the eval.
         "ZTGATE_REDACTION__WORKERS": os.environ.get("ZTGATE_REDACTION__WORKERS", "1"),
         "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
+        # The gate judges answers, not time to first token (tests/e2e/test_gateway_slo.py does): a
+        # loaded machine's slow first token must not turn a case into a failed call.
+        "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),
+        "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": str(EVAL_PER_TRY_TIMEOUT_S),
     })
     return env
 
@@ -130,6 +138,8 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
     argv = [sys.executable, "-m", "services.cli", "up", *(["--config", str(config_path)] if config_path else [])]
     log = workdir / "up.log"
     process = spawn(argv, log, env)
+    # SIGTERM to the eval stops its suite too (Python's default would exit at once and leave `up` running).
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         _wait_up(process, log, start_timeout_s)
         mtls = config.mesh.mtls
@@ -139,6 +149,11 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
                      fallback=env["ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN"], tls=tls, own=True)
     finally:
         stop_all([process], 60.0)
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _wait_up(process: subprocess.Popen, log: Path, timeout_s: float) -> None:
