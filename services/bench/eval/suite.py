@@ -138,6 +138,7 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
     argv = [sys.executable, "-m", "services.cli", "up", *(["--config", str(config_path)] if config_path else [])]
     log = workdir / "up.log"
     process = spawn(argv, log, env)
+    print(f"ztgate eval: starting the suite (ztgate up; its log: {log}) ...", file=sys.stderr, flush=True)
     # SIGTERM to the eval stops its suite too (Python's default would exit at once and leave `up` running).
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
