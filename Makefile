@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,inference
 
-.PHONY: install models system-deps test up protos lint clean lock
+.PHONY: install models system-deps test eval up protos lint clean lock
 
 # Every dependency at the version and hash of the locks (scripts/lock.py writes them from
 # pyproject.toml's pins); then ztgate itself, editable. TORCH_INDEX: PyTorch's CPU index, for a
@@ -41,6 +41,11 @@ system-deps:
 
 test: install system-deps models
 	$(BIN)/python -m pytest
+
+# The golden gate (docs/golden.md): the quick set on a suite of its own; EVAL_ARGS=--full for the nightly set.
+EVAL_OUT ?= eval-report
+eval: install models
+	$(BIN)/ztgate eval --out $(EVAL_OUT) $(EVAL_ARGS)
 
 up: install models
 	$(BIN)/ztgate up

@@ -243,6 +243,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from services.bench.eval.main import main as eval_main
+
+    return eval_main(args)
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from services.inference.models import prepare
     from services.redaction import gazetteer
@@ -406,6 +412,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_inference_bench_arguments(p.add_argument_group("inference"))
     p.set_defaults(func=cmd_bench)
+
+    p = with_config(sub.add_parser("eval", help="the golden gate: run tests/golden/ through a suite; exit 1 on drift"))
+    p.add_argument("--full", action="store_true", help="the nightly set (default: the quick set)")
+    p.add_argument("--target", metavar="ADDR",
+                   help="the gateway of a running suite (default: start one on free loopback ports)")
+    p.add_argument("--update", action="store_true",
+                   help="rewrite the expected answers from this run and print the diff (review, then commit it)")
+    p.add_argument("--out", type=Path, help="folder for eval-report.json, .md and eval-latency.png")
+    p.add_argument("--golden-dir", type=Path, help="golden files (default tests/golden)")
+    with_gateway_credentials(p)
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("models", help="prepare the default model offline")
     models = p.add_subparsers(dest="action", required=True)

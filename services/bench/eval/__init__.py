@@ -1,0 +1,1 @@
+"""`ztgate eval`: the golden regression gate (tests/golden/, docs/operations.md "The golden gate")."""
