@@ -69,13 +69,14 @@ def parent_death_preexec(sig: int = signal.SIGKILL) -> Callable[[], None] | None
     return arm
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live (not zombie) processes in process group `pgid`, from Linux's /proc; [] elsewhere."""
-    members = []
+def _live_processes() -> list[tuple[int, int, int]]:
+    """(pid, parent pid, process group) of every live (not zombie) process, from Linux's /proc;
+    [] elsewhere."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return members
+        return []
+    found = []
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -86,30 +87,22 @@ def group_members(pgid: int) -> list[int]:
             continue
         # "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
         fields = stat[stat.rfind(b")") + 2:].split()
-        if fields[0] != b"Z" and int(fields[2]) == pgid:
-            members.append(int(entry))
-    return members
+        if fields[0] != b"Z":
+            found.append((int(entry), int(fields[1]), int(fields[2])))
+    return found
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes in process group `pgid`, from Linux's /proc; [] elsewhere."""
+    return [pid for pid, _, group in _live_processes() if group == pgid]
 
 
 def descendants(pid: int) -> list[int]:
     """Live (not zombie) children of `pid`, theirs, and so on, from Linux's /proc; [] elsewhere.
     Unlike `group_members` it finds a descendant that left its parent's process group too."""
     parents: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:  # gone meanwhile
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if fields[0] != b"Z":
-            parents.setdefault(int(fields[1]), []).append(int(entry))
+    for child, parent, _ in _live_processes():
+        parents.setdefault(parent, []).append(child)
     found, todo = [], [pid]
     while todo:
         for child in parents.get(todo.pop(), []):
