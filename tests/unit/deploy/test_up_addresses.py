@@ -22,7 +22,12 @@ SETTINGS = {"ZTGATE_GATEWAY__LISTEN": "gateway.listen", "ZTGATE_GATEWAY__ADMIN":
 
 
 def _config(tmp_path: Path, **overrides: str) -> tuple[ZtgateConfig, dict[str, str]]:
-    env = {key: f"127.0.0.1:{free_port()}" for key in SETTINGS}
+    ports: list[int] = []
+    while len(ports) < len(SETTINGS):  # free_port may hand out a port twice: one per part here
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    env = {key: f"127.0.0.1:{port}" for key, port in zip(SETTINGS, ports)}
     env.update(overrides)
     env["ZTGATE_MESH__PKI_DIR"] = str(tmp_path / "pki")
     return load_settings(ZtgateConfig, None, environ=env), env
