@@ -417,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
     p.add_argument("--api", choices=["grpc", "openai"], default="grpc",
                    help="gateway: openai also measures the OpenAI-compatible HTTP door, side by side")
+    p.add_argument("--replicas", nargs="?", const="1,2", default=None, metavar="N,N",
+                   help="gateway: throughput with this many redaction replicas behind Envoy, side by "
+                        "side (default 1,2; --clients concurrent clients, default 8; --calls, default 200)")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     from services.inference.speedbench import add_arguments as add_inference_bench_arguments
