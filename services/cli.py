@@ -82,8 +82,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_up(args: argparse.Namespace) -> int:
     from services.launcher import run_suite
+    from services.replicas import ReplicaError, parse
 
-    return asyncio.run(run_suite(_config(args), args.config))
+    config = _config(args)
+    try:
+        counts = parse(args.replicas, config.supervisor.max_replicas)
+    except ReplicaError as exc:
+        print(f"ztgate up: {exc}", file=sys.stderr)
+        return 2
+    return asyncio.run(run_suite(config, args.config, counts))
 
 
 def cmd_envoy_config(args: argparse.Namespace) -> int:
@@ -308,6 +315,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_serve)
 
     p = with_config(sub.add_parser("up", help="run the whole suite behind Envoy until Ctrl-C"))
+    p.add_argument("--replicas", action="append", default=[], metavar="PART=N",
+                   help="run PART (redaction, inference-primary, inference-fallback) as N replicas "
+                        "behind Envoy, each on its configured port + i * supervisor.replica_port_stride "
+                        "(repeat, or comma-separate, for several parts)")
     p.set_defaults(func=cmd_up)
 
     p = with_config(sub.add_parser("envoy-config", help="render the Envoy bootstrap that `up` runs"))
@@ -406,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
     p.add_argument("--api", choices=["grpc", "openai"], default="grpc",
                    help="gateway: openai also measures the OpenAI-compatible HTTP door, side by side")
+    p.add_argument("--replicas", nargs="?", const="1,2", default=None, metavar="N,N",
+                   help="gateway: throughput with this many redaction replicas behind Envoy, side by "
+                        "side (default 1,2; --clients concurrent clients, default 8; --calls, default 200)")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     from services.inference.speedbench import add_arguments as add_inference_bench_arguments

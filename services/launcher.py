@@ -18,6 +18,7 @@ import signal
 import sys
 import tempfile
 from datetime import UTC, datetime, timedelta
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from services.common import pki
@@ -28,6 +29,7 @@ from services.gateway.auth import TokenError, keygen_at
 from services.gateway.envoy_config import check_exposure, render
 from services.gateway.envoy_process import envoy_argv
 from services.redaction import keys
+from services.replicas import REPLICABLE, Replica, ReplicaError, envoy_endpoints, plan
 from services.supervisor.child import Child, Listen, StartError
 from services.supervisor.supervisor import Supervisor
 
@@ -45,33 +47,44 @@ SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path) -> list[Child]:
-    """The children of `ztgate up`, in start order."""
+def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path,
+          planned: Mapping[str, Sequence[Replica]] | None = None) -> list[Child]:
+    """The children of `ztgate up`, in start order; `planned` (services/replicas.py `plan`) runs
+    a part as several replicas, each a child of its own on its own address."""
     serve = [sys.executable, "-m", "services.cli", "serve"]
     extra = ["--config", str(config_path)] if config_path else []
-    inference = config.inference
+    planned = planned or plan(config, {})
+
+    def replicated(part: str, argv: list[str], service: str, essential: bool = False) -> list[Child]:
+        setting, _ = REPLICABLE[part]
+        return [Child(r.name, argv, r.address, service, essential=essential, group=part,
+                      listens=(Listen(setting, r.address, "" if r.index == 0 else
+                                      f" + {r.index} * supervisor.replica_port_stride, replica "
+                                      f"{r.index + 1}"),))
+                for r in planned[part]]
+
     children = [
         # First, so that the others' telemetry has somewhere to land.
         Child("telemetry", [*serve, "telemetry", *extra], config.telemetry.server.listen,
               "ztgate.telemetry.v1.Telemetry",
               listens=(Listen("telemetry.server.listen", config.telemetry.server.listen),
                        Listen("telemetry.metrics_listen", config.telemetry.metrics_listen))),
-        Child("redaction", [*serve, "redaction", *extra], config.redaction.server.listen,
-              "ztgate.redaction.v1.Redaction", essential=True,
-              listens=(Listen("redaction.server.listen", config.redaction.server.listen),)),
-        Child("inference-primary", [*serve, "inference", "--instance", "primary", *extra],
-              inference.primary.server.listen, "ztgate.inference.v1.Inference",
-              listens=(Listen("inference.primary.server.listen", inference.primary.server.listen),)),
-        Child("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
-              inference.fallback.server.listen, "ztgate.inference.v1.Inference",
-              listens=(Listen("inference.fallback.server.listen", inference.fallback.server.listen),)),
+        *replicated("redaction", [*serve, "redaction", *extra], "ztgate.redaction.v1.Redaction",
+                    essential=True),
+        *replicated("inference-primary", [*serve, "inference", "--instance", "primary", *extra],
+                    "ztgate.inference.v1.Inference"),
+        *replicated("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
+                    "ztgate.inference.v1.Inference"),
         Child("envoy", envoy_argv(envoy_config), ready_url=f"http://{config.gateway.admin}/ready",
               essential=True, listens=(Listen("gateway.listen", config.gateway.listen),
                                        Listen("gateway.admin", config.gateway.admin))),
     ]
     tls = pki.operator_tls(config.mesh)
     for child in children:
-        child.env = child_env(config, child.name)
+        child.env = child_env(config, child.group)
+        if child.group in REPLICABLE:
+            # Each replica on its own address (the first: the configured one).
+            child.env[f"ZTGATE_{SERVED_PARTS[child.group][0]}__LISTEN"] = child.listens[0].address
         child.tls = tls if child.health_address else None
     return children
 
@@ -84,7 +97,8 @@ def address_problems(children: list[Child]) -> list[str]:
     seen: dict[str, Listen] = {}
     for listen in (listen for child in children for listen in child.listens):
         if (first := seen.setdefault(listen.address, listen)) is not listen:
-            problems.append(f"{listen.address} is set for both {first.setting} and {listen.setting}; "
+            problems.append(f"{listen.address} is set for both {first.setting}{first.note} and "
+                            f"{listen.setting}{listen.note}; "
                             f"give {listen.setting} ({listen.env_var}) an address of its own")
         elif (error := bind_error(listen.address)) is not None:
             problems.append(listen.refusal(error))
@@ -170,9 +184,16 @@ def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateCon
     return load_settings(ZtgateConfig, config_path, environ=child_env(config))
 
 
-async def run_suite(config: ZtgateConfig, config_path: Path | None) -> int:
+async def run_suite(config: ZtgateConfig, config_path: Path | None,
+                    replica_counts: Mapping[str, int] | None = None) -> int:
     """Starts the suite, reports endpoints, keeps every part running (restarting one that dies or
-    stops answering), and stops it all on a signal or when an essential part is given up on."""
+    stops answering), and stops it all on a signal or when an essential part is given up on.
+    `replica_counts` (`--replicas`, services/replicas.py `parse`) runs parts as several replicas."""
+    try:
+        planned = plan(config, replica_counts or {})
+    except ReplicaError as exc:
+        print(f"ztgate up failed: nothing was started, because {exc}", file=sys.stderr)
+        return 2
     envoy_settings = children_config(config, config_path)
     # First, before anything is written: raises EnvoyConfigError for what must not be exposed.
     warnings = check_exposure(envoy_settings)
@@ -180,7 +201,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None) -> int:
         print(f"\n{'!' * 78}\n{warning}\n{'!' * 78}\n", file=sys.stderr, flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
     envoy_config = workdir / "envoy.yaml"
-    children = suite(config, config_path, envoy_config)
+    children = suite(config, config_path, envoy_config, planned)
     if problems := address_problems(children):
         shutil.rmtree(workdir, ignore_errors=True)
         print("ztgate up failed: nothing was started, because\n  " + "\n  ".join(problems),
@@ -195,7 +216,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None) -> int:
     for line in lines:
         print(line, flush=True)
     tls = pki.operator_tls(config.mesh)
-    envoy_config.write_text(render(envoy_settings))
+    envoy_config.write_text(render(envoy_settings, endpoints=envoy_endpoints(planned)))
     supervisor = Supervisor(children, config.supervisor)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -210,10 +231,11 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None) -> int:
               + ("plaintext" if ingress is None else "TLS, client certificates required"
                  if ingress.client_ca else "TLS") + ")")
         print(f"  Envoy admin console    http://{config.gateway.admin}/")
-        print(f"  redaction (internal)   {config.redaction.server.listen}")
-        print(f"  inference primary      {config.inference.primary.server.listen} "
+        where = {part: ", ".join(r.address for r in reps) for part, reps in planned.items()}
+        print(f"  redaction (internal)   {where['redaction']}")
+        print(f"  inference primary      {where['inference-primary']} "
               f"({config.inference.primary.engine}, speculative {config.inference.primary.speculative.method})")
-        print(f"  inference fallback     {config.inference.fallback.server.listen} "
+        print(f"  inference fallback     {where['inference-fallback']} "
               f"({config.inference.fallback.engine})")
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")

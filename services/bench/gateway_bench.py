@@ -226,17 +226,23 @@ class RunningParts:
 def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300.0, *, auth: bool = False,
                   processor: str = "redaction", tenants: tuple[str, ...] = ("bench",),
                   unlimited_rate: bool = True, upstream_args: tuple[str, ...] = (),
-                  stop_timeout_s: float = 30.0) -> Iterator[RunningParts]:
+                  stop_timeout_s: float = 30.0, redaction_replicas: int = 1) -> Iterator[RunningParts]:
     """Starts redaction, the echo upstream and Envoy on free ports, and stops them after (each
     given `stop_timeout_s` to exit before it is killed). With `auth`, Envoy checks tokens (a key
     made in `logs`, a token minted per tenant) and, with `unlimited_rate`, applies a per-tenant rate
     limit far above any bench's rate (what turning it on costs; else the configured limit stays);
     with mesh.mtls (as under `ztgate up`), every hop behind Envoy is mTLS, with certificates issued
-    in `logs`. `upstream_args` go to the echo upstream's command line."""
+    in `logs`. `upstream_args` go to the echo upstream's command line. `redaction_replicas`
+    processors run side by side, each an endpoint of Envoy's redaction clusters (as under
+    `ztgate up --replicas redaction=N`); RunningParts.redaction is the first."""
     from services.gateway.envoy_config import render
     from services.gateway.envoy_process import envoy_argv
 
-    upstream, redaction = free_address(), free_address()
+    if redaction_replicas < 1:
+        raise ValueError("redaction_replicas must be at least 1")
+    upstream = free_address()
+    replicas = [free_address() for _ in range(redaction_replicas)]
+    redaction = replicas[0]
     tokens: dict[str, str] = {}
     update: dict = {"listen": free_address(), "admin": free_address(), "health_interval_s": 0.5}
     if auth:
@@ -268,28 +274,39 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         "gateway": gateway, "inference": inference,
         "redaction": config.redaction.model_copy(update={"server": server})})
     bootstrap = logs / "envoy.yaml"
-    bootstrap.write_text(render(config))
+    bootstrap.write_text(render(config, endpoints={"redaction": replicas}))
     python = [sys.executable, "-m"]
     argvs = {
-        "redaction": ([*python, "services.cli", "serve", "redaction", "--listen", redaction]
-                      if processor == "redaction" else
-                      [*python, "services.bench.noop_ext_proc", "--listen", redaction,
-                       *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])]),
+        **{f"redaction{'' if i == 0 else f'-{i + 1}'}": (
+            [*python, "services.cli", "serve", "redaction", "--listen", address]
+            if processor == "redaction" else
+            [*python, "services.bench.noop_ext_proc", "--listen", address,
+             *(["--pki-dir", str(config.mesh.pki_dir)] if tls else [])])
+           for i, address in enumerate(replicas)},
         "upstream": [*python, "services.bench.gateway_bench", "--echo-upstream", upstream,
                      *(["--pki-dir", str(config.mesh.pki_dir)] if tls else []), *upstream_args],
         "envoy": envoy_argv(bootstrap),
     }
-    # The bench's redaction service keeps its generated keys with the rest of its run, in `logs`.
-    envs = {"redaction": {**mesh_env(config, pki.REDACTION),
-                          "ZTGATE_REDACTION__KEYS_FILE": str(logs / "keys" / "redaction.json")}}
+    # The bench's redaction service keeps its generated keys with the rest of its run, in `logs`
+    # (its replicas share them, as under `ztgate up`).
+    redaction_env = {**mesh_env(config, pki.REDACTION),
+                     "ZTGATE_REDACTION__KEYS_FILE": str(logs / "keys" / "redaction.json")}
+    if processor == "redaction":
+        from services.redaction import keys
+
+        # Made once, before the replicas start (as `ztgate up` does): they must not race to write it.
+        keys.resolve(config.model_copy(update={"redaction": config.redaction.model_copy(
+            update={"keys_file": logs / "keys" / "redaction.json"})}))
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():
-            processes.append(spawn(argv, logs / f"{name}.log", envs.get(name)))
-        wait_until(lambda: is_serving(redaction, EXT_PROC, tls), "the redaction service SERVING", processes,
-                   logs, start_timeout_s)
+            processes.append(spawn(argv, logs / f"{name}.log",
+                                   redaction_env if name.startswith("redaction") else None))
+        for address in replicas:
+            wait_until(lambda address=address: is_serving(address, EXT_PROC, tls),
+                       f"the redaction service at {address} SERVING", processes, logs, start_timeout_s)
         wait_until(lambda: _clusters_healthy(gateway.admin, [
-            f"redaction::{redaction}::health_flags::healthy",
+            *(f"redaction::{address}::health_flags::healthy" for address in replicas),
             f"inference_primary::{upstream}::health_flags::healthy"]),
             "Envoy seeing its upstreams healthy", processes, logs, 60.0)
         yield RunningParts(gateway.listen, upstream, redaction, gateway.admin, tokens, tls)
@@ -339,13 +356,17 @@ def main(args: argparse.Namespace) -> int:
     is missed."""
     from services.config import load_config
 
+    config = load_config(getattr(args, "config", None))
+    if getattr(args, "replicas", None):
+        from services.bench import replica_bench
+
+        return replica_bench.main(args, config)
     calls = getattr(args, "calls", None) or 300
     auth = bool(getattr(args, "auth", False))
     processor = getattr(args, "processor", None) or "redaction"
     print(f"starting {'redaction' if processor == 'redaction' else 'a no-op processor'}, echo upstream "
           f"and Envoy{' (tokens and rate limit on)' if auth else ''}; {calls} calls per series ...",
           file=sys.stderr, flush=True)
-    config = load_config(getattr(args, "config", None))
     if getattr(args, "api", "grpc") == "openai":
         from services.bench import openai_bench
 

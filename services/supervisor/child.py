@@ -37,6 +37,8 @@ class Listen:
     # The key path in ztgate.yaml, e.g. "gateway.listen".
     setting: str
     address: str
+    # Said after the setting in refusals: how the address follows from it (a replica's).
+    note: str = ""
 
     @property
     def env_var(self) -> str:
@@ -49,7 +51,7 @@ class Listen:
             why = "is already in use: another `ztgate up`, or another program, listens there"
         else:
             why = f"cannot be listened on: {error.strerror or error}"
-        return (f"{self.address} ({self.setting}) {why}. Stop it, or set {self.setting} "
+        return (f"{self.address} ({self.setting}{self.note}) {why}. Stop it, or set {self.setting} "
                 f"({self.env_var}) to a free address")
 
 
@@ -74,13 +76,19 @@ class Child:
     ready_url: str | None = None
     # Every address it listens on: checked free before it starts, and its own while it runs.
     listens: tuple[Listen, ...] = ()
-    # Nothing can be served without it (redaction, Envoy): `up` stops if it is given up on.
+    # Nothing can be served without it (redaction, Envoy): `up` stops if it is given up on (every
+    # replica of it, when it runs as several).
     essential: bool = False
     # Its environment (None: `up`'s own).
     env: dict[str, str] | None = None
     # The operator's client certificate for health checks of a suite with mTLS.
     tls: ClientTlsSettings | None = None
     process: asyncio.subprocess.Process | None = field(default=None, repr=False)
+    # The part this process is a replica of (`ztgate up --replicas`); its name when it runs once.
+    group: str = ""
+
+    def __post_init__(self) -> None:
+        self.group = self.group or self.name
 
     @property
     def pid(self) -> int | None:

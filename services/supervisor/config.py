@@ -32,6 +32,16 @@ class SupervisorSettings(Strict):
     # Seconds a part has to exit after SIGTERM when `up` stops, before its process group is
     # SIGKILLed (above the services' server.shutdown_grace_s, so their calls can drain).
     stop_grace_s: float = Field(default=15.0, gt=0)
+    # Most replicas of one part that `ztgate up --replicas PART=N` runs (redaction,
+    # inference-primary, inference-fallback); each is a full process (a redaction replica holds
+    # its own spaCy model and Hyperscan database, an inference one its own vLLM engine), so a larger
+    # N is refused naming this setting.
+    max_replicas: int = Field(default=4, ge=1)
+    # Replica i (from 0) of a part listens on its configured port + i * replica_port_stride, on
+    # its configured host: the first replica on the configured address itself. 100 keeps the
+    # default ports' replicas apart (50051, 50151, ... for redaction; 50052, 50152, ... for the
+    # primary); `up` refuses to start when a replica's address is taken or set for two parts.
+    replica_port_stride: int = Field(default=100, ge=1, le=10_000)
 
     @model_validator(mode="after")
     def _backoff_grows(self) -> SupervisorSettings:

@@ -7,6 +7,9 @@ others keep serving meanwhile (the gateway sends inference to the fallback while
 back, and nothing on the request path waits for the telemetry collector). A part that fails more
 than `max_restarts` times within `restart_window_s` is given up on, loudly; giving up on an
 essential part (redaction, Envoy: nothing can be served without them) ends `supervise` with 1.
+Replicas of one part (`ztgate up --replicas`, the same `group`) are restarted and given up on each on
+its own; an essential part is lost only when every one of its replicas has been given up on, since
+Envoy balances over the replicas still serving.
 
 The supervisor knows parts only through `Part`, so its decisions are tested with fake parts.
 """
@@ -34,6 +37,8 @@ class Part(Protocol):
 
     name: str
     essential: bool
+    # The part it is a replica of (its own name when it runs once).
+    group: str
 
     @property
     def pid(self) -> int | None: ...
@@ -193,7 +198,11 @@ class Supervisor:
         s = self.settings
         line = (f"GIVING UP on {part.name}: it {reason}, after {s.max_restarts} restarts within "
                 f"{s.restart_window_s:g} s (supervisor.max_restarts, supervisor.restart_window_s). ")
-        if part.essential:
+        left = [p.name for p in self.parts if p.group == part.group and p.name not in self.given_up]
+        if left:
+            line += (f"{len(left)} other replica(s) of {part.group} keep serving ({', '.join(left)}); "
+                     "restart `ztgate up` to bring it back.")
+        elif part.essential:
             line += "Nothing can be served without it: stopping the suite."
             assert self._fatal is not None
             self._fatal.set()

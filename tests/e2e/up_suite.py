@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tests.procs import Child, compiled_cache_dir, free_port, spawn
@@ -27,10 +28,11 @@ def up_env(logs: Path, **extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0) -> Child:
-    """`ztgate up` with `env`, once it has printed "ztgate is up"; RuntimeError (with its log) if
-    it exits or takes longer than `timeout_s`."""
-    child = spawn("up", [sys.executable, "-m", "services.cli", "up"], logs, env)
+def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0,
+             args: Sequence[str] = ()) -> Child:
+    """`ztgate up` with `env` (and `args`, e.g. --replicas), once it has printed "ztgate is up";
+    RuntimeError (with its log) if it exits or takes longer than `timeout_s`."""
+    child = spawn("up", [sys.executable, "-m", "services.cli", "up", *args], logs, env)
     deadline = time.monotonic() + timeout_s
     while "ztgate is up" not in child.log():
         if child.process.poll() is not None or time.monotonic() > deadline:

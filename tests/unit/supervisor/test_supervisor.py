@@ -25,8 +25,10 @@ class FakePart:
     """TEST DOUBLE of services.supervisor.child.Child: an 'process' that runs until `crash()` or
     kill; `healthy` answers `self.serving`; `fail_starts` makes that many next starts exit at once."""
 
-    def __init__(self, name: str, events: list[str], *, essential: bool = False) -> None:
+    def __init__(self, name: str, events: list[str], *, essential: bool = False,
+                 group: str = "") -> None:
         self.name = name
+        self.group = group or name
         self.essential = essential
         self.events = events
         self.serving = True
@@ -213,3 +215,29 @@ async def test_stop_while_starting_returns_false_without_starting_the_rest() -> 
     asyncio.get_running_loop().call_later(0.05, stop.set)
     assert await supervisor.start_all(stop) is False
     assert events == ["start primary"]
+
+
+async def test_replicas_of_an_essential_part_are_restarted_and_given_up_on_each_on_its_own(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`ztgate up --replicas redaction=2`: losing one replica for good leaves the suite serving on
+    the other; only losing the last one stops it."""
+    events: list[str] = []
+    first, second = (FakePart(f"redaction#{i}", events, essential=True, group="redaction")
+                     for i in (1, 2))
+    supervisor = Supervisor([first, second], FAST.model_copy(update={"max_restarts": 1}))
+    _, running = await _supervising(supervisor)
+    second.crash(-9)  # restarted, alone
+    await _until(lambda: supervisor.restarts["redaction#2"] == 1, "the second replica's restart")
+    assert supervisor.restarts["redaction#1"] == 0 and first.starts == 1
+    first.fail_starts = 100
+    first.crash(1)
+    await _until(lambda: "redaction#1" in supervisor.given_up, "giving up on the first replica")
+    await asyncio.sleep(0.1)
+    assert not running.done()  # the other replica still serves
+    err = capsys.readouterr().err
+    assert "1 other replica(s) of redaction keep serving (redaction#2)" in err
+    assert "stopping the suite" not in err
+    second.fail_starts = 100
+    second.crash(1)
+    assert await asyncio.wait_for(running, 5) == 1
+    assert "Nothing can be served without it: stopping the suite." in capsys.readouterr().err
