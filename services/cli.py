@@ -224,11 +224,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         return gateway_bench(args)
     if args.target == "inference":
-        from services.inference.speedbench import main as inference_bench
+        from services.bench.inference_bench import main as inference_bench
 
         return inference_bench(args)
     if args.target == "telemetry":
-        from services.telemetry.bench import main as telemetry_bench
+        from services.bench.telemetry_bench import main as telemetry_bench
 
         return telemetry_bench(args)
     if args.target == "attack":
@@ -408,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="gateway: openai also measures the OpenAI-compatible HTTP door, side by side")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
-    from services.inference.speedbench import add_arguments as add_inference_bench_arguments
+    from services.bench.inference_bench import add_arguments as add_inference_bench_arguments
 
     add_inference_bench_arguments(p.add_argument_group("inference"))
     p.set_defaults(func=cmd_bench)

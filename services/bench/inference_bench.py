@@ -7,7 +7,7 @@ set's requests submitted through a semaphore of that size). Per request it recor
 engine's own draft/accept counts; services.bench.inference_report turns them into tokens/s,
 speedup, P95, acceptance and identical-output figures and the Markdown table.
 
-    python -m services.inference.speedbench [--parity strict fast] [--configs ngram:4:1:3]
+    python -m services.bench.inference_bench [--parity strict fast] [--configs ngram:4:1:3]
         [--concurrency 1 4] [--max-tokens 64] [--repeat 1] [--out FILE.json] [--markdown FILE.md]
 """
 
