@@ -222,32 +222,13 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.target == "redaction":
-        from services.bench.redaction_bench import main as bench_main
+    if args.target is None:
+        from services.bench.all_parts import main as all_parts
 
-        return bench_main(args)
-    if args.target == "gateway":
-        from services.bench.gateway_bench import main as gateway_bench
+        return all_parts(args)
+    from services.bench.registry import part_main
 
-        return gateway_bench(args)
-    if args.target == "inference":
-        from services.inference.speedbench import main as inference_bench
-
-        return inference_bench(args)
-    if args.target == "telemetry":
-        from services.telemetry.bench import main as telemetry_bench
-
-        return telemetry_bench(args)
-    if args.target == "attack":
-        from services.bench.attack_bench import main as attack_bench
-
-        return attack_bench(args)
-    if args.target == "failover":
-        from services.bench.failover_bench import main as failover_bench
-
-        return failover_bench(args)
-    print(f"ztgate bench {args.target}: not part of this build yet", file=sys.stderr)
-    return 2
+    return part_main(args.target)(args)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -390,41 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_prepare)
 
     p = with_config(sub.add_parser("bench", help="measure a part side by side with its anchor"))
-    p.add_argument("target", choices=["redaction", "inference", "gateway", "telemetry", "attack", "failover"])
-    p.add_argument("--samples", type=int, default=400, help="corpus size")
-    p.add_argument("--clients", type=int, default=None,
-                   help="concurrent clients (redaction: for throughput, default 16; failover: of the "
-                        "steady load, each one call at a time, default 2)")
-    p.add_argument("--seed", type=int, default=7, help="corpus seed (redaction); the canaries' seed (attack)")
-    p.add_argument("--address", help="benchmark a running service instead of starting one")
-    p.add_argument("--corpus", type=Path, metavar="FILE",
-                   help="redaction: score this JSONL corpus (docs/benchmarks.md, 'Corpus files') instead of "
-                        "the generated one; --samples and --seed are then ignored")
-    p.add_argument("--calls", type=int, default=None,
-                   help="calls per series (gateway, default 300; telemetry: on vs off inference calls, "
-                        "default 60, 0 skips; attack: the normal tenant's calls per phase, default 40)")
-    p.add_argument("--duration-s", type=float, default=None,
-                   help="attack: seconds the attack phase lasts (default 30); failover: seconds of the "
-                        "baseline and of the watch after each fault, the slowed primary held 3x (default 20)")
-    p.add_argument("--attacks", metavar="KIND,KIND",
-                   help="attack: only these attack kinds (default all; the report lists them)")
-    p.add_argument("--faults", metavar="FAULT,FAULT",
-                   help="failover: only these faults (default all: collector_killed, fallback_killed, "
-                        "primary_slowed, primary_frozen, primary_killed)")
-    p.add_argument("--out", type=Path,
-                   help="also write the Markdown report here (inference, attack and failover: the JSON results)")
-    p.add_argument("--auth", action="store_true",
-                   help="gateway: with bearer tokens and the per-tenant rate limit on (what they add)")
-    p.add_argument("--api", choices=["grpc", "openai"], default="grpc",
-                   help="gateway: openai also measures the OpenAI-compatible HTTP door, side by side")
-    p.add_argument("--replicas", nargs="?", const="1,2", default=None, metavar="N,N",
-                   help="gateway: throughput with this many redaction replicas behind Envoy, side by "
-                        "side (default 1,2; --clients concurrent clients, default 8; --calls, default 200)")
-    p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
-                   help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
-    from services.inference.speedbench import add_arguments as add_inference_bench_arguments
+    from services.bench.registry import add_arguments as add_bench_arguments
 
-    add_inference_bench_arguments(p.add_argument_group("inference"))
+    add_bench_arguments(p)
     p.set_defaults(func=cmd_bench)
 
     p = with_config(sub.add_parser("eval", help="the golden gate: run tests/golden/ through a suite; exit 1 on drift"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from services.common import process as common_process
+from services.common.process import free_port  # noqa: F401 - the tests import it from here
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,20 +30,9 @@ def compiled_cache_dir() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "ztgate"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def health_status(address: str, service: str = "", timeout: float = 1.0) -> int | None:
-    """The gRPC health status, or None when nothing answers."""
-    with grpc.insecure_channel(address) as channel:
-        try:
-            return health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(service=service), timeout=timeout).status
-        except grpc.RpcError:
-            return None
+    """The gRPC health status, or None when nothing answers (plaintext: the tests' own services)."""
+    return common_process.health_status(address, service, timeout=timeout)
 
 
 def alive(pid: int) -> bool:
@@ -66,23 +54,12 @@ class Child:
         return self.log_path.read_text(errors="replace")
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
+        return common_process.stop(self.process, timeout, sig)
 
 
 def spawn(name: str, argv: list[str], log_dir: Path, env: Mapping[str, str] | None = None) -> Child:
     log_path = log_dir / f"{name}.log"
-    handle = log_path.open("w")
-    full_env = {**os.environ, **(env or {})}
-    process = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, env=full_env,
-                               cwd=ROOT, start_new_session=True)
-    return Child(name, process, log_path)
+    return Child(name, common_process.spawn(argv, log_path, env, cwd=ROOT), log_path)
 
 
 def spawn_service(name: str, service: str, listen: str, log_dir: Path,
@@ -100,7 +77,7 @@ def wait_serving(child: Child, address: str, service: str = "", timeout: float =
     while time.monotonic() < deadline:
         if child.process.poll() is not None:
             raise RuntimeError(f"{child.name} exited ({child.process.returncode}):\n{child.log()[-4000:]}")
-        if health_status(address, service) == health_pb2.HealthCheckResponse.SERVING:
+        if common_process.is_serving(address, service):
             return
         time.sleep(0.2)
     raise RuntimeError(f"{child.name} not SERVING within {timeout} s:\n{child.log()[-4000:]}")

@@ -49,7 +49,7 @@ from pathlib import Path
 from services.bench.attack_bench import _finite, _ms
 from services.bench.attack_load import Call
 from services.bench.failover_load import CALL_TIMEOUT_S, MAX_TOKENS, PROMPT, steady_load
-from services.bench.local import free_address, spawn
+from services.common.process import free_address, spawn
 from services.bench.redaction_metrics import percentile
 from services.common.lifetime import descendants, group_members
 from services.config import ZtgateConfig

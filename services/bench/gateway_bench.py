@@ -41,7 +41,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from services.bench.canaries import CanaryRecorder
-from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
+from services.common.process import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
 from services.common import pki
 from services.common.identity import bearer

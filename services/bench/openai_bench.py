@@ -119,7 +119,7 @@ def run(config, *, calls: int, warmup: int, auth: bool, logs) -> tuple[GatewayBe
     """Starts the parts (with the echo OpenAI upstream as `gateway.openai_upstreams`), measures
     both doors, stops them."""
     from services.bench.gateway_bench import running_suite
-    from services.bench.local import free_address, spawn, stop_all, wait_until
+    from services.common.process import free_address, spawn, stop_all, wait_until
     from services.gateway.config import OpenAIUpstreamSettings
 
     echo = free_address()

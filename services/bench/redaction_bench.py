@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import os
 import platform
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,11 +18,11 @@ import time
 from pathlib import Path
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.bench import corpus_file, redaction_corpus, redaction_metrics
 from services.bench.presidio_baseline import SYSTEM_NAME, build_presidio
 from services.bench.runner import arun_concurrent, arun_sequential, run_concurrent, run_sequential
+from services.common.process import free_address, is_serving, spawn, stop, wait_until
 from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
 
@@ -31,34 +30,20 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_server(config: Path | None) -> tuple[subprocess.Popen, str]:
     """A `ztgate serve redaction` child on a free loopback port, once it reports SERVING."""
-    address = f"127.0.0.1:{_free_port()}"
+    address = free_address()
     argv = [sys.executable, "-m", "services.cli", "serve", "redaction", "--listen", address]
     if config:
         argv += ["--config", str(config)]
-    log = open(Path(tempfile.gettempdir()) / "ztgate-bench-redaction.log", "w")  # noqa: SIM115
-    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 300
-    with grpc.insecure_channel(address) as channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"redaction service exited ({process.returncode}); see {log.name}")
-            try:
-                if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == 1:
-                    return process, address
-            except grpc.RpcError:
-                pass
-            time.sleep(0.25)
-    process.kill()
-    raise RuntimeError(f"redaction service not SERVING within 300 s; see {log.name}")
+    log = Path(tempfile.gettempdir()) / "ztgate-bench-redaction.log"
+    process = spawn(argv, log)
+    try:
+        wait_until(lambda: is_serving(address), "the redaction service SERVING", [process], log, 300.0)
+    except RuntimeError:
+        process.kill()
+        raise
+    return process, address
 
 
 async def run_ztgate(address: str, texts: list[str], clients: int):
@@ -110,8 +95,7 @@ def main(args: argparse.Namespace) -> int:
         sequential, concurrent, errors = asyncio.run(run_ztgate(address, texts, args.clients))
     finally:
         if process is not None:
-            process.terminate()
-            process.wait(30)
+            stop(process, 30.0)
     ztgate = redaction_metrics.score("ztgate (gRPC)", samples, sequential.outputs,
                                      sequential.durations_s, concurrent.throughput_rps, args.clients)
     _say("Presidio default analyzer + anonymizer (same spaCy model): sequential, then threads ...")

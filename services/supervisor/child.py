@@ -14,13 +14,10 @@ import signal
 import urllib.request
 from dataclasses import dataclass, field
 
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from services.common.lifetime import group_members, parent_death_preexec
 from services.common.ports import bind_error, listener_owned_by
+from services.common.process import ais_serving
 from services.common.settings import ClientTlsSettings
-from services.common.tls import open_channel
 
 # Seconds that `kill` waits for the rest of a process group to be gone after its leader.
 GROUP_EXIT_WAIT_S = 5.0
@@ -127,13 +124,7 @@ class Child:
                     return False
             return await asyncio.to_thread(get)
         assert self.health_address is not None, f"{self.name} has no health address"
-        async with open_channel(self.health_address, self.tls) as channel:
-            try:
-                reply = await health_pb2_grpc.HealthStub(channel).Check(
-                    health_pb2.HealthCheckRequest(service=self.health_service), timeout=timeout_s)
-            except grpc.aio.AioRpcError:
-                return False
-            return reply.status == health_pb2.HealthCheckResponse.SERVING
+        return await ais_serving(self.health_address, self.health_service, self.tls, timeout_s)
 
     def owns_its_addresses(self) -> bool:
         """True when the sockets listening on each of its addresses are its own process's (and

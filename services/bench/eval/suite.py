@@ -21,7 +21,7 @@ from pathlib import Path
 
 import grpc
 
-from services.bench.local import free_address, spawn, stop_all
+from services.common.process import free_address, spawn, stop_all
 from services.common import pki
 from services.common.identity import bearer
 from services.common.settings import ClientTlsSettings

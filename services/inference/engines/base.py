@@ -167,7 +167,7 @@ class SpeculativeSettings:
     `draft_model`, a path to the draft model or speculator head."""
 
     # Defaults: the best of the single-stream sweep on the CPU build in strict parity
-    # (python -m services.inference.speedbench): 2.2x on copy-heavy prompts, ~1.1x on mixed chat.
+    # (python -m services.bench.inference_bench): 2.2x on copy-heavy prompts, ~1.1x on mixed chat.
     method: SpeculativeMethod = "ngram"
     num_speculative_tokens: int = 8
     prompt_lookup_min: int = 1  # ngram: shortest n-gram matched against the context

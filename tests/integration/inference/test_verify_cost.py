@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.inference.verify_cost import PassCost, main, measure, measure_vllm_gemm, render
+from services.bench.verify_cost import PassCost, main, measure, measure_vllm_gemm, render
 
 
 def test_probe_times_each_pass_against_a_one_token_pass(model_dir) -> None:

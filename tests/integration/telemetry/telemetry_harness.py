@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-import socket
 import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
@@ -20,17 +19,12 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
 
+from services.common.process import free_port  # noqa: F401 - the collector tests import it from here
 from services.common.server import Runtime
 from services.common.settings import OtelSettings, ServerSettings
 from services.telemetry.collector import TelemetryCollector
 from services.telemetry.config import SloSettings, TelemetrySettings
 from services.telemetry.server import build_collector, build_spec
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def require_tool(name: str) -> str:

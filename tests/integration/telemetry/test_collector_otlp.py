@@ -19,7 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from services.common.server import ListenError
 from services.gen.ztgate.telemetry.v1 import telemetry_pb2, telemetry_pb2_grpc
 from services.common import semconv
-from services.telemetry import synthetic
+from services.bench import otlp_synthetic as synthetic
 from services.telemetry.config import ForwardEndpoint
 from services.telemetry.otlp_receivers import SERVICE_NAMES
 from services.telemetry.retry_info import retry_delay

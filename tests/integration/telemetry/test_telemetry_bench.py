@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from services.telemetry.bench import main
-from services.telemetry.overhead_bench import run_overhead
+from services.bench.telemetry_bench import main
+from services.bench.telemetry_overhead import run_overhead
 
 pytestmark = pytest.mark.slow
 

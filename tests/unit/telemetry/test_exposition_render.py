@@ -4,7 +4,7 @@ from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.common import semconv
-from services.telemetry import synthetic
+from services.bench import otlp_synthetic as synthetic
 from services.telemetry.collector import TelemetryCollector
 from services.telemetry.config import SloSettings, TelemetrySettings
 from services.telemetry.otlp_metrics import fold

@@ -3,7 +3,7 @@
 import pytest
 
 from services.common import semconv
-from services.telemetry import synthetic
+from services.bench import otlp_synthetic as synthetic
 from services.telemetry.aggregate import Aggregator, Kind
 from services.telemetry.otlp_metrics import count_points, fold
 from opentelemetry.proto.metrics.v1.metrics_pb2 import (

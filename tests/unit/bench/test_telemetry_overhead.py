@@ -14,7 +14,7 @@ import pytest
 
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.telemetry.overhead_bench import (MAX_TOKENS, OverheadReport, Summary, added_percent,
+from services.bench.telemetry_overhead import (MAX_TOKENS, OverheadReport, Summary, added_percent,
                                                measure, round_order)
 
 

@@ -16,7 +16,7 @@ from services.inference.engines.base import (
     SpeculativeStats,
     Usage,
 )
-from services.inference.speedbench import (
+from services.bench.inference_bench import (
     ALL_SETS,
     COPY_HEAVY,
     GROUNDED,

@@ -7,7 +7,7 @@ set's requests submitted through a semaphore of that size). Per request it recor
 engine's own draft/accept counts; services.bench.inference_report turns them into tokens/s,
 speedup, P95, acceptance and identical-output figures and the Markdown table.
 
-    python -m services.inference.speedbench [--parity strict fast] [--configs ngram:4:1:3]
+    python -m services.bench.inference_bench [--parity strict fast] [--configs ngram:4:1:3]
         [--concurrency 1 4] [--max-tokens 64] [--repeat 1] [--out FILE.json] [--markdown FILE.md]
 """
 
@@ -34,11 +34,15 @@ from services.bench.inference_report import (
     to_json,
 )
 
+from services.bench.registry import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_TOKENS,
+    add_inference_arguments,
+)
+
 if TYPE_CHECKING:  # the engines are imported when a run starts, not when the CLI builds its parser
     from services.inference.engines.base import Engine, SpeculativeSettings
 
-DEFAULT_MAX_TOKENS = 64
-DEFAULT_CONCURRENCY = (1, 4)
 
 _PASSAGE = ("The city council approved the new budget on Monday after a long debate. The plan adds two "
             "bus lines, repairs the old bridge on Mill Street, and hires twelve new teachers for the "
@@ -202,23 +206,7 @@ async def measure(kind: str, engine_config: Any, name: str, max_tokens: int, con
     return ConfigRun(engine_config.parity, name, kind, start_s, tuple(sets))
 
 
-def add_arguments(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """The inference bench's flags (shared by `ztgate bench inference` and `python -m`)."""
-    p.add_argument("--parity", nargs="+", choices=["strict", "fast"], default=["strict", "fast"],
-                   help="parities to run (inference; default both)")
-    p.add_argument("--configs", nargs="*", default=[], metavar="CONFIG",
-                   help="speculative configs besides plain and the primary's: ngram:K:MIN:MAX or "
-                        "draft_model:PATH:K (inference)")
-    p.add_argument("--concurrency", nargs="+", type=int, default=list(DEFAULT_CONCURRENCY),
-                   help="requests in flight per run of a set (inference; default 1 4)")
-    p.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
-                   help=f"completion tokens per request (inference; default {DEFAULT_MAX_TOKENS})")
-    p.add_argument("--repeat", type=int, default=1, help="passes per set; the fastest counts (inference)")
-    p.add_argument("--engine", choices=["vllm", "transformers"],
-                   help="engine to bench (inference: default the primary's; telemetry on vs off: default transformers)")
-    p.add_argument("--markdown", type=Path, help="write the Markdown table here (inference)")
-    p.add_argument("--sets", nargs="+", choices=list(ALL_SETS), default=list(PROMPT_SETS),
-                   help="prompt sets to run (inference; default mixed copy_heavy)")
+add_arguments = add_inference_arguments  # the flags live in the light registry the CLI reads
 
 
 def _command(args: argparse.Namespace, configs: Sequence[str], kind: str) -> str:

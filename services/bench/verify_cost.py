@@ -12,7 +12,7 @@ prepacked once, as vLLM does at load), with the layers fused as vLLM fuses them 
 and the LM head, on the model's real weights. Torch's own `linear` (the Hugging Face path) repacks
 weights on every call once a pass has more than one token, so it overstates T(k+1) for vLLM.
 
-    python -m services.inference.verify_cost [--path hf|vllm-gemm] [--tokens 1 2 5 9 13]
+    python -m services.bench.verify_cost [--path hf|vllm-gemm] [--tokens 1 2 5 9 13]
         [--context 200] [--repeats 15]
 """
 

@@ -1,5 +1,5 @@
 """`ztgate bench telemetry`: data points per second the collector ingests on one core, and what
-telemetry adds to an inference call (`overhead_bench.py`: the real inference server with OTel
+telemetry adds to an inference call (`telemetry_overhead.py`: the real inference server with OTel
 export on vs off, interleaved; `--calls` per series, 0 skips it; `--engine` as for inference).
 
 Ingestion, two figures, each under a bounded load:
@@ -107,7 +107,7 @@ def _load(endpoint: str, payload: bytes, exports: int, inflight: int, cpu: int |
 def fold_rate(points_per_export: int, exports: int, seed: int) -> float:
     from services.telemetry.aggregate import Aggregator
     from services.telemetry.otlp_metrics import fold
-    from services.telemetry.synthetic import inference_load
+    from services.bench.otlp_synthetic import inference_load
 
     request = inference_load(points_per_export, seed)
     agg = Aggregator(2_000, 1_000, 900.0)
@@ -125,7 +125,7 @@ async def e2e(points_per_export: int, exports: int, inflight: int, seed: int
     from services.common.settings import OtelSettings, ServerSettings
     from services.telemetry.config import SloSettings, TelemetrySettings
     from services.telemetry.server import build_collector, build_spec
-    from services.telemetry.synthetic import inference_load
+    from services.bench.otlp_synthetic import inference_load
 
     server_cpu, load_cpu = _cpus()
     settings = TelemetrySettings(server=ServerSettings(listen="127.0.0.1:0", shutdown_grace_s=1),
@@ -201,7 +201,7 @@ def main(args: argparse.Namespace) -> int:
     calls = getattr(args, "calls", None)
     calls = DEFAULT_OVERHEAD_CALLS if calls is None else calls
     if calls:
-        from services.telemetry.overhead_bench import run_overhead
+        from services.bench.telemetry_overhead import run_overhead
 
         logs = Path(tempfile.mkdtemp(prefix="ztgate-bench-telemetry-"))
         text += "\n" + run_overhead(getattr(args, "engine", None), calls, logs,

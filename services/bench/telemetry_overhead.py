@@ -30,7 +30,7 @@ from pathlib import Path
 
 import grpc
 
-from services.bench.local import free_address, is_serving, spawn, stop_all, wait_until
+from services.common.process import free_address, is_serving, spawn, stop_all, wait_until
 from services.bench.redaction_metrics import percentile
 
 SERIES = ("on", "off")
