@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 # Request headers passed on to the gateway's gRPC route: the caller's token (its tenant and
 # scopes decide there too) and the trace context.
 FORWARDED = ("authorization", "traceparent", "tracestate")
+# The inference service's first-token header naming the instance (services/inference/server.py).
+SERVED_BY = "x-ztgate-served-by"
 # A gRPC status of the Inference route -> OpenAI's code, where SHAPES' is the redaction door's.
 CODES = {"UNAVAILABLE": "unavailable"}
 
@@ -140,9 +142,12 @@ class Adapter:
                     ident = mapping.completion_id(kind, chunk.request_id, fallback_id)
                     shaper = mapping.ChunkShaper(kind, self.model, ident, created,
                                                  parsed.include_usage)
+                    # The service names itself in its first-token headers (chunks before the
+                    # last may not carry served_by).
+                    served = dict(await call.initial_metadata() or ()).get(SERVED_BY, "")
                     response = web.StreamResponse(headers={
                         "content-type": "text/event-stream", "cache-control": "no-cache",
-                        **mapping.headers(chunk, final=False)})
+                        **mapping.headers(chunk, final=False), **({SERVED_BY: served} if served else {})})
                     await response.prepare(request)
                 for event in shaper.events(chunk):
                     await response.write(event)

@@ -51,6 +51,9 @@ class Call:
     def __aiter__(self) -> AsyncIterator[pb.GenerateChunk]:
         return self._gen()
 
+    async def initial_metadata(self) -> tuple:
+        return (("x-ztgate-served-by", "fallback"),)
+
     def cancel(self) -> bool:
         self.cancelled = True
         return True
@@ -82,7 +85,7 @@ class ScriptedInference:
         self.metadata.append(metadata)
         step = max(1, -(-len(self.text) // self.pieces))
         parts = [self.text[i:i + step] for i in range(0, len(self.text), step)]
-        chunks = [pb.GenerateChunk(text=p, model=MODEL, served_by="fallback", request_id="r-42")
+        chunks = [pb.GenerateChunk(text=p, model=MODEL, request_id="r-42")
                   for p in parts]
         chunks.append(pb.GenerateChunk(**self._final()))
         self.call = Call(chunks, self.error, self.fail_after)
