@@ -62,6 +62,9 @@ def test_envoy_routes_the_default_model_to_the_adapter_with_the_callers_token(
     # The adapter calls the gateway's gRPC route as the same caller; nobody else gets the token.
     assert "authorization" not in ours["request_headers_to_remove"]
     assert "x-ztgate-tenant" in ours["request_headers_to_remove"]
+    # The gRPC route behind the adapter retried 429/503 already: no second round of retries here.
+    assert ours["route"]["retry_policy"]["retry_on"] == "connect-failure,reset"
+    assert "retriable-status-codes" in routes["other"]["route"]["retry_policy"]["retry_on"]
     assert "authorization" in routes["other"]["request_headers_to_remove"]
     # The same redaction of the body and the answer as every door route.
     assert ours["typed_per_filter_config"]["envoy.filters.http.ext_proc"]["overrides"][
