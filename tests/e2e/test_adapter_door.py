@@ -54,7 +54,7 @@ async def door(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[
                                   redaction_env=SHARED_CACHE)
         adapter = spawn("openai-adapter", [sys.executable, "-m", "services.cli", "serve",
                                            "openai-adapter", "--listen", adapter_listen], logs,
-                        env={**suite.env, "ZTGATE_LOGGING__LEVEL": "DEBUG"})
+                        env={**suite.env, "ZTGATE_LOGGING__LEVEL": "debug"})
 
         def ready() -> bool:
             with urllib.request.urlopen(f"http://{adapter_listen}/ready", timeout=1):  # noqa: S310
@@ -82,6 +82,7 @@ def _nothing_leaked(door, answer: str) -> None:
     assert "<EMAIL_ADDRESS_1>" in recorder.received[-1].body.decode()
     seen = "".join(str(r) for r in suite.recorded())
     assert [c for c in CANARIES if c in seen] == [] and "EMAIL_ADDRESS" in seen
+    assert "request of" in adapter.log()  # its debug log is on, and says what it may say
     assert [c for c in CANARIES if c in adapter.log()] == []
     # The model's answer echoed the placeholders: the client gets the values back, and none of
     # the model's own secrets.
