@@ -90,10 +90,17 @@ def _nothing_leaked(door, answer: str) -> None:
     assert not PLACEHOLDER_RE.search(answer) and not any(s in answer for s in MODEL_SECRETS), answer
 
 
-def test_a_chat_completion_reaches_ztgates_own_inference_scrubbed_and_restored(door) -> None:
+def _async_client(suite: Suite) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(base_url=f"http://{suite.gateway}/v1", api_key="not-checked",
+                              max_retries=0, timeout=60)
+
+
+# The recording inference upstreams serve on this test session's event loop: every call is made
+# off it (the sync client in a thread, or the async client).
+async def test_a_chat_completion_reaches_ztgates_own_inference_scrubbed_and_restored(door) -> None:
     suite = door[0]
-    answer = _client(suite).chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": PROMPT}], max_tokens=16, temperature=0)
+    answer = await asyncio.to_thread(lambda: _client(suite).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": PROMPT}], max_tokens=16, temperature=0))
     text = answer.choices[0].message.content
     _nothing_leaked(door, text)
     assert answer.model == MODEL and answer.object == "chat.completion"
@@ -103,33 +110,33 @@ def test_a_chat_completion_reaches_ztgates_own_inference_scrubbed_and_restored(d
     assert sent.sampling.max_tokens == 16 and sent.sampling.temperature == 0.0
 
 
-def test_a_streamed_chat_and_completion_arrive_as_openai_chunks(door) -> None:
+async def test_a_streamed_chat_and_completion_arrive_as_openai_chunks(door) -> None:
     suite = door[0]
-    stream = _client(suite).chat.completions.create(
+    stream = await _async_client(suite).chat.completions.create(
         model=MODEL, messages=[{"role": "user", "content": PROMPT}], max_tokens=16, stream=True,
         stream_options={"include_usage": True})
-    chunks = list(stream)
+    chunks = [c async for c in stream]
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     _nothing_leaked(door, text)
     assert chunks[0].choices[0].delta.role == "assistant"
     assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
     assert chunks[-1].choices == [] and chunks[-1].usage is not None
-    completion = _client(suite).completions.create(model=MODEL, prompt=PROMPT, max_tokens=16,
-                                                   stream=True)
-    _nothing_leaked(door, "".join(c.choices[0].text for c in completion if c.choices))
+    completion = await _async_client(suite).completions.create(model=MODEL, prompt=PROMPT,
+                                                               max_tokens=16, stream=True)
+    _nothing_leaked(door, "".join([c.choices[0].text async for c in completion if c.choices]))
 
 
-def test_a_failing_primary_fails_over_behind_the_adapter_and_bad_fields_are_400s(door) -> None:
+async def test_a_failing_primary_fails_over_behind_the_adapter_and_bad_fields_are_400s(door) -> None:
     suite = door[0]
     suite.primary.fail = grpc.StatusCode.UNAVAILABLE
     try:
-        answer = _client(suite).chat.completions.create(
+        answer = await _async_client(suite).chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "hello"}], max_tokens=8)
     finally:
         suite.primary.fail = None
     # The gateway's gRPC route retried on the other instance: the adapter kept its routing.
     assert answer.model_extra["ztgate"]["served_by"] == "fallback"
     with pytest.raises(openai.BadRequestError) as caught:
-        _client(suite).chat.completions.create(
+        await _async_client(suite).chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "hello"}], presence_penalty=0.5)
     assert "presence_penalty" in caught.value.message
