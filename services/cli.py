@@ -76,6 +76,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 update={"server": server})})
         asyncio.run(run_telemetry(config, metrics_listen=args.metrics_listen))
         return 0
+    if args.service == "openai-adapter":
+        from services.openai_adapter.server import run as run_adapter
+
+        if args.listen:
+            config = config.model_copy(update={"openai_adapter": config.openai_adapter.model_copy(
+                update={"listen": args.listen})})
+        asyncio.run(run_adapter(config))
+        return 0
     print(f"ztgate serve {args.service}: not part of this build yet", file=sys.stderr)
     return 2
 
@@ -284,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = with_config(sub.add_parser("serve", help="run one service in the foreground"))
-    p.add_argument("service", choices=["redaction", "inference", "telemetry"])
+    p.add_argument("service", choices=["redaction", "inference", "telemetry", "openai-adapter"])
     p.add_argument("--listen", help="HOST:PORT (overrides the config)")
     p.add_argument("--metrics-listen", help="HOST:PORT of the Prometheus exposition (telemetry)")
     p.add_argument("--instance", choices=["primary", "fallback"], default="primary",

@@ -11,6 +11,7 @@ from services.common.settings import LoggingSettings, MeshSettings, OtelSettings
 from services.gateway.config import GatewaySettings
 from services.inference.config import InferenceSettings
 from services.inference.limits import RequestLimits
+from services.openai_adapter.config import ADAPTER_UPSTREAM, OpenAIAdapterSettings
 from services.redaction.config import RedactionSettings
 from services.supervisor.config import SupervisorSettings
 from services.telemetry.config import TelemetrySettings
@@ -35,6 +36,22 @@ class ZtgateConfig(Strict):
     # Shape of an inference request (sizes, counts, max_tokens), enforced by the gateway before
     # any redaction work and by the inference service for callers inside the mesh.
     limits: RequestLimits = RequestLimits()
+    # ztgate's own model behind the OpenAI-compatible HTTP door (services/openai_adapter/).
+    openai_adapter: OpenAIAdapterSettings = OpenAIAdapterSettings()
+
+    @property
+    def openai_adapter_active(self) -> bool:
+        """Whether `ztgate up` runs the adapter and Envoy routes the model to it: enabled, and
+        the gateway's listener in plaintext (the adapter does not dial a TLS listener yet)."""
+        return self.openai_adapter.enabled and self.gateway.tls is None
+
+    @model_validator(mode="after")
+    def _adapter_has_its_name(self) -> ZtgateConfig:
+        if self.openai_adapter.enabled and any(
+                u.name == ADAPTER_UPSTREAM for u in self.gateway.openai_upstreams):
+            raise ValueError(f"gateway.openai_upstreams: the name {ADAPTER_UPSTREAM!r} is ztgate's "
+                             "own adapter's (openai_adapter.enabled); give that upstream another name")
+        return self
 
     @model_validator(mode="after")
     def _redaction_receives_whole_requests(self) -> ZtgateConfig:

@@ -75,6 +75,10 @@ def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path,
                     "ztgate.inference.v1.Inference"),
         *replicated("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
                     "ztgate.inference.v1.Inference"),
+        *([Child("openai-adapter", [*serve, "openai-adapter", *extra],
+                 ready_url=f"http://{_probe_address(config.openai_adapter.listen)}/ready",
+                 listens=(Listen("openai_adapter.listen", config.openai_adapter.listen),))]
+          if config.openai_adapter_active else []),
         Child("envoy", envoy_argv(envoy_config), ready_url=f"http://{config.gateway.admin}/ready",
               essential=True, listens=(Listen("gateway.listen", config.gateway.listen),
                                        Listen("gateway.admin", config.gateway.admin))),
@@ -237,6 +241,11 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
               f"({config.inference.primary.engine}, speculative {config.inference.primary.speculative.method})")
         print(f"  inference fallback     {where['inference-fallback']} "
               f"({config.inference.fallback.engine})")
+        print("  OpenAI door (/v1)      " + (
+            f"{config.inference.model_name} via the adapter at {config.openai_adapter.listen}"
+            if config.openai_adapter_active else "ztgate's own model off ("
+            + ("openai_adapter.enabled is false" if not config.openai_adapter.enabled
+               else "gateway.tls is set: the adapter does not dial a TLS listener yet") + ")"))
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
         print("  inside the suite       " + (

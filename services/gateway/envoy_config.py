@@ -20,7 +20,7 @@ from services.gateway.auth import SCOPES
 from services.common.server import is_loopback, split_host_port
 from services.config import ZtgateConfig
 from services.gateway.envoy_process import envoy_binary
-from services.gateway.openai_routes import openai_door
+from services.gateway.openai_routes import adapter_upstream, openai_door
 
 # Package data (pyproject's package-data): found the same way in an editable or a wheel install.
 TEMPLATE = resources.files("services.gateway") / "templates" / "envoy.yaml"
@@ -228,7 +228,9 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         default_tenant=DEFAULT_TENANT,
         tenant_regex=TENANT_PATTERN,
         tracing=_tracing(config),
-        openai=openai_door(gateway),
+        openai=openai_door(gateway, adapter_upstream(
+            config.openai_adapter.listen, config.inference.model_name)
+            if config.openai_adapter_active else None),
         auth=_auth(config),
         rate_limit=_rate_limit(config),
         mesh=_mesh(config),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 
 from services.gateway.config import GatewaySettings, OpenAIUpstreamSettings
+from services.openai_adapter.config import ADAPTER_UPSTREAM
 from services.redaction.openai_errors import RETRY_AFTER_S
 from services.redaction.openai_exchange import MODEL_HEADER
 
@@ -61,9 +62,29 @@ def _upstream(upstream: OpenAIUpstreamSettings) -> dict:
             "tls": upstream.tls, "ca": ca, "key": key}
 
 
-def openai_door(gateway: GatewaySettings) -> dict:
-    """What the template needs for the HTTP door (routes, clusters, mappers, the models list)."""
-    upstreams = gateway.openai_upstreams
+def adapter_upstream(listen: str, model: str) -> OpenAIUpstreamSettings:
+    """ztgate's own model as an upstream: the adapter (services/openai_adapter/) at `listen`."""
+    host, port = listen.rsplit(":", 1)
+    if host.strip("[]") in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return OpenAIUpstreamSettings(name=ADAPTER_UPSTREAM, base_url=f"http://{host}:{port}/v1",
+                                  models=[model])
+
+
+def openai_door(gateway: GatewaySettings, adapter: OpenAIUpstreamSettings | None = None) -> dict:
+    """What the template needs for the HTTP door (routes, clusters, mappers, the models list).
+
+    `adapter`: ztgate's own model, first among the upstreams of its model name. Its route alone
+    keeps the client's `Authorization`: the adapter calls the gateway's gRPC route with it, so
+    the call runs there as the same tenant with the same scopes; no other upstream ever gets it,
+    so a model name the adapter shares with a configured upstream reaches the adapter without it
+    (and is refused there when tokens are on: give the configured upstream another name)."""
+    upstreams = list(gateway.openai_upstreams)
+    if adapter is not None:
+        if any(u.name == adapter.name for u in upstreams):
+            raise ValueError(f"gateway.openai_upstreams: the name {adapter.name!r} is ztgate's own "
+                             "adapter's (openai_adapter); give that upstream another name")
+        upstreams.insert(0, adapter)
     by_model: dict[str, list[OpenAIUpstreamSettings]] = {}
     for upstream in upstreams:
         for model in upstream.models:
@@ -76,7 +97,8 @@ def openai_door(gateway: GatewaySettings) -> dict:
             cluster = names[0]
         else:
             cluster = aggregates.setdefault(names, f"openai_failover_{len(aggregates)}")
-        routes.append({"model": model, "cluster": cluster, "path": serving[0].path})
+        routes.append({"model": model, "cluster": cluster, "path": serving[0].path,
+                       "forward_token": adapter is not None and names == (_cluster(adapter),)})
     models = {"object": "list", "data": [
         {"id": model, "object": "model", "created": 0, "owned_by": serving[0].name}
         for model, serving in by_model.items()]}

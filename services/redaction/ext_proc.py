@@ -122,10 +122,13 @@ def _set(key: str, value: str) -> base_pb2.HeaderValueOption:
         append_action=base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD)
 
 
-def _request_body(outcome: RequestOutcome | OpenAIOutcome,
-                  budget: FirstTokenBudget) -> ep.CommonResponse:
+def _request_body(outcome: RequestOutcome | OpenAIOutcome, budget: FirstTokenBudget,
+                  own_models: frozenset[str] = frozenset()) -> ep.CommonResponse:
+    """`own_models`: OpenAI models of ztgate's own adapter, which calls the gateway's gRPC route,
+    where this budget is set again per try: a per-try timeout on the door's hop too would end the
+    call while that route is still failing over to the other instance."""
     common = _body(outcome.body)
-    if not isinstance(outcome, OpenAIOutcome) or outcome.stream:
+    if not isinstance(outcome, OpenAIOutcome) or (outcome.stream and outcome.model not in own_models):
         common.header_mutation.set_headers.append(
             _set(PER_TRY_TIMEOUT_HEADER, str(per_try_timeout_ms(outcome, budget))))
     if isinstance(outcome, OpenAIOutcome):
@@ -169,7 +172,8 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                  *, limits: RequestLimits | None = None,
                  timeouts: ScrubTimeouts | None = None,
                  pass_non_text_parts: bool = False,
-                 door_metrics: DoorMetrics | None = None) -> None:
+                 door_metrics: DoorMetrics | None = None,
+                 own_models: frozenset[str] = frozenset()) -> None:
         self._service = service
         # GenAI metrics of the OpenAI door's calls (the gRPC door's come from the inference service).
         self._door_metrics = door_metrics or DoorMetrics()
@@ -181,6 +185,8 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         self._timeouts = timeouts
         # gateway.openai_non_text_parts: pass (True) or refuse (False) images, audio, files.
         self._pass_non_text_parts = pass_non_text_parts
+        # Models served by ztgate's own OpenAI adapter (no per-try timeout on the door's hop).
+        self._own_models = own_models
 
     def _wait_s(self, body: bytes) -> float | None:
         """Envoy's wait for the answer on this request body; None when not known."""
@@ -221,7 +227,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                                                 "tenant": exchange.tenant,
                                                 "entity_types": outcome.findings})
         return ep.ProcessingResponse(request_body=ep.BodyResponse(
-            response=_request_body(outcome, self._budget)))
+            response=_request_body(outcome, self._budget, self._own_models)))
 
     def _exchange(self, path: str, tenant: str) -> InferenceExchange | OpenAIExchange:
         if path.startswith(OPENAI_PREFIX):

@@ -92,12 +92,14 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
 def build_spec(service: RedactionService, tls: TlsSettings | None, budget: FirstTokenBudget, *,
                limits: RequestLimits | None = None,
                timeouts: ScrubTimeouts | None = None,
-               pass_non_text_parts: bool = False) -> ServiceSpec:
+               pass_non_text_parts: bool = False,
+               own_models: frozenset[str] = frozenset()) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `budget` sets each inference call's
     per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
     request body) bound the gateway's calls (the gateway's settings); `pass_non_text_parts`:
-    gateway.openai_non_text_parts is `pass`."""
+    gateway.openai_non_text_parts is `pass`; `own_models`: the OpenAI models ztgate's own adapter
+    serves (their first-token budget is the gateway's gRPC route's, not the door's)."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
@@ -106,7 +108,8 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
             ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
                                                timeouts=timeouts,
-                                               pass_non_text_parts=pass_non_text_parts), server)
+                                               pass_non_text_parts=pass_non_text_parts,
+                                               own_models=own_models), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -120,5 +123,7 @@ async def run(config: ZtgateConfig) -> None:
     service = RedactionService.from_settings(config.redaction, operator_keys)
     await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
                            limits=config.limits, timeouts=config.gateway.scrub_timeouts,
-                           pass_non_text_parts=config.gateway.openai_non_text_parts == "pass"),
+                           pass_non_text_parts=config.gateway.openai_non_text_parts == "pass",
+                           own_models=frozenset([config.inference.model_name])
+                           if config.openai_adapter_active else frozenset()),
                 config.redaction.server, config.otel)

@@ -62,7 +62,8 @@ async def door(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[
         {"name": "second", "base_url": second.base_url, "models": [MODEL]},
         {"name": "keyed", "base_url": keyed.base_url, "models": [KEYED],
          "api_key_file": str(logs / "upstream.key")}])
-    door_env = {"ZTGATE_GATEWAY__OPENAI_UPSTREAMS": upstreams,
+    # This suite runs no adapter of ztgate's own model (tests/e2e/test_adapter_door.py does).
+    door_env = {"ZTGATE_GATEWAY__OPENAI_UPSTREAMS": upstreams, "ZTGATE_OPENAI_ADAPTER__ENABLED": "false",
                 "ZTGATE_LIMITS__MAX_REQUEST_BYTES": "65536", "ZTGATE_LIMITS__MAX_PROMPT_BYTES": "16384"}
     suite = await start_suite(logs, policies={"default.yaml": BLOCKING_DEFAULT}, message_timeout_s=2.0,
                               gateway_env=door_env,

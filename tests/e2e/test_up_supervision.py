@@ -48,7 +48,7 @@ SUPERVISOR = {"ZTGATE_SUPERVISOR__CHECK_INTERVAL_S": "1", "ZTGATE_SUPERVISOR__CH
 # The issue's target: of 60 calls under steady load while the primary is killed or frozen, at most
 # one is lost.
 LOAD_CALLS, MAX_LOST = 60, 1
-PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy")
+PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "openai-adapter", "envoy")
 
 
 @pytest.fixture(scope="module")

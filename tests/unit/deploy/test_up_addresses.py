@@ -18,7 +18,8 @@ SETTINGS = {"ZTGATE_GATEWAY__LISTEN": "gateway.listen", "ZTGATE_GATEWAY__ADMIN":
             "ZTGATE_TELEMETRY__SERVER__LISTEN": "telemetry.server.listen",
             "ZTGATE_TELEMETRY__METRICS_LISTEN": "telemetry.metrics_listen",
             "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "inference.primary.server.listen",
-            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "inference.fallback.server.listen"}
+            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "inference.fallback.server.listen",
+            "ZTGATE_OPENAI_ADAPTER__LISTEN": "openai_adapter.listen"}
 
 
 def _config(tmp_path: Path, **overrides: str) -> tuple[ZtgateConfig, dict[str, str]]:

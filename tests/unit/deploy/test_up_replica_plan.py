@@ -117,7 +117,7 @@ def test_each_replica_is_a_child_of_its_own_on_its_own_address_with_the_parts_ce
                      plan(config, {"redaction": 2, "inference-fallback": 2}))
     names = [c.name for c in children]
     assert names == ["telemetry", "redaction#1", "redaction#2", "inference-primary",
-                     "inference-fallback#1", "inference-fallback#2", "envoy"]
+                     "inference-fallback#1", "inference-fallback#2", "openai-adapter", "envoy"]
     by_name = {c.name: c for c in children}
     for name, address in [("redaction#1", "127.0.0.1:50051"), ("redaction#2", "127.0.0.1:50151"),
                           ("inference-fallback#2", "127.0.0.1:50153")]:

@@ -92,6 +92,7 @@ def test_models_are_listed_by_envoy_and_an_unknown_model_is_a_404_in_openais_sha
     [models] = [r for r in routes if r["match"].get("path") == "/v1/models"]
     listed = json.loads(models["direct_response"]["body"]["inline_string"])
     assert [(m["id"], m["owned_by"]) for m in listed["data"]] == [
+        ("SmolLM2-135M-Instruct", "ztgate"),  # ztgate's own model, through its adapter
         ("small", "local"), ("big", "hosted"), ("shared", "a")]
     [fallback] = [r for r in routes if r["match"] == {"prefix": "/v1/"}]
     error = json.loads(fallback["direct_response"]["body"]["inline_string"])["error"]

@@ -1,0 +1,142 @@
+"""ztgate's own Inference service behind the OpenAI door through the adapter, driven by the official
+`openai` package (sync and streaming): Envoy -> ext_proc redaction -> adapter -> the gateway's own
+gRPC Inference route (ext_proc again, primary/fallback) -> the inference upstream.
+
+The parts are real (redaction service, Envoy, `ztgate serve openai-adapter`), except two TEST
+DOUBLES that record what crossed a boundary: the inference upstreams are `RecordingInference`
+(tests/e2e/gateway_suite.py: no model; each answer echoes the placeholders it saw plus secrets of
+its own, split across chunks), and between Envoy and the adapter sits a RECORDING PROXY
+(`RecordingOpenAI` with `forward_to`) that records every request the adapter receives. The
+adapter's own log is at debug level and must not hold a canary either.
+(tests/e2e/test_adapter_up.py runs the real model under `ztgate up`.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import urllib.request
+from collections.abc import AsyncIterator
+
+import grpc
+import openai
+import pytest
+
+from services.config import ZtgateConfig
+from services.redaction.pattern_scanner import default_cache_dir
+from services.redaction.vault import PLACEHOLDER_RE
+from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, start_suite, stop_suite, wait_for
+from tests.e2e.openai_upstream import RecordingOpenAI
+from tests.procs import Child, free_port, spawn
+
+pytestmark = pytest.mark.slow
+SHARED_CACHE = {"ZTGATE_CACHE_DIR": str(default_cache_dir())}
+MODEL = ZtgateConfig().inference.model_name
+PERSON = "Maria Gonzalez"
+EMAIL = "jane.doe@example.com"
+AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
+CANARIES = (PERSON, EMAIL, AWS)
+PROMPT = f"Hi, I am {PERSON}; mail me at {EMAIL}. Deploy with AWS key {AWS}."
+POLICY = "name: default\ndefault_action: pseudonymize\ndefault_secret_action: redact\n"
+
+
+@pytest.fixture(scope="module")
+async def door(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Suite, RecordingOpenAI, Child]]:
+    logs = tmp_path_factory.mktemp("adapter")
+    adapter_listen = f"127.0.0.1:{free_port()}"
+    recorder = RecordingOpenAI("adapter", forward_to=f"http://{adapter_listen}")
+    recorder.start()
+    suite = adapter = None
+    try:
+        # Envoy routes the model to the recorder, which passes every request on to the adapter.
+        suite = await start_suite(logs, policies={"default.yaml": POLICY}, message_timeout_s=5.0,
+                                  gateway_env={"ZTGATE_OPENAI_ADAPTER__LISTEN": f"127.0.0.1:{recorder.port}"},
+                                  redaction_env=SHARED_CACHE)
+        adapter = spawn("openai-adapter", [sys.executable, "-m", "services.cli", "serve",
+                                           "openai-adapter", "--listen", adapter_listen], logs,
+                        env={**suite.env, "ZTGATE_LOGGING__LEVEL": "debug"})
+
+        def ready() -> bool:
+            with urllib.request.urlopen(f"http://{adapter_listen}/ready", timeout=1):  # noqa: S310
+                return True
+
+        await asyncio.to_thread(wait_for, ready, "the adapter answers /ready", 60.0, adapter)
+        yield suite, recorder, adapter
+    finally:
+        if adapter is not None:
+            adapter.stop()
+        if suite is not None:
+            await stop_suite(suite)
+        recorder.stop()
+
+
+def _client(suite: Suite) -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"http://{suite.gateway}/v1", api_key="not-checked",
+                         max_retries=0, timeout=60)
+
+
+def _nothing_leaked(door, answer: str) -> None:
+    suite, recorder, adapter = door
+    # Neither the adapter nor the inference service ever saw a canary; the adapter logs none.
+    assert [c for c in CANARIES if c in recorder.wire()] == []
+    assert "<EMAIL_ADDRESS_1>" in recorder.received[-1].body.decode()
+    seen = "".join(str(r) for r in suite.recorded())
+    assert [c for c in CANARIES if c in seen] == [] and "EMAIL_ADDRESS" in seen
+    assert "request of" in adapter.log()  # its debug log is on, and says what it may say
+    assert [c for c in CANARIES if c in adapter.log()] == []
+    # The model's answer echoed the placeholders: the client gets the values back, and none of
+    # the model's own secrets.
+    assert PERSON in answer and EMAIL in answer, answer
+    assert not PLACEHOLDER_RE.search(answer) and not any(s in answer for s in MODEL_SECRETS), answer
+
+
+def _async_client(suite: Suite) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(base_url=f"http://{suite.gateway}/v1", api_key="not-checked",
+                              max_retries=0, timeout=60)
+
+
+# The recording inference upstreams serve on this test session's event loop: every call is made
+# off it (the sync client in a thread, or the async client).
+async def test_a_chat_completion_reaches_ztgates_own_inference_scrubbed_and_restored(door) -> None:
+    suite = door[0]
+    answer = await asyncio.to_thread(lambda: _client(suite).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": PROMPT}], max_tokens=16, temperature=0))
+    text = answer.choices[0].message.content
+    _nothing_leaked(door, text)
+    assert answer.model == MODEL and answer.object == "chat.completion"
+    assert answer.choices[0].finish_reason == "stop"
+    assert answer.model_extra["ztgate"]["served_by"] in ("primary", "fallback")
+    sent = suite.recorded()[-1]
+    assert sent.sampling.max_tokens == 16 and sent.sampling.temperature == 0.0
+
+
+async def test_a_streamed_chat_and_completion_arrive_as_openai_chunks(door) -> None:
+    suite = door[0]
+    stream = await _async_client(suite).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": PROMPT}], max_tokens=16, stream=True,
+        stream_options={"include_usage": True})
+    chunks = [c async for c in stream]
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    _nothing_leaked(door, text)
+    assert chunks[0].choices[0].delta.role == "assistant"
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+    assert chunks[-1].choices == [] and chunks[-1].usage is not None
+    completion = await _async_client(suite).completions.create(model=MODEL, prompt=PROMPT,
+                                                               max_tokens=16, stream=True)
+    _nothing_leaked(door, "".join([c.choices[0].text async for c in completion if c.choices]))
+
+
+async def test_a_failing_primary_fails_over_behind_the_adapter_and_bad_fields_are_400s(door) -> None:
+    suite = door[0]
+    suite.primary.fail = grpc.StatusCode.UNAVAILABLE
+    try:
+        answer = await _async_client(suite).chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "hello"}], max_tokens=8)
+    finally:
+        suite.primary.fail = None
+    # The gateway's gRPC route retried on the other instance: the adapter kept its routing.
+    assert answer.model_extra["ztgate"]["served_by"] == "fallback"
+    with pytest.raises(openai.BadRequestError) as caught:
+        await _async_client(suite).chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "hello"}], presence_penalty=0.5)
+    assert "presence_penalty" in caught.value.message
