@@ -62,6 +62,13 @@ class RedactionSettings(Strict):
     # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
     # holds every worker; set it to the worker count for a single-tenant deployment.
     max_inflight_per_tenant: int = Field(default=0, ge=0)
+    # Threads for the in-process CPU work (stream chunks, answers through the gateway, Restore, large
+    # policy applications), so that the event loop keeps serving while it runs (thread_lanes.py).
+    worker_threads: int = Field(default=8, ge=1)
+    # Of those, jobs one tenant may run at once; its further jobs wait their turn. 0 means half the
+    # threads, so that one tenant's flood of large chunks never holds the threads another tenant's
+    # answer needs within Envoy's per-message wait (gateway.redaction_message_timeout_s).
+    worker_threads_per_tenant: int = Field(default=0, ge=0)
     # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
     # further tenants are counted together as "(other)". Bounds the series each metric can have
     # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.

@@ -37,7 +37,9 @@ import math
 import struct
 import uuid
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from google.protobuf.message import DecodeError
 
@@ -46,9 +48,10 @@ from services.common.first_token import SCORE_WAIT_MAX_S
 from services.gen.ztgate.inference.v1 import inference_pb2
 from services.inference.limits import RequestLimits
 from services.redaction.metrics import ScrubPath
-from services.redaction.service import RedactionService, RedactionStream, off_loop
+from services.redaction.service import RedactionService, RedactionStream
 from services.redaction.vault import pending_placeholder_length
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 _HEADER = struct.Struct(">BI")
@@ -248,10 +251,10 @@ class InferenceExchange:
             limits.check(prompt="", contents=(), stops=(), max_tokens=None,
                          request_bytes=_HEADER.unpack_from(body)[1])
         inline = len(body) <= INLINE_BODY_BYTES and body[:1] != b"\x01"  # uncompressed and small
-        raw = _one_message(body) if inline else await off_loop(_one_message, body)
+        raw = _one_message(body) if inline else await self._off_loop(_one_message, body)
         if self.scoring:
             return self._score_request(raw)
-        request = _generate_request(raw) if inline else await off_loop(_generate_request, raw)
+        request = _generate_request(raw) if inline else await self._off_loop(_generate_request, raw)
         # Stop sequences too: they reach the inference service, and scrubbed in the prompt's session
         # they become the same pseudonyms the model sees, so a stop on a name still stops.
         contents = [m.content for m in request.messages]
@@ -276,7 +279,7 @@ class InferenceExchange:
                 findings[finding.entity_type] = findings.get(finding.entity_type, 0) + 1
         prompt_bytes = sum(len(text.encode("utf-8")) for text in (request.prompt, *(
             m.content for m in request.messages)))
-        encoded = request.SerializeToString() if inline else await off_loop(request.SerializeToString)
+        encoded = request.SerializeToString() if inline else await self._off_loop(request.SerializeToString)
         return RequestOutcome(encode_frame(encoded), findings, prompt_bytes)
 
     def _score_request(self, message: bytes) -> RequestOutcome:
@@ -292,6 +295,10 @@ class InferenceExchange:
         return RequestOutcome(encode_frame(request.SerializeToString()), {},
                               score_wait_s=request.wait_s)
 
+    async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
+        """`fn(*args)` in a worker thread, within this call's tenant's share (service.off_loop)."""
+        return await self._service.off_loop(self.tenant, fn, *args)
+
     def _filter(self) -> OutputFilter:
         return OutputFilter(
             self._service.open_output_stream(tenant=self.tenant, session_id=self.session_id),
@@ -304,7 +311,7 @@ class InferenceExchange:
             raise BadFrame("an answer to a call whose request was never scrubbed")
         if self.scoring:  # a score and a request id: nothing to scrub or restore
             return chunk
-        return await off_loop(self._rewrite_answer, chunk, end_of_stream)
+        return await self._off_loop(self._rewrite_answer, chunk, end_of_stream)
 
     def _rewrite_answer(self, chunk: bytes, end_of_stream: bool) -> bytes:
         out: list[bytes] = []

@@ -34,14 +34,15 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from services.common.errors import InvalidArgument, NotFound, ZtgateError
 from services.inference.limits import RequestLimits, RequestTooLarge
 from services.redaction.exchange import (INLINE_BODY_BYTES, MAX_MESSAGE_BYTES, OutputFilter,
                                          PlaceholderRestorer)
-from services.redaction.service import RedactionService, off_loop
+from services.redaction.service import RedactionService
 
+T = TypeVar("T")
 # Paths of the HTTP door, and the GenAI operation each one is (gen_ai.operation.name).
 CHAT_PATH = "/v1/chat/completions"
 COMPLETIONS_PATH = "/v1/completions"
@@ -292,7 +293,7 @@ class OpenAIExchange:
         limits = self._limits
         limits.check(prompt="", contents=(), stops=(), max_tokens=None, request_bytes=len(body))
         inline = len(body) <= INLINE_BODY_BYTES
-        parsed = self._parse(body) if inline else await off_loop(self._parse, body)
+        parsed = self._parse(body) if inline else await self._off_loop(self._parse, body)
         limits.check(prompt=parsed.prompt, contents=parsed.contents, stops=parsed.stops,
                      max_tokens=parsed.max_tokens, request_bytes=len(body))
         results = await self._service.redact_many(parsed.texts.values, tenant=self.tenant,
@@ -307,13 +308,17 @@ class OpenAIExchange:
 
         def encode() -> bytes:
             return json.dumps(parsed.payload, ensure_ascii=False, separators=(",", ":")).encode()
-        data = encode() if inline else await off_loop(encode)
+        data = encode() if inline else await self._off_loop(encode)
         self.model = parsed.model
         self.sent_at = time.perf_counter()
         return OpenAIOutcome(data, findings, prompt_bytes, parsed.model,
                              stream=parsed.payload.get("stream") is True)
 
     # ---- answer --------------------------------------------------------------------------
+
+    async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
+        """`fn(*args)` in a worker thread, within this call's tenant's share (service.off_loop)."""
+        return await self._service.off_loop(self.tenant, fn, *args)
 
     def _filter(self) -> OutputFilter:
         return OutputFilter(
@@ -335,7 +340,7 @@ class OpenAIExchange:
         """What to send on in place of `chunk` (in a worker thread, one chunk after the other)."""
         if self._answer is None:
             raise OpenAIRequestError("an answer body before its headers")
-        return await off_loop(self._answer.feed, chunk, end_of_stream)
+        return await self._off_loop(self._answer.feed, chunk, end_of_stream)
 
     @property
     def stats(self) -> AnswerStats | None:

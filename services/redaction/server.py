@@ -21,7 +21,7 @@ from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from services.inference.limits import RequestLimits
 from services.redaction import ext_proc, keys
 from services.redaction.metrics import ScrubPath
-from services.redaction.service import Finding, RedactionService, off_loop
+from services.redaction.service import Finding, RedactionService
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = "ztgate.redaction.v1.Redaction"
@@ -60,8 +60,9 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     @unary
     async def Restore(self, request: redaction_pb2.RestoreRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.RestoreResponse:
-        text = await off_loop(self._service.restore, request.text, session_id=request.session_id,
-                              tenant=self._tenant(context, request.tenant))
+        tenant = self._tenant(context, request.tenant)
+        text = await self._service.off_loop(tenant, self._service.restore, request.text,
+                                            session_id=request.session_id, tenant=tenant)
         return redaction_pb2.RestoreResponse(text=text)
 
     @streaming
@@ -76,7 +77,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                     stream = self._service.open_stream(policy=chunk.policy, tenant=scrub.tenant,
                                                        session_id=chunk.session_id)
                     scrub.tenant = stream.tenant
-                out = await off_loop(stream.feed, chunk.text, final=chunk.final)
+                out = await self._service.off_loop(stream.tenant, stream.feed, chunk.text,
+                                                   final=chunk.final)
             yield redaction_pb2.RedactChunk(text=out.text, session_id=stream.session_id,
                                             final=chunk.final,
                                             findings=[_finding(f) for f in out.findings])
@@ -84,7 +86,7 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                 return
         if stream is not None:
             with metrics.watch(ScrubPath.REDACT_STREAM, stream.tenant):
-                tail = await off_loop(stream.finish)
+                tail = await self._service.off_loop(stream.tenant, stream.finish)
             yield redaction_pb2.RedactChunk(text=tail.text, session_id=stream.session_id,
                                             final=True, findings=[_finding(f) for f in tail.findings])
 

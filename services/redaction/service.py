@@ -39,6 +39,7 @@ from services.redaction.operators import Operators
 from services.redaction.pattern_scanner import PatternScanner
 from services.redaction.policies import Action, Policy, PolicyStore
 from services.redaction.streaming import Emitted, StreamScrubber
+from services.redaction.thread_lanes import ThreadLanes
 from services.redaction.types import SECRET_ENTITY_TYPES, Detection
 from services.redaction.vault import Vault
 
@@ -54,11 +55,6 @@ _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 INLINE_FINDINGS = 32
 
 P = ParamSpec("P")
-
-
-async def off_loop(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """`fn(*args, **kwargs)` in a worker thread, so that the event loop keeps serving other calls."""
-    return await asyncio.to_thread(fn, *args, **kwargs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,11 +145,14 @@ class RedactionService:
     def __init__(self, *, policies: PolicyStore, pool: AnalysisPool, scanner: PatternScanner,
                  vault: Vault, operators: Operators, max_text_bytes: int,
                  max_inflight_per_tenant: int | None = None,
+                 lanes: ThreadLanes | None = None,
                  metrics: RedactionMetrics | None = None) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
         self.tenant_slots = TenantSlots(max_inflight_per_tenant or default_share(pool.size))
+        # Threads for CPU work off the event loop, a fair share per tenant (`off_loop`).
+        self.lanes = lanes or ThreadLanes(RedactionSettings().worker_threads)
         self.scanner = scanner
         self.vault = vault
         self.operators = operators
@@ -163,6 +162,11 @@ class RedactionService:
         # Output policies by the name of the policy they derive from (policies are read-only).
         self._output_policies: dict[str, Policy] = {}
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
+
+    async def off_loop(self, tenant: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args, **kwargs)` in a worker thread within `tenant`'s share of them, so that the event
+        loop keeps serving and no tenant's work holds every thread (thread_lanes.py)."""
+        return await self.lanes.run(tenant or DEFAULT_TENANT, fn, *args, **kwargs)
 
     def scan(self, text: str) -> list[Detection]:
         """The pattern tier on the normalised view of `text` (normalise.py), in spans of `text`: what
@@ -182,6 +186,7 @@ class RedactionService:
             operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
             max_inflight_per_tenant=settings.max_inflight_per_tenant or None,
+            lanes=ThreadLanes(settings.worker_threads, settings.worker_threads_per_tenant or None),
             metrics=RedactionMetrics(max_tenants=settings.metrics_max_tenants),
         )
 
@@ -191,6 +196,7 @@ class RedactionService:
 
     async def close(self) -> None:
         await self.pool.close()
+        self.lanes.close()
 
     def _policy(self, name: str, tenant: str) -> Policy:
         """A tenant with a policy of its own cannot pick another (a weaker one) by name."""
@@ -275,7 +281,8 @@ class RedactionService:
             return [anonymize.redact(text, detections, policy, self.vault, tenant, session_id,
                                      operators=self.operators)
                     for text, detections in zip(texts, found)]
-        outcomes = apply() if sum(map(len, found)) <= INLINE_FINDINGS else await off_loop(apply)
+        outcomes = apply() if sum(map(len, found)) <= INLINE_FINDINGS else (
+            await self.off_loop(tenant, apply))
         self.metrics.findings(path, tenant, (f for outcome in outcomes for f in outcome.findings))
         return outcomes
 
@@ -290,7 +297,8 @@ class RedactionService:
             return [Finding(d.entity_type, d.start, d.end, d.score, d.recognizer, "",
                             chosen.rule_for(d.entity_type).action)
                     for d in anonymize.analyze(text, detections, chosen)]
-        return findings() if len(detections) <= INLINE_FINDINGS else await off_loop(findings)
+        return findings() if len(detections) <= INLINE_FINDINGS else (
+            await self.off_loop(tenant, findings))
 
     def restore(self, text: str, *, session_id: str, tenant: str = "") -> str:
         """The session's pseudonyms put back; NOT_FOUND when the tenant has no such session

@@ -128,6 +128,12 @@ def _failed(calls: list[Call]) -> Counter[str]:
     return Counter(c.code for c in calls if c.code != "OK")
 
 
+def _failures(calls: list[Call]) -> list[tuple[str, str, str, float]]:
+    """What a failed call got, whole (status, message, who served it, when): enough to tell an
+    ext_proc refusal from Envoy's own reset or the upstream's error."""
+    return [(c.code, c.detail, c.served_by, round(c.started_s, 2)) for c in calls if c.code != "OK"]
+
+
 # --- one suite, two scenarios: the tenancy attacks alone (a flood of fresh sessions past the
 # attacker's quota and the vault's cap, and Restore of the normal tenant's session ids: alone, so
 # that nothing else slows the flood), then the stream chunks (the 32 KB "1-" * 16000 + "a" chunk
@@ -173,7 +179,7 @@ async def test_restore_of_another_tenants_sessions_hands_back_nothing_during_a_f
 
 
 async def test_every_normal_call_succeeds_during_the_flood(flood_attack) -> None:
-    assert not _failed(flood_attack.attacked), _failed(flood_attack.attacked)
+    assert not _failed(flood_attack.attacked), _failures(flood_attack.attacked)
     assert len(flood_attack.attacked) == ATTACKED_CALLS, "not every normal call was made within the attack"
 
 
@@ -187,7 +193,7 @@ async def test_stream_chunks_leave_a_concurrent_generate_within_twice_its_unload
 
 
 async def test_every_normal_call_succeeds_during_the_stream_chunk_attack(stream_attack) -> None:
-    assert not _failed(stream_attack.attacked), _failed(stream_attack.attacked)
+    assert not _failed(stream_attack.attacked), _failures(stream_attack.attacked)
     assert len(stream_attack.attacked) == ATTACKED_CALLS, "not every normal call was made within the attack"
 
 
@@ -209,7 +215,7 @@ async def every_attack(tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
 
 
 async def test_every_normal_call_succeeds_while_every_attack_runs(every_attack) -> None:
-    assert not _failed(every_attack.attacked), _failed(every_attack.attacked)
+    assert not _failed(every_attack.attacked), _failures(every_attack.attacked)
     assert len(every_attack.attacked) == ATTACKED_CALLS, "not every normal call was made within the attack"
 
 
