@@ -163,7 +163,8 @@ class RedactionService:
         self._output_policies: dict[str, Policy] = {}
         operators.check(policies.policies())  # a policy needing a key we lack stops start-up
 
-    async def off_loop(self, tenant: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    async def off_loop(self, tenant: str, fn: Callable[P, T], /,
+                       *args: P.args, **kwargs: P.kwargs) -> T:
         """`fn(*args, **kwargs)` in a worker thread within `tenant`'s share of them, so that the event
         loop keeps serving and no tenant's work holds every thread (thread_lanes.py)."""
         return await self.lanes.run(tenant or DEFAULT_TENANT, fn, *args, **kwargs)

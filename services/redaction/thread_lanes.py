@@ -54,7 +54,8 @@ class ThreadLanes:
         line = self._lines.get(tenant)
         return 0 if line is None else line.running
 
-    async def run(self, tenant: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    async def run(self, tenant: str, fn: Callable[P, T], /,
+                  *args: P.args, **kwargs: P.kwargs) -> T:
         """`fn(*args, **kwargs)` in a worker thread once the tenant has a free slot.
 
         A cancelled caller gives its slot back only when its job ends (a thread cannot be stopped), so

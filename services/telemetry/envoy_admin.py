@@ -8,11 +8,13 @@ import json
 import re
 import urllib.parse
 
-# Tries of calls routed primary-first (services/gateway/templates/envoy.yaml: route cluster `inference_primary_first`)
-# that Envoy abandoned at their per-try timeout, i.e. their first-token budget. Envoy charges it to
-# the route's cluster; its per-host `rq_timeout` would also count calls that ran out of their
+# Retries of calls routed primary-first (services/gateway/templates/envoy.yaml: route cluster
+# `inference_primary_first`): a try past its first-token budget (hedged: Envoy sends the retry
+# beside it and counts no per-try timeout), a connection the primary refused, or its UNAVAILABLE /
+# RESOURCE_EXHAUSTED. Each is a call the primary did not start in time. Envoy charges it to the
+# route's cluster; the primary host's `rq_timeout` would also count calls that ran out of their
 # client's own deadline, which a client could use to trip the controller.
-PRIMARY_BUDGET_MISSES = "cluster.inference_primary_first.upstream_rq_per_try_timeout"
+PRIMARY_BUDGET_MISSES = "cluster.inference_primary_first.upstream_rq_retry"
 
 
 class AdminError(Exception):

@@ -98,6 +98,18 @@ async def test_an_error_in_a_job_reaches_the_caller_and_frees_the_slot() -> None
         lanes.close()
 
 
+async def test_the_job_may_take_arguments_named_like_the_lanes_own() -> None:
+    """`Restore` passes `tenant=` to the job: the lane's own tenant is positional only."""
+    lanes = ThreadLanes(threads=1)
+
+    def restore(text: str, *, tenant: str, fn: str) -> str:
+        return f"{text}/{tenant}/{fn}"
+    try:
+        assert await lanes.run("lane", restore, "x", tenant="t", fn="f") == "x/t/f"
+    finally:
+        lanes.close()
+
+
 @pytest.mark.parametrize(("threads", "per_tenant", "message"), [
     (0, None, "redaction.worker_threads must be >= 1"),
     (2, 3, r"redaction.worker_threads_per_tenant \(3\) must not exceed redaction.worker_threads \(2\)"),
