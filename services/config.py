@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import model_validator
 
 from services.common.config import load_settings
-from services.common.settings import LoggingSettings, MeshSettings, OtelSettings, Strict
+from services.common.settings import ClientTlsSettings, LoggingSettings, MeshSettings, OtelSettings, Strict
 from services.gateway.config import GatewaySettings
 from services.inference.config import InferenceSettings
 from services.inference.limits import RequestLimits
@@ -41,9 +41,35 @@ class ZtgateConfig(Strict):
 
     @property
     def openai_adapter_active(self) -> bool:
-        """Whether `ztgate up` runs the adapter and Envoy routes the model to it: enabled, and
-        the gateway's listener in plaintext (the adapter does not dial a TLS listener yet)."""
-        return self.openai_adapter.enabled and self.gateway.tls is None
+        """Whether `ztgate up` runs the adapter and Envoy routes the model to it."""
+        return self.openai_adapter_off_reason is None
+
+    @property
+    def openai_adapter_off_reason(self) -> str | None:
+        """Why the adapter does not run (the setting to change), None when it does."""
+        if not self.openai_adapter.enabled:
+            return "openai_adapter.enabled is false"
+        given = self.openai_adapter.gateway_tls
+        if self.gateway.tls is None:
+            return None
+        if self.gateway.tls.client_ca is not None and (given is None or given.cert is None):
+            return ("gateway.tls.client_ca requires client certificates: set openai_adapter.gateway_tls "
+                    "(ca, cert, key) for the adapter's calls to the gateway")
+        if given is None and (self.gateway.tls.cert.expanduser().resolve().parent
+                != self.mesh.pki_dir.expanduser().resolve()):
+            return ("gateway.tls.cert is not the suite's own: set openai_adapter.gateway_tls.ca to the CA "
+                    "it chains to")
+        return None
+
+    @property
+    def openai_adapter_gateway_tls(self) -> ClientTlsSettings | None:
+        """The credentials the adapter dials the gateway with; None: plaintext (no gateway.tls)."""
+        if self.gateway.tls is None:
+            return None
+        if self.openai_adapter.gateway_tls is not None:
+            return self.openai_adapter.gateway_tls
+        from services.common.pki import Pki  # cryptography: only where TLS is configured
+        return ClientTlsSettings(ca=Pki.of(self.mesh).ca)
 
     @model_validator(mode="after")
     def _adapter_has_its_name(self) -> ZtgateConfig:

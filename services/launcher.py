@@ -243,9 +243,8 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
               f"({config.inference.fallback.engine})")
         print("  OpenAI door (/v1)      " + (
             f"{config.inference.model_name} via the adapter at {config.openai_adapter.listen}"
-            if config.openai_adapter_active else "ztgate's own model off ("
-            + ("openai_adapter.enabled is false" if not config.openai_adapter.enabled
-               else "gateway.tls is set: the adapter does not dial a TLS listener yet") + ")"))
+            if config.openai_adapter_active
+            else f"ztgate's own model off ({config.openai_adapter_off_reason})"))
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
         print("  inside the suite       " + (

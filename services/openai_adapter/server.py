@@ -26,6 +26,7 @@ import grpc
 from aiohttp import web
 
 from services.common.errors import ZtgateError
+from services.common.tls import client_credentials
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.limits import RequestLimits, RequestTooLarge
@@ -173,8 +174,11 @@ class Adapter:
 async def run(config: ZtgateConfig) -> None:
     """Serves until cancelled (SIGTERM/SIGINT stop the process)."""
     settings = config.openai_adapter
-    channel = grpc.aio.insecure_channel(gateway_target(config), options=[
-        ("grpc.max_send_message_length", config.limits.max_request_bytes + 1024)])
+    options = [("grpc.max_send_message_length", config.limits.max_request_bytes + 1024)]
+    tls = config.openai_adapter_gateway_tls
+    channel = (grpc.aio.insecure_channel(gateway_target(config), options=options) if tls is None
+               else grpc.aio.secure_channel(gateway_target(config), client_credentials(tls),
+                                            options=options))
     adapter = Adapter(inference_pb2_grpc.InferenceStub(channel), config.inference.model_name,
                       config.limits, config.gateway.inference_timeout_s)
     runner = web.AppRunner(adapter.app(), access_log=None)

@@ -1,7 +1,9 @@
 """TLS on Envoy's ingress listener (`gateway.tls`), with client certificates required: a real
 redaction service and Envoy in front of RECORDING inference upstreams (test doubles,
 tests/e2e/gateway_suite.py). The listener's certificate is the `gateway` one `ztgate certs init`
-issues; clients present the operator's certificate from the same CA."""
+issues; clients present the operator's certificate from the same CA. The OpenAI door's adapter
+(`ztgate serve openai-adapter`, real) dials the same listener over TLS with the certificate
+`openai_adapter.gateway_tls` names."""
 
 from __future__ import annotations
 
@@ -9,9 +11,12 @@ import asyncio
 import os
 import subprocess
 import sys
+import urllib.request
 from collections.abc import AsyncIterator
 
 import grpc
+import httpx
+import openai
 import pytest
 
 from services.common import pki
@@ -19,7 +24,9 @@ from services.common.settings import ClientTlsSettings
 from services.common.tls import client_credentials
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
+from services.config import ZtgateConfig
+from tests.e2e.gateway_suite import Suite, start_suite, stop_suite, wait_for
+from tests.procs import free_port, spawn
 from tests.suite_pki import shared_pki
 
 pytestmark = pytest.mark.slow
@@ -35,14 +42,33 @@ entities: {}
 @pytest.fixture(scope="module")
 async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
     issued = shared_pki()
-    suite = await start_suite(tmp_path_factory.mktemp("tls"), policies={"default.yaml": PSEUDONYMIZE}, message_timeout_s=2.0, gateway_env={
-        "ZTGATE_GATEWAY__TLS__CERT": str(issued.cert(pki.GATEWAY)),
-        "ZTGATE_GATEWAY__TLS__KEY": str(issued.key(pki.GATEWAY)),
-        "ZTGATE_GATEWAY__TLS__CLIENT_CA": str(issued.ca)})
+    logs = tmp_path_factory.mktemp("tls")
+    adapter_listen = f"127.0.0.1:{free_port()}"
+    suite = adapter = None
+    tls = {"ZTGATE_GATEWAY__TLS__CERT": str(issued.cert(pki.GATEWAY)),
+           "ZTGATE_GATEWAY__TLS__KEY": str(issued.key(pki.GATEWAY)),
+           "ZTGATE_GATEWAY__TLS__CLIENT_CA": str(issued.ca),
+           "ZTGATE_OPENAI_ADAPTER__LISTEN": adapter_listen,
+           "ZTGATE_OPENAI_ADAPTER__GATEWAY_TLS__CA": str(issued.ca),
+           "ZTGATE_OPENAI_ADAPTER__GATEWAY_TLS__CERT": str(issued.cert(pki.OPERATOR)),
+           "ZTGATE_OPENAI_ADAPTER__GATEWAY_TLS__KEY": str(issued.key(pki.OPERATOR))}
     try:
+        suite = await start_suite(logs, policies={"default.yaml": PSEUDONYMIZE}, message_timeout_s=2.0,
+                                  gateway_env=tls)
+        adapter = spawn("openai-adapter", [sys.executable, "-m", "services.cli", "serve",
+                                           "openai-adapter"], logs, env={**suite.env, **tls})
+
+        def ready() -> bool:
+            with urllib.request.urlopen(f"http://{adapter_listen}/ready", timeout=1):  # noqa: S310
+                return True
+
+        await asyncio.to_thread(wait_for, ready, "the adapter answers /ready", 60.0, adapter)
         yield suite
     finally:
-        await stop_suite(suite)
+        if adapter is not None:
+            adapter.stop()
+        if suite is not None:
+            await stop_suite(suite)
 
 
 async def _generate(suite: Suite, creds: grpc.ChannelCredentials | None) -> ipb.GenerateResponse:
@@ -85,3 +111,23 @@ async def test_the_cli_calls_a_tls_gateway_with_its_certificate(suite) -> None:
         capture_output=True, text=True, timeout=60, env={**os.environ})
     assert result.returncode == 0, result.stderr
     assert EMAIL in result.stdout and "served by primary" in result.stdout
+
+
+async def test_the_openai_door_serves_ztgates_own_model_over_the_tls_listener(suite) -> None:
+    """HTTPS with a client certificate to Envoy, then the adapter's own TLS call back into the
+    listener's gRPC route: the model's answer is restored, and the upstream saw no email."""
+    issued = shared_pki()
+    http = httpx.Client(verify=str(issued.ca), timeout=60,
+                        cert=(str(issued.cert(pki.OPERATOR)), str(issued.key(pki.OPERATOR))))
+    client = openai.OpenAI(base_url=f"https://{suite.gateway}/v1", api_key="not-checked",
+                           max_retries=0, http_client=http)
+    before = len(suite.recorded())
+    try:
+        answer = await asyncio.to_thread(
+            client.chat.completions.create, model=ZtgateConfig().inference.model_name,
+            messages=[{"role": "user", "content": f"mail {EMAIL}"}], max_tokens=8)
+    finally:
+        http.close()
+    assert EMAIL in (answer.choices[0].message.content or "")
+    [sent] = suite.recorded()[before:]
+    assert EMAIL not in sent.prompt and all(EMAIL not in m.content for m in sent.messages)

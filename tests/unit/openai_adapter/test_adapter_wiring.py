@@ -82,11 +82,42 @@ def test_a_shared_model_name_never_hands_the_token_to_another_upstream() -> None
     assert "authorization" in routes[MODEL]["request_headers_to_remove"]
 
 
-def test_the_adapters_name_is_its_own_and_tls_ingress_leaves_it_off(tmp_path: Path) -> None:
+def test_the_adapters_name_is_its_own(tmp_path: Path) -> None:
     taken = json.dumps([{"name": "ztgate", "base_url": "http://127.0.0.1:8000/v1", "models": ["x"]}])
     with pytest.raises(ConfigError, match="openai_adapter.enabled"):
         _config(ZTGATE_GATEWAY__OPENAI_UPSTREAMS=taken)
+
+
+def test_a_tls_listener_is_dialled_with_the_suites_ca_when_its_certificate_is_the_suites(
+        tmp_path: Path) -> None:
+    suite_dir = tmp_path / "pki"
+    tls = _config(ZTGATE_MESH__PKI_DIR=str(suite_dir),
+                  ZTGATE_GATEWAY__TLS__CERT=str(suite_dir / "gateway.pem"),
+                  ZTGATE_GATEWAY__TLS__KEY=str(suite_dir / "gateway.key"))
+    assert tls.openai_adapter_active
+    assert tls.openai_adapter_gateway_tls is not None
+    assert tls.openai_adapter_gateway_tls.ca == suite_dir.resolve() / "ca.pem"
+    assert tls.openai_adapter_gateway_tls.cert is None
+    assert "openai-adapter" in [c.name for c in suite(tls, None, Path("/x"))]
+
+
+@pytest.mark.parametrize(("extra", "reason"), [
+    ({}, "gateway.tls.cert is not the suite's own: set openai_adapter.gateway_tls.ca"),
+    ({"ZTGATE_GATEWAY__TLS__CLIENT_CA": "/elsewhere/ca.pem"},
+     "gateway.tls.client_ca requires client certificates: set openai_adapter.gateway_tls"),
+])
+def test_a_tls_listener_the_adapter_cannot_dial_leaves_it_off_saying_what_to_set(
+        tmp_path: Path, extra: dict[str, str], reason: str) -> None:
     tls = _config(ZTGATE_GATEWAY__TLS__CERT=str(tmp_path / "c.pem"),
-                  ZTGATE_GATEWAY__TLS__KEY=str(tmp_path / "k.pem"))
+                  ZTGATE_GATEWAY__TLS__KEY=str(tmp_path / "k.pem"), **extra)
     assert not tls.openai_adapter_active
+    assert tls.openai_adapter_off_reason is not None and reason in tls.openai_adapter_off_reason
     assert "openai-adapter" not in [c.name for c in suite(tls, None, Path("/x"))]
+    told = _config(ZTGATE_GATEWAY__TLS__CERT=str(tmp_path / "c.pem"),
+                   ZTGATE_GATEWAY__TLS__KEY=str(tmp_path / "k.pem"),
+                   ZTGATE_OPENAI_ADAPTER__GATEWAY_TLS__CA=str(tmp_path / "their-ca.pem"),
+                   ZTGATE_OPENAI_ADAPTER__GATEWAY_TLS__CERT=str(tmp_path / "adapter.pem"),
+                   ZTGATE_OPENAI_ADAPTER__GATEWAY_TLS__KEY=str(tmp_path / "adapter.key"), **extra)
+    assert told.openai_adapter_active
+    assert told.openai_adapter_gateway_tls is not None
+    assert told.openai_adapter_gateway_tls.ca == tmp_path / "their-ca.pem"
