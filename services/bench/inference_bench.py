@@ -41,7 +41,8 @@ from services.bench.registry import (
 )
 
 if TYPE_CHECKING:  # the engines are imported when a run starts, not when the CLI builds its parser
-    from services.inference.engines.base import Engine, SpeculativeSettings
+    from services.inference.engines.base import Engine
+    from services.inference.engines.engine_config import SpeculativeSettings
 
 
 _PASSAGE = ("The city council approved the new budget on Monday after a long debate. The plan adds two "
@@ -109,7 +110,7 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 def parse_config(text: str) -> SpeculativeSettings:
     """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K' as engine settings; ValueError naming the form."""
-    from services.inference.engines.base import SpeculativeSettings
+    from services.inference.engines.engine_config import SpeculativeSettings
 
     method, _, rest = text.partition(":")
     try:
@@ -149,7 +150,8 @@ def progress(message: str) -> None:
 
 
 async def _request(engine: Engine, index: int, prompt: str, max_tokens: int) -> RequestRecord:
-    from services.inference.engines.base import ChatMessage, GenerationRequest, SamplingParams, collect
+    from services.inference.engines.base import collect
+    from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 
     req = GenerationRequest(messages=[ChatMessage("user", prompt)],
                             sampling=SamplingParams(temperature=0, max_tokens=max_tokens))
@@ -225,7 +227,8 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
 
     from services.config import load_config
     from services.inference import accelerator, models
-    from services.inference.engines.base import EngineConfig, EngineConfigError, SpeculativeSettings
+    from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+    from services.inference.engines.errors import EngineConfigError
 
     if any(c < 1 for c in args.concurrency) or args.max_tokens < 1 or args.repeat < 1:
         print("ztgate bench inference: --concurrency, --max-tokens and --repeat must be >= 1", file=sys.stderr)

@@ -13,8 +13,10 @@ from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from services.inference import accelerator, models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
-from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
-                                             SpeculativeSettings, engine_request_id)
+from services.inference.engines.base import Engine
+from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from services.inference.engines.outputs import Delta
+from services.inference.engines.request import GenerationRequest, engine_request_id
 from services.inference.hallucination import HallucinationScorer
 from services.inference.limits import RequestLimits
 from services.inference.metrics import InferenceMetrics

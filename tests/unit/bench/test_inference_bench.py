@@ -8,14 +8,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.inference.engines.base import (
-    Delta,
-    FinalStats,
-    GenerationRequest,
-    SpeculativeSettings,
-    SpeculativeStats,
-    Usage,
-)
 from services.bench.inference_bench import (
     ALL_SETS,
     COPY_HEAVY,
@@ -29,6 +21,9 @@ from services.bench.inference_bench import (
     run_pass,
     run_set,
 )
+from services.inference.engines.engine_config import SpeculativeSettings
+from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from services.inference.engines.request import GenerationRequest
 
 
 @pytest.mark.parametrize(("text", "settings"), [
