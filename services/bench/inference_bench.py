@@ -109,24 +109,40 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K' as engine settings; ValueError naming the form."""
+    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K', each optionally followed by a batch-size
+    schedule '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError
+    naming the form."""
+    from dataclasses import replace
+
     from services.inference.engines.engine_config import SpeculativeSettings
 
-    method, _, rest = text.partition(":")
+    body, at, schedule_text = text.partition("@")
+    method, _, rest = body.partition(":")
+    spec: SpeculativeSettings | None = None
     try:
         if method in ("none", "plain") and not rest:
-            return SpeculativeSettings(method="none")
-        if method == "ngram":
+            spec = SpeculativeSettings(method="none")
+        elif method == "ngram":
             k, lo, hi = (int(x) for x in rest.split(":"))
-            return SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
+            spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
                                        prompt_lookup_max=hi)
-        if method == "draft_model":
+        elif method == "draft_model":
             path, _, k = rest.rpartition(":")
             if path:
-                return SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+                spec = SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+        if spec is not None and at:
+            entries = []
+            for part in schedule_text.split(","):
+                span, _, tokens = part.partition(":")
+                first, _, last = span.partition("-")
+                entries.append((int(first), int(last or first), int(tokens)))
+            spec = replace(spec, batch_schedule=tuple(entries))
     except ValueError:
-        pass
-    raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K")
+        spec = None
+    if spec is None or (at and spec.method == "none"):
+        raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K, "
+                         "optionally with @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
+    return spec
 
 
 def config_name(spec: SpeculativeSettings) -> str:
@@ -134,8 +150,12 @@ def config_name(spec: SpeculativeSettings) -> str:
     if spec.method == "none":
         return PLAIN
     if spec.method == "ngram":
-        return f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
-    return f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
+        name = f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
+    else:
+        name = f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
+    if spec.batch_schedule is not None:
+        name += "@" + ",".join(f"{a}-{b}:{k}" for a, b, k in spec.batch_schedule)
+    return name
 
 
 def config_names(primary: SpeculativeSettings, extra: Sequence[str]) -> list[str]:

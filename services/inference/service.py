@@ -32,7 +32,9 @@ def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> En
         speculative=SpeculativeSettings(
             method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
             prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
-            draft_model=spec.draft_model),
+            draft_model=spec.draft_model,
+            batch_schedule=(None if spec.num_speculative_tokens_per_batch_size is None else
+                            tuple(tuple(e) for e in spec.num_speculative_tokens_per_batch_size))),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
         kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager,
         accelerator_args=tuple(accelerator.engine_kwargs(instance.accelerator).items()))

@@ -31,6 +31,24 @@ class SpeculativeSettings:
     prompt_lookup_min: int = 1  # ngram: shortest n-gram matched against the context
     prompt_lookup_max: int = 4  # ngram: longest n-gram matched against the context
     draft_model: str | None = None
+    # vLLM's dynamic speculation (`num_speculative_tokens_per_batch_size`): (first, last, tokens)
+    # for inclusive ranges of the running batch size, the first from 1, sorted, not overlapping;
+    # 0 tokens: none; more than num_speculative_tokens: that many. None: num_speculative_tokens at
+    # every batch size.
+    batch_schedule: tuple[tuple[int, int, int], ...] | None = None
+
+    def tokens_at(self, batch_size: int) -> int:
+        """Draft tokens per step at this running batch size (as vLLM's lookup expands the
+        schedule: a gap or the tail carries the range before it)."""
+        if self.method == "none":
+            return 0
+        if not self.batch_schedule:
+            return self.num_speculative_tokens
+        tokens = self.batch_schedule[0][2]
+        for first, _last, k in self.batch_schedule:
+            if batch_size >= first:
+                tokens = k
+        return min(tokens, self.num_speculative_tokens)
 
     def check(self) -> None:
         """Raises EngineConfigError naming the setting to change."""
@@ -43,6 +61,7 @@ class SpeculativeSettings:
             raise EngineConfigError(
                 f"num_speculative_tokens must be >= 1 with method {self.method!r}; "
                 f"got {self.num_speculative_tokens} (or set the method to none)")
+        self._check_schedule()
         if self.method == "ngram":
             if not 1 <= self.prompt_lookup_min <= self.prompt_lookup_max:
                 raise EngineConfigError(
@@ -56,6 +75,27 @@ class SpeculativeSettings:
             raise EngineConfigError(
                 f"draft_model {self.draft_model!r} for speculative method {self.method!r} does not exist; "
                 "prepare it or fix the path")
+
+    def _check_schedule(self) -> None:
+        if self.batch_schedule is None:
+            return
+        where = "num_speculative_tokens_per_batch_size"
+        if not self.batch_schedule:
+            raise EngineConfigError(f"{where} is empty; leave it unset to speculate at every batch size")
+        previous = 0
+        for entry in self.batch_schedule:
+            if len(entry) != 3:
+                raise EngineConfigError(f"{where}: each entry is [first, last, tokens]; got {list(entry)}")
+            first, last, tokens = entry
+            if (first != 1) if previous == 0 else (first <= previous):
+                raise EngineConfigError(
+                    f"{where}: ranges start at batch size 1, sorted and not overlapping; got {list(entry)} "
+                    f"after a range ending at {previous}")
+            if last < first:
+                raise EngineConfigError(f"{where}: range {list(entry)} ends before it starts")
+            if tokens < 0:
+                raise EngineConfigError(f"{where}: tokens must be 0 or more; got {list(entry)}")
+            previous = last
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,8 @@ def speculative_config(config: EngineConfig) -> dict[str, Any] | None:
     if spec.method == "none":
         return None
     out: dict[str, Any] = {"method": spec.method, "num_speculative_tokens": spec.num_speculative_tokens}
+    if spec.batch_schedule is not None:
+        out["num_speculative_tokens_per_batch_size"] = [list(entry) for entry in spec.batch_schedule]
     if spec.method == "ngram":
         out["prompt_lookup_min"] = spec.prompt_lookup_min
         out["prompt_lookup_max"] = spec.prompt_lookup_max
