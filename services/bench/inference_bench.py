@@ -41,7 +41,8 @@ from services.bench.registry import (
 )
 
 if TYPE_CHECKING:  # the engines are imported when a run starts, not when the CLI builds its parser
-    from services.inference.engines.base import Engine, SpeculativeSettings
+    from services.inference.engines.base import Engine
+    from services.inference.engines.engine_config import SpeculativeSettings
 
 
 _PASSAGE = ("The city council approved the new budget on Monday after a long debate. The plan adds two "
@@ -108,24 +109,40 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K' as engine settings; ValueError naming the form."""
-    from services.inference.engines.base import SpeculativeSettings
+    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K', each optionally followed by a batch-size
+    schedule '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError
+    naming the form."""
+    from dataclasses import replace
 
-    method, _, rest = text.partition(":")
+    from services.inference.engines.engine_config import SpeculativeSettings
+
+    body, at, schedule_text = text.partition("@")
+    method, _, rest = body.partition(":")
+    spec: SpeculativeSettings | None = None
     try:
         if method in ("none", "plain") and not rest:
-            return SpeculativeSettings(method="none")
-        if method == "ngram":
+            spec = SpeculativeSettings(method="none")
+        elif method == "ngram":
             k, lo, hi = (int(x) for x in rest.split(":"))
-            return SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
+            spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
                                        prompt_lookup_max=hi)
-        if method == "draft_model":
+        elif method == "draft_model":
             path, _, k = rest.rpartition(":")
             if path:
-                return SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+                spec = SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+        if spec is not None and at:
+            entries = []
+            for part in schedule_text.split(","):
+                span, _, tokens = part.partition(":")
+                first, _, last = span.partition("-")
+                entries.append((int(first), int(last or first), int(tokens)))
+            spec = replace(spec, batch_schedule=tuple(entries))
     except ValueError:
-        pass
-    raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K")
+        spec = None
+    if spec is None or (at and spec.method == "none"):
+        raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K, "
+                         "optionally with @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
+    return spec
 
 
 def config_name(spec: SpeculativeSettings) -> str:
@@ -133,8 +150,12 @@ def config_name(spec: SpeculativeSettings) -> str:
     if spec.method == "none":
         return PLAIN
     if spec.method == "ngram":
-        return f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
-    return f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
+        name = f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
+    else:
+        name = f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
+    if spec.batch_schedule is not None:
+        name += "@" + ",".join(f"{a}-{b}:{k}" for a, b, k in spec.batch_schedule)
+    return name
 
 
 def config_names(primary: SpeculativeSettings, extra: Sequence[str]) -> list[str]:
@@ -149,7 +170,8 @@ def progress(message: str) -> None:
 
 
 async def _request(engine: Engine, index: int, prompt: str, max_tokens: int) -> RequestRecord:
-    from services.inference.engines.base import ChatMessage, GenerationRequest, SamplingParams, collect
+    from services.inference.engines.base import collect
+    from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 
     req = GenerationRequest(messages=[ChatMessage("user", prompt)],
                             sampling=SamplingParams(temperature=0, max_tokens=max_tokens))
@@ -225,7 +247,8 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
 
     from services.config import load_config
     from services.inference import accelerator, models
-    from services.inference.engines.base import EngineConfig, EngineConfigError, SpeculativeSettings
+    from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+    from services.inference.engines.errors import EngineConfigError
 
     if any(c < 1 for c in args.concurrency) or args.max_tokens < 1 or args.repeat < 1:
         print("ztgate bench inference: --concurrency, --max-tokens and --repeat must be >= 1", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from services.inference.engines.base import EngineConfigError
+from services.inference.engines.errors import EngineConfigError
 
 # Setting (inference.<instance>.accelerator.NAME) -> vLLM engine argument, one to one.
 ENGINE_ARGS = {

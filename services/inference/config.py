@@ -20,6 +20,11 @@ class SpeculativeSection(Strict):
     prompt_lookup_max: int = Field(default=4, ge=1)
     # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights.
     draft_model: str | None = None
+    # vLLM's dynamic speculation: [first, last, tokens] per inclusive range of the running batch
+    # size (from 1, sorted); past the last range its tokens hold. Speculation pays one request at a
+    # time and loses with a batch running on this CPU (docs/benchmarks.md), so by default it
+    # speculates only alone. null: num_speculative_tokens at every batch size.
+    num_speculative_tokens_per_batch_size: list[tuple[int, int, int]] | None = [(1, 1, 8), (2, 1024, 0)]
 
 
 class AcceleratorSection(Strict):

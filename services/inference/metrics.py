@@ -6,7 +6,7 @@ from opentelemetry import metrics
 
 from services.common import semconv as sc
 from services.common.first_token import FirstTokenBudget
-from services.inference.engines.base import FinalStats
+from services.inference.engines.outputs import FinalStats
 
 
 class InferenceMetrics:

@@ -19,8 +19,8 @@ from services.common.settings import TlsSettings
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.inference.engines.base import (ChatMessage, FinalStats, GenerationRequest,
-                                             SamplingParams)
+from services.inference.engines.outputs import FinalStats
+from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from services.inference.service import InferenceService
 
 SERVICE_NAME = "ztgate.inference.v1.Inference"

@@ -13,8 +13,10 @@ from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from services.inference import accelerator, models
 from services.inference.admission import AdmissionLimiter, Overloaded
 from services.inference.config import InferenceSettings, InstanceSettings
-from services.inference.engines.base import (Delta, Engine, EngineConfig, GenerationRequest,
-                                             SpeculativeSettings, engine_request_id)
+from services.inference.engines.base import Engine
+from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from services.inference.engines.outputs import Delta
+from services.inference.engines.request import GenerationRequest, engine_request_id
 from services.inference.hallucination import HallucinationScorer
 from services.inference.limits import RequestLimits
 from services.inference.metrics import InferenceMetrics
@@ -30,7 +32,9 @@ def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> En
         speculative=SpeculativeSettings(
             method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
             prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
-            draft_model=spec.draft_model),
+            draft_model=spec.draft_model,
+            batch_schedule=(None if spec.num_speculative_tokens_per_batch_size is None else
+                            tuple(tuple(e) for e in spec.num_speculative_tokens_per_batch_size))),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
         kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager,
         accelerator_args=tuple(accelerator.engine_kwargs(instance.accelerator).items()))

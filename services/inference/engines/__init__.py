@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from services.inference.engines.base import Engine, EngineConfig, EngineConfigError
+from services.inference.engines.base import Engine
+from services.inference.engines.engine_config import EngineConfig
+from services.inference.engines.errors import EngineConfigError
 
 EngineKind = Literal["vllm", "transformers"]
 

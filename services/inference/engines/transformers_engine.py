@@ -14,17 +14,12 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from services.inference.engines.base import (
-    Delta,
-    Engine,
-    EngineConfig,
-    EngineConfigError,
-    FinalStats,
-    GenerationRequest,
-    PromptRenderer,
-    SpeculativeStats,
-    Usage,
-)
+from services.inference.engines.base import Engine
+from services.inference.engines.engine_config import EngineConfig
+from services.inference.engines.errors import EngineConfigError
+from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from services.inference.engines.prompt import PromptRenderer
+from services.inference.engines.request import GenerationRequest
 
 logger = logging.getLogger(__name__)
 

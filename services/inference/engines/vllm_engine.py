@@ -18,19 +18,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.inference.engines.base import (
-    Delta,
-    Engine,
-    EngineConfig,
-    EngineConfigError,
-    FinalStats,
-    GenerationRequest,
-    PromptRenderer,
-    SamplingUnsupported,
-    SpeculativeStats,
-    Usage,
-)
+from services.inference.engines.base import Engine
+from services.inference.engines.engine_config import EngineConfig
 from services.inference.engines.engine_core import bind_engine_core_to_server
+from services.inference.engines.errors import EngineConfigError, SamplingUnsupported
+from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from services.inference.engines.prompt import PromptRenderer
+from services.inference.engines.request import GenerationRequest
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +88,8 @@ def speculative_config(config: EngineConfig) -> dict[str, Any] | None:
     if spec.method == "none":
         return None
     out: dict[str, Any] = {"method": spec.method, "num_speculative_tokens": spec.num_speculative_tokens}
+    if spec.batch_schedule is not None:
+        out["num_speculative_tokens_per_batch_size"] = [list(entry) for entry in spec.batch_schedule]
     if spec.method == "ngram":
         out["prompt_lookup_min"] = spec.prompt_lookup_min
         out["prompt_lookup_max"] = spec.prompt_lookup_max

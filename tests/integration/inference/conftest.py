@@ -13,7 +13,8 @@ import pytest
 # No skip when vLLM is missing: `make test` installs the inference extra, and a missing engine
 # must fail the run, not pass it quietly.
 from services.inference import models  # noqa: E402
-from services.inference.engines.base import EngineConfig, SpeculativeSettings, collect  # noqa: E402
+from services.inference.engines.base import collect  # noqa: E402
+from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings  # noqa: E402
 from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
 

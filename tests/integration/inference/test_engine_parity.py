@@ -8,7 +8,8 @@ import asyncio
 import pytest
 from inference_prompts import PARITY_PROMPTS, greedy_request
 
-from services.inference.engines.base import ChatMessage, GenerationRequest, SamplingParams, collect
+from services.inference.engines.base import collect
+from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,8 @@ from services.common.settings import OtelSettings, ServerSettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.config import InstanceSettings
-from services.inference.engines.base import GenerationRequest, InvalidRequest, SamplingParams
+from services.inference.engines.errors import InvalidRequest
+from services.inference.engines.request import GenerationRequest, SamplingParams
 from services.inference.hallucination import HallucinationScorer
 from services.inference.limits import RequestLimits
 from services.inference.server import build_spec

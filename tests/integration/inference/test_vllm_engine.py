@@ -7,17 +7,10 @@ import asyncio
 import pytest
 from inference_prompts import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all, sample_request
 
-from services.inference.engines.base import (
-    ChatMessage,
-    EngineConfig,
-    EngineConfigError,
-    GenerationRequest,
-    InvalidRequest,
-    SamplingParams,
-    SamplingUnsupported,
-    SpeculativeSettings,
-    collect,
-)
+from services.inference.engines.base import collect
+from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from services.inference.engines.errors import EngineConfigError, InvalidRequest, SamplingUnsupported
+from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from services.inference.engines.vllm_engine import VllmEngine
 from services.inference.hallucination import HallucinationScorer
 

@@ -8,14 +8,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.inference.engines.base import (
-    Delta,
-    FinalStats,
-    GenerationRequest,
-    SpeculativeSettings,
-    SpeculativeStats,
-    Usage,
-)
 from services.bench.inference_bench import (
     ALL_SETS,
     COPY_HEAVY,
@@ -29,6 +21,9 @@ from services.bench.inference_bench import (
     run_pass,
     run_set,
 )
+from services.inference.engines.engine_config import SpeculativeSettings
+from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from services.inference.engines.request import GenerationRequest
 
 
 @pytest.mark.parametrize(("text", "settings"), [
@@ -38,19 +33,23 @@ from services.bench.inference_bench import (
                                         prompt_lookup_max=3)),
     ("draft_model:/models/draft:v2:5", SpeculativeSettings(method="draft_model", num_speculative_tokens=5,
                                                            draft_model="/models/draft:v2")),
+    ("ngram:8:1:4@1-1:8,2-64:0", SpeculativeSettings(method="ngram", num_speculative_tokens=8,
+                                                     prompt_lookup_min=1, prompt_lookup_max=4,
+                                                     batch_schedule=((1, 1, 8), (2, 64, 0)))),
 ])
 def test_parse_config_reads_each_form(text: str, settings: SpeculativeSettings) -> None:
     assert parse_config(text) == settings
 
 
 @pytest.mark.parametrize("text", ["ngram", "ngram:4:1", "ngram:a:1:3", "draft_model:5", "draft_model:/p:k",
-                                  "eagle:/p:4", "none:1", ""])
+                                  "eagle:/p:4", "none:1", "", "none@1-1:2",
+                                  "ngram:8:1:4@1-x:2", "ngram:8:1:4@"])
 def test_parse_config_refuses_malformed_names_with_the_accepted_forms(text: str) -> None:
     with pytest.raises(ValueError, match="ngram:K:MIN:MAX"):
         parse_config(text)
 
 
-@pytest.mark.parametrize("text", ["none", "ngram:8:1:4", "draft_model:/m/d:3"])
+@pytest.mark.parametrize("text", ["none", "ngram:8:1:4", "draft_model:/m/d:3", "ngram:8:1:4@1-1:8,2-1024:0"])
 def test_config_name_inverts_parse_config(text: str) -> None:
     assert config_name(parse_config(text)) == text
 

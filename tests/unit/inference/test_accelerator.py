@@ -12,7 +12,8 @@ from services.common.config import ConfigError, load_settings
 from services.config import ZtgateConfig
 from services.inference import accelerator
 from services.inference.config import AcceleratorSection
-from services.inference.engines.base import EngineConfig, EngineConfigError
+from services.inference.engines.engine_config import EngineConfig
+from services.inference.engines.errors import EngineConfigError
 
 SETTING = "inference.primary.accelerator"
 

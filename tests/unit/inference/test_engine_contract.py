@@ -18,21 +18,12 @@ from services.common.semconv import PROBE_TENANT
 from services.common.settings import ServerSettings, TlsSettings
 from services.gen.ztgate.inference.v1 import inference_pb2 as pb
 from services.inference.config import InstanceSettings
-from services.inference.engines.base import (
-    Delta,
-    Engine,
-    EngineConfig,
-    EngineNotReady,
-    FinalStats,
-    GenerationRequest,
-    InvalidRequest,
-    PromptRenderer,
-    SamplingParams,
-    SpeculativeStats,
-    Usage,
-    collect,
-    engine_request_id,
-)
+from services.inference.engines.base import Engine, collect
+from services.inference.engines.engine_config import EngineConfig
+from services.inference.engines.errors import EngineNotReady, InvalidRequest
+from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from services.inference.engines.prompt import PromptRenderer
+from services.inference.engines.request import GenerationRequest, SamplingParams, engine_request_id
 from services.inference.server import InferenceServicer, tenant_access
 from services.inference.service import InferenceService
 from tests.fake_context import FakeContext

@@ -8,13 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from services.inference.engines import create_engine
-from services.inference.engines.base import (
-    EngineConfig,
-    EngineConfigError,
-    GenerationRequest,
-    SamplingParams,
-    SpeculativeSettings,
-)
+from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from services.inference.engines.errors import EngineConfigError
+from services.inference.engines.request import GenerationRequest, SamplingParams
 from services.inference.engines.transformers_engine import TransformersEngine
 from services.inference.engines.vllm_engine import SpeculativeTotals, speculative_config, vllm_sampling_kwargs
 

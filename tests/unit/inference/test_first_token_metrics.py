@@ -12,7 +12,8 @@ from services.common import semconv
 from services.common.first_token import FirstTokenBudget
 from services.common.settings import ServerSettings
 from services.inference.config import InstanceSettings
-from services.inference.engines.base import GenerationRequest, collect
+from services.inference.engines.base import collect
+from services.inference.engines.request import GenerationRequest
 from services.inference.metrics import InferenceMetrics
 from services.inference.service import InferenceService
 from tests.unit.inference.test_engine_contract import _ScriptedEngine

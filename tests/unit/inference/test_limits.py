@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from services.common.errors import InvalidArgument, ResourceExhausted
 from services.common.settings import ServerSettings
 from services.inference.config import InstanceSettings
-from services.inference.engines.base import ChatMessage, GenerationRequest, SamplingParams
+from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from services.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
 from services.inference.service import InferenceService
 

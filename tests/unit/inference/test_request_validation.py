@@ -7,15 +7,15 @@ import math
 import pytest
 
 from services.common.errors import InvalidArgument
-from services.inference.engines.base import (
+from services.inference.engines.errors import InvalidRequest
+from services.inference.engines.prompt import PromptRenderer
+from services.inference.engines.request import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
     DEFAULT_TOP_K,
     DEFAULT_TOP_P,
     ChatMessage,
     GenerationRequest,
-    InvalidRequest,
-    PromptRenderer,
     SamplingParams,
 )
 

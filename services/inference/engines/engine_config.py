@@ -1,0 +1,127 @@
+"""What an engine is started with: the model, the parity (dtype), speculative decoding and vLLM's
+sizes, checked before anything loads so that a bad setting stops start-up with its name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from services.inference.engines.errors import EngineConfigError
+
+Parity = Literal["strict", "fast"]
+SpeculativeMethod = Literal["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"]
+SPECULATIVE_METHODS: tuple[str, ...] = ("none", "ngram", "draft_model", "eagle", "eagle3", "medusa")
+# Methods that need a second set of weights (a draft model or a speculator head).
+METHODS_WITH_WEIGHTS: tuple[str, ...] = ("draft_model", "eagle", "eagle3", "medusa")
+# strict: float32 everywhere, so speculative and plain decoding (and both engines) give the same
+# greedy tokens; fast: bfloat16, faster, and greedy output may then differ with speculation.
+PARITY_DTYPES: dict[str, str] = {"strict": "float32", "fast": "bfloat16"}
+
+
+@dataclass(frozen=True, slots=True)
+class SpeculativeSettings:
+    """Speculative decoding. ngram (prompt lookup) needs no extra weights; the other methods need
+    `draft_model`, a path to the draft model or speculator head."""
+
+    # Defaults: the best of the single-stream sweep on the CPU build in strict parity
+    # (python -m services.bench.inference_bench): 2.2x on copy-heavy prompts, ~1.1x on mixed chat.
+    method: SpeculativeMethod = "ngram"
+    num_speculative_tokens: int = 8
+    prompt_lookup_min: int = 1  # ngram: shortest n-gram matched against the context
+    prompt_lookup_max: int = 4  # ngram: longest n-gram matched against the context
+    draft_model: str | None = None
+    # vLLM's dynamic speculation (`num_speculative_tokens_per_batch_size`): (first, last, tokens)
+    # for inclusive ranges of the running batch size, the first from 1, sorted, not overlapping;
+    # 0 tokens: none; more than num_speculative_tokens: that many. None: num_speculative_tokens at
+    # every batch size.
+    batch_schedule: tuple[tuple[int, int, int], ...] | None = None
+
+    def tokens_at(self, batch_size: int) -> int:
+        """Draft tokens per step at this running batch size (as vLLM's lookup expands the
+        schedule: a gap or the tail carries the range before it)."""
+        if self.method == "none":
+            return 0
+        if not self.batch_schedule:
+            return self.num_speculative_tokens
+        tokens = self.batch_schedule[0][2]
+        for first, _last, k in self.batch_schedule:
+            if batch_size >= first:
+                tokens = k
+        return min(tokens, self.num_speculative_tokens)
+
+    def check(self) -> None:
+        """Raises EngineConfigError naming the setting to change."""
+        if self.method not in SPECULATIVE_METHODS:
+            raise EngineConfigError(
+                f"speculative method {self.method!r} is unknown; use one of {', '.join(SPECULATIVE_METHODS)}")
+        if self.method == "none":
+            return
+        if self.num_speculative_tokens < 1:
+            raise EngineConfigError(
+                f"num_speculative_tokens must be >= 1 with method {self.method!r}; "
+                f"got {self.num_speculative_tokens} (or set the method to none)")
+        self._check_schedule()
+        if self.method == "ngram":
+            if not 1 <= self.prompt_lookup_min <= self.prompt_lookup_max:
+                raise EngineConfigError(
+                    "ngram speculation needs 1 <= prompt_lookup_min <= prompt_lookup_max; got "
+                    f"prompt_lookup_min={self.prompt_lookup_min}, prompt_lookup_max={self.prompt_lookup_max}")
+        elif not self.draft_model:
+            raise EngineConfigError(
+                f"speculative method {self.method!r} needs draft_model (the path to its draft model or "
+                "speculator weights); set it, or use method ngram, which needs none")
+        elif not Path(self.draft_model).exists():
+            raise EngineConfigError(
+                f"draft_model {self.draft_model!r} for speculative method {self.method!r} does not exist; "
+                "prepare it or fix the path")
+
+    def _check_schedule(self) -> None:
+        if self.batch_schedule is None:
+            return
+        where = "num_speculative_tokens_per_batch_size"
+        if not self.batch_schedule:
+            raise EngineConfigError(f"{where} is empty; leave it unset to speculate at every batch size")
+        previous = 0
+        for entry in self.batch_schedule:
+            if len(entry) != 3:
+                raise EngineConfigError(f"{where}: each entry is [first, last, tokens]; got {list(entry)}")
+            first, last, tokens = entry
+            if (first != 1) if previous == 0 else (first <= previous):
+                raise EngineConfigError(
+                    f"{where}: ranges start at batch size 1, sorted and not overlapping; got {list(entry)} "
+                    f"after a range ending at {previous}")
+            if last < first:
+                raise EngineConfigError(f"{where}: range {list(entry)} ends before it starts")
+            if tokens < 0:
+                raise EngineConfigError(f"{where}: tokens must be 0 or more; got {list(entry)}")
+            previous = last
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    model_dir: Path  # a Hugging Face model folder (see services.inference.models.prepare)
+    model_name: str = "SmolLM2-135M-Instruct"  # reported in responses
+    parity: Parity = "strict"
+    speculative: SpeculativeSettings = field(default_factory=lambda: SpeculativeSettings(method="none"))
+    max_model_len: int | None = None  # None: the model's own context length
+    max_num_seqs: int = 8  # requests batched together by vLLM
+    kv_cache_gib: int = 1  # CPU only: KV cache GiB; the vLLM engine sets VLLM_CPU_KVCACHE_SPACE from it
+    # vLLM engine arguments of the accelerator settings (accelerator.engine_kwargs), and where they
+    # are set, for the check against the installed build.
+    accelerator_args: tuple[tuple[str, Any], ...] = ()
+    enforce_eager: bool = True  # no compilation or graph capture: a start in seconds, not minutes
+
+    @property
+    def dtype(self) -> str:
+        return PARITY_DTYPES[self.parity]
+
+    def check(self) -> None:
+        if self.parity not in PARITY_DTYPES:
+            raise EngineConfigError(f"parity {self.parity!r} is unknown; use strict or fast")
+        if not (Path(self.model_dir) / "config.json").is_file():
+            raise EngineConfigError(
+                f"no model at {self.model_dir} (config.json missing); run `ztgate models prepare` first")
+        if self.max_model_len is not None and self.max_model_len < 16:
+            raise EngineConfigError(f"max_model_len {self.max_model_len} is too small; use at least 16 or unset it")
+        self.speculative.check()

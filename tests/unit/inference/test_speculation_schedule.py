@@ -1,0 +1,64 @@
+"""Dynamic speculation by batch size (vLLM's `num_speculative_tokens_per_batch_size`): our settings
+check a schedule before vLLM loads, and read it the way vLLM's own lookup expands it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from vllm.v1.spec_decode.dynamic.utils import build_dynamic_sd_schedule_lookup
+
+from services.inference.config import SpeculativeSection
+from services.inference.engines.engine_config import SpeculativeSettings
+from services.inference.engines.errors import EngineConfigError
+from services.inference.engines.vllm_engine import speculative_config
+from services.inference.engines.engine_config import EngineConfig
+
+
+@st.composite
+def schedules(draw: st.DrawFn) -> tuple[tuple[int, int, int], ...]:
+    """Valid schedules: ranges from 1, sorted, maybe with gaps between them."""
+    out, start = [], 1
+    for _ in range(draw(st.integers(1, 4))):
+        end = start + draw(st.integers(0, 6))
+        out.append((start, end, draw(st.integers(0, 12))))
+        start = end + 1 + draw(st.integers(0, 3))
+    return tuple(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(schedule=schedules(), k=st.integers(1, 10), max_batch=st.integers(1, 24))
+def test_tokens_at_each_batch_size_match_vllms_own_lookup(schedule, k: int, max_batch: int) -> None:
+    spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, batch_schedule=schedule)
+    spec.check()
+    lookup = build_dynamic_sd_schedule_lookup([list(e) for e in schedule], max_batch, k)
+    assert [spec.tokens_at(b) for b in range(1, max_batch + 1)] == lookup[1:]
+
+
+@pytest.mark.parametrize(("schedule", "message"), [
+    ((), "is empty"),
+    (((2, 4, 3),), "start at batch size 1"),
+    (((1, 4, 3), (3, 8, 0)), "not overlapping"),
+    (((1, 4, 3), (6, 5, 0)), "ends before it starts"),
+    (((1, 4, -1),), "0 or more"),
+])
+def test_a_schedule_vllm_would_refuse_stops_the_start_naming_the_setting(schedule, message: str) -> None:
+    spec = SpeculativeSettings(method="ngram", batch_schedule=schedule)
+    with pytest.raises(EngineConfigError, match=message) as info:
+        spec.check()
+    assert "num_speculative_tokens_per_batch_size" in str(info.value)
+
+
+def test_the_default_speculates_alone_and_not_in_a_batch(tmp_path) -> None:
+    """The measured default (docs/benchmarks.md): n-gram drafts pay one request at a time and lose
+    with 4 in flight on this CPU, so a batch runs plain."""
+    section = SpeculativeSection()
+    assert section.num_speculative_tokens_per_batch_size == [(1, 1, 8), (2, 1024, 0)]
+    spec = SpeculativeSettings(method="ngram", num_speculative_tokens=8,
+                               batch_schedule=tuple(section.num_speculative_tokens_per_batch_size))
+    assert [spec.tokens_at(b) for b in (1, 2, 4, 8)] == [8, 0, 0, 0]
+    vllm = speculative_config(EngineConfig(model_dir=tmp_path, speculative=spec))
+    assert vllm is not None and vllm["num_speculative_tokens_per_batch_size"] == [[1, 1, 8], [2, 1024, 0]]
+    unscheduled = SpeculativeSettings(method="ngram", num_speculative_tokens=8)
+    assert "num_speculative_tokens_per_batch_size" not in speculative_config(
+        EngineConfig(model_dir=tmp_path, speculative=unscheduled))
