@@ -247,8 +247,9 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
 
     from services.config import load_config
     from services.inference import accelerator, models
-    from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+    from services.inference.engines.engine_config import EngineConfig
     from services.inference.engines.errors import EngineConfigError
+    from services.inference.service import speculative_settings
 
     if any(c < 1 for c in args.concurrency) or args.max_tokens < 1 or args.repeat < 1:
         print("ztgate bench inference: --concurrency, --max-tokens and --repeat must be >= 1", file=sys.stderr)
@@ -256,7 +257,7 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
     inference = load_config(getattr(args, "config", None)).inference
     primary = inference.primary
     try:
-        configs = config_names(SpeculativeSettings(**primary.speculative.model_dump()), args.configs)
+        configs = config_names(speculative_settings(primary.speculative), args.configs)
     except ValueError as e:
         print(f"ztgate bench inference: {e}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ from pathlib import Path
 from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from services.inference import accelerator, models
 from services.inference.admission import AdmissionLimiter, Overloaded
-from services.inference.config import InferenceSettings, InstanceSettings
+from services.inference.config import InferenceSettings, InstanceSettings, SpeculativeSection
 from services.inference.engines.base import Engine
 from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
 from services.inference.engines.outputs import Delta
@@ -24,17 +24,21 @@ from services.inference.metrics import InferenceMetrics
 log = logging.getLogger(__name__)
 
 
+def speculative_settings(spec: SpeculativeSection) -> SpeculativeSettings:
+    """The engine's speculative settings from an instance's `speculative:` section."""
+    return SpeculativeSettings(
+        method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
+        prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
+        draft_model=spec.draft_model,
+        batch_schedule=(None if spec.num_speculative_tokens_per_batch_size is None else
+                        tuple(tuple(e) for e in spec.num_speculative_tokens_per_batch_size)))
+
+
 def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> EngineConfig:
-    spec = instance.speculative
     return EngineConfig(
         model_dir=Path(settings.model_dir or models.model_dir()),
         model_name=settings.model_name, parity=instance.parity,
-        speculative=SpeculativeSettings(
-            method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
-            prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
-            draft_model=spec.draft_model,
-            batch_schedule=(None if spec.num_speculative_tokens_per_batch_size is None else
-                            tuple(tuple(e) for e in spec.num_speculative_tokens_per_batch_size))),
+        speculative=speculative_settings(instance.speculative),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
         kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager,
         accelerator_args=tuple(accelerator.engine_kwargs(instance.accelerator).items()))
