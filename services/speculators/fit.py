@@ -120,7 +120,7 @@ def fit(head: Eagle3Head, features: Features, draft_labels: torch.Tensor, embed:
         loss.backward()
         torch.nn.utils.clip_grad_norm_(head.parameters(), 1.0)
         optimizer.step()
-        loss_value = float(loss)
+        loss_value = float(loss.detach())
         bar.set_postfix(loss=f"{loss_value:.3f}", top1=f"{correct / max(1, counted):.2f}")
         if (step + 1) % options.save_every == 0 or step + 1 == options.steps:
             _save(state_path, head, optimizer, step + 1, loss_value, fingerprint)

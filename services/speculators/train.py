@@ -82,6 +82,9 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
     """Trains the head and writes the checkpoint into `out`; returns `out`."""
     import torch
 
+    for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "save_every"):
+        if getattr(settings, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1; got {getattr(settings, name)}")
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     out = Path(out) if out is not None else default_out_dir()
