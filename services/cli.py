@@ -262,7 +262,11 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_train_speculator(args: argparse.Namespace) -> int:
-    from services.speculators.train import TrainSettings, train_speculator
+    try:
+        from services.speculators.train import TrainSettings, train_speculator
+    except ImportError as exc:  # Faker (the dev extra) fills the prompts; torch/transformers: inference
+        print(f"ztgate models train-speculator needs the dev and inference extras: {exc}", file=sys.stderr)
+        return 2
 
     defaults = TrainSettings()
     settings = TrainSettings(
