@@ -29,6 +29,7 @@ class FitOptions:
     seed: int
     batch_size: int = 8
     lr: float = 1e-3
+    ttt_steps: int = 1  # unroll steps trained (1: the first draft position only)
     warmup: int = 10
     save_every: int = 50
 
@@ -65,14 +66,22 @@ def make_batch(features: Features, draft_labels: torch.Tensor, embed: torch.Tens
     return F.embedding(ids, embed), aux, positions, labels
 
 
-def loss_on(head: Eagle3Head, batch: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, int, int]:
-    """Cross-entropy to the target's greedy token (draft ids), and (correct top-1, counted) for accuracy."""
+def loss_on(head: Eagle3Head, batch: tuple[torch.Tensor, ...], ttt_steps: int = 1
+            ) -> tuple[torch.Tensor, list[int], list[int]]:
+    """Mean over unroll steps of the cross-entropy to the target's greedy token (draft ids), and per
+    step (correct top-1, counted) for the agreement figures."""
     embeds, aux, positions, labels = batch
-    logits, _ = head(embeds, aux, positions)
-    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=IGNORE)
-    counted = labels != IGNORE
-    correct = int(((logits.argmax(-1) == labels) & counted).sum())
-    return loss, correct, int(counted.sum())
+    losses, correct, counted = [], [], []
+    for j, logits in enumerate(head.unroll(embeds, aux, positions, ttt_steps)):
+        step_labels = labels if j == 0 else F.pad(labels[:, j:], (0, j), value=IGNORE)
+        mask = step_labels != IGNORE
+        if not bool(mask.any()):
+            break
+        losses.append(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), step_labels.reshape(-1),
+                                      ignore_index=IGNORE))
+        correct.append(int(((logits.argmax(-1) == step_labels) & mask).sum()))
+        counted.append(int(mask.sum()))
+    return torch.stack(losses).mean(), correct, counted
 
 
 def _save(path: Path, head: Eagle3Head, optimizer: torch.optim.Optimizer, step: int, loss: float | None,
@@ -115,13 +124,13 @@ def fit(head: Eagle3Head, features: Features, draft_labels: torch.Tensor, embed:
         for group in optimizer.param_groups:
             group["lr"] = options.lr * min(1.0, (step + 1) / max(1, options.warmup))
         idx = batch_indices(features.num_samples, options.batch_size, options.seed, step)
-        loss, correct, counted = loss_on(head, make_batch(features, draft_labels, embed, idx))
+        loss, correct, counted = loss_on(head, make_batch(features, draft_labels, embed, idx), options.ttt_steps)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(head.parameters(), 1.0)
         optimizer.step()
         loss_value = float(loss.detach())
-        bar.set_postfix(loss=f"{loss_value:.3f}", top1=f"{correct / max(1, counted):.2f}")
+        bar.set_postfix(loss=f"{loss_value:.3f}", top1=f"{correct[0] / max(1, counted[0]):.2f}")
         if (step + 1) % options.save_every == 0 or step + 1 == options.steps:
             _save(state_path, head, optimizer, step + 1, loss_value, fingerprint)
     bar.close()

@@ -43,7 +43,11 @@ class Attention(nn.Module):
         self.v_proj = nn.Linear(2 * h, self.num_kv_heads * self.head_dim, bias=False)
         self.o_proj = nn.Linear(self.num_heads * self.head_dim, h, bias=False)
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                cache: list[tuple[torch.Tensor, torch.Tensor]] | None = None) -> torch.Tensor:
+        """Causal attention; with `cache` (the keys and values of earlier unroll steps, this step's
+        appended) the query at index t also sees each earlier step's key at index t, as the draft
+        position t+j sees its own chain in vLLM's KV cache (test-time-training unroll)."""
         b, t, _ = x.shape
         q = self.q_proj(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
         k = self.k_proj(x).view(b, t, self.num_kv_heads, self.head_dim).transpose(1, 2)
@@ -51,7 +55,21 @@ class Attention(nn.Module):
         q, k = apply_rotary_pos_emb(q, k, cos, sin)
         repeat = self.num_heads // self.num_kv_heads
         k, v = k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1)
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        if cache is None:
+            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            return self.o_proj(out.transpose(1, 2).reshape(b, t, -1))
+        cache.append((k, v))
+        (k0, v0), chain = cache[0], cache[1:]
+        scale = self.head_dim ** -0.5
+        scores = (q @ k0.transpose(-1, -2)) * scale
+        scores = scores.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
+        if chain:
+            diag = torch.cat([(q * ks).sum(-1, keepdim=True) * scale for ks, _ in chain], dim=-1)
+            scores = torch.cat([scores, diag], dim=-1)
+        weights = scores.softmax(-1)
+        out = weights[..., :t] @ v0
+        for i, (_, vs) in enumerate(chain):
+            out = out + weights[..., t + i:t + i + 1] * vs
         return self.o_proj(out.transpose(1, 2).reshape(b, t, -1))
 
 
@@ -78,12 +96,12 @@ class DecoderLayer(nn.Module):
         self.mlp = MLP(config)
         self.norm_before_residual = norm_before_residual
 
-    def forward(self, embeds: torch.Tensor, hidden: torch.Tensor, cos: torch.Tensor,
-                sin: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, embeds: torch.Tensor, hidden: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
+                cache: list[tuple[torch.Tensor, torch.Tensor]] | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         embeds = self.input_layernorm(embeds)
         normed = self.hidden_norm(hidden)
         residual = normed if self.norm_before_residual else hidden
-        x = self.self_attn(torch.cat([embeds, normed], dim=-1), cos, sin)
+        x = self.self_attn(torch.cat([embeds, normed], dim=-1), cos, sin, cache)
         residual = x + residual
         return self.mlp(self.post_attention_layernorm(residual)), residual
 
@@ -108,6 +126,22 @@ class Eagle3Head(nn.Module):
         out, residual = self.layers[0](embeds, hidden, cos, sin)
         prenorm = out + residual
         return self.lm_head(self.norm(prenorm)), prenorm
+
+    def unroll(self, embeds: torch.Tensor, aux_hidden: torch.Tensor, position_ids: torch.Tensor,
+               steps: int) -> list[torch.Tensor]:
+        """Draft logits for unroll steps 0..steps-1: step j at index t reads the token at t+j (embeds
+        shifted left by j, zero past the end), its own step j-1 output as hidden state, at position
+        t+j, and predicts what step 0 at index t+j predicts. Step 0 is `forward`."""
+        cache: list[tuple[torch.Tensor, torch.Tensor]] = []
+        hidden = self.fc(aux_hidden)
+        out = []
+        for j in range(steps):
+            step_embeds = embeds if j == 0 else F.pad(embeds[:, j:], (0, 0, 0, j))
+            cos, sin = self.rotary(hidden, position_ids + j)
+            x, residual = self.layers[0](step_embeds, hidden, cos, sin, cache)
+            hidden = x + residual
+            out.append(self.lm_head(self.norm(hidden)))
+        return out
 
     def weights(self) -> dict[str, torch.Tensor]:
         """The trained tensors under their checkpoint names (the rotary cache is derived, not saved)."""

@@ -42,6 +42,7 @@ class TrainSettings:
     max_new_tokens: int = 128  # length of each target answer
     batch_size: int = 8  # samples per step
     lr: float = 1e-3
+    ttt_steps: int = 3  # draft positions trained by test-time-training unroll (1: none)
     save_every: int = 50  # steps between saves of the resumable state
 
 
@@ -82,7 +83,7 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
     """Trains the head and writes the checkpoint into `out`; returns `out`."""
     import torch
 
-    for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "save_every"):
+    for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "ttt_steps", "save_every"):
         if getattr(settings, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1; got {getattr(settings, name)}")
     os.environ["HF_HUB_OFFLINE"] = "1"
@@ -106,7 +107,7 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
         head.norm.weight.copy_(target.model.norm.weight)
     embed = target.get_input_embeddings().weight.detach()
     options = FitOptions(steps=settings.steps, seed=settings.seed, batch_size=settings.batch_size,
-                         lr=settings.lr, save_every=settings.save_every)
+                         lr=settings.lr, ttt_steps=settings.ttt_steps, save_every=settings.save_every)
     fingerprint = {**data_fp, **asdict(settings), "steps": None}  # more steps may follow a resume
     result = fit(head, features, draft_labels, embed, options, work / "state.pt", fingerprint, resume)
     if resume and result.resumed_from:
@@ -115,7 +116,8 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
     head.eval()
     with torch.no_grad():  # top-1 agreement with the target on (up to) 64 training samples
         n = min(64, features.num_samples)
-        _, correct, counted = loss_on(head, make_batch(features, draft_labels, embed, torch.arange(n)))
+        _, correct, counted = loss_on(head, make_batch(features, draft_labels, embed, torch.arange(n)),
+                                      settings.ttt_steps)
     coverage = float((draft_labels != -100).float().mean())
     record = {
         "target": models.DEFAULT_MODEL, "target_model_id": data_fp["model"], "seed": settings.seed,
@@ -123,12 +125,13 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
         "data_sha256": data_fp["data_sha256"], "tokens": int(features.labels.numel()),
         "samples": features.num_samples, "aux_layers": data_fp["aux_layers"], "steps": result.step,
         "resumed_from": result.resumed_from, "final_loss": result.final_loss,
-        "train_top1_agreement": correct / max(1, counted), "draft_vocab_coverage": coverage,
+        "train_top1_agreement_per_position": [round(c / max(1, n), 4) for c, n in zip(correct, counted)],
+        "draft_vocab_coverage": coverage,
         "seconds_collecting": round(collect_s, 1), "seconds_per_step": result.seconds_per_step,
     }
     config = checkpoint.speculator_config(target.config.to_dict(), vocab, tuple(data_fp["aux_layers"]),
                                           norm_before_residual=True, verifier=models.DEFAULT_MODEL)
     checkpoint.write(out, head.weights(), vocab, config, record)
     log(f"speculator written to {out}: {result.step} steps, loss {result.final_loss}, "
-        f"top-1 agreement {record['train_top1_agreement']:.2f}")
+        f"top-1 agreement per draft position {record['train_top1_agreement_per_position']}")
     return out

@@ -75,3 +75,35 @@ def test_the_head_is_causal_a_later_position_never_changes_an_earlier_one():
     embeds[0, 4:], aux[0, 4:] = 9.0, -9.0
     changed, _ = head(embeds, aux, pos)
     assert torch.allclose(full[0, :4], changed[0, :4], atol=1e-6) and not torch.allclose(full[0, 4:], changed[0, 4:])
+
+
+def _as_vllm_drafts(head, embeds, aux, t, steps):
+    """What vLLM computes for a draft chain anchored at index t: step 0 over positions 0..t, then each
+    draft step one more position of the same causal sequence, fed its token and the previous step's
+    pre-norm hidden state (llm_base_proposer: the draft KV cache grows by one entry per step)."""
+    layer = head.layers[0]
+    hiddens = [head.fc(aux[:, :t + 1])]
+    tokens = [embeds[:, :t + 1]]
+    out = []
+    for j in range(steps):
+        seq_h, seq_e = torch.cat(hiddens, 1), torch.cat(tokens, 1)
+        positions = torch.arange(seq_h.shape[1])[None]
+        cos, sin = head.rotary(seq_h, positions)
+        x, residual = layer(seq_e, seq_h, cos, sin)
+        last = (x + residual)[:, -1:]
+        out.append(head.lm_head(head.norm(last))[:, 0])
+        hiddens.append(last)
+        tokens.append(embeds[:, t + 1 + j:t + 2 + j])
+    return out
+
+
+def test_the_training_unroll_computes_what_vllms_draft_chain_computes():
+    head = tiny_head()
+    embeds, aux = torch.randn(1, 9, HIDDEN), torch.randn(1, 9, 3 * HIDDEN)
+    with torch.no_grad():
+        unrolled = head.unroll(embeds, aux, torch.arange(9)[None], 3)
+        first, _ = head(embeds, aux, torch.arange(9)[None])
+        assert torch.allclose(unrolled[0], first, atol=1e-5)
+        for t in (0, 3, 6):
+            for j, ref in enumerate(_as_vllm_drafts(head, embeds, aux, t, 3)):
+                assert torch.allclose(unrolled[j][:, t], ref, atol=1e-5), (t, j)
