@@ -271,7 +271,8 @@ def cmd_train_speculator(args: argparse.Namespace) -> int:
     defaults = TrainSettings()
     settings = TrainSettings(
         samples=args.samples or defaults.samples, steps=args.steps or defaults.steps, seed=args.seed,
-        draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size)
+        draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
+        ttt_steps=args.ttt_steps, threads=args.threads)
     try:
         out = train_speculator(settings, out=args.out, model_dir=args.model_dir, resume=args.resume)
     except (FileNotFoundError, ValueError) as exc:
@@ -426,8 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = models.add_parser(
         "train-speculator", help="train an EAGLE-3 speculator for the default model on CPU (self-distillation; "
                                  "docs/speculator.md)")
-    p.add_argument("--samples", type=int, help="training prompts (default 512)")
-    p.add_argument("--steps", type=int, help="optimizer steps (default 2000)")
+    p.add_argument("--samples", type=int, help="training prompts (default 256)")
+    p.add_argument("--steps", type=int, help="optimizer steps (default 600)")
     p.add_argument("--seed", type=int, default=0, help="seed of the prompts, the initial weights and the batches")
     p.add_argument("--out", type=Path,
                    help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/SmolLM2-135M-Instruct-eagle3)")
@@ -435,6 +436,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--draft-vocab", type=int, default=8192, help="draft vocabulary size K (default 8192)")
     p.add_argument("--max-new-tokens", type=int, default=128, help="length of each target answer (default 128)")
     p.add_argument("--batch-size", type=int, default=8, help="samples per step (default 8)")
+    p.add_argument("--ttt-steps", type=int, default=3,
+                   help="draft positions trained by test-time-training unroll (default 3; 1: none)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch CPU threads (default 1: fastest on a shared 2-vCPU machine)")
     p.add_argument("--resume", action="store_true",
                    help="continue from the saved state in <out>/.train (same samples, seed and settings)")
     p.set_defaults(func=cmd_train_speculator)
