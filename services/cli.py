@@ -270,7 +270,8 @@ def cmd_train_speculator(args: argparse.Namespace) -> int:
 
     defaults = TrainSettings()
     settings = TrainSettings(
-        samples=args.samples or defaults.samples, steps=args.steps or defaults.steps, seed=args.seed,
+        samples=defaults.samples if args.samples is None else args.samples,
+        steps=defaults.steps if args.steps is None else args.steps, seed=args.seed,
         draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
         ttt_steps=args.ttt_steps, threads=args.threads)
     try:

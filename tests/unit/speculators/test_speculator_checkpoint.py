@@ -55,7 +55,8 @@ def test_the_tensors_have_the_names_and_shapes_vllm_loads(tmp_path):
         "d2t": (K,),
         "t2d": (VOCAB,),
     }
-    assert {name: tuple(t.shape) for name, t in tensors.items()} == expected  # no embed_tokens: vLLM shares the target's
+    # No embed_tokens: vLLM shares the target's.
+    assert {name: tuple(t.shape) for name, t in tensors.items()} == expected
     assert tensors["d2t"].dtype == torch.long and tensors["t2d"].dtype == torch.bool
     assert torch.equal(tensors["d2t"], vocab.d2t) and torch.equal(tensors["t2d"], vocab.t2d)
     assert all(t.dtype == torch.float32 for n, t in tensors.items() if n not in ("d2t", "t2d"))

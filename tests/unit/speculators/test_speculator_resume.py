@@ -70,4 +70,5 @@ def test_padding_is_never_a_label():
     lengths = (features.offsets[1:4] - features.offsets[0:3]).tolist()
     for row, n in enumerate(lengths):
         assert bool((batch_labels[row, n:] == -100).all())
-        assert torch.equal(embeds[row, :n], F.embedding(features.input_ids[features.offsets[row]:features.offsets[row + 1]], embed))
+        ids = features.input_ids[features.offsets[row]:features.offsets[row + 1]]
+        assert torch.equal(embeds[row, :n], F.embedding(ids, embed))
