@@ -108,7 +108,8 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K' as engine settings; ValueError naming the form."""
+    """'none', 'ngram:K:MIN:MAX', 'draft_model:PATH:K' or 'eagle3:PATH:K' (a speculator from `ztgate models
+    train-speculator`) as engine settings; ValueError naming the form."""
     from services.inference.engines.base import SpeculativeSettings
 
     method, _, rest = text.partition(":")
@@ -119,13 +120,13 @@ def parse_config(text: str) -> SpeculativeSettings:
             k, lo, hi = (int(x) for x in rest.split(":"))
             return SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
                                        prompt_lookup_max=hi)
-        if method == "draft_model":
+        if method in ("draft_model", "eagle3"):
             path, _, k = rest.rpartition(":")
             if path:
-                return SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+                return SpeculativeSettings(method=method, num_speculative_tokens=int(k), draft_model=path)
     except ValueError:
         pass
-    raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K")
+    raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K or eagle3:PATH:K")
 
 
 def config_name(spec: SpeculativeSettings) -> str:

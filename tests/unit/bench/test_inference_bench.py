@@ -38,12 +38,14 @@ from services.bench.inference_bench import (
                                         prompt_lookup_max=3)),
     ("draft_model:/models/draft:v2:5", SpeculativeSettings(method="draft_model", num_speculative_tokens=5,
                                                            draft_model="/models/draft:v2")),
+    ("eagle3:/models/eagle3:3", SpeculativeSettings(method="eagle3", num_speculative_tokens=3,
+                                                    draft_model="/models/eagle3")),
 ])
 def test_parse_config_reads_each_form(text: str, settings: SpeculativeSettings) -> None:
     assert parse_config(text) == settings
 
 
-@pytest.mark.parametrize("text", ["ngram", "ngram:4:1", "ngram:a:1:3", "draft_model:5", "draft_model:/p:k",
+@pytest.mark.parametrize("text", ["ngram", "ngram:4:1", "ngram:a:1:3", "draft_model:5", "draft_model:/p:k", "eagle3:4",
                                   "eagle:/p:4", "none:1", ""])
 def test_parse_config_refuses_malformed_names_with_the_accepted_forms(text: str) -> None:
     with pytest.raises(ValueError, match="ngram:K:MIN:MAX"):
