@@ -78,7 +78,7 @@ def test_the_trained_head_drafts_the_targets_tokens_on_what_it_learned(eagle3_on
     drafted = sum(r.final.speculative.draft_tokens for r in eagle3_on_training_prompts)
     accepted = sum(r.final.speculative.accepted_tokens for r in eagle3_on_training_prompts)
     drafts = sum(r.final.speculative.num_drafts for r in eagle3_on_training_prompts)
-    # Measured on two of these prompts: 17 tokens accepted over 15 drafts (per position 13, 5, 1).
+    # Measured: 35 tokens accepted over 30 drafts of 3 (on the parity prompts, unseen: 11 over 156).
     assert accepted * 3 >= drafts > 0, (accepted, drafted, drafts)
     totals = eagle3_engine.speculative_totals()
     assert totals.num_accepted_tokens >= accepted
