@@ -261,6 +261,29 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_speculator(args: argparse.Namespace) -> int:
+    try:
+        from services.speculators.train import TrainSettings, train_speculator
+    except ImportError as exc:  # Faker (the dev extra) fills the prompts; torch/transformers: inference
+        print(f"ztgate models train-speculator needs the dev and inference extras: {exc}", file=sys.stderr)
+        return 2
+
+    defaults = TrainSettings()
+    settings = TrainSettings(
+        samples=defaults.samples if args.samples is None else args.samples,
+        steps=defaults.steps if args.steps is None else args.steps, seed=args.seed,
+        draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
+        ttt_steps=args.ttt_steps, threads=args.threads)
+    try:
+        out = train_speculator(settings, out=args.out, model_dir=args.model_dir, resume=args.resume)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"ztgate models train-speculator: {exc}", file=sys.stderr)
+        return 2
+    print(f"speculator ready: {out} (serve it with inference.primary.speculative.method: eagle3, "
+          f"draft_model: {out})")
+    return 0
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from services.launcher import print_status
 
@@ -402,6 +425,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", type=Path, help="default: $ZTGATE_CACHE_DIR/models, else ~/.cache/ztgate/models")
     p.add_argument("--force", action="store_true", help="convert again even if prepared")
     p.set_defaults(func=cmd_models)
+    p = models.add_parser(
+        "train-speculator", help="train an EAGLE-3 speculator for the default model on CPU (self-distillation; "
+                                 "docs/speculator.md)")
+    p.add_argument("--samples", type=int, help="training prompts (default 256)")
+    p.add_argument("--steps", type=int, help="optimizer steps (default 600)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the prompts, the initial weights and the batches")
+    p.add_argument("--out", type=Path,
+                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/SmolLM2-135M-Instruct-eagle3)")
+    p.add_argument("--model-dir", type=Path, help="the target model (default: the one `models prepare` made)")
+    p.add_argument("--draft-vocab", type=int, default=8192, help="draft vocabulary size K (default 8192)")
+    p.add_argument("--max-new-tokens", type=int, default=128, help="length of each target answer (default 128)")
+    p.add_argument("--batch-size", type=int, default=8, help="samples per step (default 8)")
+    p.add_argument("--ttt-steps", type=int, default=3,
+                   help="draft positions trained by test-time-training unroll (default 3; 1: none)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch CPU threads (default 1: fastest on a shared 2-vCPU machine)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue from the saved state in <out>/.train (same samples, seed and settings)")
+    p.set_defaults(func=cmd_train_speculator)
 
     p = with_config(sub.add_parser("status", help="health of every part of a running suite"))
     p.add_argument("--part", action="append", choices=STATUS_PARTS,

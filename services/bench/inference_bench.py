@@ -109,9 +109,10 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX' or 'draft_model:PATH:K', each optionally followed by a batch-size
-    schedule '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError
-    naming the form."""
+    """'none', 'ngram:K:MIN:MAX', 'draft_model:PATH:K' or 'eagle3:PATH:K' (a speculator from `ztgate
+    models train-speculator`), each optionally followed by a batch-size schedule
+    '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError naming the
+    form."""
     from dataclasses import replace
 
     from services.inference.engines.engine_config import SpeculativeSettings
@@ -126,10 +127,10 @@ def parse_config(text: str) -> SpeculativeSettings:
             k, lo, hi = (int(x) for x in rest.split(":"))
             spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
                                        prompt_lookup_max=hi)
-        elif method == "draft_model":
+        elif method in ("draft_model", "eagle3"):
             path, _, k = rest.rpartition(":")
             if path:
-                spec = SpeculativeSettings(method="draft_model", num_speculative_tokens=int(k), draft_model=path)
+                spec = SpeculativeSettings(method=method, num_speculative_tokens=int(k), draft_model=path)
         if spec is not None and at:
             entries = []
             for part in schedule_text.split(","):
@@ -140,8 +141,8 @@ def parse_config(text: str) -> SpeculativeSettings:
     except ValueError:
         spec = None
     if spec is None or (at and spec.method == "none"):
-        raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX or draft_model:PATH:K, "
-                         "optionally with @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
+        raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K or "
+                         "eagle3:PATH:K, optionally with @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
     return spec
 
 

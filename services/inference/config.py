@@ -18,7 +18,8 @@ class SpeculativeSection(Strict):
     # ngram: shortest and longest n-gram matched against the context.
     prompt_lookup_min: int = Field(default=1, ge=1)
     prompt_lookup_max: int = Field(default=4, ge=1)
-    # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights.
+    # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights (eagle3: the
+    # folder `ztgate models train-speculator` writes; docs/speculator.md).
     draft_model: str | None = None
     # vLLM's dynamic speculation: [first, last, tokens] per inclusive range of the running batch
     # size (from 1, sorted); past the last range its tokens hold. Speculation pays one request at a

@@ -74,7 +74,7 @@ class SpeculativeSettings:
         elif not Path(self.draft_model).exists():
             raise EngineConfigError(
                 f"draft_model {self.draft_model!r} for speculative method {self.method!r} does not exist; "
-                "prepare it or fix the path")
+                "prepare it (eagle3: `ztgate models train-speculator`) or fix the path")
 
     def _check_schedule(self) -> None:
         if self.batch_schedule is None:

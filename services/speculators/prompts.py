@@ -1,0 +1,65 @@
+"""The speculator's training prompts: chat requests assembled offline, deterministically, from a seed.
+
+Instruction templates are the project's own; the words that fill them (jobs, companies, cities,
+countries, product phrases, filler sentences) come from Faker (MIT licence, installed with the
+project, pinned in the lock file) with a seeded generator, so the same seed gives the same prompts
+on every machine and nothing is downloaded. The bench's reported prompt sets
+(services/bench/inference_bench.py) are deliberately not used: a speculator tuned on the prompts
+it is measured on would overstate its acceptance. Source and licence: docs/speculator.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import random
+from collections.abc import Callable
+
+from faker import Faker
+
+SOURCE = f"faker=={importlib.metadata.version('faker')} (MIT) filling ztgate's own templates"
+
+# Open questions (mixed chat) and copy-heavy edits (the answer repeats the prompt), about half each,
+# like the traffic the primary serves.
+_TEMPLATES: tuple[Callable[[Faker], str], ...] = (
+    lambda f: f"What does a {f.job().lower()} do? Answer in two sentences.",
+    lambda f: f"Give me three tips for working as a {f.job().lower()}.",
+    lambda f: f"What is the capital of {f.country()}? Answer in one sentence.",
+    lambda f: f"Write a short product description for {f.company()}'s new {f.catch_phrase().lower()}.",
+    lambda f: f"Explain in simple words what it means to {f.bs()}.",
+    lambda f: f"Write a friendly two-line email inviting {f.first_name()} to a meeting in {f.city()}.",
+    lambda f: f"Suggest a name for a cafe in {f.city()} and say why in one sentence.",
+    lambda f: f"List four things to pack for a trip to {f.country()}.",
+    lambda f: f"Summarize this in one sentence: {f.paragraph(nb_sentences=3)}",
+    lambda f: f"Repeat the following text exactly: '{f.sentence(nb_words=14)}'",
+    lambda f: f"Rewrite this sentence in the past tense: {f.first_name()} walks to {f.city()} and buys a "
+              f"{f.word()}.",
+    lambda f: (f"Extract the email address from this text: Please contact {f.name()} at {f.email()} or call "
+               f"{f.phone_number()} for details."),
+    lambda f: f"Translate into formal English: hey {f.first_name()}, can u send the {f.word()} report asap",
+    lambda f: f"Turn this list into a sentence: {', '.join(f.words(nb=5))}.",
+    lambda f: (f"Fix the typo in this code and return the full code:\ndef {f.word()}_total(items):\n"
+               f"    retrun sum(items)\n"),
+    lambda f: f"Write a haiku about {f.word()}s in {f.city()}.",
+)
+
+
+def training_prompts(samples: int, seed: int) -> list[str]:
+    """`samples` prompts, the templates taken in a seeded shuffled cycle so every kind appears."""
+    rng = random.Random(seed)
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    order: list[int] = []
+    out = []
+    for _ in range(samples):
+        if not order:
+            order = list(range(len(_TEMPLATES)))
+            rng.shuffle(order)
+        out.append(_TEMPLATES[order.pop()](fake))
+    return out
+
+
+def data_hash(prompts: list[str]) -> str:
+    """sha256 of the prompt list (recorded beside the checkpoint, never the text itself)."""
+    return hashlib.sha256(json.dumps(prompts).encode()).hexdigest()

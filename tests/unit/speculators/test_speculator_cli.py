@@ -1,0 +1,25 @@
+"""`ztgate models train-speculator`: its flags reach the training settings, and a bad value is refused
+with a message naming the flag before any model is loaded."""
+
+from __future__ import annotations
+
+import pytest
+
+from services import cli
+
+
+def test_the_flags_parse_into_the_train_speculator_command(tmp_path):
+    args = cli.build_parser().parse_args(
+        ["models", "train-speculator", "--samples", "4", "--steps", "20", "--seed", "7", "--out", str(tmp_path),
+         "--draft-vocab", "1024", "--ttt-steps", "2", "--threads", "2", "--resume"])
+    assert args.func is cli.cmd_train_speculator
+    assert (args.samples, args.steps, args.seed, args.out, args.draft_vocab, args.ttt_steps, args.threads,
+            args.resume) == (4, 20, 7, tmp_path, 1024, 2, 2, True)
+
+
+@pytest.mark.parametrize("flag", ["--samples", "--steps", "--draft-vocab", "--batch-size", "--ttt-steps", "--threads"])
+def test_a_value_below_one_is_refused_naming_the_flag(flag, tmp_path, capsys):
+    code = cli.main(["models", "train-speculator", "--out", str(tmp_path / "out"), flag, "0"])
+    assert code == 2
+    assert f"{flag} must be at least 1; got 0" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
