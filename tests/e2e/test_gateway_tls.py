@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import ssl
 import subprocess
 import sys
 import urllib.request
@@ -117,8 +118,9 @@ async def test_the_openai_door_serves_ztgates_own_model_over_the_tls_listener(su
     """HTTPS with a client certificate to Envoy, then the adapter's own TLS call back into the
     listener's gRPC route: the model's answer is restored, and the upstream saw no email."""
     issued = shared_pki()
-    http = httpx.Client(verify=str(issued.ca), timeout=60,
-                        cert=(str(issued.cert(pki.OPERATOR)), str(issued.key(pki.OPERATOR))))
+    context = ssl.create_default_context(cafile=str(issued.ca))
+    context.load_cert_chain(str(issued.cert(pki.OPERATOR)), str(issued.key(pki.OPERATOR)))
+    http = httpx.Client(verify=context, timeout=60)
     client = openai.OpenAI(base_url=f"https://{suite.gateway}/v1", api_key="not-checked",
                            max_retries=0, http_client=http)
     before = len(suite.recorded())
