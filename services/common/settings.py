@@ -9,6 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from services.common.tenants import TENANT_RULE, is_tenant
 
 
+def host_port(value: str) -> str:
+    """`value` when it is HOST:PORT with a port 1-65535 (a settings validator); else ValueError."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{value!r} must be HOST:PORT")
+    return value
+
+
 class Strict(BaseModel):
     """Base for settings models: unknown keys are errors, not silently ignored."""
 

@@ -10,7 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from services.common.first_token import FirstTokenBudget
 from services.common.scrub_timeout import ScrubTimeouts
-from services.common.settings import Strict, TlsSettings
+from services.common.settings import Strict, TlsSettings, host_port
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
 DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
@@ -308,7 +308,4 @@ class GatewaySettings(Strict):
     @field_validator("listen", "admin")
     @classmethod
     def _host_port(cls, value: str) -> str:
-        host, sep, port = value.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise ValueError(f"{value!r} must be HOST:PORT")
-        return value
+        return host_port(value)

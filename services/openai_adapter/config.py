@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import field_validator
 
-from services.common.settings import ClientTlsSettings, Strict
+from services.common.settings import ClientTlsSettings, Strict, host_port
 
 # The upstream name of the adapter in Envoy (cluster `openai_ztgate`, `owned_by` in GET /v1/models).
 ADAPTER_UPSTREAM = "ztgate"
@@ -28,7 +28,4 @@ class OpenAIAdapterSettings(Strict):
     @field_validator("listen")
     @classmethod
     def _host_port(cls, value: str) -> str:
-        host, sep, port = value.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise ValueError(f"{value!r} must be HOST:PORT")
-        return value
+        return host_port(value)

@@ -6,7 +6,6 @@ must hold no canary, and a placeholder the model might echo must come back resto
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Iterator
 
 import openai
@@ -14,7 +13,7 @@ import pytest
 
 from services.config import ZtgateConfig
 from services.redaction.vault import PLACEHOLDER_RE
-from tests.e2e.up_suite import start_up, up_env
+from tests.e2e.up_suite import plumbing_suite
 from tests.procs import Child
 
 pytestmark = pytest.mark.slow
@@ -25,16 +24,7 @@ PROMPT = f"Repeat exactly: my e-mail is {EMAIL}"
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dict[str, str]]]:
-    logs = tmp_path_factory.mktemp("adapter-up")
-    # As test_up_and_gateway: this module tests the door's plumbing, not first-token budgets.
-    env = up_env(logs, ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S="10",
-                 ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S="10")
-    try:
-        child = start_up(logs, env)
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield child, env
-    child.stop(signal.SIGINT)
+    yield from plumbing_suite(tmp_path_factory.mktemp("adapter-up"))
 
 
 def _client(env: dict[str, str]) -> openai.OpenAI:

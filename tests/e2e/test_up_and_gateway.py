@@ -26,24 +26,14 @@ from services.gateway.envoy_config import render
 from services.gateway.envoy_process import envoy_argv
 from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
 from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
-from tests.e2e.up_suite import ENV_KEYS, start_up, up_env
+from tests.e2e.up_suite import ENV_KEYS, plumbing_suite
 from tests.procs import Child, free_port, spawn
 from tests.suite_pki import mesh_env
 
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dict[str, str]]]:
-    logs = tmp_path_factory.mktemp("up")
-    # A loaded 2-core machine may take the fallback past the default 1.2 s to a first token: this
-    # module tests the suite's plumbing; first-token budgets are tested in test_gateway_slo.
-    env = up_env(logs, ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S="10",
-                 ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S="10")
-    try:
-        child = start_up(logs, env)
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    yield child, env
-    child.stop(signal.SIGINT)
+    yield from plumbing_suite(tmp_path_factory.mktemp("up"))
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -3,10 +3,13 @@ certificates issued into a fresh folder, and a wait until it says it is up."""
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+import pytest
 
 from tests.procs import Child, compiled_cache_dir, free_port, spawn
 
@@ -41,3 +44,17 @@ def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0,
             raise RuntimeError(f"ztgate up did not come up:\n{child.log()[-4000:]}")
         time.sleep(0.3)
     return child
+
+
+def plumbing_suite(logs: Path) -> Iterator[tuple[Child, dict[str, str]]]:
+    """A module's `ztgate up` for testing the suite's plumbing, not first-token budgets (a loaded
+    2-core machine may take the fallback past the default 1.2 s; test_gateway_slo tests budgets):
+    yields the child and its environment, and stops it with SIGINT after."""
+    env = up_env(logs, ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S="10",
+                 ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S="10")
+    try:
+        child = start_up(logs, env)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield child, env
+    child.stop(signal.SIGINT)
