@@ -59,8 +59,12 @@ async def test_killed_worker_fails_the_call_closed_then_the_service_recovers(tmp
 
 async def test_sigterm_drains_in_flight_calls_then_exits_cleanly(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
+    # The grace is room for three 50 KB name-dense texts on one worker of a loaded 2-core machine
+    # (the default 10 s was passed there, and the calls cancelled): this tests that in-flight calls
+    # are drained, not how fast.
     child = spawn_service("redaction", "redaction", address, tmp_path, env={
-        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir())})
+        "ZTGATE_REDACTION__WORKERS": "1", "ZTGATE_CACHE_DIR": str(compiled_cache_dir()),
+        "ZTGATE_REDACTION__SERVER__SHUTDOWN_GRACE_S": "60"})
     try:
         wait_serving(child, address)
         async with grpc.aio.insecure_channel(address) as channel:
