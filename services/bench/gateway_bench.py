@@ -110,9 +110,10 @@ async def serve_echo(listen: str, pki_dir: Path | None = None, recorder: CanaryR
         recorder.write()
 
 
-@dataclass(frozen=True, slots=True)
-class Series:
-    name: str
+class Latencies:
+    """p50 and p99 of a dataclass's `durations_ms` (milliseconds), for every bench series."""
+
+    __slots__ = ()
     durations_ms: list[float]
 
     @property
@@ -122,6 +123,12 @@ class Series:
     @property
     def p99_ms(self) -> float:
         return percentile(self.durations_ms, 99)
+
+
+@dataclass(frozen=True, slots=True)
+class Series(Latencies):
+    name: str
+    durations_ms: list[float]
 
 
 @dataclass(frozen=True, slots=True)

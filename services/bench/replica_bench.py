@@ -22,8 +22,7 @@ from pathlib import Path
 
 import grpc
 
-from services.bench.gateway_bench import PROMPT, running_suite
-from services.bench.redaction_metrics import percentile
+from services.bench.gateway_bench import PROMPT, Latencies, running_suite
 from services.common.identity import bearer
 from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2, inference_pb2_grpc
@@ -37,7 +36,7 @@ WARMUP_CALLS = 20
 
 
 @dataclass(frozen=True, slots=True)
-class ReplicaRun:
+class ReplicaRun(Latencies):
     replicas: int
     clients: int
     durations_ms: list[float]
@@ -48,14 +47,6 @@ class ReplicaRun:
     def throughput(self) -> float:
         """Answered calls per second over the measured wall time."""
         return len(self.durations_ms) / self.wall_s if self.wall_s > 0 else 0.0
-
-    @property
-    def p50_ms(self) -> float:
-        return percentile(self.durations_ms, 50)
-
-    @property
-    def p99_ms(self) -> float:
-        return percentile(self.durations_ms, 99)
 
 
 def parse_counts(text: str, max_replicas: int) -> tuple[int, ...]:
