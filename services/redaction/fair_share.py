@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from services.common.errors import DeadlineExceeded
 
@@ -37,12 +38,16 @@ class _Line:
 
 
 class TenantSlots:
-    """``async with slots.slot(tenant, deadline)``: holds one of the tenant's `limit` analysis slots."""
+    """``async with slots.slot(tenant, deadline)``: holds one of the tenant's `limit` slots (of the
+    analysis workers; thread_lanes.py uses the same lines for the server's threads). `what` and
+    `setting` name them in the refusal."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, what: str = "analyses",
+                 setting: str = "redaction.max_inflight_per_tenant") -> None:
         if limit < 1:
             raise ValueError(f"the per-tenant limit must be >= 1; got {limit}")
         self.limit = limit
+        self.what, self.setting = what, setting
         self._lines: dict[str, _Line] = {}
 
     def in_use(self, tenant: str) -> int:
@@ -52,8 +57,9 @@ class TenantSlots:
 
     @asynccontextmanager
     async def slot(self, tenant: str,
-                   deadline: float) -> AsyncIterator[Callable[[asyncio.Future[None]], None]]:
-        """Waits (in order) until `deadline`, in the event loop's clock, for one of the tenant's slots.
+                   deadline: float | None) -> AsyncIterator[Callable[[asyncio.Future[Any]], None]]:
+        """Waits (in order) until `deadline`, in the event loop's clock (None: as long as it takes),
+        for one of the tenant's slots.
 
         Yields `hold(future)`: the slot is then kept past the block until `future` is done. The pool
         calls it when the tenant's call abandons a worker (a cancelled or overrun analysis), so the
@@ -69,11 +75,11 @@ class TenantSlots:
                     await line.slots.acquire()
             except TimeoutError:
                 raise TenantBusy(
-                    f"tenant '{tenant or 'default'}' already has its limit of {self.limit} analyses "
-                    "running (redaction.max_inflight_per_tenant), and this call's deadline passed "
+                    f"tenant '{tenant or 'default'}' already has its limit of {self.limit} {self.what} "
+                    f"running ({self.setting}), and this call's deadline passed "
                     "before its turn: send fewer texts at once, or allow more time") from None
             line.held += 1
-            kept: list[asyncio.Future[None]] = []
+            kept: list[asyncio.Future[Any]] = []
             try:
                 yield kept.append
             finally:

@@ -68,7 +68,7 @@ async def test_a_cancelled_caller_keeps_its_slot_until_its_job_ends() -> None:
         assert not second.done()
         gate.set()
         assert await asyncio.wait_for(second, 2) == "next"
-        assert lanes.running("t") == 0 and not lanes._lines
+        assert lanes.running("t") == 0 and not lanes._slots._lines
     finally:
         gate.set()
         lanes.close()
@@ -93,7 +93,7 @@ async def test_an_error_in_a_job_reaches_the_caller_and_frees_the_slot() -> None
         with pytest.raises(ValueError, match="bad chunk"):
             await lanes.run("t", boom)
         assert await lanes.run("t", lambda: 2) == 2
-        assert not lanes._lines
+        assert not lanes._slots._lines
     finally:
         lanes.close()
 
@@ -151,7 +151,7 @@ def test_no_tenant_ever_runs_more_than_its_share_and_every_job_finishes(
         try:
             return await asyncio.gather(*(lanes.run(t, job, t, ms) for t, ms in jobs))
         finally:
-            assert not lanes._lines
+            assert not lanes._slots._lines
             lanes.close()
     assert asyncio.run(main()) == [t for t, _ in jobs]
     assert max(peak.values()) <= per_tenant
