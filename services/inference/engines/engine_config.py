@@ -37,19 +37,6 @@ class SpeculativeSettings:
     # every batch size.
     batch_schedule: tuple[tuple[int, int, int], ...] | None = None
 
-    def tokens_at(self, batch_size: int) -> int:
-        """Draft tokens per step at this running batch size (as vLLM's lookup expands the
-        schedule: a gap or the tail carries the range before it)."""
-        if self.method == "none":
-            return 0
-        if not self.batch_schedule:
-            return self.num_speculative_tokens
-        tokens = self.batch_schedule[0][2]
-        for first, _last, k in self.batch_schedule:
-            if batch_size >= first:
-                tokens = k
-        return min(tokens, self.num_speculative_tokens)
-
     def check(self) -> None:
         """Raises EngineConfigError naming the setting to change."""
         if self.method not in SPECULATIVE_METHODS:

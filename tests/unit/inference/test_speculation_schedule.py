@@ -4,9 +4,12 @@ check a schedule before vLLM loads, and read it the way vLLM's own lookup expand
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from vllm.v1.spec_decode.dynamic.utils import build_dynamic_sd_schedule_lookup
+from vllm.v1.spec_decode.dynamic.utils import (
+    build_dynamic_sd_schedule_lookup,
+    validate_and_normalize_dynamic_sd_schedule,
+)
 
 from services.inference.config import SpeculativeSection
 from services.inference.engines.engine_config import SpeculativeSettings
@@ -27,12 +30,26 @@ def schedules(draw: st.DrawFn) -> tuple[tuple[int, int, int], ...]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(schedule=schedules(), k=st.integers(1, 10), max_batch=st.integers(1, 24))
-def test_tokens_at_each_batch_size_match_vllms_own_lookup(schedule, k: int, max_batch: int) -> None:
-    spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, batch_schedule=schedule)
-    spec.check()
-    lookup = build_dynamic_sd_schedule_lookup([list(e) for e in schedule], max_batch, k)
-    assert [spec.tokens_at(b) for b in range(1, max_batch + 1)] == lookup[1:]
+@given(schedule=st.lists(st.tuples(st.integers(-2, 12), st.integers(-2, 12), st.integers(-2, 12)),
+                         max_size=4).map(tuple) | schedules())
+@example(schedule=((3, 4, 1), (1, 2, 1)))
+def test_every_schedule_vllm_would_refuse_is_refused_before_it_loads(schedule) -> None:
+    """Whatever vLLM would refuse at start is refused first, naming the setting. Ours is stricter in
+    one way: ranges must be listed in order (vLLM sorts them), so what is written reads as it acts."""
+    spec = SpeculativeSettings(method="ngram", num_speculative_tokens=8, batch_schedule=schedule)
+    try:
+        validate_and_normalize_dynamic_sd_schedule([list(e) for e in schedule])
+        vllm_ok = True
+    except ValueError:
+        vllm_ok = False
+    try:
+        spec.check()
+        ours_ok = True
+    except EngineConfigError:
+        ours_ok = False
+    assert vllm_ok or not ours_ok
+    if vllm_ok and not ours_ok:
+        assert list(schedule) != sorted(schedule)
 
 
 @pytest.mark.parametrize(("schedule", "message"), [
@@ -56,7 +73,8 @@ def test_the_default_speculates_alone_and_not_in_a_batch(tmp_path) -> None:
     assert section.num_speculative_tokens_per_batch_size == [(1, 1, 8), (2, 1024, 0)]
     spec = SpeculativeSettings(method="ngram", num_speculative_tokens=8,
                                batch_schedule=tuple(section.num_speculative_tokens_per_batch_size))
-    assert [spec.tokens_at(b) for b in (1, 2, 4, 8)] == [8, 0, 0, 0]
+    lookup = build_dynamic_sd_schedule_lookup([list(e) for e in spec.batch_schedule], 8, 8)
+    assert [lookup[b] for b in (1, 2, 4, 8)] == [8, 0, 0, 0]
     vllm = speculative_config(EngineConfig(model_dir=tmp_path, speculative=spec))
     assert vllm is not None and vllm["num_speculative_tokens_per_batch_size"] == [[1, 1, 8], [2, 1024, 0]]
     unscheduled = SpeculativeSettings(method="ngram", num_speculative_tokens=8)
