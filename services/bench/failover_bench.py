@@ -49,6 +49,9 @@ from pathlib import Path
 from services.bench.attack_bench import _finite, _ms
 from services.bench.attack_load import Call
 from services.bench.failover_load import CALL_TIMEOUT_S, MAX_TOKENS, PROMPT, steady_load
+from services.bench.prefill_probe import PrefillPoint, all_answered, probe
+from services.bench.prefill_probe import render as render_prefill
+from services.common.first_token import FirstTokenBudget
 from services.common.process import free_address, spawn
 from services.bench.redaction_metrics import percentile
 from services.common.lifetime import descendants, group_members
@@ -170,10 +173,14 @@ class FailoverBench:
     baseline: Window
     faults: list[FaultResult]
     recovery_limit_s: float = RECOVERY_LIMIT_S
+    # Long prompts on the healthy suite before the load (services/bench/prefill_probe.py).
+    prefill: list[PrefillPoint] = field(default_factory=list)
     when: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
     def targets(self) -> dict[str, bool]:
         out = {"every baseline call succeeds": self.baseline.calls > 0 and self.baseline.lost == 0}
+        if self.prefill:
+            out["every long prompt answered"] = all_answered(self.prefill)
         for f in self.faults:
             out[f"{f.name}: at most 1 call in 60 lost"] = f.calls > 0 and f.lost <= f.calls * MAX_LOST_FRACTION
             out[f"{f.name}: calls back at baseline within {self.recovery_limit_s:g} s"] = f.recovered_s is not None
@@ -197,7 +204,8 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def render_report(result: FailoverBench, command: str = "ztgate bench failover") -> str:
+def render_report(result: FailoverBench, command: str = "ztgate bench failover",
+                  budget: FirstTokenBudget | None = None) -> str:
     """The Markdown report of one run."""
     b = result.baseline
     lines = [
@@ -233,6 +241,8 @@ def render_report(result: FailoverBench, command: str = "ztgate bench failover")
         if f.detail:
             note += f" {f.detail}"
         lines.append(note)
+    if result.prefill and budget is not None:
+        lines += ["", *render_prefill(result.prefill, budget)]
     lines += ["", "Targets:", *(f"- {name}: {'met' if met else 'NOT met'}" for name, met in result.targets().items())]
     return "\n".join(lines) + "\n"
 
@@ -459,8 +469,15 @@ def _alive(pid: int) -> bool:
 
 async def _phases(up: UpSuite, token: str, runtime_key: str, slow_stop_s: float, *, clients: int,
                   duration_s: float, faults: tuple[str, ...], recovery_limit_s: float,
-                  say: Callable[[str], None]) -> tuple[Window, list[FaultResult]]:
+                  say: Callable[[str], None], budget: FirstTokenBudget | None = None,
+                  ) -> tuple[Window, list[FaultResult], list[PrefillPoint]]:
     await steady_load(up.gateway, token, max_calls=WARMUP_CALLS)
+    prefill: list[PrefillPoint] = []
+    if budget is not None:
+        say("long prompts: one call per size, before any load ...")
+        prefill = await probe(up.gateway, token, budget)
+        say("long prompts: " + ", ".join(f"{p.size} {p.code if p.code != 'OK' else f'{p.ttft_ms:.0f} ms'}"
+                                         for p in prefill))
     calls: list[Call] = []
     in_flight: dict[int, float] = {}
     done = False
@@ -486,7 +503,7 @@ async def _phases(up: UpSuite, token: str, runtime_key: str, slow_stop_s: float,
             if load.done():
                 load.result()  # raises what ended it
             results.append(await run.fault(name, baseline))
-        return baseline, results
+        return baseline, results, prefill
     finally:
         done = True
         await asyncio.wait_for(load, CALL_TIMEOUT_S + 10)
@@ -494,7 +511,8 @@ async def _phases(up: UpSuite, token: str, runtime_key: str, slow_stop_s: float,
 
 def run(config: ZtgateConfig, config_path: Path | None, *, clients: int = DEFAULT_CLIENTS,
         duration_s: float = DEFAULT_DURATION_S, faults: Sequence[str] = tuple(FAULTS),
-        recovery_limit_s: float = RECOVERY_LIMIT_S, say: Callable[[str], None] = print) -> FailoverBench:
+        recovery_limit_s: float = RECOVERY_LIMIT_S, say: Callable[[str], None] = print,
+        probe_prefill: bool = True) -> FailoverBench:
     """Starts `ztgate up`, runs the baseline and the faults, stops the suite."""
     if clients < 1 or duration_s <= 0:
         raise ValueError("clients must be >= 1 and duration_s > 0")
@@ -504,12 +522,13 @@ def run(config: ZtgateConfig, config_path: Path | None, *, clients: int = DEFAUL
     up = UpSuite(config_path, workdir)
     try:
         up.wait_up()
-        baseline, results = asyncio.run(_phases(up, _token(config), config.telemetry.slo.runtime_key,
-                                                slow_stop_s(config), clients=clients, duration_s=duration_s,
-                                                faults=faults, recovery_limit_s=recovery_limit_s, say=say))
+        baseline, results, prefill = asyncio.run(_phases(
+            up, _token(config), config.telemetry.slo.runtime_key, slow_stop_s(config), clients=clients,
+            duration_s=duration_s, faults=faults, recovery_limit_s=recovery_limit_s, say=say,
+            budget=config.gateway.first_token_budget() if probe_prefill else None))
     finally:
         up.stop()
-    return FailoverBench(clients, duration_s, baseline, results, recovery_limit_s)
+    return FailoverBench(clients, duration_s, baseline, results, recovery_limit_s, prefill=prefill)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -527,7 +546,7 @@ def main(args: argparse.Namespace) -> int:
                  say=lambda line: print(line, file=sys.stderr, flush=True))
     command = (f"ztgate bench failover --clients {clients} --duration-s {duration_s:g}"
                f"{' --faults ' + ','.join(faults) if chosen else ''}")
-    print(render_report(result, command))
+    print(render_report(result, command, config.gateway.first_token_budget()))
     out = getattr(args, "out", None)
     if out:
         Path(out).write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
