@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from services.redaction.types import NER_ENTITY_TYPES, PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES
 from services.redaction.validators import VALIDATORS
+from services.redaction.wordlists import WORDS_DIR, phrases
 
 DEFAULT_RULES_DIR = Path(__file__).with_name("rules")
 # Types a rule may report. PERSON and LOCATION are NER's types, which some rules also find by shape or label
@@ -46,11 +47,27 @@ class Context(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     words: tuple[str, ...] = ()  # any of these near the value confirms it
+    # Word lists of data/words/ whose phrases join `words` (labels in many languages live there, once).
+    word_lists: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()  # any of these near the value (nearer than any of `words`) drops it
     required: bool = False  # drop the value unless one of `words` is near
     boost: float = Field(0.0, ge=0.0, le=1.0)  # added to the score (capped at 1) when a word is near
     before: int = Field(48, ge=0, le=512)  # code points looked at before the value
     after: int = Field(16, ge=0, le=512)  # code points looked at after the value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _join_word_lists(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping) or not data.get("word_lists"):
+            return data
+        joined = list(data.get("words") or ())
+        for name in data["word_lists"]:
+            try:
+                listed = phrases(name)
+            except FileNotFoundError:
+                raise ValueError(f"no word list {name!r} in {WORDS_DIR}") from None
+            joined += [w for w in listed if w not in joined]
+        return {**data, "words": tuple(joined)}
 
     @field_validator("words", "deny")
     @classmethod

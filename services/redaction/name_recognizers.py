@@ -293,7 +293,8 @@ def _value_span(text: str, start: int, value: str, kind: str) -> tuple[int, int,
 
 
 # A key and its value in JSON, YAML, .env or a form ("displayName": "Rose Tyler", city: Haderup).
-_KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([A-Za-z_][\w\-]{0,40})["']?[ \t]*[:=][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
+# Keys in any script ("Adresse:", "住所:"), a full-width colon too.
+_KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([^\W\d][\w\-]{0,40})["']?[ \t]*[:=：][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 

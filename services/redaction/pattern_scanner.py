@@ -389,16 +389,28 @@ def _hs_ext(rule: Rule) -> tuple[int, int, int, int, int, int]:
     return (hyperscan.HS_EXT_FLAG_MIN_LENGTH, 0, 0, rule.min_length, 0, 0)
 
 
+# Letters of scripts written without spaces between words: Thai, kana, Han.
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _spaced_letter(c: str) -> bool:
+    return c.isalpha() and _UNSPACED.match(c) is None
+
+
 def _whole_words(text: str, word_hits: list[tuple[int, int, int]],
                  to_cp: dict[int, int] | None) -> list[tuple[int, int, int]]:
-    """Context-phrase matches with no letter right before or right after, as (start, end, phrase id) in
-    code points, sorted by start."""
+    """Context-phrase matches that are whole words, as (start, end, phrase id) in code points, sorted by start.
+
+    A phrase is cut out of a longer word when a letter of a spaced script touches a letter of one ("tel" in
+    "hotel"); scripts that write words without spaces (Han, kana, Thai) have no such edge, so "電話" counts
+    in "電話番号"."""
     words = []
     size = len(text)
     for phrase, start, end in word_hits:
         if to_cp is not None:
             start, end = to_cp[start], to_cp[end]
-        if (start == 0 or not text[start - 1].isalpha()) and (end == size or not text[end].isalpha()):
+        if ((start == 0 or not (_spaced_letter(text[start - 1]) and _spaced_letter(text[start])))
+                and (end == size or not (_spaced_letter(text[end]) and _spaced_letter(text[end - 1])))):
             words.append((start, end, phrase))
     words.sort()
     return words

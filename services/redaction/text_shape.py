@@ -96,7 +96,10 @@ _TECHNICAL_LINE = re.compile(
       | --\ |//|/\*|\#(?![\#\s]*$)|[{}\]]|\[\s*(?:$|[{"'\[])|\|.*\||"[\w\-]+"\s*:|[a-z_][\w.\-]*\s*[:=]\s*\S
     )""", re.VERBOSE)
 # Code or data inside a line: calls, assignments, operators, member access, end-of-statement punctuation.
-_CODE_INSIDE = re.compile(r"\w\((?:[^()\s]|, )*\)|\)\s*[;{:]\s*$|[;{]\s*$|\s(?:==|!=|=>|->|:=|\+=)\s|\w::\w|\w\.\w+\(|^\s{4,}\S|\t")
+# A path (std::io, Foo::bar) needs a letter past the hex digits on one side: an IPv6 address in a sentence
+# (fe80::1, 2001:db8::8a2e) is a value in prose, not code.
+_CODE_INSIDE = re.compile(r"\w\((?:[^()\s]|, )*\)|\)\s*[;{:]\s*$|[;{]\s*$|\s(?:==|!=|=>|->|:=|\+=)\s"
+                          r"|\w*[g-zG-Z_]\w*::\w|\w::\w*[g-zG-Z_]|\w\.\w+\(|^\s{4,}\S|\t")
 # Quoted literal fields of CSV rows: three or more comma-separated fields without spaces after the commas.
 _CSV_ROW = re.compile(r"^[^,\s][^,]*(?:,[^,\s][^,]*){2,}$")
 

@@ -217,6 +217,58 @@ _DATE_LIKE = re.compile(
 )
 
 
+# Regions whose national numbers are dialled with a leading 0 (the trunk prefix), where a number written the
+# way that region's numbering plan lays it out ("020 7946 0958", "030 12345678", "01 23 45 67 89") is a phone
+# number without any word around it. Looked up by digit count, so a candidate costs a few parses, not ~40.
+# Not Argentina: its mobile layout inserts a "15" that the digits alone do not parse back to.
+_NATIONAL_REGIONS = ("GB", "IE", "DE", "AT", "CH", "FR", "BE", "NL", "IT", "SE", "FI", "AU", "NZ", "ZA", "IN",
+                     "JP", "KR", "CN", "TW", "BR", "TR", "IL", "EG", "NG", "KE", "PK", "PH", "TH", "VN",
+                     "ID", "MY", "UA", "RO")
+_GROUPS = re.compile(r"\d+")
+
+
+def _regions_by_length() -> dict[int, tuple[str, ...]]:
+    """Digit count of a national number (its leading 0 included) -> the regions where that length is possible."""
+    by_length: dict[int, list[str]] = {}
+    for region in _NATIONAL_REGIONS:
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if meta is None or meta.general_desc is None:
+            continue
+        for length in meta.general_desc.possible_length:
+            by_length.setdefault(length + 1, []).append(region)
+    return {length: tuple(regions) for length, regions in by_length.items()}
+
+
+_NATIONAL_BY_LENGTH = _regions_by_length()
+
+
+def phone_national(value: str) -> bool:
+    """A number in national format (leading trunk 0) grouped exactly as some region's numbering plan formats
+    it, and possible there: the layout is the evidence, so no phone word is needed.
+
+    Only the digit groups are compared, so spaces, dashes, dots and brackets around the area code all count
+    ("(0161) 496 0000"). Ofcom's drama ranges (07700 900123), which `phonenumbers` holds invalid but which
+    fill examples and test data, pass on layout and possible length.
+    """
+    digits = _digits(value)
+    groups = _GROUPS.findall(value)
+    if not digits.startswith("0") or len(groups) < 2 or len(set(digits)) <= 2:
+        return False
+    if _DATE_LIKE.fullmatch(value.strip()):
+        return False
+    for region in _NATIONAL_BY_LENGTH.get(len(digits), ()):
+        try:
+            number = phonenumbers.parse(digits, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if not phonenumbers.is_possible_number(number):
+            continue
+        laid_out = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+        if _GROUPS.findall(laid_out) == groups:
+            return True
+    return False
+
+
 def phone_any(value: str) -> bool:
     """A number given next to phone context: NANP, international, or a 7-15 digit national number.
 
@@ -614,6 +666,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "phone_us_strict": phone_us_strict,
     "phone_international": phone_international,
     "phone_any": phone_any,
+    "phone_national": phone_national,
     "date_of_birth": date_of_birth,
     "password_value": password_value,
     "password_like": password_like,

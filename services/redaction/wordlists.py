@@ -30,3 +30,6 @@ FUNCTION_WORDS = words("function_words")
 COMMON_SENTENCE_STARTS = frozenset(STOP_WORDS) | words("common_sentence_starts")
 NEVER_TRIGGERS = words("never_triggers")
 PLACE_ACRONYMS = words("place_acronyms")
+# Words that label a field of a form or a contact block, in many languages ("Anschrift:", "電話:"): never a name.
+FIELD_LABELS = (words("person_fields") | words("place_fields") | words("form_labels")
+                | frozenset(p for p in phrases("phone_labels") if " " not in p))

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from services.redaction import gazetteer, text_shape
 from services.redaction.analyzer import Analyzer
 from services.redaction.types import NER_ENTITY_TYPES
+from services.redaction.wordlists import FIELD_LABELS
 
 THRESHOLD = 0.5  # policies/default.yaml's default_threshold
 
@@ -54,6 +55,12 @@ invented = st.lists(st.sampled_from(_SYLLABLES), min_size=2, max_size=3).map(lam
     ("请联系John Smith确认订单。", "John Smith"),
     ("Пожалуйста, свяжитесь с Ostrod Velbru по адресу.", "Ostrod Velbru"),
     ("يرجى التواصل مع Maria Kowalski على الرقم", "Maria Kowalski"),
+    ("住所: Lisbon", "Lisbon"),
+    ("Wohnort: Qarnivel", "Qarnivel"),
+    ("Adress: Storgatan 3, Turin", "Storgatan 3"),
+    ("Nombre: Ostrod Velbru\nCiudad: Qarnivel", "Ostrod Velbru"),
+    ("Teléfono: 4155550123", "4155550123"),
+    ("電話番号：4155550123", "4155550123"),
 ])
 def test_names_and_places_in_their_context_are_caught(redaction_analyzer: Analyzer, text: str, value: str) -> None:
     assert _covered(redaction_analyzer, text, value), text
@@ -66,6 +73,20 @@ def test_an_unlisted_place_after_a_strong_cue_is_caught(redaction_analyzer: Anal
                                                         tail: str) -> None:
     text = f"My cousin {cue} {place}{tail}"
     assert _covered(redaction_analyzer, text, place), text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(label=st.sampled_from(sorted(FIELD_LABELS)), colon=st.sampled_from([":", ": ", " : ", "："]),
+       value=st.sampled_from(["Ostrod Velbru", "+44 20 7946 0958", "Qarnivel", "ov@example.com"]),
+       before=st.sampled_from(["", "Ostrod Velbru\n", "Kontakt\n"]))
+def test_a_field_label_is_never_a_name_or_a_place(redaction_analyzer: Analyzer, label: str, colon: str, value: str,
+                                                 before: str) -> None:
+    """Labels of contact blocks in any language ("Anschrift:", "Teléfono:", "電話:") that NER took for names."""
+    text = f"{before}{label.capitalize()}{colon}{value}\n"
+    start = len(before)
+    hit = [d for d in redaction_analyzer.analyze(text) if d.entity_type in NER_ENTITY_TYPES and d.score >= THRESHOLD
+           and d.start < start + len(label) and d.end > start]
+    assert hit == [], (text, [(d.entity_type, text[d.start:d.end]) for d in hit])
 
 
 def _towns() -> list[str]:
@@ -124,6 +145,9 @@ def test_clean_technical_text_comes_back_unchanged(redaction_analyzer: Analyzer,
     ("[10:02] <lee> Rose Tyler is on call", False),
     ("Subject: Contract renewal - Beyler Manole", False),
     ("Dear Rose,", False),
+    ("use std::vector<Row> rows;", True),
+    ("Ticket: Rose Tyler's printer at 2001:db8:85a3::8a2e:370:7334 drops jobs, office in Bath.", False),
+    ("route traffic via fe80::1 until Rose is back", False),
 ])
 def test_technical_lines_are_told_from_prose(text: str, technical: bool) -> None:
     assert text_shape.technical_line(text, len(text) // 2) is technical
