@@ -195,10 +195,24 @@ def _num(value: float | None, fmt: str, suffix: str = "") -> str:
     return "-" if value is None or math.isnan(value) else f"{value:{fmt}}{suffix}"
 
 
+# What the GPU-implied column means, printed under the header of every report.
+GPU_IMPLIED_NOTE = ("GPU-implied: the speedup the mean acceptance length implies where a verification pass costs "
+                    "one plain step and drafting is free (a GPU, roughly): tokens per verification = mean len. "
+                    "It depends on the drafts, not the hardware; the measured speedup is this CPU's.")
+
+
+def gpu_implied_speedup(mean_acceptance_length: float | None, verification_cost: float = 1.0) -> float | None:
+    """Speedup over plain decoding when each verification pass costs `verification_cost` plain steps and
+    yields `mean_acceptance_length` tokens (accepted drafts plus the target's own token)."""
+    if mean_acceptance_length is None or math.isnan(mean_acceptance_length):
+        return None
+    return mean_acceptance_length / verification_cost
+
+
 def render_table(runs: Sequence[ConfigRun]) -> str:
-    """The Markdown table: rows parity x config x concurrency, six columns per prompt set."""
+    """The Markdown table: rows parity x config x concurrency, seven columns per prompt set."""
     names = prompt_sets(runs)
-    cols = ["tok/s", "speedup", "P95 ms", "accept", "mean len", "identical"]
+    cols = ["tok/s", "speedup", "P95 ms", "accept", "mean len", "GPU-implied", "identical"]
     head = ["parity", "config", "conc"] + [f"{n} {c}" for n in names for c in cols]
     lines = ["| " + " | ".join(head) + " |", "|---|---|---:|" + "---:|" * (len(cols) * len(names))]
     for row in build_rows(runs):
@@ -210,6 +224,7 @@ def render_table(runs: Sequence[ConfigRun]) -> str:
                 continue
             cells += [_num(c.tokens_per_s, ".1f"), _num(c.speedup, ".2f", "x"), _num(c.p95_ms, ".0f"),
                       _num(c.acceptance_rate, ".2f"), _num(c.mean_acceptance_length, ".2f"),
+                      _num(gpu_implied_speedup(c.mean_acceptance_length), ".2f", "x"),
                       _num(None if c.identical is None else 100 * c.identical, ".0f", "%")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -245,7 +260,7 @@ def render_report(runs: Sequence[ConfigRun], header: BenchHeader) -> str:
     where = f"{header.arch}, {header.cpus} CPUs" if header.arch else f"{header.cpus} CPUs"
     top = (f"`{header.command}` on {header.machine} ({where}), {header.date}; model "
            f"{header.model}, greedy, max_tokens {header.max_tokens}")
-    parts = [top, *header.notes, "", render_table(runs).rstrip("\n"), ""]
+    parts = [top, *header.notes, GPU_IMPLIED_NOTE, "", render_table(runs).rstrip("\n"), ""]
     targets = target_lines(runs)
     if targets:
         parts += ["Targets:", "", *(f"- {t}" for t in targets)]

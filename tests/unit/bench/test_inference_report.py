@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from services.bench.inference_report import (
     BenchHeader,
@@ -12,6 +14,7 @@ from services.bench.inference_report import (
     RequestRecord,
     SetRun,
     build_rows,
+    gpu_implied_speedup,
     identical_share,
     reference_for,
     render_report,
@@ -151,27 +154,27 @@ def test_plain_listed_first_even_when_run_after_a_speculative_config() -> None:
     assert [r.config for r in rows] == ["none", "none", "ngram:8:1:4", "ngram:8:1:4"]
 
 
-def test_table_has_six_columns_per_set_and_formats_each_cell() -> None:
+def test_table_has_seven_columns_per_set_and_formats_each_cell() -> None:
     table = render_table(_runs())
     lines = table.strip().splitlines()
     head = [c.strip() for c in lines[0].strip("|").split("|")]
     assert head[:3] == ["parity", "config", "conc"]
-    assert head[3:9] == ["mixed tok/s", "mixed speedup", "mixed P95 ms", "mixed accept", "mixed mean len",
-                         "mixed identical"]
-    assert head[9] == "copy_heavy tok/s" and len(head) == 15
-    assert all(line.count("|") == 16 for line in lines)
+    assert head[3:10] == ["mixed tok/s", "mixed speedup", "mixed P95 ms", "mixed accept", "mixed mean len",
+                          "mixed GPU-implied", "mixed identical"]
+    assert head[10] == "copy_heavy tok/s" and len(head) == 17
+    assert all(line.count("|") == 18 for line in lines)
     strict_ngram_1 = [c.strip() for c in lines[4].strip("|").split("|")]
-    assert strict_ngram_1 == ["strict", "ngram:8:1:4", "1", "16.0", "1.60x", "100", "0.38", "3.00", "100%",
-                              "30.0", "3.00x", "100", "0.88", "8.00", "100%"]
+    assert strict_ngram_1 == ["strict", "ngram:8:1:4", "1", "16.0", "1.60x", "100", "0.38", "3.00", "3.00x", "100%",
+                              "30.0", "3.00x", "100", "0.88", "8.00", "8.00x", "100%"]
     plain_1 = [c.strip() for c in lines[2].strip("|").split("|")]
-    assert plain_1[:9] == ["strict", "plain", "1", "10.0", "-", "100", "-", "-", "-"]
+    assert plain_1[:10] == ["strict", "plain", "1", "10.0", "-", "100", "-", "-", "-", "-"]
 
 
 def test_missing_sets_show_as_not_measured() -> None:
     runs = _runs()
     lopsided = [runs[2], ConfigRun("fast", "ngram:4:1:3", sets=(runs[3].sets[0],))]
     line = render_table(lopsided).strip().splitlines()[-1]
-    assert line.count("n/a") == 6  # its copy_heavy cells
+    assert line.count("n/a") == 7  # its copy_heavy cells
 
 
 def test_targets_check_strict_identity_and_single_stream_speedups() -> None:
@@ -203,3 +206,10 @@ def test_report_has_the_header_line_and_json_round_trips() -> None:
     assert data["header"]["cpus"] == 2
     assert len(data["rows"]) == 7 and data["rows"][2]["sets"]["mixed"]["speedup"] == pytest.approx(1.6)
     assert data["runs"][1]["sets"][0]["records"][0]["token_ids"] == [1, 2, 3, 4]
+
+
+@given(length=st.floats(1.0, 16.0), cost=st.floats(0.5, 4.0))
+def test_gpu_implied_speedup_is_tokens_per_verification_over_its_cost(length: float, cost: float) -> None:
+    assert gpu_implied_speedup(length, cost) == pytest.approx(length / cost)
+    assert gpu_implied_speedup(length) == length  # a verification costs one plain step
+    assert gpu_implied_speedup(None) is None and gpu_implied_speedup(float("nan")) is None
