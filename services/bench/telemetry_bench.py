@@ -117,6 +117,11 @@ def fold_rate(points_per_export: int, exports: int, seed: int) -> float:
     return exports * points_per_export / (time.perf_counter() - started)
 
 
+# Exports sent, and how many in flight at once, unless --samples and --clients say otherwise.
+DEFAULT_EXPORTS = 400
+DEFAULT_INFLIGHT = 16
+
+
 async def e2e(points_per_export: int, exports: int, inflight: int, seed: int
               ) -> tuple[float, int, int, float, int, float, str]:
     from prometheus_client import generate_latest
@@ -179,7 +184,7 @@ async def e2e(points_per_export: int, exports: int, inflight: int, seed: int
             refused * points_per_export, elapsed, series, render_ms, cores)
 
 
-def run_bench(points_per_export: int = 1_000, exports: int = 400, inflight: int = 16,
+def run_bench(points_per_export: int = 1_000, exports: int = DEFAULT_EXPORTS, inflight: int = DEFAULT_INFLIGHT,
               seed: int = 7) -> BenchReport:
     fold = fold_rate(points_per_export, max(10, exports // 4), seed)
     rate, accepted, refused, elapsed, series, render_ms, cores = asyncio.run(
@@ -195,8 +200,10 @@ DEFAULT_OVERHEAD_CALLS = 60
 def main(args: argparse.Namespace) -> int:
     """Entry of `ztgate bench telemetry` (--samples: exports, --clients: in flight; --calls: calls
     per series of the inference-call part, 0 skips it; --engine: that part's engine)."""
-    report = run_bench(exports=getattr(args, "samples", 400), inflight=getattr(args, "clients", 16),
-                       seed=getattr(args, "seed", 7))
+    # The CLI leaves --clients unset (None) for each bench to take its own default.
+    report = run_bench(exports=getattr(args, "samples", None) or DEFAULT_EXPORTS,
+                       inflight=getattr(args, "clients", None) or DEFAULT_INFLIGHT,
+                       seed=getattr(args, "seed", None) or 7)
     text = report.markdown()
     calls = getattr(args, "calls", None)
     calls = DEFAULT_OVERHEAD_CALLS if calls is None else calls
@@ -214,4 +221,4 @@ def main(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(argparse.Namespace(samples=400, clients=16, seed=7, out=None, calls=0)))
+    sys.exit(main(argparse.Namespace(samples=DEFAULT_EXPORTS, clients=DEFAULT_INFLIGHT, seed=7, out=None, calls=0)))
