@@ -36,6 +36,18 @@ from services.supervisor.supervisor import Supervisor
 log = logging.getLogger(__name__)
 
 
+# Every address `ztgate up` listens on, by its setting (replicas follow from these). A harness that runs a
+# suite of its own beside others (the eval, the failover bench, the e2e tests) gives each a free port.
+LISTEN_SETTINGS = ("gateway.listen", "gateway.admin", "redaction.server.listen", "telemetry.server.listen",
+                   "telemetry.metrics_listen", "inference.primary.server.listen",
+                   "inference.fallback.server.listen", "openai_adapter.listen")
+
+
+def listen_variables() -> tuple[str, ...]:
+    """The environment variables that move each of LISTEN_SETTINGS (ZTGATE_GATEWAY__LISTEN, ...)."""
+    return tuple(Listen(setting, "").env_var for setting in LISTEN_SETTINGS)
+
+
 # Per part: its key path in the configuration, and the suite identities it takes calls from.
 # Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks, and the
 # collector's SLO probes of the primary); every part exports telemetry to the collector.

@@ -56,6 +56,7 @@ from services.common.process import free_address, spawn
 from services.bench.redaction_metrics import percentile
 from services.common.lifetime import descendants, group_members
 from services.config import ZtgateConfig
+from services.launcher import listen_variables
 
 DEFAULT_DURATION_S = 20.0
 DEFAULT_CLIENTS = 2
@@ -78,10 +79,6 @@ STOP_TIMEOUT_S = 60.0
 PART_START_TIMEOUT_S = 900.0
 # The issue's target: at most one call in 60 lost to any one fault.
 MAX_LOST_FRACTION = 1 / 60
-# The addresses `up` listens on, each set to a free loopback port.
-LISTEN_KEYS = ("GATEWAY__LISTEN", "GATEWAY__ADMIN", "REDACTION__SERVER__LISTEN", "TELEMETRY__SERVER__LISTEN",
-               "TELEMETRY__METRICS_LISTEN", "INFERENCE__PRIMARY__SERVER__LISTEN",
-               "INFERENCE__FALLBACK__SERVER__LISTEN")
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +252,8 @@ class UpSuite:
 
     def __init__(self, config_path: Path | None, workdir: Path) -> None:
         self.workdir = workdir
-        self.addresses = {key: free_address() for key in LISTEN_KEYS}
-        env = {f"ZTGATE_{key}": address for key, address in self.addresses.items()}
+        self.addresses = {key: free_address() for key in listen_variables()}  # every address up listens on
+        env = dict(self.addresses)
         env["ZTGATE_MESH__PKI_DIR"] = str(workdir / "pki")  # empty: `up` issues the certificates
         env["ZTGATE_REDACTION__KEYS_FILE"] = str(workdir / "keys" / "redaction.json")
         # vLLM's (re)start on a busy 2-core machine can pass supervisor.start_timeout_s's 300 s;
@@ -269,11 +266,11 @@ class UpSuite:
 
     @property
     def gateway(self) -> str:
-        return self.addresses["GATEWAY__LISTEN"]
+        return self.addresses["ZTGATE_GATEWAY__LISTEN"]
 
     @property
     def admin(self) -> str:
-        return self.addresses["GATEWAY__ADMIN"]
+        return self.addresses["ZTGATE_GATEWAY__ADMIN"]
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")

@@ -11,13 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from services.launcher import listen_variables
 from tests.procs import Child, compiled_cache_dir, free_port, spawn
 
 # The settings of every address `up` listens on.
-ENV_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
-            "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN",
-            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN", "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN",
-            "ZTGATE_OPENAI_ADAPTER__LISTEN")
+ENV_KEYS = listen_variables()
 
 
 def up_env(logs: Path, **extra: str) -> dict[str, str]:

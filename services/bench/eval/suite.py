@@ -21,6 +21,7 @@ from pathlib import Path
 
 import grpc
 
+from services.launcher import listen_variables
 from services.common.process import free_address, spawn, stop_all
 from services.common import pki
 from services.common.identity import bearer
@@ -31,10 +32,6 @@ from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
 # The tenant the eval's token names.
 TENANT = "golden"
-# Every address `ztgate up` listens on (each gets a free loopback port).
-LISTEN_KEYS = ("ZTGATE_GATEWAY__LISTEN", "ZTGATE_GATEWAY__ADMIN", "ZTGATE_REDACTION__SERVER__LISTEN",
-               "ZTGATE_TELEMETRY__SERVER__LISTEN", "ZTGATE_TELEMETRY__METRICS_LISTEN",
-               "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN", "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN")
 # Seconds `ztgate up` gets to say it is up (two model instances load on a small machine).
 START_TIMEOUT_S = 600.0
 # The per-try (first token) timeout of the eval's own gateway, seconds (below the stream idle
@@ -97,7 +94,7 @@ def probe(target: Target) -> None:
 def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dict[str, str]:
     from services.redaction.config import DEFAULT_POLICY_DIR
 
-    env = {key: free_address() for key in LISTEN_KEYS}
+    env = {key: free_address() for key in listen_variables()}  # every address up listens on
     env.update({
         # Fresh certificates and keys for this run, in its own folder (`up` issues them there).
         "ZTGATE_MESH__PKI_DIR": str(workdir / "pki"),

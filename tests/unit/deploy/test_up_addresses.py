@@ -10,7 +10,7 @@ import pytest
 
 from services.common.config import load_settings
 from services.config import ZtgateConfig
-from services.launcher import address_problems, run_suite, suite
+from services.launcher import LISTEN_SETTINGS, address_problems, listen_variables, run_suite, suite
 from tests.procs import free_port
 
 SETTINGS = {"ZTGATE_GATEWAY__LISTEN": "gateway.listen", "ZTGATE_GATEWAY__ADMIN": "gateway.admin",
@@ -39,6 +39,8 @@ def test_every_address_up_listens_on_is_checked(tmp_path: Path) -> None:
     checked = {listen.setting: listen.address
                for child in suite(config, None, tmp_path / "envoy.yaml") for listen in child.listens}
     assert checked == {setting: env[key] for key, setting in SETTINGS.items()}
+    assert set(checked) == set(LISTEN_SETTINGS)  # the list harnesses give free ports to is complete
+    assert listen_variables() == tuple(SETTINGS)
     assert address_problems(suite(config, None, tmp_path / "envoy.yaml")) == []
 
 
