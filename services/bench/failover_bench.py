@@ -522,7 +522,7 @@ def run(config: ZtgateConfig, config_path: Path | None, *, clients: int = DEFAUL
         baseline, results, prefill = asyncio.run(_phases(
             up, _token(config), config.telemetry.slo.runtime_key, slow_stop_s(config), clients=clients,
             duration_s=duration_s, faults=faults, recovery_limit_s=recovery_limit_s, say=say,
-            budget=config.gateway.first_token_budget() if probe_prefill else None))
+            budget=config.gateway.first_token_budget if probe_prefill else None))
     finally:
         up.stop()
     return FailoverBench(clients, duration_s, baseline, results, recovery_limit_s, prefill=prefill)
@@ -543,7 +543,7 @@ def main(args: argparse.Namespace) -> int:
                  say=lambda line: print(line, file=sys.stderr, flush=True))
     command = (f"ztgate bench failover --clients {clients} --duration-s {duration_s:g}"
                f"{' --faults ' + ','.join(faults) if chosen else ''}")
-    print(render_report(result, command, config.gateway.first_token_budget()))
+    print(render_report(result, command, config.gateway.first_token_budget))
     out = getattr(args, "out", None)
     if out:
         Path(out).write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
