@@ -29,10 +29,13 @@ ztgate --version
 ztgate models prepare
 
 # shellcheck disable=SC2086  # CONCURRENCY is a list of numbers
+# A missed target (exit 1) is a figure to read, not a reason to skip the next table; a bad flag (2) stops.
 bench() {
   local name=$1; shift
+  local code=0
   ztgate bench inference --engine vllm --concurrency $CONCURRENCY --max-tokens "$MAX_TOKENS" \
-    --repeat "$REPEAT" --out "$OUT/$name.json" --markdown "$OUT/$name.md" "$@"
+    --repeat "$REPEAT" --out "$OUT/$name.json" --markdown "$OUT/$name.md" "$@" || code=$?
+  if [ "$code" -gt 1 ]; then exit "$code"; fi
 }
 
 # 16-bit rows: strict (float32, greedy output identical with and without speculation) and fast

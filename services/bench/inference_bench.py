@@ -31,6 +31,7 @@ from services.bench.inference_report import (
     RequestRecord,
     SetRun,
     render_report,
+    targets_met,
     to_json,
 )
 
@@ -296,7 +297,7 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
                                       prompt_sets))
             _write(args, runs, header)
     print(render_report(runs, header), end="")
-    return 0
+    return 0 if targets_met(runs) else 1
 
 
 def _write(args: argparse.Namespace, runs: Sequence[ConfigRun], header: BenchHeader) -> None:
@@ -309,7 +310,8 @@ def _write(args: argparse.Namespace, runs: Sequence[ConfigRun], header: BenchHea
 
 
 def main(args: argparse.Namespace) -> int:
-    """`ztgate bench inference` (args as add_arguments defines them, plus --config and --out)."""
+    """`ztgate bench inference` (args as add_arguments defines them, plus --config and --out); exit 1 when
+    a target is missed (identical greedy outputs, the single-stream speedups), 2 on bad flags."""
     # vLLM logs to stdout by default (its engine process too, which inherits this): stdout is the report's.
     os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
     return asyncio.run(run(args))

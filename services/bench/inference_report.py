@@ -255,6 +255,11 @@ def target_lines(runs: Sequence[ConfigRun]) -> list[str]:
     return lines
 
 
+def targets_met(runs: Sequence[ConfigRun]) -> bool:
+    """Every target of `target_lines` met (the bench's exit status: 0 only then)."""
+    return not any(line.endswith("(NOT met)") for line in target_lines(runs))
+
+
 def render_report(runs: Sequence[ConfigRun], header: BenchHeader) -> str:
     """Header line, table and target verdicts, as Markdown."""
     where = f"{header.arch}, {header.cpus} CPUs" if header.arch else f"{header.cpus} CPUs"

@@ -23,9 +23,13 @@ async def test_a_small_run_writes_the_table_and_json_with_identical_strict_outpu
                          "transformers", "--out", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "t.md")])
     sets = {"mixed": ("Why is the sky blue?",),
             "copy_heavy": ("Repeat exactly: red, green, blue, red, green, blue.",)}
-    assert await run(args, sets) == 0
+    code = await run(args, sets)
 
     data = json.loads((tmp_path / "r.json").read_text())
+    # The exit status follows the targets: 0 only when none is missed (4 tokens of transformers rarely
+    # reach the speedup targets, and the status must say so).
+    assert code == (1 if any(t.endswith("(NOT met)") for t in data["targets"]) else 0)
+    assert any("identical greedy outputs 100% (met)" in t for t in data["targets"])
     # The primary's speculation, named with its default batch-size schedule (drafts alone only).
     primary = "ngram:8:1:4@1-1:8,2-1024:0"
     assert [(r["parity"], r["config"], r["concurrency"]) for r in data["rows"]] == [

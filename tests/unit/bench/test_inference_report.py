@@ -15,6 +15,7 @@ from services.bench.inference_report import (
     SetRun,
     build_rows,
     gpu_implied_speedup,
+    targets_met,
     identical_share,
     reference_for,
     render_report,
@@ -185,6 +186,13 @@ def test_targets_check_strict_identity_and_single_stream_speedups() -> None:
     assert "fast ngram:8:1:4 conc 1: copy_heavy speedup 1.00x, target 2.5x (NOT met)" in lines
     assert not any("conc 4" in line and "speedup" in line for line in lines)  # single stream only
     assert not any(line.startswith("fast") and "identical" in line for line in lines)  # strict only
+
+
+def test_the_exit_status_follows_the_targets() -> None:
+    runs = _runs()
+    assert not targets_met(runs)  # fast ngram's copy_heavy 1.00x misses its 2.5x
+    assert targets_met(runs[:2])  # strict only: identical, 1.6x and 3.0x
+    assert targets_met(runs[:1])  # plain alone has no targets
 
 
 def test_a_strict_mismatch_fails_the_identity_target() -> None:

@@ -74,7 +74,8 @@ def test_the_nightly_workflow_runs_the_full_gate_and_every_bench_and_uploads_rep
     (cron,) = [entry["cron"] for entry in workflow["on"]["schedule"]]
     assert all(re.fullmatch(CRON_FIELD, field) for field in cron.split()) and len(cron.split()) == 5
     text = runs(workflow)
-    assert "EVAL_ARGS=--full" in text and "ztgate bench" in text
+    assert "EVAL_ARGS=--full" in text
+    assert re.search(r"ztgate bench --out \S+", text)  # no part: every part, and the generated section
     uploads = [s for job in workflow["jobs"].values() for s in job["steps"]
                if s.get("uses", "").startswith("actions/upload-artifact@")]
     assert uploads and all(s.get("if") == "always()" for s in uploads)
