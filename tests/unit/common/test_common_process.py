@@ -6,9 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import socket
-import subprocess
 import sys
-import time
 from concurrent import futures
 from pathlib import Path
 
@@ -64,31 +62,3 @@ def test_stop_all_stops_in_reverse_start_order(tmp_path: Path) -> None:
                 for i in range(2)]
     process.stop_all(children, timeout_s=10)
     assert [c.returncode for c in children] == [-signal.SIGTERM, -signal.SIGTERM]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rfind(")") + 2:].split()[0] != "Z"  # a zombie has ended
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
-def test_a_spawned_child_dies_with_a_parent_that_is_killed(tmp_path: Path) -> None:
-    """A bench or a test SIGKILLed (no cleanup runs) takes what it spawned along."""
-    parent = ("import sys, time; from pathlib import Path; from services.common import process; "
-              "c = process.spawn([sys.executable, '-c', 'import time; time.sleep(120)'], Path(sys.argv[1])); "
-              "print(c.pid, flush=True); time.sleep(120)")
-    root = Path(__file__).resolve().parents[3]
-    with subprocess.Popen([sys.executable, "-c", parent, str(tmp_path / "child.log")], cwd=root,
-                          stdout=subprocess.PIPE, text=True) as killed:
-        assert killed.stdout is not None
-        child_pid = int(killed.stdout.readline())
-        assert _alive(child_pid)
-        killed.kill()
-        killed.wait()
-    deadline = time.monotonic() + 10
-    while _alive(child_pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(child_pid)

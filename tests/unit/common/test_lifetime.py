@@ -50,6 +50,18 @@ print(p.pid, flush=True)
 time.sleep(120)
 """
 
+# The one spawn helper of benches, the eval and tests (services/common/process.py): what a bench or a test
+# starts must not outlive it when it is SIGKILLed (a killed bench once left a whole `ztgate up` running).
+SPAWN_HELPER_PARENT = """
+import sys, tempfile, time
+from pathlib import Path
+from services.common import process
+
+c = process.spawn([sys.executable, "-c", "import time; time.sleep(120)"], Path(tempfile.mkdtemp()) / "c.log")
+print(c.pid, flush=True)
+time.sleep(120)
+"""
+
 
 @pytest.fixture
 def run_parent(tmp_path: Path) -> Iterator:
@@ -89,6 +101,10 @@ def test_an_armed_child_dies_with_its_sigkilled_parent_and_an_unarmed_one_would_
         run_parent, script: str) -> None:
     assert not _outlives_its_parent(run_parent, script, "arm")
     assert _outlives_its_parent(run_parent, script, "none")  # what happened before
+
+
+def test_what_the_spawn_helper_starts_dies_with_its_sigkilled_parent(run_parent) -> None:
+    assert not _outlives_its_parent(run_parent, SPAWN_HELPER_PARENT, "arm")
 
 
 def test_group_members_lists_the_live_processes_of_a_group() -> None:
