@@ -203,7 +203,7 @@ def main(args: argparse.Namespace) -> int:
     # The CLI leaves --clients unset (None) for each bench to take its own default.
     report = run_bench(exports=getattr(args, "samples", None) or DEFAULT_EXPORTS,
                        inflight=getattr(args, "clients", None) or DEFAULT_INFLIGHT,
-                       seed=getattr(args, "seed", None) or 7)
+                       seed=7 if getattr(args, "seed", None) is None else args.seed)
     text = report.markdown()
     calls = getattr(args, "calls", None)
     calls = DEFAULT_OVERHEAD_CALLS if calls is None else calls

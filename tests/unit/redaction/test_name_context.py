@@ -153,6 +153,24 @@ def test_technical_lines_are_told_from_prose(text: str, technical: bool) -> None
     assert text_shape.technical_line(text, len(text) // 2) is technical
 
 
+@given(address=st.ip_addresses(v=6), name=st.sampled_from(["Rose Tyler", "Ostrod Velbru"]),
+       before=st.sampled_from(["the printer at ", "route via ", "ping "]),
+       after=st.sampled_from([" drops jobs, says ", " until ", ", ask "]))
+def test_an_ipv6_address_in_a_sentence_leaves_it_prose(address, name: str, before: str, after: str) -> None:
+    """Any IPv6 address (compressed "::" included) is a value in prose, not a C++ or Rust path."""
+    text = f"Ticket: {before}{address.compressed}{after}{name} today."
+    assert not text_shape.technical_line(text, text.index(name))
+
+
+@given(left=st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True),
+       right=st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True))
+def test_a_path_with_a_letter_past_hex_stays_code(left: str, right: str) -> None:
+    if not any(c in "ghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ_" for c in left + right):
+        return  # all hex on both sides: an address's shape, not this test's
+    text = f"call {left}::{right} here"
+    assert text_shape.technical_line(text, 2)
+
+
 def test_evidence_on_a_technical_line() -> None:
     line = "1,Victor Turner,Cardiff,646-61-1181"
     assert text_shape.has_evidence(line, 2, 15, "PERSON")  # an SSN on the same line
