@@ -508,8 +508,7 @@ async def _phases(up: UpSuite, token: str, runtime_key: str, slow_stop_s: float,
 
 def run(config: ZtgateConfig, config_path: Path | None, *, clients: int = DEFAULT_CLIENTS,
         duration_s: float = DEFAULT_DURATION_S, faults: Sequence[str] = tuple(FAULTS),
-        recovery_limit_s: float = RECOVERY_LIMIT_S, say: Callable[[str], None] = print,
-        probe_prefill: bool = True) -> FailoverBench:
+        recovery_limit_s: float = RECOVERY_LIMIT_S, say: Callable[[str], None] = print) -> FailoverBench:
     """Starts `ztgate up`, runs the baseline and the faults, stops the suite."""
     if clients < 1 or duration_s <= 0:
         raise ValueError("clients must be >= 1 and duration_s > 0")
@@ -522,7 +521,7 @@ def run(config: ZtgateConfig, config_path: Path | None, *, clients: int = DEFAUL
         baseline, results, prefill = asyncio.run(_phases(
             up, _token(config), config.telemetry.slo.runtime_key, slow_stop_s(config), clients=clients,
             duration_s=duration_s, faults=faults, recovery_limit_s=recovery_limit_s, say=say,
-            budget=config.gateway.first_token_budget if probe_prefill else None))
+            budget=config.gateway.first_token_budget))
     finally:
         up.stop()
     return FailoverBench(clients, duration_s, baseline, results, recovery_limit_s, prefill=prefill)
