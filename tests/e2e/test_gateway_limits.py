@@ -167,8 +167,14 @@ async def test_a_client_that_gives_up_mid_scrub_stops_its_analyses_and_the_gatew
         suite: Suite, big_stub) -> None:
     before = len(suite.recorded())
     abandoned = suite.redaction.log().count('"analysis_abandoned"')
+    overrides = _overrides(suite)["received"]
     call = big_stub.Generate(_slow_request(), timeout=30)
-    await asyncio.sleep(0.3)  # scrubbing is under way, well before its deadline
+    # The service answers the body with its override_message_timeout just before it scrubs: once Envoy
+    # counts that answer, scrubbing is under way (a fixed sleep raced a busy machine's Envoy buffering).
+    await asyncio.to_thread(wait_for, lambda: _overrides(suite)["received"] > overrides,
+                            "Envoy receives the override_message_timeout of the slow body", 10.0, suite.redaction)
+    await asyncio.sleep(0.2)  # well inside the analysis, well before its deadline
+    assert not call.done()
     call.cancel()
     # Envoy closes the ext_proc stream; the handler is cancelled, and so is the analysis on the worker.
     await asyncio.to_thread(wait_for, lambda: suite.redaction.log().count('"analysis_abandoned"') > abandoned,
