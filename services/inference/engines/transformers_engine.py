@@ -1,6 +1,10 @@
 """The fallback engine: Hugging Face `generate`, with prompt lookup (ngram) or assistant-model
 decoding, one request at a time on a worker thread, streamed token by token.
 
+A cancelled request stops inside the model's forward pass, at its next decoder layer (`_AbortCheck`),
+not only between steps: a long prompt's prefill is one pass of many seconds on a CPU, and a hedged
+try that Envoy abandoned would otherwise run it to the end beside the try that won (issue #11).
+
 In `strict` parity it computes in float32, and its greedy tokens equal the vLLM engine's on the
 same prompt token ids (tests/integration/inference check it).
 """
@@ -59,6 +63,40 @@ class _Cancelled:
         return torch.full((input_ids.shape[0],), self.event.is_set(), dtype=torch.bool, device=input_ids.device)
 
 
+class _Aborted(Exception):
+    """Raised inside the model's forward pass when the request it computes was cancelled."""
+
+
+class _AbortCheck:
+    """Forward pre-hooks on a model's decoder layers that raise `_Aborted` once the running request's
+    cancel event is set: a cancel costs at most one layer's work, prefill included. One request runs
+    at a time (one worker thread), so one slot holds its event."""
+
+    def __init__(self) -> None:
+        self.running: threading.Event | None = None
+
+    def install(self, model: Any) -> None:
+        for layer in _decoder_layers(model):
+            layer.register_forward_pre_hook(self._check)
+
+    def _check(self, module: Any, args: Any) -> None:
+        event = self.running
+        if event is not None and event.is_set():
+            raise _Aborted
+
+
+def _decoder_layers(model: Any) -> list[Any]:
+    """The model's stack of decoder layers (the ModuleList as long as `num_hidden_layers`), else the
+    model itself (a check per forward pass, between steps)."""
+    import torch
+
+    count = getattr(model.config, "num_hidden_layers", None)
+    for module in model.modules():
+        if isinstance(module, torch.nn.ModuleList) and count and len(module) == count:
+            return list(module)
+    return [model]
+
+
 class TextAssembler:
     """Incremental detokenization with stop strings: emits only text that is final (never half a
     UTF-8 character, never the beginning of a possible stop string) and cuts at the first stop."""
@@ -113,6 +151,7 @@ class TransformersEngine(Engine):
         self._assistant: Any = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hf-generate")
         self._cancel: dict[str, threading.Event] = {}
+        self._abort_check = _AbortCheck()
 
     @property
     def model(self) -> Any:
@@ -142,6 +181,9 @@ class TransformersEngine(Engine):
                 raise EngineConfigError(
                     f"cannot load draft_model {self.config.speculative.draft_model!r}: {e}; fix the path "
                     "(a Hugging Face model folder sharing the tokenizer) or use method ngram") from e
+        for model in (self._model, self._assistant):
+            if model is not None:
+                self._abort_check.install(model)
         context = int(getattr(self._model.config, "max_position_embeddings", 2048))
         max_len = min(context, self.config.max_model_len or context)
         logger.info("transformers engine up: model %s, dtype %s, speculative %s", self.config.model_name,
@@ -177,12 +219,18 @@ class TransformersEngine(Engine):
         if seed is not None:
             torch.manual_seed(seed)
         ids = torch.tensor([prompt_ids], dtype=torch.long)
-        with torch.inference_mode():
-            return self._model.generate(
-                input_ids=ids, attention_mask=torch.ones_like(ids), streamer=streamer,
-                stopping_criteria=StoppingCriteriaList([_Cancelled(cancel)]),
-                pad_token_id=self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None
-                else self.tokenizer.eos_token_id, **kw)
+        self._abort_check.running = cancel
+        try:
+            with torch.inference_mode():
+                return self._model.generate(
+                    input_ids=ids, attention_mask=torch.ones_like(ids), streamer=streamer,
+                    stopping_criteria=StoppingCriteriaList([_Cancelled(cancel)]),
+                    pad_token_id=self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None
+                    else self.tokenizer.eos_token_id, **kw)
+        except _Aborted:
+            return None  # cancelled inside a forward pass; `_stream` reports the abort
+        finally:
+            self._abort_check.running = None
 
     async def _stream(self, request: GenerationRequest, prompt_ids: list[int], max_tokens: int) -> AsyncIterator[Delta]:
         loop = asyncio.get_running_loop()

@@ -53,3 +53,36 @@ async def test_transformers_cancelled_consumer_stops_generation(hf_engine):
     short = greedy_request("capital", max_tokens=2)
     r = await asyncio.wait_for(collect(hf_engine.generate(short), short.request_id), 30)
     assert len(r.token_ids) == 2
+
+
+async def test_transformers_abort_during_prefill_stops_inside_the_forward_pass(hf_engine):
+    """A hedged try that Envoy abandons is aborted while its long prompt is still in prefill (one
+    forward pass): the engine stops at the next decoder layer, not after the pass (issue #11). The
+    test's own hooks record which layers ran and ask for the abort from inside layer 2 of the prefill;
+    the rest is the real engine and model."""
+    loop = asyncio.get_running_loop()
+    layers = hf_engine.model.model.layers
+    entered: list[int] = []
+    request = GenerationRequest(messages=[ChatMessage("user", "Summarize: " + "the old lighthouse keeper " * 200)],
+                                sampling=SamplingParams(temperature=0, max_tokens=50), request_id="prefill-abort")
+
+    def record(index: int):
+        def hook(module, args):
+            if args[0].shape[1] > 1:  # the prefill pass: every prompt position at once
+                entered.append(index)
+                if index == 2:
+                    assert asyncio.run_coroutine_threadsafe(hf_engine.abort("prefill-abort"), loop).result(10)
+        return hook
+
+    handles = [layer.register_forward_pre_hook(record(i)) for i, layer in enumerate(layers)]
+    try:
+        deltas = [d async for d in hf_engine.generate(request)]
+    finally:
+        for handle in handles:
+            handle.remove()
+    assert entered == [0, 1, 2] and len(layers) > 3
+    assert [d.finish_reason for d in deltas] == ["abort"] and not any(d.token_ids for d in deltas)
+    assert hf_engine.inflight == 0
+    short = greedy_request("capital", max_tokens=2)
+    r = await asyncio.wait_for(collect(hf_engine.generate(short), short.request_id), 30)
+    assert len(r.token_ids) == 2 and r.finish_reason == "length"
