@@ -314,8 +314,10 @@ def _token(config: ZtgateConfig) -> str:
 
 def slow_stop_s(config: ZtgateConfig) -> float:
     """How long the slowed primary's engine is frozen at a time: SLOW_STOP_S (a first token near
-    2 s against the default 1.2 s budget), or 1.5 x a longer budget, so the fault stays past it."""
-    return max(SLOW_STOP_S, 1.5 * config.gateway.inference_per_try_timeout_s)
+    2 s against the load prompt's default budget, 1.45 s), or 1.5 x a longer budget, so the fault
+    stays past it."""
+    budget_s = config.gateway.first_token_budget.budget_ms_for_bytes(len(PROMPT.encode("utf-8"))) / 1000
+    return max(SLOW_STOP_S, 1.5 * budget_s)
 
 
 # --- the run --------------------------------------------------------------------------------------

@@ -23,9 +23,10 @@ from services.common.identity import bearer
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 from services.inference.client import build_request
 
-# Prompt sizes probed, in tokens as the gateway estimates them (bytes / bytes_per_token): the issue's
-# range, from a chat line to a long document.
-SIZES = (10, 250, 1000, 2000, 4000, 6000)
+# Prompt sizes probed, in tokens as the gateway estimates them (bytes / bytes_per_token), from a chat
+# line to a long document: the words below run about 4.5 bytes a model token, so the largest is about
+# 6,300 of the model's tokens, the top of issue #11's range (10 to 6,000).
+SIZES = (10, 500, 2000, 6000, 12000)
 # Words the prompts are drawn from: plain lower-case English, nothing a redaction rule would touch.
 _WORDS = ("the of and to in is that for it as with was on be at by this had not are but from or have an they "
           "which one you were all we when there can more if out so said what up its about into than them "
@@ -34,7 +35,9 @@ _WORDS = ("the of and to in is that for it as with was on be at by this had not 
           "should because each just those people how too little state good very make world still own see "
           "work long get here between both life being under never day same another know while last might us "
           "great old year off come since against go came right used take three").split()
-CALL_TIMEOUT_S = 120.0
+# Each call's deadline: a 6,000-token prefill on a 2-core CPU takes over two minutes; below the
+# gateway's whole-call limit (gateway.inference_timeout_s, 300 s).
+CALL_TIMEOUT_S = 290.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,16 @@ def fit(points: Sequence[PrefillPoint], served_by: str = "primary") -> tuple[flo
     return my - slope * mx, slope * 1000
 
 
+def needed_per_1k_s(points: Sequence[PrefillPoint], budget: FirstTokenBudget,
+                    served_by: str = "primary") -> float | None:
+    """The least `per_1k_tokens_s` (the setting's unit: 1,000 estimated tokens) under which every size
+    this instance answered was within its budget: prefill grows faster than the prompt (attention),
+    so the largest size usually sets it. None when no size beyond the shortest was answered."""
+    rates = [(p.ttft_ms / 1000 - budget.base_s) / (p.size / 1000) for p in points
+             if p.code == "OK" and p.served_by == served_by and p.size >= 100]
+    return max(0.0, *rates) if rates else None
+
+
 def render(points: Sequence[PrefillPoint], budget: FirstTokenBudget) -> list[str]:
     """The Markdown lines of the probe: a table, the fitted line and the configured one."""
     lines = ["Long prompts on the healthy suite, before any load (one greedy token each, through Envoy):", "",
@@ -116,6 +129,13 @@ def render(points: Sequence[PrefillPoint], budget: FirstTokenBudget) -> list[str
     else:
         lines += ["", f"Measured on the primary: {line[0]:,.0f} ms + {line[1]:,.0f} ms per 1,000 prompt tokens "
                       f"(least squares); {configured}."]
+    needed = needed_per_1k_s(points, budget)
+    if needed is not None:
+        verdict = ("covers it" if budget.per_1k_tokens_s >= needed else
+                   "is below it: long prompts on a healthy primary are hedged onto the fallback")
+        lines += ["", f"Every size the primary answered fits its budget with "
+                      f"`gateway.inference_per_try_timeout_per_1k_tokens_s` of at least {needed:.1f} s; the "
+                      f"configured {budget.per_1k_tokens_s:g} s {verdict}."]
     return lines
 
 

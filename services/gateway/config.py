@@ -188,11 +188,14 @@ class GatewaySettings(Strict):
     # first token, on a short prompt; past it Envoy abandons the try and retries on the other
     # instance. Longer prompts get more (next keys): the gateway sets each call's per-try timeout.
     inference_per_try_timeout_s: float = Field(default=1.2, gt=0)
-    # Seconds more per 1,000 prompt tokens (prefill). Prefill on the suite's CPU passes 1.2 s near
-    # 1,000 tokens (issue #11); 2.0 leaves room for the slower healthy instance and a busy host.
-    inference_per_try_timeout_per_1k_tokens_s: float = Field(default=2.0, ge=0)
-    # The per-try timeout never exceeds this, however long the prompt.
-    inference_per_try_timeout_max_s: float = Field(default=30.0, gt=0)
+    # Seconds more per 1,000 estimated prompt tokens (prefill). Measured with `ztgate bench
+    # failover`'s long-prompt probe on the default suite (2-core CPU, vLLM on one thread): 5 to 6 s
+    # per 1,000 estimated tokens up to 4,000, 9.4 s at 8,000 (attention grows with the square of
+    # the prompt). 12 covers that with room for a busy host; lower it on faster hardware.
+    inference_per_try_timeout_per_1k_tokens_s: float = Field(default=12.0, ge=0)
+    # The per-try timeout never exceeds this, however long the prompt (a 4,200-token prompt took
+    # 75 s to its first token on the default suite).
+    inference_per_try_timeout_max_s: float = Field(default=150.0, gt=0)
     # UTF-8 bytes per token in the gateway's estimate of a prompt's tokens (it has no tokenizer).
     # The default model's tokenizer measures 3.2 on English prose, 4.0 on Python, 2.7 on YAML,
     # 2.2 on Chinese and 1.0-1.3 on digits or random strings; 2.5 errs towards more tokens
@@ -200,7 +203,7 @@ class GatewaySettings(Strict):
     prompt_bytes_per_token: float = Field(default=2.5, gt=0)
     # Seconds an inference call may go without a byte either way (a model that hangs after its
     # first chunk); longer than the largest per-try timeout, since prefill sends nothing.
-    inference_stream_idle_timeout_s: float = Field(default=60.0, gt=0)
+    inference_stream_idle_timeout_s: float = Field(default=240.0, gt=0)
     # Retries of an inference call on connect failure, reset, per-try timeout, UNAVAILABLE or
     # RESOURCE_EXHAUSTED. Each retry goes to the next instance in priority order; with two
     # instances a second retry would go back to the one that already failed this call, so 1.

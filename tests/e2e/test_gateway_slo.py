@@ -8,7 +8,7 @@ does. The slow, failing, hanging and busy upstreams below are injected faults. T
 runs the real telemetry collector (`ztgate serve telemetry`), whose controller reads Envoy's admin
 console and probes the primary directly.
 
-The suite keeps the gateway's budget defaults (1.2 s, 2 s per 1,000 estimated tokens) but caps the
+The suite keeps the gateway's budget defaults (1.2 s, 12 s per 1,000 estimated tokens) but caps the
 per-try timeout at 6 s and the stream idle timeout at 7 s, admits 3 calls at a time per instance
 and ejects for 1 s, so that each guarantee shows within seconds.
 """

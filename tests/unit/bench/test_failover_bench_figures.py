@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from services.bench.attack_load import Call
 from services.bench.failover_bench import (FAULTS, FailoverBench, FaultResult, check_faults, recovered_at,
-                                           render_report, window)
-from services.bench.failover_load import MAX_TOKENS, steady_load
+                                           render_report, slow_stop_s, window)
+from services.bench.failover_load import MAX_TOKENS, PROMPT, steady_load
 from services.cli import build_parser
+from services.config import ZtgateConfig
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
 
@@ -80,6 +81,16 @@ def test_the_report_shows_losses_added_latency_and_recovery_and_judges_the_targe
     assert not targets["primary_slowed: calls back at baseline within 600 s"]
     assert not result.targets_met
     assert result.to_json()["faults"][1]["recovered_s"] is None
+
+
+@given(base=st.floats(0.1, 10), per_1k=st.floats(0, 100))
+def test_the_slowed_primary_stays_past_the_load_prompts_own_budget(base: float, per_1k: float) -> None:
+    """The fault freezes the engine longer than the budget the gateway gives the load's prompt (its
+    per-1,000-token allowance included), else the slowed primary would never miss a budget."""
+    config = ZtgateConfig(gateway={"inference_per_try_timeout_s": base,
+                                   "inference_per_try_timeout_per_1k_tokens_s": per_1k})
+    budget_s = config.gateway.first_token_budget.budget_ms_for_bytes(len(PROMPT.encode())) / 1000
+    assert slow_stop_s(config) >= 1.5 * budget_s - 1e-9 and slow_stop_s(config) > budget_s
 
 
 def test_the_cli_takes_the_failover_bench_and_its_flags() -> None:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from services.bench.failover_bench import FailoverBench, render_report, window
-from services.bench.prefill_probe import PrefillPoint, all_answered, fit, probe, prompt_of, render
+from services.bench.prefill_probe import PrefillPoint, all_answered, fit, needed_per_1k_s, probe, prompt_of, render
 from services.common.first_token import FirstTokenBudget
 from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
 from services.gen.ztgate.inference.v1 import inference_pb2_grpc
@@ -48,12 +48,29 @@ def test_the_report_shows_each_size_the_line_and_a_failed_size_misses_the_target
     assert "UNAVAILABLE: upstream request timeout" in text
     assert "Measured on the primary: 66 ms + 1,121 ms per 1,000 prompt tokens" in text
     assert "configured: 1,200 ms + 2,000 ms per 1,000 estimated tokens" in text
+    assert "of at least 0.1 s; the configured 2 s covers it" in text  # (1.3 s - 1.2 s) / 1,000 tokens
     assert not all_answered(points) and all_answered(points[:2])
     base = window([])
     result = FailoverBench(2, 20.0, base, [], prefill=points)
     assert result.targets()["every long prompt answered"] is False
     assert "Long prompts on the healthy suite" in render_report(result, budget=BUDGET)
     assert "every long prompt answered" not in FailoverBench(2, 20.0, base, []).targets()
+
+
+@given(per_1k=st.floats(0.01, 50), sizes=st.lists(st.integers(100, 20_000), min_size=1, max_size=6))
+def test_the_needed_allowance_is_the_least_that_fits_every_answered_size(per_1k: float, sizes: list[int]) -> None:
+    """Prefill that grows faster than the prompt (a square term, as attention): the needed allowance
+    puts every answered size within its budget, and any less leaves one outside."""
+    points = [PrefillPoint(n, n, "primary", 1000 * (BUDGET.base_s + per_1k * n / 1000 * (1 + n / 10_000)), 0)
+              for n in sizes]
+    points.append(PrefillPoint(50_000, 0, "", float("nan"), 0, "UNAVAILABLE"))  # not answered: no bound
+    needed = needed_per_1k_s(points, BUDGET)
+    assert needed is not None
+    def fits(allowance: float) -> bool:
+        return all(p.ttft_ms <= 1000 * (BUDGET.base_s + allowance * p.size / 1000) * (1 + 1e-9)
+                   for p in points if p.code == "OK")
+    assert fits(needed) and not fits(needed * 0.99)
+    assert needed_per_1k_s(points[-1:], BUDGET) is None
 
 
 class _Double(inference_pb2_grpc.InferenceServicer):

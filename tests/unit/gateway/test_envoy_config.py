@@ -61,7 +61,7 @@ def test_inference_routes_prefer_primary_by_runtime_key_and_fail_over(bootstrap:
                                                     "connect-failure"}
         # One failover: a second retry would go back to the instance that already failed.
         assert retry["num_retries"] == 1
-        assert route["route"]["idle_timeout"] == "60.0s"
+        assert route["route"]["idle_timeout"] == "240.0s"
         # A try past its budget runs on beside the retry (the first to answer wins): a cut try
         # was retried on the instance that had just failed, and the call was lost.
         assert route["route"]["hedge_policy"] == {"hedge_on_per_try_timeout": True}
