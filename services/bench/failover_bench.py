@@ -70,7 +70,7 @@ RECOVERY_LIMIT_S = 600.0
 RECOVERED_RUN = 5
 RECOVERED_FACTOR = 1.5
 # The slowed primary: its engine frozen SLOW_STOP_S of every SLOW_STOP_S + SLOW_RUN_S seconds
-# (longer where the short-prompt budget is longer: `slow_stop_s`).
+# (longer where the load prompt's budget is longer: `slow_stop_s`).
 SLOW_STOP_S, SLOW_RUN_S = 1.8, 0.2
 # `ztgate up`'s start (vLLM's first start compiles and warms up) and stop.
 START_TIMEOUT_S = 1200.0
@@ -91,8 +91,8 @@ class Fault:
 FAULTS: dict[str, Fault] = {
     "collector_killed": Fault("telemetry", "SIGKILL of the telemetry collector", True),
     "fallback_killed": Fault("inference-fallback", "SIGKILL of the fallback", True),
-    "primary_slowed": Fault("inference-primary", "the primary's engine frozen for 1.5x the short-prompt budget "
-                            f"(at least {SLOW_STOP_S:g} s), then run {SLOW_RUN_S:g} s, over and over "
+    "primary_slowed": Fault("inference-primary", "the primary's engine frozen for 1.5x the load prompt's "
+                            f"first-token budget (at least {SLOW_STOP_S:g} s), then run {SLOW_RUN_S:g} s, over and over "
                             "(SIGSTOP/SIGCONT); its server alive and healthy", False),
     "primary_frozen": Fault("inference-primary", "SIGSTOP of the primary (no SIGCONT: up replaces it)", True),
     "primary_killed": Fault("inference-primary", "SIGKILL of the primary", True),
