@@ -169,11 +169,14 @@ async def test_a_client_that_gives_up_mid_scrub_stops_its_analyses_and_the_gatew
     # A short call first: the one worker is up and idle (the test before this one abandoned an analysis,
     # and its worker may still be being replaced; a call cancelled while it waits for a worker abandons
     # nothing).
-    await big_stub.Generate(ipb.GenerateRequest(prompt="I am Maria Garcia."), timeout=60)
+    await _served_again(big_stub, ipb.GenerateRequest(prompt="I am Maria Garcia."))
     before = len(suite.recorded())
     abandoned = suite.redaction.log().count(gave_up)
     overrides = _overrides(suite)["received"]
-    call = big_stub.Generate(_slow_request(), timeout=30)
+    # One long prompt, one analysis of seconds: a cancel lands inside it. (The many short messages of
+    # `_slow_request` leave gaps between analyses, where a cancel abandons nothing, rightly.)
+    call = big_stub.Generate(ipb.GenerateRequest(prompt=(DENSE * LIMITS.max_prompt_bytes)[:LIMITS.max_prompt_bytes]),
+                             timeout=30)
     # The service answers the body with its override_message_timeout just before it scrubs: once Envoy
     # counts that answer, scrubbing is under way (a fixed sleep raced a busy machine's Envoy buffering).
     await asyncio.to_thread(wait_for, lambda: _overrides(suite)["received"] > overrides,
@@ -185,5 +188,23 @@ async def test_a_client_that_gives_up_mid_scrub_stops_its_analyses_and_the_gatew
     await asyncio.to_thread(wait_for, lambda: suite.redaction.log().count(gave_up) > abandoned,
                             "the redaction service abandons the analysis of a call its client left", 10.0,
                             suite.redaction)
-    answer = await big_stub.Generate(ipb.GenerateRequest(prompt="I am Maria Garcia."), timeout=60)
+    # The worker still on the long text is replaced (its slot is held till then, so the next call may be
+    # refused while a new worker starts); the gateway then serves again, and nothing of the left call
+    # reached an upstream.
+    answer = await _served_again(big_stub, ipb.GenerateRequest(prompt="I am Maria Garcia."))
     assert "Maria Garcia" in answer.text and len(suite.recorded()) == before + 1
+
+
+async def _served_again(stub: inference_pb2_grpc.InferenceStub, request: ipb.GenerateRequest,
+                        within_s: float = 60.0) -> ipb.GenerateResponse:
+    """The first answer to `request`, sent again each second while the redaction service refuses it."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + within_s
+    while True:
+        try:
+            return await stub.Generate(request, timeout=30)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE,
+                                  grpc.StatusCode.RESOURCE_EXHAUSTED) or loop.time() > until:
+                raise
+        await asyncio.sleep(1.0)
