@@ -22,7 +22,9 @@ from presidio_analyzer.nlp_engine import NlpArtifacts, NlpEngine
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from services.redaction.text_shape import NAME_PREFIX, at_sentence_start, has_evidence, needs_evidence, whole_name
+from services.redaction.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION, at_sentence_start,
+                                           evidence_possible, has_evidence, line_bounds, needs_evidence,
+                                           technical_line, whole_name)
 from services.redaction.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS, NEVER_TRIGGERS,
                                           PLACE_ACRONYMS, TECHNICAL_WORDS)
 
@@ -47,7 +49,8 @@ UNNEEDED_COMPONENTS: tuple[str, ...] = (
 DEFAULT_SCORE = 0.85
 # NER's score for an entity on a technical line (code, a log, a diff, a table) with nothing around it that
 # says person or place (text_shape.has_evidence): below the default policy threshold (0.5), so a town-named
-# branch or a capitalised log field is reported to a low-threshold policy but not redacted by default.
+# branch or a capitalised log field is not redacted by default. (A technical line where nothing could back
+# one is not sent to NER at all: NerGate.triggers.)
 TECHNICAL_SCORE = 0.3
 
 
@@ -77,9 +80,11 @@ _UPPER = _char_class(lambda c: c.isupper() or c.istitle())
 
 # A capitalised word standing on its own: after a space, a bracket or a quote (not inside an identifier, a
 # path, a dotted name, a handle or a random token: ``os.Path``, ``/Users/x``, ``@Maria``, ``sk-AbC+dE``),
-# and followed by a space, punctuation or a possessive.
+# and followed by a space, punctuation or a possessive; in text of a script written without spaces (Han,
+# kana, Thai), that script's letters and punctuation stand for the spaces ("担当はNadia van der Nesさん").
 _CAPITALISED = re.compile(
-    rf"""(?:^|(?<=[\s(\[{{"'“‘«¿¡]))({_UPPER}\w*(?:['’]\w+)*)(?=$|[\s.,;:!?)\]}}"'”’»-])""")
+    rf"""(?:^|(?<=[\s(\[{{"'“‘«¿¡{UNSPACED_LETTERS}{UNSPACED_PUNCTUATION}]))({_UPPER}\w*(?:['’]\w+)*)"""
+    rf"""(?=$|[\s.,;:!?)\]}}"'”’»\-{UNSPACED_LETTERS}{UNSPACED_PUNCTUATION}])""")
 
 # House number + up to four words + a street suffix, in any case ("12 baker st"); "4 Rue de la Paix" is
 # caught by its capitals already.
@@ -192,15 +197,30 @@ class NerGate:
         self.max_piece_chars = max_piece_chars
 
     def triggers(self, text: str) -> list[tuple[int, int]]:
-        """Spans of the words (or address runs) that make NER worth running around them."""
+        """Spans of the words (or address runs) that make NER worth running around them.
+
+        None on a technical line (code, a log, a diff, a table) that holds nothing that could back a name or
+        a place (``text_shape.evidence_possible``): whatever NER found there would be scored TECHNICAL_SCORE,
+        under any redacting threshold, so it is not worth the pass. Long technical documents are mostly such
+        lines, and NER over them was most of their cost.
+        """
+        weak_lines: dict[tuple[int, int], bool] = {}
+
+        def weak(pos: int) -> bool:
+            bounds = line_bounds(text, pos)
+            if bounds not in weak_lines:
+                weak_lines[bounds] = technical_line(text, pos) and not evidence_possible(text, pos)
+            return weak_lines[bounds]
+
         found: list[tuple[int, int]] = []
         for match in _CAPITALISED.finditer(text):
-            if _is_trigger(text, match.start(), match.group()):
+            if _is_trigger(text, match.start(), match.group()) and not weak(match.start()):
                 found.append(match.span())
         for match in _ADDRESS.finditer(text):
-            found.append(match.span())
+            if not weak(match.start()):
+                found.append(match.span())
         for match in _SEGMENT.finditer(text):
-            if _is_uncased_prose(match.group()):
+            if _is_uncased_prose(match.group()) and not weak(match.start()):
                 found.append(match.span())
         found.sort()
         return found

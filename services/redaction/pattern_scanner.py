@@ -18,6 +18,7 @@ from services.common.atomic import write_atomically
 from services.redaction.catalogue import Catalogue, CatalogueError, Context, Rule, load_catalogue, python_flags
 from services.common import paths
 from services.redaction.offsets import Utf8Offsets
+from services.redaction.text_shape import UNSPACED_LETTERS
 from services.redaction.types import Detection
 from services.redaction.validators import VALIDATORS
 
@@ -390,7 +391,7 @@ def _hs_ext(rule: Rule) -> tuple[int, int, int, int, int, int]:
 
 
 # Letters of scripts written without spaces between words: Thai, kana, Han.
-_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_UNSPACED = re.compile(f"[{UNSPACED_LETTERS}]")
 
 
 def _spaced_letter(c: str) -> bool:

@@ -23,6 +23,12 @@ _SENTENCE_REACH = 16
 # Characters of a line looked at on each side of a position.
 LINE_REACH = 240
 
+# Letters of scripts written without spaces between words (Thai, kana, Han), as a character-class body: a
+# Latin word inside such text has one of them, not a space, on either side.
+UNSPACED_LETTERS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# The punctuation written with them: CJK symbols and punctuation, full-width forms (（ ） ： 、 。).
+UNSPACED_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+
 # Name particles that legitimately carry an inner capital (McDonald, O'Brien, DiCaprio, LeBron, VanDyke).
 NAME_PREFIX = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von|St)\w")
 
@@ -164,6 +170,23 @@ def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
 def strong_place_cue(text: str, start: int) -> bool:
     """A phrase right before start that says a place follows ("she lives in ", "I'm from ")."""
     return STRONG_PLACE_CUE.search(text, max(0, start - 40), start) is not None
+
+
+# The label and cue patterns anywhere (not only right before a candidate), for `evidence_possible`.
+_ANY_LABEL_OR_CUE = re.compile("|".join(f"(?:{p.pattern.removeprefix('(?i)').removesuffix('$')})" for p in
+                                        (_PERSON_LABEL, _PLACE_LABEL, STRONG_PLACE_CUE)), re.IGNORECASE)
+
+
+def evidence_possible(text: str, pos: int) -> bool:
+    """Whether any candidate starting on the line holding pos could have ``has_evidence``: a contact value on
+    the line or the next (a candidate may run onto it), or a field label or strong place cue on the line or
+    within 40 characters before it (``labelled`` and ``strong_place_cue`` look that far back). False means
+    every candidate there is weak by construction."""
+    start, end = line_bounds(text, pos)
+    reach = line_bounds(text, end + 1)[1] if end + 1 < len(text) else end
+    if _CONTACT_VALUE.search(text, start, reach):
+        return True
+    return _ANY_LABEL_OR_CUE.search(text, max(0, start - 40), end) is not None
 
 
 def needs_evidence(text: str, start: int) -> bool:

@@ -8,6 +8,8 @@ import re
 import pytest
 import spacy
 from faker import Faker
+from hypothesis import given
+from hypothesis import strategies as st
 
 from services.redaction.ner import (
     DEFAULT_MODEL,
@@ -208,3 +210,45 @@ def test_gate_loses_no_names_places_or_nationalities_that_ner_finds_on_whole_tex
     assert differing_texts <= 0.01 * len(corpus)
     # Lower-case names are sent to NER too (spaCy finds a good share of them; the gate must not drop them).
     assert by_slot["p"][2] == by_slot["p"][1] > 0
+
+
+# -- technical lines: NER only where a finding could count --------------------------------------------------
+
+_TECHNICAL_LINES = (
+    'commit 9f86d08 Fix {W} parser on empty input', '    mode = "{W}"', '-    region = "{W}"',
+    '2026-03-01T10:22:03 [INFO] {W} queue drained in 416ms', 'KeyError: \'{W}\'',
+    '  File "/srv/app/{w}/main.py", line 150, in run', 'class {W}Cache:', '    # {W} lookups are cheap',
+    "WHERE status = '{W}' AND created_at > now()", '| {W} | 3 | ok |', '  profile: {W}',
+)
+_WORDS = st.sampled_from(["Florence", "Phoenix", "Hamburg", "Temple", "Buffalo", "Maria", "Jordan", "Victoria",
+                          "Independence", "Marathon", "Dallas", "Paris"])
+
+
+@given(lines=st.lists(st.tuples(st.sampled_from(_TECHNICAL_LINES), _WORDS), min_size=1, max_size=12))
+def test_technical_lines_with_nothing_that_could_back_a_name_are_not_sent_to_ner(
+        lines: list[tuple[str, str]]) -> None:
+    """Whatever NER found there would be weak (TECHNICAL_SCORE) by construction, so the pass is skipped:
+    a long log, diff or config costs what its prose costs."""
+    text = "\n".join(line.format(W=word, w=word.lower()) for line, word in lines)
+    assert GATE.pieces(text) == []
+
+
+@given(line=st.sampled_from([t for t in _TECHNICAL_LINES if "{W} " in t or "{W}'" in t or "{W}\"" in t]),
+       word=_WORDS, evidence=st.sampled_from([
+    " # author: Maria Lopez", " # contact maria@example.com", " # owner = Jan", " # she lives in Leeds",
+    " # call +44 20 7946 0958"]))
+def test_a_technical_line_with_evidence_on_it_still_goes_to_ner(line: str, word: str, evidence: str) -> None:
+    text = line.format(W=word, w=word.lower()) + evidence
+    assert GATE.pieces(text)
+
+
+_CJK = st.text(alphabet=st.sampled_from(list("担当はさんですこんにちは您好请联系确认。、：（）電話メール")), min_size=1, max_size=12)
+
+
+@given(before=_CJK, after=_CJK, name=st.sampled_from(["Nadia van der Nes", "Markku Gilbert", "Darren Bergman",
+                                                        "Ana Souza", "Kofi Mensah"]))
+def test_a_latin_name_inside_text_of_an_unspaced_script_is_a_trigger(before: str, after: str, name: str) -> None:
+    """Han, kana and Thai put no space around a Latin word: their letters and punctuation stand for it."""
+    text = before + name + after
+    start = len(before)
+    assert any(lo <= start < hi for lo, hi in GATE.triggers(text)), text
