@@ -190,8 +190,10 @@ class GatewaySettings(Strict):
     inference_per_try_timeout_s: float = Field(default=1.2, gt=0)
     # Seconds more per 1,000 estimated prompt tokens (prefill). Measured with `ztgate bench
     # failover`'s long-prompt probe on the default suite (2-core CPU, vLLM on one thread): 5 to 6 s
-    # per 1,000 estimated tokens up to 4,000, 9.4 s at 8,000 (attention grows with the square of
-    # the prompt). 12 covers that with room for a busy host; lower it on faster hardware.
+    # per 1,000 estimated tokens up to 4,000, 9.4 s at 8,000 and 11.8 s at 12,000 (about 6,300 model
+    # tokens; attention grows with the square of the prompt). 12 covers the issue's range on a quiet
+    # host; past it, or on a busy one, the call is hedged (the losing twin stops at once). Lower it on
+    # faster hardware.
     inference_per_try_timeout_per_1k_tokens_s: float = Field(default=12.0, ge=0)
     # The per-try timeout never exceeds this, however long the prompt (a 4,200-token prompt took
     # 75 s to its first token on the default suite).
