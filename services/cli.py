@@ -270,16 +270,16 @@ def cmd_train_speculator(args: argparse.Namespace) -> int:
 
     defaults = TrainSettings()
     settings = TrainSettings(
-        samples=defaults.samples if args.samples is None else args.samples,
+        method=args.method, samples=defaults.samples if args.samples is None else args.samples,
         steps=defaults.steps if args.steps is None else args.steps, seed=args.seed,
         draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
-        ttt_steps=args.ttt_steps, threads=args.threads)
+        ttt_steps=args.ttt_steps, heads=args.heads, head_layers=args.head_layers, threads=args.threads)
     try:
         out = train_speculator(settings, out=args.out, model_dir=args.model_dir, resume=args.resume)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ztgate models train-speculator: {exc}", file=sys.stderr)
         return 2
-    print(f"speculator ready: {out} (serve it with inference.primary.speculative.method: eagle3, "
+    print(f"speculator ready: {out} (serve it with inference.primary.speculative.method: {args.method}, "
           f"draft_model: {out})")
     return 0
 
@@ -426,19 +426,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="convert again even if prepared")
     p.set_defaults(func=cmd_models)
     p = models.add_parser(
-        "train-speculator", help="train an EAGLE-3 speculator for the default model on CPU (self-distillation; "
-                                 "docs/speculator.md)")
+        "train-speculator", help="train an EAGLE-3 head or Medusa heads for the default model on CPU "
+                                 "(self-distillation; docs/speculator.md)")
+    p.add_argument("--method", choices=["eagle3", "medusa"], default="eagle3",
+                   help="the speculator to train (default eagle3); both share the target's answers and "
+                        "hidden states, cached in speculator-data/ beside the checkpoint folder")
     p.add_argument("--samples", type=int, help="training prompts (default 256)")
     p.add_argument("--steps", type=int, help="optimizer steps (default 600)")
     p.add_argument("--seed", type=int, default=0, help="seed of the prompts, the initial weights and the batches")
     p.add_argument("--out", type=Path,
-                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/SmolLM2-135M-Instruct-eagle3)")
+                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/SmolLM2-135M-Instruct-<method>)")
     p.add_argument("--model-dir", type=Path, help="the target model (default: the one `models prepare` made)")
     p.add_argument("--draft-vocab", type=int, default=8192, help="draft vocabulary size K (default 8192)")
     p.add_argument("--max-new-tokens", type=int, default=128, help="length of each target answer (default 128)")
     p.add_argument("--batch-size", type=int, default=8, help="samples per step (default 8)")
     p.add_argument("--ttt-steps", type=int, default=3,
-                   help="draft positions trained by test-time-training unroll (default 3; 1: none)")
+                   help="eagle3: draft positions trained by test-time-training unroll (default 3; 1: none)")
+    p.add_argument("--heads", type=int, default=3,
+                   help="medusa: heads, the most draft tokens it proposes (default 3)")
+    p.add_argument("--head-layers", type=int, default=1, help="medusa: residual blocks per head (default 1)")
     p.add_argument("--threads", type=int, default=1,
                    help="torch CPU threads (default 1: fastest on a shared 2-vCPU machine)")
     p.add_argument("--resume", action="store_true",

@@ -1,4 +1,5 @@
-"""Writes the trained head as a speculators-format EAGLE-3 checkpoint that vLLM loads with `method: eagle3`.
+"""Writes a trained speculator: EAGLE-3 in the speculators format vLLM loads with `method: eagle3`
+(Medusa heads' config is services/speculators/medusa.py's).
 
 The format is vLLM's own speculators project's (what vLLM 0.32 reads in
 transformers_utils/configs/speculators/: `speculators_model_type: eagle3`, a
@@ -62,13 +63,21 @@ def versions() -> dict[str, str]:
     return out
 
 
-def write(out: Path, weights: dict[str, torch.Tensor], vocab: DraftVocab, config: dict[str, Any],
-          record: dict[str, Any]) -> None:
-    """config.json, model.safetensors (with d2t and t2d) and training.json into `out`."""
+def write(out: Path, tensors: dict[str, torch.Tensor], config: dict[str, Any], record: dict[str, Any]) -> None:
+    """config.json, model.safetensors (floating tensors as float32, index tensors as they are) and
+    training.json into `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    tensors = {name: t.float().contiguous() for name, t in weights.items()}
-    tensors["d2t"] = vocab.d2t.clone()
-    tensors["t2d"] = vocab.t2d.clone()
-    save_file(tensors, str(out / WEIGHTS), metadata={"format": "pt"})
+    saved = {name: (t.float() if t.is_floating_point() else t.clone()).contiguous() for name, t in tensors.items()}
+    save_file(saved, str(out / WEIGHTS), metadata={"format": "pt"})
     (out / CONFIG).write_text(json.dumps(config, indent=2) + "\n")
     (out / RECORD).write_text(json.dumps(record, indent=2) + "\n")
+
+
+def eagle3_tensors(weights: dict[str, torch.Tensor], vocab: DraftVocab) -> dict[str, torch.Tensor]:
+    """The head's weights with the vocabulary mapping vLLM's EAGLE-3 reads (`d2t`; `t2d` for the format)."""
+    return {**weights, "d2t": vocab.d2t, "t2d": vocab.t2d}
+
+
+def medusa_tensors(weights: dict[str, torch.Tensor], vocab: DraftVocab) -> dict[str, torch.Tensor]:
+    """The heads' weights with vLLM's Medusa `token_map` (the target id of each draft id)."""
+    return {**weights, "token_map": vocab.draft_to_target}

@@ -29,6 +29,9 @@ class Features:
     input_ids: torch.Tensor  # long [N]: the token after each of those positions
     labels: torch.Tensor  # long [N]: the target's greedy next token after input_ids (target ids)
     offsets: torch.Tensor  # long [S+1]: sample s is rows offsets[s]:offsets[s+1]
+    # float32 [N, H]: the target's last hidden state (after its final norm) at the same positions: what
+    # vLLM hands a Medusa head
+    final: torch.Tensor
 
     @property
     def num_samples(self) -> int:
@@ -37,13 +40,13 @@ class Features:
     def save(self, path: Path) -> None:
         tmp = path.with_suffix(".partial")
         save_file({"aux": self.aux, "input_ids": self.input_ids, "labels": self.labels,
-                   "offsets": self.offsets}, str(tmp))
+                   "offsets": self.offsets, "final": self.final}, str(tmp))
         tmp.rename(path)
 
     @classmethod
     def load(cls, path: Path) -> Features:
         t = load_file(str(path))
-        return cls(t["aux"], t["input_ids"], t["labels"], t["offsets"])
+        return cls(t["aux"], t["input_ids"], t["labels"], t["offsets"], t["final"])
 
 
 def _answers(model, tokenizer, prompts: list[str], max_new_tokens: int, batch_size: int) -> list[list[int]]:
@@ -71,14 +74,15 @@ def collect(model, tokenizer, prompts: list[str], aux_layers: tuple[int, ...], m
             batch_size: int = 8) -> Features:
     """Answers every prompt with the target, then records its aux hidden states and greedy labels."""
     sequences = _answers(model, tokenizer, prompts, max_new_tokens, batch_size)
-    aux, inputs, labels, offsets = [], [], [], [0]
+    aux, inputs, labels, final, offsets = [], [], [], [], [0]
     for ids in tqdm(sequences, desc="target hidden states", unit="sample"):
         x = torch.tensor([ids])
         with torch.inference_mode():
             res = model(input_ids=x, output_hidden_states=True)
         greedy = res.logits[0].argmax(-1)  # the target's choice after each position
         aux.append(torch.cat([res.hidden_states[i][0, :-1] for i in aux_layers], dim=-1).float())
+        final.append(res.hidden_states[-1][0, :-1].float())
         inputs.append(x[0, 1:])
         labels.append(greedy[1:])
         offsets.append(offsets[-1] + len(ids) - 1)
-    return Features(torch.cat(aux), torch.cat(inputs), torch.cat(labels), torch.tensor(offsets))
+    return Features(torch.cat(aux), torch.cat(inputs), torch.cat(labels), torch.tensor(offsets), torch.cat(final))

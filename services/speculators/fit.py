@@ -1,4 +1,5 @@
-"""The training loop of the EAGLE-3 head: deterministic batches, resumable state, a progress bar.
+"""The training loop of a speculator (EAGLE-3 head or Medusa heads): deterministic batches, resumable
+state, a progress bar; and the EAGLE-3 head's batches and loss.
 
 A step's batch depends only on (seed, step), so a run stopped and resumed from its state file takes
 the same batches, and ends with the same weights, as one that never stopped. The state file (head,
@@ -9,6 +10,7 @@ steps and at the end.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,8 @@ from services.speculators.distill import Features
 from services.speculators.head import Eagle3Head
 
 IGNORE = -100
+# One step's (loss, correct top-1 per draft position, labels counted per draft position).
+StepLoss = Callable[[torch.Tensor], tuple[torch.Tensor, list[int], list[int]]]
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,6 @@ class FitOptions:
     seed: int
     batch_size: int = 8
     lr: float = 1e-3
-    ttt_steps: int = 1  # unroll steps trained (1: the first draft position only)
     warmup: int = 10
     save_every: int = 50
 
@@ -84,7 +87,13 @@ def loss_on(head: Eagle3Head, batch: tuple[torch.Tensor, ...], ttt_steps: int = 
     return torch.stack(losses).mean(), correct, counted
 
 
-def _save(path: Path, head: Eagle3Head, optimizer: torch.optim.Optimizer, step: int, loss: float | None,
+def eagle3_step_loss(head: Eagle3Head, features: Features, draft_labels: torch.Tensor, embed: torch.Tensor,
+                     ttt_steps: int) -> StepLoss:
+    """The EAGLE-3 head's loss on the samples of a step."""
+    return lambda idx: loss_on(head, make_batch(features, draft_labels, embed, idx), ttt_steps)
+
+
+def _save(path: Path, head: torch.nn.Module, optimizer: torch.optim.Optimizer, step: int, loss: float | None,
           fingerprint: dict[str, Any]) -> None:
     tmp = path.with_suffix(".partial")
     torch.save({"step": step, "loss": loss, "head": head.state_dict(), "optimizer": optimizer.state_dict(),
@@ -100,14 +109,15 @@ def load_state(path: Path, fingerprint: dict[str, Any]) -> dict[str, Any] | None
     return state if state.get("fingerprint") == fingerprint else None
 
 
-def make_optimizer(head: Eagle3Head, options: FitOptions) -> torch.optim.Optimizer:
+def make_optimizer(head: torch.nn.Module, options: FitOptions) -> torch.optim.Optimizer:
     return torch.optim.AdamW([p for p in head.parameters() if p.requires_grad], lr=options.lr,
                              betas=(0.9, 0.95), weight_decay=0.0)
 
 
-def fit(head: Eagle3Head, features: Features, draft_labels: torch.Tensor, embed: torch.Tensor,
-        options: FitOptions, state_path: Path, fingerprint: dict[str, Any], resume: bool) -> FitResult:
-    """Trains `head` up to `options.steps` (from the saved state when `resume` and it matches)."""
+def fit(head: torch.nn.Module, step_loss: StepLoss, num_samples: int, options: FitOptions, state_path: Path,
+        fingerprint: dict[str, Any], resume: bool) -> FitResult:
+    """Trains `head` up to `options.steps` (from the saved state when `resume` and it matches); a step
+    minimises `step_loss` on the samples `batch_indices` picks from `num_samples`."""
     optimizer = make_optimizer(head, options)
     start, loss_value = 0, None
     if resume:
@@ -123,8 +133,7 @@ def fit(head: Eagle3Head, features: Features, draft_labels: torch.Tensor, embed:
     for step in bar:
         for group in optimizer.param_groups:
             group["lr"] = options.lr * min(1.0, (step + 1) / max(1, options.warmup))
-        idx = batch_indices(features.num_samples, options.batch_size, options.seed, step)
-        loss, correct, counted = loss_on(head, make_batch(features, draft_labels, embed, idx), options.ttt_steps)
+        loss, correct, counted = step_loss(batch_indices(num_samples, options.batch_size, options.seed, step))
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(head.parameters(), 1.0)

@@ -20,8 +20,8 @@ from faker import Faker
 
 SOURCE = f"faker=={importlib.metadata.version('faker')} (MIT) filling ztgate's own templates"
 
-# Open questions (mixed chat) and copy-heavy edits (the answer repeats the prompt), about half each,
-# like the traffic the primary serves.
+# Open questions (mixed chat) and copy-heavy edits (the answer repeats the prompt), like the traffic
+# the primary serves.
 _TEMPLATES: tuple[Callable[[Faker], str], ...] = (
     lambda f: f"What does a {f.job().lower()} do? Answer in two sentences.",
     lambda f: f"Give me three tips for working as a {f.job().lower()}.",
@@ -42,6 +42,16 @@ _TEMPLATES: tuple[Callable[[Faker], str], ...] = (
     lambda f: (f"Fix the typo in this code and return the full code:\ndef {f.word()}_total(items):\n"
                f"    retrun sum(items)\n"),
     lambda f: f"Write a haiku about {f.word()}s in {f.city()}.",
+    # General chat beyond the shapes above, so the head sees the target's longer explanatory answers.
+    lambda f: f"How do I get started with {f.word()} photography? Give a short step-by-step guide.",
+    lambda f: f"What are the pros and cons of living in a city like {f.city()}?",
+    lambda f: f"Explain the difference between a {f.word()} and a {f.word()} to a ten-year-old.",
+    lambda f: f"Write a short story of about five sentences about {f.first_name()}, who finds a {f.word()}.",
+    lambda f: (f"{f.first_name()} has {f.random_int(3, 40)} apples and gives away {f.random_int(1, 3)}. "
+               f"How many are left? Explain your reasoning."),
+    lambda f: f"Why is {f.color_name().lower()} a popular color for {f.word()}s? Answer briefly.",
+    lambda f: f"What should I consider before starting a job as a {f.job().lower()} at {f.company()}?",
+    lambda f: f"Give a short definition of the word '{f.word()}' and use it in a sentence.",
 )
 
 

@@ -1,8 +1,10 @@
-"""`ztgate models train-speculator`: an EAGLE-3 head for the default model, self-distilled on CPU.
+"""`ztgate models train-speculator`: an EAGLE-3 head or Medusa heads for the default model, self-distilled
+on CPU.
 
 Steps: prompts (services/speculators/prompts.py) -> the target's answers and hidden states
-(distill.py, cached in `<out>/.train/`) -> the draft vocabulary (vocab.py) -> training (fit.py,
-resumable) -> the checkpoint vLLM loads with `method: eagle3` (checkpoint.py). Why our own code and
+(distill.py, cached in `<out's parent>/speculator-data/`, shared by both methods) -> the draft
+vocabulary (vocab.py) -> training (fit.py, resumable from `<out>/.train/`) -> the checkpoint vLLM
+loads with `method: eagle3` (checkpoint.py) or `method: medusa` (medusa.py). Why our own code and
 not the `speculators` library: docs/speculator.md.
 """
 
@@ -15,26 +17,29 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from services.inference import models
 from services.speculators import checkpoint, prompts
 from services.speculators.distill import Features, collect, default_aux_layers
-from services.speculators.fit import FitOptions, fit, loss_on, make_batch
+from services.speculators.fit import FitOptions, FitResult, eagle3_step_loss, fit
 from services.speculators.head import Eagle3Head
+from services.speculators.medusa import MedusaHeads, head_labels, medusa_config, medusa_step_loss
 from services.speculators.vocab import build_draft_vocab
 
-SPECULATOR_NAME = f"{models.DEFAULT_MODEL}-eagle3"
-WORK = ".train"  # features and resumable state, beside the checkpoint
+METHODS = ("eagle3", "medusa")
+WORK = ".train"  # resumable state, beside the checkpoint
+DATA = "speculator-data"  # the target's answers and hidden states, beside the checkpoints of both methods
 
 
-def default_out_dir() -> Path:
-    """`<cache_dir>/models/SmolLM2-135M-Instruct-eagle3`."""
-    return models.default_cache_dir() / SPECULATOR_NAME
+def default_out_dir(method: str = "eagle3") -> Path:
+    """`<cache_dir>/models/SmolLM2-135M-Instruct-eagle3` (or `-medusa`)."""
+    return models.default_cache_dir() / f"{models.DEFAULT_MODEL}-{method}"
 
 
 @dataclass(frozen=True)
 class TrainSettings:
+    method: Literal["eagle3", "medusa"] = "eagle3"
     samples: int = 256  # training prompts
     steps: int = 600  # optimizer steps
     seed: int = 0
@@ -42,7 +47,9 @@ class TrainSettings:
     max_new_tokens: int = 128  # length of each target answer
     batch_size: int = 8  # samples per step
     lr: float = 1e-3
-    ttt_steps: int = 3  # draft positions trained by test-time-training unroll (1: none)
+    ttt_steps: int = 3  # eagle3: draft positions trained by test-time-training unroll (1: none)
+    heads: int = 3  # medusa: heads, i.e. the most draft tokens it can propose
+    head_layers: int = 1  # medusa: residual blocks per head
     save_every: int = 50  # steps between saves of the resumable state
     # torch CPU threads. 1 by default: on this shared 2-vCPU machine a target forward pass took 0.9 s
     # on 1 thread and 6.5 s on 2 (OpenMP threads spin-waiting for a core). Part of the fingerprint:
@@ -50,9 +57,9 @@ class TrainSettings:
     threads: int = 1
 
 
-def _features(model_dir: Path, settings: TrainSettings, work: Path, log: Callable[[str], None]
-              ) -> tuple[Features, dict[str, Any], Any, Any]:
-    """The distillation data (reused from `work` when made from the same prompts and settings)."""
+def _features(model_dir: Path, settings: TrainSettings, data_dir: Path, log: Callable[[str], None]
+              ) -> tuple[Features, dict[str, Any], Any]:
+    """The distillation data (reused from `data_dir` when made from the same prompts and settings)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -62,17 +69,19 @@ def _features(model_dir: Path, settings: TrainSettings, work: Path, log: Callabl
     texts = prompts.training_prompts(settings.samples, settings.seed)
     aux_layers = default_aux_layers(target.config.num_hidden_layers)
     fingerprint = {"data_sha256": prompts.data_hash(texts), "max_new_tokens": settings.max_new_tokens,
-                   "aux_layers": list(aux_layers), "model": _model_id(model_dir)}
-    path, meta = work / "features.safetensors", work / "features.json"
+                   "aux_layers": list(aux_layers), "model": _model_id(model_dir),
+                   "final_hidden": True}  # caches from before Medusa lack the last hidden state
+    key = hashlib.sha256(json.dumps(fingerprint, sort_keys=True).encode()).hexdigest()[:16]
+    path, meta = data_dir / f"{key}.safetensors", data_dir / f"{key}.json"
     if path.is_file() and meta.is_file() and json.loads(meta.read_text()) == fingerprint:
         log(f"reusing the target's answers and hidden states from {path}")
-        return Features.load(path), fingerprint, target, tokenizer
+        return Features.load(path), fingerprint, target
     log(f"answering {len(texts)} prompts with the target and recording its hidden states")
     features = collect(target, tokenizer, texts, aux_layers, settings.max_new_tokens)
-    work.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(parents=True, exist_ok=True)
     features.save(path)
     meta.write_text(json.dumps(fingerprint, indent=2) + "\n")
-    return features, fingerprint, target, tokenizer
+    return features, fingerprint, target
 
 
 def _model_id(model_dir: Path) -> str:
@@ -84,11 +93,13 @@ def _model_id(model_dir: Path) -> str:
 
 def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir: Path | None = None,
                      resume: bool = False, log: Callable[[str], None] = print) -> Path:
-    """Trains the head and writes the checkpoint into `out`; returns `out`."""
+    """Trains the speculator and writes the checkpoint into `out`; returns `out`."""
     import torch
 
-    for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "ttt_steps", "save_every",
-                 "threads"):
+    if settings.method not in METHODS:
+        raise ValueError(f"--method must be one of {', '.join(METHODS)}; got {settings.method!r}")
+    for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "ttt_steps", "heads",
+                 "head_layers", "save_every", "threads"):
         if getattr(settings, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1; got {getattr(settings, name)}")
     previous = torch.get_num_threads()
@@ -105,50 +116,67 @@ def _train(settings: TrainSettings, out: Path | None, model_dir: Path | None, re
 
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    out = Path(out) if out is not None else default_out_dir()
+    out = Path(out) if out is not None else default_out_dir(settings.method)
     model_dir = Path(model_dir) if model_dir is not None else models.model_dir()
     if not (model_dir / "config.json").is_file():
         raise FileNotFoundError(f"no model at {model_dir}: run `ztgate models prepare` first")
-    work = out / WORK
     t0 = time.perf_counter()
-    features, data_fp, target, _ = _features(model_dir, settings, work, log)
+    features, data_fp, target = _features(model_dir, settings, out.parent / DATA, log)
     collect_s = time.perf_counter() - t0
 
-    vocab_size = target.config.vocab_size
-    vocab = build_draft_vocab(torch.bincount(features.labels, minlength=vocab_size), settings.draft_vocab)
+    vocab = build_draft_vocab(torch.bincount(features.labels, minlength=target.config.vocab_size),
+                              settings.draft_vocab)
     draft_labels = vocab.target_to_draft(features.labels)
-    torch.manual_seed(settings.seed)
-    head = Eagle3Head(target.config, vocab.size)
-    with torch.no_grad():  # start from the target's own output layer, cut to the draft vocabulary
-        head.lm_head.weight.copy_(target.get_output_embeddings().weight[vocab.draft_to_target])
-        head.norm.weight.copy_(target.model.norm.weight)
-    embed = target.get_input_embeddings().weight.detach()
     options = FitOptions(steps=settings.steps, seed=settings.seed, batch_size=settings.batch_size,
-                         lr=settings.lr, ttt_steps=settings.ttt_steps, save_every=settings.save_every)
+                         lr=settings.lr, save_every=settings.save_every)
     fingerprint = {**data_fp, **asdict(settings), "steps": None}  # more steps may follow a resume
-    result = fit(head, features, draft_labels, embed, options, work / "state.pt", fingerprint, resume)
+    state = out / WORK / "state.pt"
+    lm_head = target.get_output_embeddings().weight.detach()[vocab.draft_to_target]
+    torch.manual_seed(settings.seed)
+    if settings.method == "eagle3":
+        head = Eagle3Head(target.config, vocab.size)
+        with torch.no_grad():  # start from the target's own output layer, cut to the draft vocabulary
+            head.lm_head.weight.copy_(lm_head)
+            head.norm.weight.copy_(target.model.norm.weight)
+        embed = target.get_input_embeddings().weight.detach()
+        step_loss = eagle3_step_loss(head, features, draft_labels, embed, settings.ttt_steps)
+    else:
+        head = MedusaHeads(target.config.hidden_size, settings.heads, settings.head_layers, lm_head)
+        step_loss = medusa_step_loss(head, features, head_labels(features, draft_labels, settings.heads))
+    result = fit(head, step_loss, features.num_samples, options, state, fingerprint, resume)
     if resume and result.resumed_from:
         log(f"resumed at step {result.resumed_from}")
 
     head.eval()
     with torch.no_grad():  # top-1 agreement with the target on (up to) 64 training samples
-        n = min(64, features.num_samples)
-        _, correct, counted = loss_on(head, make_batch(features, draft_labels, embed, torch.arange(n)),
-                                      settings.ttt_steps)
-    coverage = float((draft_labels != -100).float().mean())
-    record = {
-        "target": models.DEFAULT_MODEL, "target_model_id": data_fp["model"], "seed": settings.seed,
-        "settings": asdict(settings), "versions": checkpoint.versions(), "data_source": prompts.SOURCE,
-        "data_sha256": data_fp["data_sha256"], "tokens": int(features.labels.numel()),
-        "samples": features.num_samples, "aux_layers": data_fp["aux_layers"], "steps": result.step,
-        "resumed_from": result.resumed_from, "final_loss": result.final_loss,
+        _, correct, counted = step_loss(torch.arange(min(64, features.num_samples)))
+    record = _record(settings, data_fp, features, result, correct, counted,
+                     coverage=float((draft_labels != -100).float().mean()), collect_s=collect_s)
+    target_config = target.config.to_dict()
+    if settings.method == "eagle3":
+        config = checkpoint.speculator_config(target_config, vocab, tuple(data_fp["aux_layers"]),
+                                              norm_before_residual=True, verifier=models.DEFAULT_MODEL)
+        tensors = checkpoint.eagle3_tensors(head.weights(), vocab)
+    else:
+        config = medusa_config(target_config, vocab, settings.heads, settings.head_layers)
+        tensors = checkpoint.medusa_tensors(head.weights(), vocab)
+    checkpoint.write(out, tensors, config, record)
+    log(f"{settings.method} speculator written to {out}: {result.step} steps, loss {result.final_loss}, "
+        f"top-1 agreement per draft position {record['train_top1_agreement_per_position']}")
+    return out
+
+
+def _record(settings: TrainSettings, data_fp: dict[str, Any], features: Features, result: FitResult,
+            correct: list[int], counted: list[int], coverage: float, collect_s: float) -> dict[str, Any]:
+    """training.json: how the checkpoint was made (never the prompts themselves)."""
+    return {
+        "method": settings.method, "target": models.DEFAULT_MODEL, "target_model_id": data_fp["model"],
+        "seed": settings.seed, "settings": asdict(settings), "versions": checkpoint.versions(),
+        "data_source": prompts.SOURCE, "data_sha256": data_fp["data_sha256"],
+        "tokens": int(features.labels.numel()), "samples": features.num_samples,
+        "aux_layers": data_fp["aux_layers"], "steps": result.step, "resumed_from": result.resumed_from,
+        "final_loss": result.final_loss,
         "train_top1_agreement_per_position": [round(c / max(1, n), 4) for c, n in zip(correct, counted)],
         "draft_vocab_coverage": coverage,
         "seconds_collecting": round(collect_s, 1), "seconds_per_step": result.seconds_per_step,
     }
-    config = checkpoint.speculator_config(target.config.to_dict(), vocab, tuple(data_fp["aux_layers"]),
-                                          norm_before_residual=True, verifier=models.DEFAULT_MODEL)
-    checkpoint.write(out, head.weights(), vocab, config, record)
-    log(f"speculator written to {out}: {result.step} steps, loss {result.final_loss}, "
-        f"top-1 agreement per draft position {record['train_top1_agreement_per_position']}")
-    return out

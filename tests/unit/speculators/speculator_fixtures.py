@@ -31,4 +31,4 @@ def synthetic_features(samples: int = 6, seed: int = 0) -> Features:
     n = int(offsets[-1])
     ids = torch.randint(0, VOCAB, (n,), generator=g)
     return Features(aux=torch.randn(n, 3 * HIDDEN, generator=g), input_ids=ids, labels=(ids * 7) % VOCAB,
-                    offsets=offsets)
+                    offsets=offsets, final=torch.randn(n, HIDDEN, generator=g))

@@ -20,7 +20,7 @@ def _written(tmp_path):
     vocab = build_draft_vocab(torch.arange(VOCAB), K)
     config = checkpoint.speculator_config(tiny_config().to_dict(), vocab, AUX, norm_before_residual=True,
                                           verifier="SmolLM2-135M-Instruct")
-    checkpoint.write(tmp_path, tiny_head().weights(), vocab, config, {"seed": 0})
+    checkpoint.write(tmp_path, checkpoint.eagle3_tensors(tiny_head().weights(), vocab), config, {"seed": 0})
     return vocab, json.loads((tmp_path / "config.json").read_text()), load_file(str(tmp_path / "model.safetensors"))
 
 

@@ -17,7 +17,20 @@ def test_the_flags_parse_into_the_train_speculator_command(tmp_path):
             args.resume) == (4, 20, 7, tmp_path, 1024, 2, 2, True)
 
 
-@pytest.mark.parametrize("flag", ["--samples", "--steps", "--draft-vocab", "--batch-size", "--ttt-steps", "--threads"])
+def test_medusa_flags_parse(tmp_path):
+    args = cli.build_parser().parse_args(
+        ["models", "train-speculator", "--method", "medusa", "--heads", "4", "--head-layers", "2"])
+    assert (args.method, args.heads, args.head_layers) == ("medusa", 4, 2)
+
+
+def test_an_unknown_method_is_refused_by_the_parser(capsys):
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["models", "train-speculator", "--method", "hydra"])
+    assert "invalid choice: 'hydra'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["--samples", "--steps", "--draft-vocab", "--batch-size", "--ttt-steps", "--heads",
+                                  "--head-layers", "--threads"])
 def test_a_value_below_one_is_refused_naming_the_flag(flag, tmp_path, capsys):
     code = cli.main(["models", "train-speculator", "--out", str(tmp_path / "out"), flag, "0"])
     assert code == 2

@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 from speculator_fixtures import VOCAB, synthetic_features, tiny_head
 
-from services.speculators.fit import FitOptions, batch_indices, fit, loss_on, make_batch
+from services.speculators.fit import FitOptions, batch_indices, eagle3_step_loss, fit, loss_on, make_batch
 from services.speculators.vocab import build_draft_vocab
 
 FINGERPRINT = {"data_sha256": "synthetic", "batch_size": 3}
@@ -23,8 +23,8 @@ def _data():
 def _train(state_path, steps, resume, fingerprint=FINGERPRINT):
     features, labels, embed = _data()
     head = tiny_head()
-    result = fit(head, features, labels, embed, FitOptions(steps=steps, seed=3, batch_size=3, save_every=2),
-                 state_path, fingerprint, resume)
+    result = fit(head, eagle3_step_loss(head, features, labels, embed, 1), features.num_samples,
+                 FitOptions(steps=steps, seed=3, batch_size=3, save_every=2), state_path, fingerprint, resume)
     return head, result
 
 
