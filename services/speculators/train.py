@@ -129,7 +129,7 @@ def _train(settings: TrainSettings, out: Path | None, model_dir: Path | None, re
     draft_labels = vocab.target_to_draft(features.labels)
     options = FitOptions(steps=settings.steps, seed=settings.seed, batch_size=settings.batch_size,
                          lr=settings.lr, save_every=settings.save_every)
-    fingerprint = {**data_fp, **asdict(settings), "steps": None}  # more steps may follow a resume
+    fingerprint = _state_fingerprint(data_fp, settings)
     state = out / WORK / "state.pt"
     lm_head = target.get_output_embeddings().weight.detach()[vocab.draft_to_target]
     torch.manual_seed(settings.seed)
@@ -164,6 +164,18 @@ def _train(settings: TrainSettings, out: Path | None, model_dir: Path | None, re
     log(f"{settings.method} speculator written to {out}: {result.step} steps, loss {result.final_loss}, "
         f"top-1 agreement per draft position {record['train_top1_agreement_per_position']}")
     return out
+
+
+# Settings that do not shape a method's training, left out of its resumable state's fingerprint (so
+# that an EAGLE-3 state saved before Medusa existed still resumes).
+_NOT_OF = {"eagle3": ("method", "heads", "head_layers"), "medusa": ("ttt_steps",)}
+
+
+def _state_fingerprint(data_fp: dict[str, Any], settings: TrainSettings) -> dict[str, Any]:
+    """What a saved state must have been made from to be resumed: the data and the method's settings,
+    all but the step count (more steps may follow a resume)."""
+    own = {k: v for k, v in asdict(settings).items() if k not in _NOT_OF[settings.method]}
+    return {**data_fp, **own, "steps": None}
 
 
 def _record(settings: TrainSettings, data_fp: dict[str, Any], features: Features, result: FitResult,

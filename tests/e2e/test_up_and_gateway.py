@@ -119,10 +119,11 @@ def test_status_reports_every_part_serving(suite) -> None:
                                                    "inference-fallback", "openai-adapter", "envoy")}
 
 
-@pytest.mark.parametrize("temperature, served_by", [("0", "primary"), ("0.7", "fallback")])
-def test_generate_through_the_gateway_answers_with_stats(suite, temperature: str, served_by: str) -> None:
-    # A sampled call: the primary (vLLM CPU, speculative) refuses it with UNAVAILABLE, since that
-    # build samples garbage with speculation on, and Envoy retries it on the fallback.
+@pytest.mark.parametrize("temperature", ["0", "0.7"])
+def test_generate_through_the_gateway_answers_with_stats(suite, temperature: str) -> None:
+    # A sampled call is served by the speculative primary too: vLLM loads our fix for its CPU build's
+    # speculative sampling (services/inference/vllm_cpu_fixes.py) from this project's entry point.
+    served_by = "primary"
     _, env = suite
     result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"], "--max-tokens", "8",
                   "--temperature", temperature, "Say hello to jane.doe@example.com")

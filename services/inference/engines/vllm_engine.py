@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.inference import vllm_cpu_fixes
 from services.inference.engines.base import Engine
 from services.inference.engines.engine_config import EngineConfig
 from services.inference.engines.engine_core import bind_engine_core_to_server
@@ -134,8 +135,9 @@ class VllmEngine(Engine):
         self._llm: Any = None
         self._totals = SpeculativeTotals()
         self._totals_lock = threading.Lock()
-        # vLLM's CPU build (0.32) with speculation samples garbage at temperature > 0 (greedy is exact);
-        # set at start, when the platform is known.
+        # vLLM's CPU build (0.32) with speculation samples garbage at temperature > 0 (greedy is exact)
+        # unless our fix (services/inference/vllm_cpu_fixes.py) loads into its processes; set at start,
+        # when the platform is known.
         self._sampling_broken = False
 
     def speculative_totals(self) -> SpeculativeTotals:
@@ -177,7 +179,11 @@ class VllmEngine(Engine):
 
         if current_platform.is_cpu():
             os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, self.config.kv_cache_gib))
-        self._sampling_broken = current_platform.is_cpu() and self.config.speculative.method != "none"
+        self._sampling_broken = (current_platform.is_cpu() and self.config.speculative.method != "none"
+                                 and not vllm_cpu_fixes.loaded_by_vllm())
+        if self._sampling_broken:
+            logger.warning("speculative sampling on vLLM CPU needs the %s plugin (reinstall this project, or "
+                           "add it to VLLM_PLUGINS): sampled requests are refused here", vllm_cpu_fixes.PLUGIN)
         args = self.engine_args()
         bind_engine_core_to_server()  # its EngineCore process dies with this server, even on SIGKILL
         try:
@@ -197,14 +203,15 @@ class VllmEngine(Engine):
         return PromptRenderer(tokenizer, vllm_config.model_config.max_model_len)
 
     def _refuse(self, request: GenerationRequest) -> None:
-        # Measured: "What is the capital of France?" at temperature 0.7 gives "The capital of France is
-        # Paris." without speculation and word salad with ngram speculation, on vLLM CPU 0.32. A wrong
-        # answer is worse than a refusal that the gateway turns into the fallback's right one.
+        # Without the fix, "What is the capital of France?" at temperature 0.7 gives "The capital of
+        # France is Paris." without speculation and word salad with ngram speculation, on vLLM CPU 0.32.
+        # A wrong answer is worse than a refusal that the gateway turns into the fallback's right one.
         if self._sampling_broken and not request.sampling.greedy:
             raise SamplingUnsupported(
-                "this instance (vLLM CPU build with speculative decoding) cannot sample correctly at "
-                f"temperature {request.sampling.temperature:g}: send temperature 0 (greedy), or call "
-                "through the gateway, which retries on the fallback instance")
+                "this instance (vLLM CPU build with speculative decoding, without the "
+                f"{vllm_cpu_fixes.PLUGIN} plugin) cannot sample correctly at temperature "
+                f"{request.sampling.temperature:g}: send temperature 0 (greedy), call through the gateway, "
+                "which retries on the fallback instance, or reinstall this project so vLLM loads the fix")
 
     def _config_hint(self, e: BaseException) -> str:
         spec = self.config.speculative

@@ -18,7 +18,7 @@ from services.inference.engines.engine_config import EngineConfig, SpeculativeSe
 from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
 
-from inference_prompts import NGRAM, SAMPLE_SEEDS, run_all, sample_request  # noqa: E402
+from inference_prompts import NGRAM, SAMPLE_SEEDS, run_all, sample_distribution, sample_request  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -31,8 +31,8 @@ def model_dir():
 
 @pytest.fixture(scope="session")
 async def plain_vllm(model_dir):
-    """Greedy answers of a plain (no speculation) strict-parity vLLM engine, and its seeded samples
-    (SAMPLE_SEEDS, in order): sampling runs on the plain engine, the speculative CPU one refuses it."""
+    """Greedy answers of a plain (no speculation) strict-parity vLLM engine, its seeded samples
+    (SAMPLE_SEEDS, in order), and the sampled answers the speculative engine's are compared with."""
     engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict",
                                      speculative=SpeculativeSettings(method="none")))
     await engine.start()
@@ -40,7 +40,7 @@ async def plain_vllm(model_dir):
         outputs = await run_all(engine)
         samples = [await collect(engine.generate(sample_request(seed)), f"sample-{i}")
                    for i, seed in enumerate(SAMPLE_SEEDS)]
-        return outputs, samples
+        return outputs, samples, await sample_distribution(engine)
     finally:
         await engine.close()
 
@@ -53,6 +53,11 @@ def plain_vllm_outputs(plain_vllm):
 @pytest.fixture(scope="session")
 def plain_vllm_samples(plain_vllm):
     return plain_vllm[1]
+
+
+@pytest.fixture(scope="session")
+def plain_vllm_distribution(plain_vllm):
+    return plain_vllm[2]
 
 
 @pytest.fixture(scope="module")

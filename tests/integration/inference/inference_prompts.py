@@ -48,3 +48,30 @@ SAMPLE_SEEDS = (1234, 1234, 1, 2)
 def sample_request(seed: int) -> GenerationRequest:
     return GenerationRequest(messages=[ChatMessage("user", "Invent a name for a new fruit.")],
                              sampling=SamplingParams(temperature=1.0, top_p=0.95, max_tokens=12, seed=seed))
+
+
+# The distribution check of speculative sampling: a copy-heavy prompt (so n-gram drafts are proposed,
+# accepted and rejected), temperature, top-k and top-p all set (vLLM spreads each over the draft
+# positions: the step vLLM CPU 0.32 got wrong), one request per seed.
+DISTRIBUTION_SEEDS = tuple(range(200))
+DISTRIBUTION_TOKENS = 8
+
+
+def distribution_request(seed: int) -> GenerationRequest:
+    text = ("Repeat this exactly: the quick brown fox jumps over the lazy dog. "
+            "The quick brown fox jumps over the lazy dog.")
+    return GenerationRequest(messages=[ChatMessage("user", text)], sampling=SamplingParams(
+        temperature=0.8, top_p=0.95, top_k=50, max_tokens=DISTRIBUTION_TOKENS, seed=seed))
+
+
+async def sample_distribution(engine, concurrency: int = 8) -> list:
+    """One sampled answer per DISTRIBUTION_SEEDS seed, `concurrency` in flight."""
+    import asyncio
+
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(seed: int):
+        async with gate:
+            req = distribution_request(seed)
+            return await collect(engine.generate(req), req.request_id)
+    return list(await asyncio.gather(*(one(s) for s in DISTRIBUTION_SEEDS)))

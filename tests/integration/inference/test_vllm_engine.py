@@ -5,7 +5,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from inference_prompts import COPY_HEAVY, PARITY_PROMPTS, greedy_request, run_all, sample_request
+import torch
+from inference_prompts import (
+    COPY_HEAVY,
+    DISTRIBUTION_TOKENS,
+    PARITY_PROMPTS,
+    greedy_request,
+    run_all,
+    sample_distribution,
+    sample_request,
+)
 
 from services.inference.engines.base import collect
 from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
@@ -85,16 +94,61 @@ async def test_seeded_sampling_is_repeatable(plain_vllm_samples):
     assert any(o.token_ids != a.token_ids for o in others)
 
 
-async def test_speculative_cpu_engine_refuses_sampling_rather_than_answering_garbage(vllm_engine):
-    """vLLM's CPU build samples word salad with speculation on (greedy stays exact): the engine says
-    UNAVAILABLE, which Envoy retries on the fallback, and how to get an answer here."""
+def _chi_square_p(a: list[int], b: list[int], min_count: int = 10) -> float:
+    """p-value of a two-sample chi-square test that token lists `a` and `b` come from one
+    distribution (tokens seen fewer than `min_count` times in both together share one cell)."""
+    from collections import Counter
+
+    ca, cb = Counter(a), Counter(b)
+    pooled = ca + cb
+    cells = [t for t, n in pooled.items() if n >= min_count]
+    rows = [[ca[t] for t in cells], [cb[t] for t in cells]]
+    rest = [len(a) - sum(rows[0]), len(b) - sum(rows[1])]
+    if sum(rest):
+        rows[0].append(rest[0])
+        rows[1].append(rest[1])
+    if len(rows[0]) < 2:
+        return 1.0  # one outcome: nothing to tell apart
+    total = len(a) + len(b)
+    stat = 0.0
+    for j in range(len(rows[0])):
+        col = rows[0][j] + rows[1][j]
+        for i, n in enumerate((len(a), len(b))):
+            expected = n * col / total
+            stat += (rows[i][j] - expected) ** 2 / expected
+    df = len(rows[0]) - 1
+    return float(torch.special.gammaincc(torch.tensor(df / 2, dtype=torch.float64),
+                                         torch.tensor(stat / 2, dtype=torch.float64)))
+
+
+async def test_speculative_sampling_has_plain_samplings_distribution(vllm_engine, plain_vllm_distribution):
+    """Sampled requests on the speculative engine, against the plain engine with the same seeds: at
+    every answer position the token's distribution must be the same (rejection sampling is exact).
+    Without our fix to vLLM CPU's expand kernel (services/inference/vllm_cpu_fixes.py) every draft
+    position samples from garbage temperatures and this fails with p < 1e-30."""
+    spec = await sample_distribution(vllm_engine)
+    stats = [r.final.speculative for r in spec]
+    assert sum(s.num_drafts for s in stats) > 100 and sum(s.accepted_tokens for s in stats) > 100  # it speculated
+    worst = 1.0
+    for pos in range(DISTRIBUTION_TOKENS):
+        a = [r.token_ids[pos] for r in plain_vllm_distribution if len(r.token_ids) > pos]
+        b = [r.token_ids[pos] for r in spec if len(r.token_ids) > pos]
+        worst = min(worst, _chi_square_p(a, b))
+    # Bonferroni over the positions: a correct sampler fails this about once in a thousand runs.
+    assert worst > 1e-3 / DISTRIBUTION_TOKENS, worst
+
+
+def test_the_engine_serves_sampling_with_the_fix_and_refuses_it_without(vllm_engine, model_dir):
+    """With the fix loaded (this project installed) nothing is refused; without it the speculative CPU
+    engine says UNAVAILABLE, which Envoy retries on the fallback, and how to get an answer here."""
+    assert vllm_engine._sampling_broken is False
+    unfixed = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict", speculative=vllm_engine.config.speculative))
+    unfixed._sampling_broken = True  # what start() sets when vLLM would not load the plugin
     with pytest.raises(SamplingUnsupported, match="temperature 0") as refused:
-        await collect(vllm_engine.generate(sample_request(7)), "sampled")
-    assert refused.value.status == "UNAVAILABLE"
-    assert vllm_engine.engine_unfinished_requests() == 0
-    greedy = GenerationRequest(messages=[ChatMessage("user", "Say hi.")],
-                               sampling=SamplingParams(temperature=0, max_tokens=4))
-    assert (await collect(vllm_engine.generate(greedy), greedy.request_id)).token_ids  # still serves
+        unfixed._refuse(sample_request(7))
+    assert refused.value.status == "UNAVAILABLE" and "ztgate_cpu_fixes" in str(refused.value)
+    unfixed._refuse(GenerationRequest(messages=[ChatMessage("user", "Say hi.")],
+                                      sampling=SamplingParams(temperature=0, max_tokens=4)))  # greedy passes
 
 
 async def _wait_idle(engine, timeout=10.0):
