@@ -110,8 +110,8 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX', 'draft_model:PATH:K' or 'eagle3:PATH:K' (a speculator from `ztgate
-    models train-speculator`), each optionally followed by a batch-size schedule
+    """'none', 'ngram:K:MIN:MAX', 'draft_model:PATH:K', 'eagle3:PATH:K' or 'medusa:PATH:K' (speculators
+    from `ztgate models train-speculator`), each optionally followed by a batch-size schedule
     '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError naming the
     form."""
     from dataclasses import replace
@@ -128,7 +128,7 @@ def parse_config(text: str) -> SpeculativeSettings:
             k, lo, hi = (int(x) for x in rest.split(":"))
             spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
                                        prompt_lookup_max=hi)
-        elif method in ("draft_model", "eagle3"):
+        elif method in ("draft_model", "eagle3", "medusa"):
             path, _, k = rest.rpartition(":")
             if path:
                 spec = SpeculativeSettings(method=method, num_speculative_tokens=int(k), draft_model=path)
@@ -142,8 +142,9 @@ def parse_config(text: str) -> SpeculativeSettings:
     except ValueError:
         spec = None
     if spec is None or (at and spec.method == "none"):
-        raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K or "
-                         "eagle3:PATH:K, optionally with @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
+        raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K, "
+                         "eagle3:PATH:K or medusa:PATH:K, optionally with @FIRST-LAST:TOKENS,... (tokens per "
+                         "batch-size range)")
     return spec
 
 

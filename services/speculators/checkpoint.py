@@ -63,11 +63,18 @@ def versions() -> dict[str, str]:
     return out
 
 
+# Stored precision of the trained weights: half the size of float32, so the shipped checkpoints stay
+# small; vLLM casts them to the target's dtype on load, and a draft's rounding can only change which
+# drafts are accepted, never the output (the target verifies every token).
+STORED_DTYPE = torch.float16
+
+
 def write(out: Path, tensors: dict[str, torch.Tensor], config: dict[str, Any], record: dict[str, Any]) -> None:
-    """config.json, model.safetensors (floating tensors as float32, index tensors as they are) and
+    """config.json, model.safetensors (floating tensors as STORED_DTYPE, index tensors as they are) and
     training.json into `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    saved = {name: (t.float() if t.is_floating_point() else t.clone()).contiguous() for name, t in tensors.items()}
+    saved = {name: (t.to(STORED_DTYPE) if t.is_floating_point() else t.clone()).contiguous()
+             for name, t in tensors.items()}
     save_file(saved, str(out / WEIGHTS), metadata={"format": "pt"})
     (out / CONFIG).write_text(json.dumps(config, indent=2) + "\n")
     (out / RECORD).write_text(json.dumps(record, indent=2) + "\n")

@@ -59,7 +59,7 @@ def test_the_tensors_have_the_names_and_shapes_vllm_loads(tmp_path):
     assert {name: tuple(t.shape) for name, t in tensors.items()} == expected
     assert tensors["d2t"].dtype == torch.long and tensors["t2d"].dtype == torch.bool
     assert torch.equal(tensors["d2t"], vocab.d2t) and torch.equal(tensors["t2d"], vocab.t2d)
-    assert all(t.dtype == torch.float32 for n, t in tensors.items() if n not in ("d2t", "t2d"))
+    assert all(t.dtype == checkpoint.STORED_DTYPE for n, t in tensors.items() if n not in ("d2t", "t2d"))
 
 
 def test_the_head_feeds_back_a_hidden_state_of_the_targets_width():

@@ -72,3 +72,13 @@ def test_padding_is_never_a_label():
         assert bool((batch_labels[row, n:] == -100).all())
         ids = features.input_ids[features.offsets[row]:features.offsets[row + 1]]
         assert torch.equal(embeds[row, :n], F.embedding(ids, embed))
+
+
+def test_a_state_saved_by_one_method_is_not_resumed_by_the_other():
+    from services.speculators.train import TrainSettings, _state_fingerprint
+
+    data = {"data_sha256": "synthetic"}
+    eagle3, medusa = (_state_fingerprint(data, TrainSettings(method=m)) for m in ("eagle3", "medusa"))
+    assert eagle3 != medusa
+    assert "heads" not in eagle3 and "ttt_steps" not in medusa  # each keeps only its own settings
+    assert _state_fingerprint(data, TrainSettings(steps=5)) == eagle3  # more steps still resume
