@@ -40,7 +40,9 @@ def _with_instance_overrides(config, args: argparse.Namespace):
     if args.listen:
         update["server"] = instance.server.model_copy(update={"listen": args.listen})
     if args.speculative:
-        update["speculative"] = instance.speculative.model_copy(update={"method": args.speculative})
+        # Validated again (not model_copy), so the method's own defaults apply (medusa: no schedule).
+        update["speculative"] = type(instance.speculative).model_validate(
+            {**instance.speculative.model_dump(exclude_unset=True), "method": args.speculative})
     if args.parity:
         update["parity"] = args.parity
     inference = config.inference.model_copy(update={args.instance: instance.model_copy(update=update)})
@@ -320,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metrics-listen", help="HOST:PORT of the Prometheus exposition (telemetry)")
     p.add_argument("--instance", choices=["primary", "fallback"], default="primary",
                    help="which inference instance of the config to run (inference)")
-    p.add_argument("--speculative", choices=["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"],
+    p.add_argument("--speculative", choices=["none", "ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa"],
                    help="speculative decoding method (inference; overrides the config)")
     p.add_argument("--parity", choices=["strict", "fast"],
                    help="strict: float32, greedy output identical with and without speculation (inference)")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -11,21 +11,31 @@ from services.common.settings import ServerSettings, Strict
 
 
 class SpeculativeSection(Strict):
-    # none, ngram (prompt lookup; no extra weights), draft_model, eagle, eagle3, medusa.
-    method: Literal["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"] = "ngram"
+    # none, ngram (prompt lookup; no extra weights), suffix (suffix trees over the prompt and past
+    # answers; needs arctic-inference, not installed by default), draft_model, eagle, eagle3, medusa.
+    method: Literal["none", "ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa"] = "ngram"
     # Tokens proposed per verification step.
     num_speculative_tokens: int = Field(default=8, ge=1)
     # ngram: shortest and longest n-gram matched against the context.
     prompt_lookup_min: int = Field(default=1, ge=1)
     prompt_lookup_max: int = Field(default=4, ge=1)
-    # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights (eagle3: the
-    # folder `ztgate models train-speculator` writes; docs/speculator.md).
+    # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights (eagle3,
+    # medusa: the folder `ztgate models train-speculator` writes; unset: the one it wrote to the model
+    # cache, else the checkpoint shipped in services/speculators/checkpoints/; docs/speculator.md).
     draft_model: str | None = None
     # vLLM's dynamic speculation: [first, last, tokens] per inclusive range of the running batch
     # size (from 1, sorted); past the last range its tokens hold. Speculation pays one request at a
     # time and loses with a batch running on this CPU (docs/benchmarks.md), so by default it
     # speculates only alone. null: num_speculative_tokens at every batch size.
+    # Medusa cannot change its draft count per step in vLLM 0.32, so medusa takes no default schedule.
     num_speculative_tokens_per_batch_size: list[tuple[int, int, int]] | None = [(1, 1, 8), (2, 1024, 0)]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _medusa_has_no_default_schedule(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("method") == "medusa":
+            return {"num_speculative_tokens_per_batch_size": None, **data}
+        return data
 
 
 class AcceleratorSection(Strict):

@@ -25,11 +25,17 @@ log = logging.getLogger(__name__)
 
 
 def speculative_settings(spec: SpeculativeSection) -> SpeculativeSettings:
-    """The engine's speculative settings from an instance's `speculative:` section."""
+    """The engine's speculative settings from an instance's `speculative:` section; an eagle3 or
+    medusa section without `draft_model` gets the trained or shipped speculator."""
+    from services.speculators.shipped import default_speculator
+
+    draft_model = spec.draft_model
+    if draft_model is None and (found := default_speculator(spec.method)) is not None:
+        draft_model = str(found)
     return SpeculativeSettings(
         method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
         prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
-        draft_model=spec.draft_model,
+        draft_model=draft_model,
         batch_schedule=(None if spec.num_speculative_tokens_per_batch_size is None else
                         tuple(tuple(e) for e in spec.num_speculative_tokens_per_batch_size)))
 

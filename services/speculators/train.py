@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from services.inference import models
-from services.speculators import checkpoint, prompts
+from services.speculators import checkpoint, prompts, shipped
 from services.speculators.distill import Features, collect, default_aux_layers
 from services.speculators.fit import FitOptions, FitResult, eagle3_step_loss, fit
 from services.speculators.head import Eagle3Head
@@ -33,8 +33,9 @@ DATA = "speculator-data"  # the target's answers and hidden states, beside the c
 
 
 def default_out_dir(method: str = "eagle3") -> Path:
-    """`<cache_dir>/models/SmolLM2-135M-Instruct-eagle3` (or `-medusa`)."""
-    return models.default_cache_dir() / f"{models.DEFAULT_MODEL}-{method}"
+    """`<cache_dir>/models/SmolLM2-135M-Instruct-eagle3` (or `-medusa`): where a primary with no
+    `draft_model` looks first (services/speculators/shipped.py)."""
+    return models.default_cache_dir() / shipped.checkpoint_name(method)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any, Literal
 from services.inference.engines.errors import EngineConfigError
 
 Parity = Literal["strict", "fast"]
-SpeculativeMethod = Literal["none", "ngram", "draft_model", "eagle", "eagle3", "medusa"]
-SPECULATIVE_METHODS: tuple[str, ...] = ("none", "ngram", "draft_model", "eagle", "eagle3", "medusa")
+SpeculativeMethod = Literal["none", "ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa"]
+SPECULATIVE_METHODS: tuple[str, ...] = ("none", "ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa")
 # Methods that need a second set of weights (a draft model or a speculator head).
 METHODS_WITH_WEIGHTS: tuple[str, ...] = ("draft_model", "eagle", "eagle3", "medusa")
 # strict: float32 everywhere, so speculative and plain decoding (and both engines) give the same
@@ -49,7 +49,14 @@ class SpeculativeSettings:
                 f"num_speculative_tokens must be >= 1 with method {self.method!r}; "
                 f"got {self.num_speculative_tokens} (or set the method to none)")
         self._check_schedule()
-        if self.method == "ngram":
+        if self.method == "suffix":
+            import importlib.util
+
+            if importlib.util.find_spec("arctic_inference") is None:
+                raise EngineConfigError(
+                    "speculative method 'suffix' needs the arctic-inference package, which `make install` "
+                    "does not build (docs/benchmarks.md, Suffix decoding, says how); use method ngram")
+        elif self.method == "ngram":
             if not 1 <= self.prompt_lookup_min <= self.prompt_lookup_max:
                 raise EngineConfigError(
                     "ngram speculation needs 1 <= prompt_lookup_min <= prompt_lookup_max; got "
@@ -82,6 +89,12 @@ class SpeculativeSettings:
                 raise EngineConfigError(f"{where}: range {list(entry)} ends before it starts")
             if tokens < 0:
                 raise EngineConfigError(f"{where}: tokens must be 0 or more; got {list(entry)}")
+            if self.method == "medusa" and tokens != self.num_speculative_tokens:
+                # vLLM 0.32's MedusaProposer asserts that every step drafts its configured count: a
+                # schedule that changes it kills the engine core at the first such batch.
+                raise EngineConfigError(
+                    f"{where}: medusa drafts num_speculative_tokens ({self.num_speculative_tokens}) at every "
+                    f"batch size in vLLM 0.32; got {list(entry)}. Set it to null for medusa")
             previous = last
 
 

@@ -94,7 +94,7 @@ def speculative_config(config: EngineConfig) -> dict[str, Any] | None:
     if spec.method == "ngram":
         out["prompt_lookup_min"] = spec.prompt_lookup_min
         out["prompt_lookup_max"] = spec.prompt_lookup_max
-    else:
+    elif spec.method != "suffix":  # suffix decoding builds its trees from the tokens alone
         out["model"] = spec.draft_model
     return out
 
@@ -215,9 +215,9 @@ class VllmEngine(Engine):
 
     def _config_hint(self, e: BaseException) -> str:
         spec = self.config.speculative
-        where = (f"speculative method {spec.method!r} (num_speculative_tokens={spec.num_speculative_tokens}"
-                 + (f", prompt_lookup_min={spec.prompt_lookup_min}, prompt_lookup_max={spec.prompt_lookup_max}"
-                    if spec.method == "ngram" else f", draft_model={spec.draft_model!r}") + ")"
+        detail = {"ngram": f", prompt_lookup_min={spec.prompt_lookup_min}, prompt_lookup_max={spec.prompt_lookup_max}",
+                  "suffix": ""}.get(spec.method, f", draft_model={spec.draft_model!r}")
+        where = (f"speculative method {spec.method!r} (num_speculative_tokens={spec.num_speculative_tokens}{detail})"
                  if spec.method != "none" else "no speculation")
         return (f"vLLM refused the engine configuration (model {self.config.model_dir}, dtype {self.config.dtype}, "
                 f"{where}): {type(e).__name__}: {e}. Fix the setting it names, or start with "

@@ -40,20 +40,21 @@ from services.inference.engines.request import GenerationRequest
                                                     draft_model="/models/eagle3")),
     ("medusa:/models/medusa:2", SpeculativeSettings(method="medusa", num_speculative_tokens=2,
                                                     draft_model="/models/medusa")),
+    ("suffix:8", SpeculativeSettings(method="suffix", num_speculative_tokens=8)),
 ])
 def test_parse_config_reads_each_form(text: str, settings: SpeculativeSettings) -> None:
     assert parse_config(text) == settings
 
 
 @pytest.mark.parametrize("text", ["ngram", "ngram:4:1", "ngram:a:1:3", "draft_model:5", "draft_model:/p:k",
-                                  "eagle3:4", "medusa:3", "eagle:/p:4", "none:1", "", "none@1-1:2",
+                                  "eagle3:4", "medusa:3", "suffix", "suffix:x", "eagle:/p:4", "none:1", "", "none@1-1:2",
                                   "ngram:8:1:4@1-x:2", "ngram:8:1:4@"])
 def test_parse_config_refuses_malformed_names_with_the_accepted_forms(text: str) -> None:
     with pytest.raises(ValueError, match="ngram:K:MIN:MAX"):
         parse_config(text)
 
 
-@pytest.mark.parametrize("text", ["none", "ngram:8:1:4", "draft_model:/m/d:3", "medusa:/m/h:3",
+@pytest.mark.parametrize("text", ["none", "ngram:8:1:4", "draft_model:/m/d:3", "medusa:/m/h:3", "suffix:8",
                                   "ngram:8:1:4@1-1:8,2-1024:0"])
 def test_config_name_inverts_parse_config(text: str) -> None:
     assert config_name(parse_config(text)) == text

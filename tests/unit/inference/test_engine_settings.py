@@ -26,6 +26,11 @@ def test_parity_mode_chooses_the_dtype(parity, dtype):
     (SpeculativeSettings(method="ngram", prompt_lookup_min=5, prompt_lookup_max=3), "prompt_lookup_min <= prompt_lookup_max"),
     (SpeculativeSettings(method="eagle"), "needs draft_model"),
     (SpeculativeSettings(method="draft_model", draft_model="/nowhere/model"), "does not exist"),
+    # `make install` does not build arctic-inference (docs/benchmarks.md, Suffix decoding).
+    (SpeculativeSettings(method="suffix"), "needs the arctic-inference package"),
+    # vLLM 0.32's Medusa proposer asserts a fixed draft count (measured: the engine core died).
+    (SpeculativeSettings(method="medusa", num_speculative_tokens=3, draft_model="/m",
+                         batch_schedule=((1, 1, 3), (2, 1024, 0))), "medusa drafts num_speculative_tokens (3)"),
 ])
 def test_bad_speculative_settings_name_what_to_fix(settings, fragment):
     with pytest.raises(EngineConfigError) as e:
@@ -111,3 +116,8 @@ def test_compilation_is_a_per_instance_setting_that_reaches_the_engine():
     inference = config.inference
     assert engine_config(inference, inference.primary).enforce_eager is False
     assert engine_config(inference, inference.fallback).enforce_eager is True  # the default
+
+
+def test_suffix_decoding_passes_no_model_to_vllm():
+    config = EngineConfig(model_dir=Path("/m"), speculative=SpeculativeSettings(method="suffix", num_speculative_tokens=8))
+    assert speculative_config(config) == {"method": "suffix", "num_speculative_tokens": 8}

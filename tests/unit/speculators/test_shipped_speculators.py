@@ -1,0 +1,60 @@
+"""A primary whose eagle3 or medusa section leaves `draft_model` unset serves the speculator trained
+into the model cache, else the one shipped with ztgate; the shipped ones are complete checkpoints."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from safetensors import safe_open
+
+from services.inference.config import SpeculativeSection
+from services.inference.service import speculative_settings
+from services.speculators import shipped
+
+
+@pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
+def test_the_shipped_checkpoint_is_complete_and_says_how_it_was_made(method):
+    folder = shipped.CHECKPOINTS / shipped.checkpoint_name(method)
+    config = json.loads((folder / "config.json").read_text())
+    record = json.loads((folder / "training.json").read_text())
+    assert record["method"] == method and record["target"] == "SmolLM2-135M-Instruct"
+    assert {"seed", "settings", "versions", "data_sha256", "steps", "data_source"} <= record.keys()
+    with safe_open(str(folder / "model.safetensors"), "pt") as f:
+        names = set(f.keys())
+    if method == "eagle3":
+        assert config["speculators_model_type"] == "eagle3" and {"fc.weight", "d2t", "t2d"} <= names
+    else:
+        assert config["model_type"] == "medusa" and {"token_map", "lm_head.weight"} <= names
+
+
+@pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
+def test_the_cache_wins_over_the_shipped_checkpoint(method, tmp_path):
+    assert shipped.default_speculator(method, tmp_path) == shipped.CHECKPOINTS / shipped.checkpoint_name(method)
+    trained = tmp_path / shipped.checkpoint_name(method)
+    trained.mkdir()
+    (trained / "config.json").write_text("{}")
+    assert shipped.default_speculator(method, tmp_path) == shipped.CHECKPOINTS / shipped.checkpoint_name(method)
+    (trained / "model.safetensors").write_bytes(b"")  # complete only with its weights
+    assert shipped.default_speculator(method, tmp_path) == trained
+
+
+def test_an_unset_draft_model_resolves_and_a_set_one_is_kept(monkeypatch, tmp_path):
+    monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path))  # an empty cache: the shipped one serves
+    resolved = speculative_settings(SpeculativeSection(method="eagle3", num_speculative_tokens=3))
+    assert resolved.draft_model == str(shipped.CHECKPOINTS / shipped.checkpoint_name("eagle3"))
+    kept = speculative_settings(SpeculativeSection(method="medusa", draft_model="/elsewhere"))
+    assert kept.draft_model == "/elsewhere"
+    assert speculative_settings(SpeculativeSection(method="ngram")).draft_model is None
+    assert shipped.default_speculator("draft_model") is None
+
+
+def test_medusa_takes_no_default_batch_schedule_but_an_explicit_one_is_checked():
+    from services.inference.engines.errors import EngineConfigError
+
+    assert SpeculativeSection(method="medusa").num_speculative_tokens_per_batch_size is None
+    assert SpeculativeSection(method="eagle3").num_speculative_tokens_per_batch_size is not None
+    explicit = SpeculativeSection(method="medusa", num_speculative_tokens=3, draft_model="/m",
+                                  num_speculative_tokens_per_batch_size=[(1, 1, 3), (2, 8, 0)])
+    with pytest.raises(EngineConfigError, match="Set it to null for medusa"):
+        speculative_settings(explicit).check()
