@@ -430,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = models.add_parser(
         "train-speculator", help="train an EAGLE-3 head or Medusa heads for the default model on CPU "
                                  "(self-distillation; docs/speculator.md)")
-    p.add_argument("--method", choices=["eagle3", "medusa"], default="eagle3",
+    p.add_argument("--method", choices=("eagle3", "medusa"), default="eagle3",
                    help="the speculator to train (default eagle3); both share the target's answers and "
                         "hidden states, cached in speculator-data/ beside the checkpoint folder")
     p.add_argument("--samples", type=int, help="training prompts (default 256)")

@@ -27,7 +27,6 @@ from services.speculators.head import Eagle3Head
 from services.speculators.medusa import MedusaHeads, head_labels, medusa_config, medusa_step_loss
 from services.speculators.vocab import build_draft_vocab
 
-METHODS = ("eagle3", "medusa")
 WORK = ".train"  # resumable state, beside the checkpoint
 DATA = "speculator-data"  # the target's answers and hidden states, beside the checkpoints of both methods
 
@@ -97,8 +96,8 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
     """Trains the speculator and writes the checkpoint into `out`; returns `out`."""
     import torch
 
-    if settings.method not in METHODS:
-        raise ValueError(f"--method must be one of {', '.join(METHODS)}; got {settings.method!r}")
+    if settings.method not in shipped.TRAINED_METHODS:
+        raise ValueError(f"--method must be one of {', '.join(shipped.TRAINED_METHODS)}; got {settings.method!r}")
     for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "ttt_steps", "heads",
                  "head_layers", "save_every", "threads"):
         if getattr(settings, name) < 1:
