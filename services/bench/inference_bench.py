@@ -110,7 +110,7 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX', 'suffix:K', 'draft_model:PATH:K', 'eagle3:PATH:K' or 'medusa:PATH:K'
+    """'none', 'ngram:K:MIN:MAX', 'suffix:K[:CACHED]', 'draft_model:PATH:K', 'eagle3:PATH:K' or 'medusa:PATH:K'
     (speculators from `ztgate models train-speculator`), each optionally followed by a batch-size schedule
     '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError naming the
     form."""
@@ -125,7 +125,9 @@ def parse_config(text: str) -> SpeculativeSettings:
         if method in ("none", "plain") and not rest:
             spec = SpeculativeSettings(method="none")
         elif method == "suffix":
-            spec = SpeculativeSettings(method="suffix", num_speculative_tokens=int(rest))
+            k, _, cached = rest.partition(":")
+            spec = SpeculativeSettings(method="suffix", num_speculative_tokens=int(k),
+                                       suffix_cached_requests=int(cached or 0))
         elif method == "ngram":
             k, lo, hi = (int(x) for x in rest.split(":"))
             spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
@@ -145,7 +147,7 @@ def parse_config(text: str) -> SpeculativeSettings:
         spec = None
     if spec is None or (at and spec.method == "none"):
         raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K, "
-                         "eagle3:PATH:K, medusa:PATH:K or suffix:K, optionally with @FIRST-LAST:TOKENS,... (tokens per "
+                         "eagle3:PATH:K, medusa:PATH:K or suffix:K[:CACHED], optionally with @FIRST-LAST:TOKENS,... (tokens per "
                          "batch-size range)")
     return spec
 
@@ -158,6 +160,8 @@ def config_name(spec: SpeculativeSettings) -> str:
         name = f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
     elif spec.method == "suffix":
         name = f"suffix:{spec.num_speculative_tokens}"
+        if spec.suffix_cached_requests:
+            name += f":{spec.suffix_cached_requests}"
     else:
         name = f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
     if spec.batch_schedule is not None:

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
 from services.common.settings import ServerSettings, Strict
+from services.inference.engines.engine_config import FIXED_DRAFT_COUNT
+
+# `auto` schedules' last batch size: past any max_num_seqs this project sets.
+AUTO_SCHEDULE_LAST_BATCH = 1024
 
 
 class SpeculativeSection(Strict):
-    # none, ngram (prompt lookup; no extra weights), suffix (suffix trees over the prompt and past
-    # answers; needs arctic-inference, not installed by default), draft_model, eagle, eagle3, medusa.
+    # none, ngram (prompt lookup; no extra weights), suffix (suffix trees over the prompt and the
+    # answer so far, from arctic-inference, which `make install` builds), draft_model, eagle, eagle3,
+    # medusa.
     method: Literal["none", "ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa"] = "ngram"
     # Tokens proposed per verification step.
     num_speculative_tokens: int = Field(default=8, ge=1)
@@ -24,18 +29,26 @@ class SpeculativeSection(Strict):
     # cache, else the checkpoint shipped in services/speculators/checkpoints/; docs/speculator.md).
     draft_model: str | None = None
     # vLLM's dynamic speculation: [first, last, tokens] per inclusive range of the running batch
-    # size (from 1, sorted); past the last range its tokens hold. Speculation pays one request at a
-    # time and loses with a batch running on this CPU (docs/benchmarks.md), so by default it
-    # speculates only alone. null: num_speculative_tokens at every batch size.
-    # Medusa cannot change its draft count per step in vLLM 0.32, so medusa takes no default schedule.
-    num_speculative_tokens_per_batch_size: list[tuple[int, int, int]] | None = [(1, 1, 8), (2, 1024, 0)]
+    # size (from 1, sorted); past the last range its tokens hold. null: num_speculative_tokens at
+    # every batch size. auto: speculate alone, run a batch plain ([[1, 1, K], [2, 1024, 0]]): drafts
+    # pay one request at a time and lose with a batch running on this CPU (docs/benchmarks.md); for
+    # medusa and suffix auto is null, because vLLM 0.32 cannot change their draft count per step.
+    num_speculative_tokens_per_batch_size: Literal["auto"] | list[tuple[int, int, int]] | None = "auto"
+    # suffix: finished answers kept in the global suffix tree for later requests to draft from. 0 (the
+    # default): each request drafts from its own prompt and answer only. More makes repeated answers
+    # faster, and makes a request's speed depend on other requests' answers, other tenants' included
+    # (a timing side channel, like a shared prefix cache's): raise it only where all callers share a
+    # trust domain (docs/security.md).
+    suffix_cached_requests: int = Field(default=0, ge=0)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _medusa_has_no_default_schedule(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("method") == "medusa":
-            return {"num_speculative_tokens_per_batch_size": None, **data}
-        return data
+    def batch_schedule(self) -> tuple[tuple[int, int, int], ...] | None:
+        """The engine's schedule: what `auto` stands for with this method, else the one set."""
+        schedule = self.num_speculative_tokens_per_batch_size
+        if schedule == "auto":
+            if self.method in FIXED_DRAFT_COUNT:
+                return None
+            return ((1, 1, self.num_speculative_tokens), (2, AUTO_SCHEDULE_LAST_BATCH, 0))
+        return None if schedule is None else tuple(tuple(entry) for entry in schedule)
 
 
 class AcceleratorSection(Strict):
@@ -98,8 +111,11 @@ class InferenceSettings(Strict):
     model_dir: Path | None = None
     # Model name reported in responses and telemetry.
     model_name: str = "SmolLM2-135M-Instruct"
+    # The primary speculates with suffix decoding: the best method measured here, one request at a time
+    # and 4 in flight, on mixed chat and copy-heavy prompts alike (docs/benchmarks.md). The fallback's
+    # transformers engine has no suffix decoding; its default is prompt lookup (ngram).
     primary: InstanceSettings = InstanceSettings(
         name="primary", server=ServerSettings(listen="127.0.0.1:50052"), engine="vllm",
-        background_scoring=True)
+        speculative=SpeculativeSection(method="suffix"), background_scoring=True)
     fallback: InstanceSettings = InstanceSettings(
         name="fallback", server=ServerSettings(listen="127.0.0.1:50053"), engine="transformers")

@@ -35,9 +35,8 @@ def speculative_settings(spec: SpeculativeSection) -> SpeculativeSettings:
     return SpeculativeSettings(
         method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
         prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
-        draft_model=draft_model,
-        batch_schedule=(None if spec.num_speculative_tokens_per_batch_size is None else
-                        tuple(tuple(e) for e in spec.num_speculative_tokens_per_batch_size)))
+        draft_model=draft_model, suffix_cached_requests=spec.suffix_cached_requests,
+        batch_schedule=spec.batch_schedule())
 
 
 def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> EngineConfig:

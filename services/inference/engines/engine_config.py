@@ -14,6 +14,10 @@ SpeculativeMethod = Literal["none", "ngram", "suffix", "draft_model", "eagle", "
 SPECULATIVE_METHODS: tuple[str, ...] = ("none", "ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa")
 # Methods that need a second set of weights (a draft model or a speculator head).
 METHODS_WITH_WEIGHTS: tuple[str, ...] = ("draft_model", "eagle", "eagle3", "medusa")
+# Methods whose vLLM 0.32 proposer asserts that every step drafts num_speculative_tokens
+# (MedusaProposer, SuffixDecodingProposer): a batch schedule that changes the count kills the
+# engine core at the first such batch, so the configuration check refuses one.
+FIXED_DRAFT_COUNT: tuple[str, ...] = ("medusa", "suffix")
 # strict: float32 everywhere, so speculative and plain decoding (and both engines) give the same
 # greedy tokens; fast: bfloat16, faster, and greedy output may then differ with speculation.
 PARITY_DTYPES: dict[str, str] = {"strict": "float32", "fast": "bfloat16"}
@@ -21,8 +25,8 @@ PARITY_DTYPES: dict[str, str] = {"strict": "float32", "fast": "bfloat16"}
 
 @dataclass(frozen=True, slots=True)
 class SpeculativeSettings:
-    """Speculative decoding. ngram (prompt lookup) needs no extra weights; the other methods need
-    `draft_model`, a path to the draft model or speculator head."""
+    """Speculative decoding. ngram (prompt lookup) and suffix (suffix trees) need no extra weights;
+    the other methods need `draft_model`, a path to the draft model or speculator head."""
 
     # Defaults: the best of the single-stream sweep on the CPU build in strict parity
     # (python -m services.bench.inference_bench): 2.2x on copy-heavy prompts, ~1.1x on mixed chat.
@@ -36,6 +40,9 @@ class SpeculativeSettings:
     # 0 tokens: none; more than num_speculative_tokens: that many. None: num_speculative_tokens at
     # every batch size.
     batch_schedule: tuple[tuple[int, int, int], ...] | None = None
+    # suffix: finished answers kept in vLLM's global suffix tree (suffix_decoding_max_cached_requests);
+    # 0 keeps only each request's own prompt tree, so no request's speed depends on another's answer.
+    suffix_cached_requests: int = 0
 
     def check(self) -> None:
         """Raises EngineConfigError naming the setting to change."""
@@ -49,13 +56,16 @@ class SpeculativeSettings:
                 f"num_speculative_tokens must be >= 1 with method {self.method!r}; "
                 f"got {self.num_speculative_tokens} (or set the method to none)")
         self._check_schedule()
+        if self.suffix_cached_requests < 0:
+            raise EngineConfigError(
+                f"suffix_cached_requests must be 0 or more; got {self.suffix_cached_requests}")
         if self.method == "suffix":
             import importlib.util
 
             if importlib.util.find_spec("arctic_inference") is None:
                 raise EngineConfigError(
-                    "speculative method 'suffix' needs the arctic-inference package, which `make install` "
-                    "does not build (docs/benchmarks.md, Suffix decoding, says how); use method ngram")
+                    "speculative method 'suffix' needs the arctic-inference package (its suffix tree), which "
+                    "`make install` builds from requirements/suffix.txt; install it, or use method ngram")
         elif self.method == "ngram":
             if not 1 <= self.prompt_lookup_min <= self.prompt_lookup_max:
                 raise EngineConfigError(
@@ -89,12 +99,10 @@ class SpeculativeSettings:
                 raise EngineConfigError(f"{where}: range {list(entry)} ends before it starts")
             if tokens < 0:
                 raise EngineConfigError(f"{where}: tokens must be 0 or more; got {list(entry)}")
-            if self.method == "medusa" and tokens != self.num_speculative_tokens:
-                # vLLM 0.32's MedusaProposer asserts that every step drafts its configured count: a
-                # schedule that changes it kills the engine core at the first such batch.
+            if self.method in FIXED_DRAFT_COUNT and tokens != self.num_speculative_tokens:
                 raise EngineConfigError(
-                    f"{where}: medusa drafts num_speculative_tokens ({self.num_speculative_tokens}) at every "
-                    f"batch size in vLLM 0.32; got {list(entry)}. Set it to null for medusa")
+                    f"{where}: {self.method} drafts num_speculative_tokens ({self.num_speculative_tokens}) at "
+                    f"every batch size in vLLM 0.32; got {list(entry)}. Set it to null for {self.method}")
             previous = last
 
 

@@ -13,10 +13,12 @@ import pytest
 # No skip when vLLM is missing: `make test` installs the inference extra, and a missing engine
 # must fail the run, not pass it quietly.
 from services.inference import models  # noqa: E402
+from services.inference.config import InferenceSettings  # noqa: E402
 from services.inference.engines.base import collect  # noqa: E402
 from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings  # noqa: E402
 from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
+from services.inference.service import speculative_settings  # noqa: E402
 
 from inference_prompts import NGRAM, SAMPLE_SEEDS, run_all, sample_distribution, sample_request  # noqa: E402
 
@@ -60,11 +62,13 @@ def plain_vllm_distribution(plain_vllm):
     return plain_vllm[2]
 
 
-@pytest.fixture(scope="module")
-async def vllm_engine(model_dir, plain_vllm_outputs):
-    """The primary's configuration: strict parity, ngram speculation. Starts after the plain one
-    closed, and closes with its test module so no engine process outlives the inference tests."""
-    engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict", speculative=NGRAM))
+@pytest.fixture(scope="module", params=["primary", "ngram"])
+async def vllm_engine(request, model_dir, plain_vllm_outputs):
+    """A speculative engine in strict parity: the primary's default configuration (suffix decoding),
+    then n-gram speculation. Each starts after the one before closed, and the last closes with its
+    test module so no engine process outlives the inference tests."""
+    spec = speculative_settings(InferenceSettings().primary.speculative) if request.param == "primary" else NGRAM
+    engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict", speculative=spec))
     await engine.start()
     yield engine
     await engine.close()

@@ -56,6 +56,14 @@ def test_dependencies_install_from_the_hash_lock() -> None:
     build = "\n".join(_stages()["build"])
     for lock in ("requirements/lock.txt", "requirements/models.txt", "requirements/lock-overlay.txt"):
         assert re.search(rf"pip install --no-deps --require-hashes[^\n]*-r {re.escape(lock)}", build), lock
+    # Suffix decoding's tree: its build tools from their lock, then the sdist by hash, built against
+    # the venv's torch (no build isolation), in the build stage and in the GPU image.
+    for stage in ("build", "gpu"):
+        text = "\n".join(_stages()[stage])
+        assert re.search(r"pip install --no-deps --require-hashes -r requirements/suffix-build\.txt", text), stage
+        assert re.search(r"pip install --no-deps --no-build-isolation --require-hashes -r requirements/suffix\.txt",
+                         text), stage
+        assert text.index("suffix-build.txt") < text.index("suffix.txt"), stage
     # Only then ztgate itself, not editable (its templates are package data).
     assert "pip install --no-deps ." in build and "-e ." not in build
     assert "ztgate models prepare" in build

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from services.inference.engines import create_engine
@@ -26,11 +27,13 @@ def test_parity_mode_chooses_the_dtype(parity, dtype):
     (SpeculativeSettings(method="ngram", prompt_lookup_min=5, prompt_lookup_max=3), "prompt_lookup_min <= prompt_lookup_max"),
     (SpeculativeSettings(method="eagle"), "needs draft_model"),
     (SpeculativeSettings(method="draft_model", draft_model="/nowhere/model"), "does not exist"),
-    # `make install` does not build arctic-inference (docs/benchmarks.md, Suffix decoding).
-    (SpeculativeSettings(method="suffix"), "needs the arctic-inference package"),
-    # vLLM 0.32's Medusa proposer asserts a fixed draft count (measured: the engine core died).
+    # vLLM 0.32's Medusa proposer asserts a fixed draft count (measured: the engine core died), and so
+    # does its suffix decoding proposer.
     (SpeculativeSettings(method="medusa", num_speculative_tokens=3, draft_model="/m",
                          batch_schedule=((1, 1, 3), (2, 1024, 0))), "medusa drafts num_speculative_tokens (3)"),
+    (SpeculativeSettings(method="suffix", batch_schedule=((1, 1, 8), (2, 1024, 0))),
+     "suffix drafts num_speculative_tokens (8)"),
+    (SpeculativeSettings(method="suffix", suffix_cached_requests=-1), "suffix_cached_requests must be 0 or more"),
 ])
 def test_bad_speculative_settings_name_what_to_fix(settings, fragment):
     with pytest.raises(EngineConfigError) as e:
@@ -118,6 +121,30 @@ def test_compilation_is_a_per_instance_setting_that_reaches_the_engine():
     assert engine_config(inference, inference.fallback).enforce_eager is True  # the default
 
 
-def test_suffix_decoding_passes_no_model_to_vllm():
+def test_suffix_decoding_passes_no_model_and_keeps_no_answers_across_requests_by_default():
     config = EngineConfig(model_dir=Path("/m"), speculative=SpeculativeSettings(method="suffix", num_speculative_tokens=8))
-    assert speculative_config(config) == {"method": "suffix", "num_speculative_tokens": 8}
+    assert speculative_config(config) == {"method": "suffix", "num_speculative_tokens": 8,
+                                          "suffix_decoding_max_cached_requests": 0}
+    shared = SpeculativeSettings(method="suffix", num_speculative_tokens=8, suffix_cached_requests=500)
+    assert speculative_config(EngineConfig(model_dir=Path("/m"), speculative=shared))[
+        "suffix_decoding_max_cached_requests"] == 500
+
+
+def test_suffix_decoding_is_installed_by_make_install():
+    SpeculativeSettings(method="suffix").check()  # arctic-inference's tree, from requirements/suffix.txt
+    from arctic_inference.suffix_decoding import SuffixDecodingCache
+
+    cache = SuffixDecodingCache(max_tree_depth=8, max_cached_requests=0)
+    cache.start_request("r", np.array([5, 6, 7, 5, 6], dtype=np.int32))
+    cache.add_active_response("r", [7])
+    assert cache.speculate("r", np.array([5, 6, 7], dtype=np.int32), max_spec_tokens=2).token_ids == [5, 6]
+
+
+def test_suffix_without_arctic_inference_is_refused_naming_the_package(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    # Fault injected: the package is made to look absent.
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "arctic_inference" else real(name, *a))
+    with pytest.raises(EngineConfigError, match="arctic-inference package .* requirements/suffix.txt"):
+        SpeculativeSettings(method="suffix").check()

@@ -12,9 +12,10 @@ from vllm.v1.spec_decode.dynamic.utils import (
 )
 
 from services.inference.config import SpeculativeSection
-from services.inference.engines.engine_config import SpeculativeSettings
+from services.inference.engines.engine_config import FIXED_DRAFT_COUNT, SpeculativeSettings
 from services.inference.engines.errors import EngineConfigError
 from services.inference.engines.vllm_engine import speculative_config
+from services.inference.service import speculative_settings
 from services.inference.engines.engine_config import EngineConfig
 
 
@@ -69,14 +70,37 @@ def test_a_schedule_vllm_would_refuse_stops_the_start_naming_the_setting(schedul
 def test_the_default_speculates_alone_and_not_in_a_batch(tmp_path) -> None:
     """The measured default (docs/benchmarks.md): n-gram drafts pay one request at a time and lose
     with 4 in flight on this CPU, so a batch runs plain."""
-    section = SpeculativeSection()
-    assert section.num_speculative_tokens_per_batch_size == [(1, 1, 8), (2, 1024, 0)]
-    spec = SpeculativeSettings(method="ngram", num_speculative_tokens=8,
-                               batch_schedule=tuple(section.num_speculative_tokens_per_batch_size))
+    section = SpeculativeSection(method="ngram")
+    assert section.num_speculative_tokens_per_batch_size == "auto"
+    spec = speculative_settings(section)
+    assert spec.batch_schedule == ((1, 1, 8), (2, 1024, 0))
     lookup = build_dynamic_sd_schedule_lookup([list(e) for e in spec.batch_schedule], 8, 8)
     assert [lookup[b] for b in (1, 2, 4, 8)] == [8, 0, 0, 0]
     vllm = speculative_config(EngineConfig(model_dir=tmp_path, speculative=spec))
     assert vllm is not None and vllm["num_speculative_tokens_per_batch_size"] == [[1, 1, 8], [2, 1024, 0]]
+    assert speculative_settings(SpeculativeSection(method="ngram", num_speculative_tokens=3)).batch_schedule == (
+        (1, 1, 3), (2, 1024, 0))
+    assert speculative_settings(SpeculativeSection(method="ngram", num_speculative_tokens_per_batch_size=None)
+                                ).batch_schedule is None
     unscheduled = SpeculativeSettings(method="ngram", num_speculative_tokens=8)
     assert "num_speculative_tokens_per_batch_size" not in speculative_config(
         EngineConfig(model_dir=tmp_path, speculative=unscheduled))
+
+
+@pytest.mark.parametrize("method", FIXED_DRAFT_COUNT)
+def test_a_method_with_a_fixed_draft_count_takes_no_default_schedule(method: str) -> None:
+    """vLLM 0.32's Medusa and suffix proposers assert a fixed draft count: `auto` is no schedule for
+    them, also when a config file names the method over the defaults (load_settings merges into
+    their dump); set explicitly, the engine check refuses one before vLLM loads."""
+    from services.common.config import load_settings
+    from services.config import ZtgateConfig
+
+    config = load_settings(ZtgateConfig, None, environ={"ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": method,
+                                                        "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__DRAFT_MODEL": "/m"})
+    section = config.inference.primary.speculative
+    assert section.method == method and speculative_settings(section).batch_schedule is None
+    assert speculative_settings(SpeculativeSection(method="ngram")).batch_schedule is not None
+    explicit = SpeculativeSection(method=method, draft_model="/m",
+                                  num_speculative_tokens_per_batch_size=[(1, 1, 8), (2, 1024, 0)])
+    with pytest.raises(EngineConfigError, match=f"{method} drafts num_speculative_tokens"):
+        speculative_settings(explicit).check()

@@ -47,14 +47,3 @@ def test_an_unset_draft_model_resolves_and_a_set_one_is_kept(monkeypatch, tmp_pa
     assert kept.draft_model == "/elsewhere"
     assert speculative_settings(SpeculativeSection(method="ngram")).draft_model is None
     assert shipped.default_speculator("draft_model") is None
-
-
-def test_medusa_takes_no_default_batch_schedule_but_an_explicit_one_is_checked():
-    from services.inference.engines.errors import EngineConfigError
-
-    assert SpeculativeSection(method="medusa").num_speculative_tokens_per_batch_size is None
-    assert SpeculativeSection(method="eagle3").num_speculative_tokens_per_batch_size is not None
-    explicit = SpeculativeSection(method="medusa", num_speculative_tokens=3, draft_model="/m",
-                                  num_speculative_tokens_per_batch_size=[(1, 1, 3), (2, 8, 0)])
-    with pytest.raises(EngineConfigError, match="Set it to null for medusa"):
-        speculative_settings(explicit).check()
