@@ -15,12 +15,12 @@ import logging
 import os
 import threading
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from services.inference import vllm_cpu_fixes
 from services.inference.engines.base import Engine
-from services.inference.engines.engine_config import EngineConfig
+from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
 from services.inference.engines.engine_core import bind_engine_core_to_server
 from services.inference.engines.errors import EngineConfigError, SamplingUnsupported
 from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
@@ -99,6 +99,19 @@ def speculative_config(config: EngineConfig) -> dict[str, Any] | None:
     else:
         out["model"] = spec.draft_model
     return out
+
+
+def emulated_bfloat16_speculation(config: EngineConfig, cpu: bool, native_bfloat16: bool) -> str | None:
+    """Why this engine should run without its speculation, or None. In fast parity (bfloat16) on a
+    CPU without native bfloat16 (AVX-512 BF16 or AMX) every multiply is emulated, so verifying K
+    drafts costs close to K plain steps, and speculation lost to plain decoding in the bench on such
+    a CPU (0.65x n-gram, 0.88x suffix decoding: docs/benchmarks.md) while in strict parity (float32)
+    it wins. So there it is off, and the engine reports method none."""
+    if not cpu or native_bfloat16 or config.parity != "fast" or config.speculative.method == "none":
+        return None
+    return (f"speculative method {config.speculative.method!r} is off: parity fast (bfloat16) on a CPU "
+            "without native bfloat16 (AVX-512 BF16 or AMX), where verifying drafts costs more than they "
+            "save; parity strict (float32) speculates, and is faster here")
 
 
 def _medusa_load_workaround(config: EngineConfig) -> dict[str, Any]:
@@ -181,6 +194,12 @@ class VllmEngine(Engine):
 
         if current_platform.is_cpu():
             os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, self.config.kv_cache_gib))
+        import torch
+
+        native_bfloat16 = torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()
+        if reason := emulated_bfloat16_speculation(self.config, current_platform.is_cpu(), native_bfloat16):
+            logger.warning("%s", reason)
+            self.config = replace(self.config, speculative=SpeculativeSettings(method="none"))
         self._sampling_broken = (current_platform.is_cpu() and self.config.speculative.method != "none"
                                  and not vllm_cpu_fixes.loaded_by_vllm())
         if self._sampling_broken:

@@ -13,7 +13,12 @@ from services.inference.engines.engine_config import EngineConfig, SpeculativeSe
 from services.inference.engines.errors import EngineConfigError
 from services.inference.engines.request import GenerationRequest, SamplingParams
 from services.inference.engines.transformers_engine import TransformersEngine
-from services.inference.engines.vllm_engine import SpeculativeTotals, speculative_config, vllm_sampling_kwargs
+from services.inference.engines.vllm_engine import (
+    SpeculativeTotals,
+    emulated_bfloat16_speculation,
+    speculative_config,
+    vllm_sampling_kwargs,
+)
 
 
 @pytest.mark.parametrize("parity, dtype", [("strict", "float32"), ("fast", "bfloat16")])
@@ -148,3 +153,19 @@ def test_suffix_without_arctic_inference_is_refused_naming_the_package(monkeypat
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "arctic_inference" else real(name, *a))
     with pytest.raises(EngineConfigError, match="arctic-inference package .* requirements/suffix.txt"):
         SpeculativeSettings(method="suffix").check()
+
+
+@pytest.mark.parametrize("parity, method, cpu, native, off", [
+    ("fast", "suffix", True, False, True),  # emulated bfloat16: verifying drafts costs more than they save
+    ("fast", "ngram", True, False, True),
+    ("fast", "none", True, False, False),  # nothing to turn off
+    ("fast", "suffix", True, True, False),  # AVX-512 BF16 / AMX: bfloat16 is native
+    ("fast", "suffix", False, False, False),  # a GPU
+    ("strict", "suffix", True, False, False),  # float32 speculates on every CPU
+])
+def test_speculation_is_off_only_for_emulated_bfloat16_on_a_cpu(parity, method, cpu, native, off):
+    config = EngineConfig(model_dir=Path("/m"), parity=parity, speculative=SpeculativeSettings(method=method))
+    reason = emulated_bfloat16_speculation(config, cpu=cpu, native_bfloat16=native)
+    assert (reason is not None) == off
+    if off:
+        assert f"speculative method {method!r} is off" in reason and "parity strict" in reason
