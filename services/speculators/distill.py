@@ -1,7 +1,8 @@
-"""Self-distillation data: the target's own greedy answers and its hidden states, from transformers.
+"""Self-distillation data: the target's own greedy answers (from vLLM) and its hidden states (from
+transformers).
 
-For each prompt the target answers greedily; then one teacher-forced pass over prompt+answer gives,
-at every position t, the residual stream entering layers `aux_layers` (vLLM's EAGLE-3 aux hidden
+For each prompt the target answers greedily (vLLM, the primary's engine, batched); then one
+teacher-forced pass of the transformers model over prompt+answer gives, at every position t, the residual stream entering layers `aux_layers` (vLLM's EAGLE-3 aux hidden
 states: index i is the output of layer i-1, i.e. Hugging Face's `hidden_states[i]`) and the target's
 own greedy next token. The draft at position t sees (hidden_t, token_{t+1}) and must predict the
 target's greedy choice after token_{t+1}, exactly what vLLM verifies. All positions train, the
@@ -49,31 +50,56 @@ class Features:
         return cls(t["aux"], t["input_ids"], t["labels"], t["offsets"], t["final"])
 
 
-def _answers(model, tokenizer, prompts: list[str], max_new_tokens: int, batch_size: int) -> list[list[int]]:
-    """prompt+answer token ids for each prompt (greedy, left-padded batches)."""
-    tokenizer.padding_side = "left"
-    out: list[list[int]] = []
-    for start in tqdm(range(0, len(prompts), batch_size), desc="target answers", unit="batch"):
-        chunk = prompts[start:start + batch_size]
-        texts = [tokenizer.apply_chat_template([{"role": "user", "content": p}], tokenize=False,
-                                               add_generation_prompt=True) for p in chunk]
-        enc = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)
-        with torch.inference_mode():
-            gen = model.generate(**enc, do_sample=False, max_new_tokens=max_new_tokens,
-                                 pad_token_id=tokenizer.pad_token_id)
-        width = enc["input_ids"].shape[1]
-        for row, mask in zip(gen, enc["attention_mask"]):
-            answer = row[width:].tolist()
-            if tokenizer.eos_token_id in answer:  # rows that ended early are padded after their end
-                answer = answer[:answer.index(tokenizer.eos_token_id) + 1]
-            out.append(row[width - int(mask.sum()):width].tolist() + answer)  # no left padding
-    return out
+def answers(model_dir: Path, prompts: list[str], max_new_tokens: int, concurrency: int = 32) -> list[list[int]]:
+    """prompt+answer token ids for each prompt: the target's greedy answers from the engine the primary
+    runs (vLLM, plain, strict parity), `concurrency` in flight. The prompt is as vLLM rendered it (chat
+    template applied); an answer that ended on its own keeps the end-of-sequence token. Several times
+    the rate of transformers' batched `generate` on this CPU, and the very tokens vLLM verifies."""
+    import asyncio
+
+    from services.inference.engines.base import collect as collect_answer
+    from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+    from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
+    from services.inference.engines.vllm_engine import VllmEngine
+
+    eos = _eos_token_id(model_dir)
+
+    async def run() -> list[list[int]]:
+        engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict", max_num_seqs=concurrency,
+                                         speculative=SpeculativeSettings(method="none")))
+        await engine.start()
+        gate = asyncio.Semaphore(concurrency)
+        bar = tqdm(total=len(prompts), desc="target answers", unit="prompt")
+
+        async def one(text: str) -> list[int]:
+            async with gate:
+                request = GenerationRequest(messages=[ChatMessage("user", text)],
+                                            sampling=SamplingParams(temperature=0, max_tokens=max_new_tokens))
+                done = await collect_answer(engine.generate(request), request.request_id)
+            bar.update()
+            ids = [*done.final.prompt_token_ids, *done.token_ids]
+            if done.finish_reason == "stop" and ids[-1] != eos:
+                ids.append(eos)
+            return ids
+
+        try:
+            return list(await asyncio.gather(*(one(text) for text in prompts)))
+        finally:
+            bar.close()
+            await engine.close()
+
+    return asyncio.run(run())
 
 
-def collect(model, tokenizer, prompts: list[str], aux_layers: tuple[int, ...], max_new_tokens: int,
-            batch_size: int = 8) -> Features:
-    """Answers every prompt with the target, then records its aux hidden states and greedy labels."""
-    sequences = _answers(model, tokenizer, prompts, max_new_tokens, batch_size)
+def _eos_token_id(model_dir: Path) -> int:
+    from transformers import AutoTokenizer
+
+    return int(AutoTokenizer.from_pretrained(model_dir).eos_token_id)
+
+
+def collect(model, sequences: list[list[int]], aux_layers: tuple[int, ...]) -> Features:
+    """One teacher-forced pass of the target over each prompt+answer: its aux hidden states, last
+    hidden state and greedy labels at every position."""
     aux, inputs, labels, final, offsets = [], [], [], [], [0]
     for ids in tqdm(sequences, desc="target hidden states", unit="sample"):
         x = torch.tensor([ids])

@@ -20,6 +20,10 @@ from faker import Faker
 
 SOURCE = f"faker=={importlib.metadata.version('faker')} (MIT) filling ztgate's own templates"
 
+def _noun(f: Faker) -> str:
+    return f.word(part_of_speech="noun")
+
+
 # Open questions (mixed chat) and copy-heavy edits (the answer repeats the prompt), like the traffic
 # the primary serves.
 _TEMPLATES: tuple[Callable[[Faker], str], ...] = (
@@ -34,24 +38,42 @@ _TEMPLATES: tuple[Callable[[Faker], str], ...] = (
     lambda f: f"Summarize this in one sentence: {f.paragraph(nb_sentences=3)}",
     lambda f: f"Repeat the following text exactly: '{f.sentence(nb_words=14)}'",
     lambda f: f"Rewrite this sentence in the past tense: {f.first_name()} walks to {f.city()} and buys a "
-              f"{f.word()}.",
+              f"{_noun(f)}.",
     lambda f: (f"Extract the email address from this text: Please contact {f.name()} at {f.email()} or call "
                f"{f.phone_number()} for details."),
-    lambda f: f"Translate into formal English: hey {f.first_name()}, can u send the {f.word()} report asap",
+    lambda f: f"Translate into formal English: hey {f.first_name()}, can u send the {_noun(f)} report asap",
     lambda f: f"Turn this list into a sentence: {', '.join(f.words(nb=5))}.",
     lambda f: (f"Fix the typo in this code and return the full code:\ndef {f.word()}_total(items):\n"
                f"    retrun sum(items)\n"),
-    lambda f: f"Write a haiku about {f.word()}s in {f.city()}.",
+    lambda f: f"Write a haiku about {_noun(f)}s in {f.city()}.",
     # General chat beyond the shapes above, so the head sees the target's longer explanatory answers.
-    lambda f: f"How do I get started with {f.word()} photography? Give a short step-by-step guide.",
+    lambda f: f"How do I get started with {_noun(f)} photography? Give a short step-by-step guide.",
     lambda f: f"What are the pros and cons of living in a city like {f.city()}?",
-    lambda f: f"Explain the difference between a {f.word()} and a {f.word()} to a ten-year-old.",
-    lambda f: f"Write a short story of about five sentences about {f.first_name()}, who finds a {f.word()}.",
+    lambda f: f"Explain the difference between a {_noun(f)} and a {_noun(f)} to a ten-year-old.",
+    lambda f: f"Write a short story of about five sentences about {f.first_name()}, who finds a {_noun(f)}.",
     lambda f: (f"{f.first_name()} has {f.random_int(3, 40)} apples and gives away {f.random_int(1, 3)}. "
                f"How many are left? Explain your reasoning."),
-    lambda f: f"Why is {f.color_name().lower()} a popular color for {f.word()}s? Answer briefly.",
+    lambda f: f"Why is {f.color_name().lower()} a popular color for {_noun(f)}s? Answer briefly.",
     lambda f: f"What should I consider before starting a job as a {f.job().lower()} at {f.company()}?",
     lambda f: f"Give a short definition of the word '{f.word()}' and use it in a sentence.",
+    # More shapes of request: formats, code, reasoning, style, conversation.
+    lambda f: f"Write a Python function that returns the {_noun(f)} count of a list, with a docstring.",
+    lambda f: f"Convert this to JSON with keys name, city and email: {f.name()}, {f.city()}, {f.email()}",
+    lambda f: f"Compare {_noun(f)} and {_noun(f)} in a short table with two columns.",
+    lambda f: f"What is {f.random_int(2, 99)} times {f.random_int(2, 99)}? Show the steps.",
+    lambda f: f"Write a polite reply declining an invitation from {f.first_name()} to {f.city()}.",
+    lambda f: f"Give me a recipe idea that uses {_noun(f)} and {_noun(f)}, with three steps.",
+    lambda f: f"Describe a typical day of a {f.job().lower()} in four sentences.",
+    lambda f: f"Make this sentence more formal: {f.sentence(nb_words=10)}",
+    lambda f: f"List five questions to ask in an interview at {f.company()}.",
+    lambda f: f"Explain how a {_noun(f)} works, as if to a beginner.",
+    lambda f: f"Write a tweet announcing that {f.company()} opens an office in {f.city()}.",
+    lambda f: f"What are three common mistakes people make when learning about {_noun(f)}s?",
+    lambda f: f"Continue this story in three sentences: {f.sentence(nb_words=12)}",
+    lambda f: f"Give a one-paragraph history of {f.country()} for a travel guide.",
+    lambda f: (f"Sort these words alphabetically and return them as a numbered list: "
+               f"{', '.join(f.words(nb=6))}."),
+    lambda f: f"Write a short motivational message for someone starting a job at {f.company()}.",
 )
 
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from services.inference import models
 from services.speculators import checkpoint, prompts, shipped
-from services.speculators.distill import Features, collect, default_aux_layers
+from services.speculators.distill import Features, answers, collect, default_aux_layers
 from services.speculators.fit import FitOptions, FitResult, eagle3_step_loss, fit
 from services.speculators.head import Eagle3Head
 from services.speculators.medusa import MedusaHeads, head_labels, medusa_config, medusa_step_loss
@@ -61,23 +61,23 @@ def _features(model_dir: Path, settings: TrainSettings, data_dir: Path, log: Cal
               ) -> tuple[Features, dict[str, Any], Any]:
     """The distillation data (reused from `data_dir` when made from the same prompts and settings)."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     torch.manual_seed(settings.seed)
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
     target = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
     texts = prompts.training_prompts(settings.samples, settings.seed)
     aux_layers = default_aux_layers(target.config.num_hidden_layers)
     fingerprint = {"data_sha256": prompts.data_hash(texts), "max_new_tokens": settings.max_new_tokens,
                    "aux_layers": list(aux_layers), "model": _model_id(model_dir),
-                   "final_hidden": True}  # caches from before Medusa lack the last hidden state
+                   "final_hidden": True,  # caches from before Medusa lack the last hidden state
+                   "answers": "vllm"}  # caches from before answered with transformers' generate
     key = hashlib.sha256(json.dumps(fingerprint, sort_keys=True).encode()).hexdigest()[:16]
     path, meta = data_dir / f"{key}.safetensors", data_dir / f"{key}.json"
     if path.is_file() and meta.is_file() and json.loads(meta.read_text()) == fingerprint:
         log(f"reusing the target's answers and hidden states from {path}")
         return Features.load(path), fingerprint, target
     log(f"answering {len(texts)} prompts with the target and recording its hidden states")
-    features = collect(target, tokenizer, texts, aux_layers, settings.max_new_tokens)
+    features = collect(target, answers(model_dir, texts, settings.max_new_tokens), aux_layers)
     data_dir.mkdir(parents=True, exist_ok=True)
     features.save(path)
     meta.write_text(json.dumps(fingerprint, indent=2) + "\n")
