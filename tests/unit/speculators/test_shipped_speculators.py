@@ -29,6 +29,17 @@ def test_the_shipped_checkpoint_is_complete_and_says_how_it_was_made(method):
 
 
 @pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
+def test_the_command_would_train_the_shipped_checkpoint_on_the_same_prompts(method):
+    """The README's rebuild command makes the shipped checkpoint's data: a change to the prompt
+    templates must come with a retrained checkpoint."""
+    from services.speculators.prompts import data_hash, training_prompts
+
+    record = json.loads((shipped.CHECKPOINTS / shipped.checkpoint_name(method) / "training.json").read_text())
+    settings = record["settings"]
+    assert data_hash(training_prompts(settings["samples"], settings["seed"])) == record["data_sha256"]
+
+
+@pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
 def test_the_cache_wins_over_the_shipped_checkpoint(method, tmp_path):
     assert shipped.default_speculator(method, tmp_path) == shipped.CHECKPOINTS / shipped.checkpoint_name(method)
     trained = tmp_path / shipped.checkpoint_name(method)
