@@ -111,14 +111,16 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 def parse_config(text: str) -> SpeculativeSettings:
     """'none', 'ngram:K:MIN:MAX', 'suffix:K[:CACHED]', 'draft_model:PATH:K', 'eagle3:PATH:K' or 'medusa:PATH:K'
-    (speculators from `ztgate models train-speculator`), each optionally followed by a batch-size schedule
-    '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings; ValueError naming the
-    form."""
+    (speculators from `ztgate models train-speculator`), each optionally followed by '~COST' (verify only the
+    drafts that pay at that draft-token cost: draft_policy.py; without it every draft is verified) and by a
+    batch-size schedule '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings;
+    ValueError naming the form."""
     from dataclasses import replace
 
     from services.inference.engines.engine_config import SpeculativeSettings
 
     body, at, schedule_text = text.partition("@")
+    body, tilde, cost_text = body.partition("~")
     method, _, rest = body.partition(":")
     spec: SpeculativeSettings | None = None
     try:
@@ -143,12 +145,15 @@ def parse_config(text: str) -> SpeculativeSettings:
                 first, _, last = span.partition("-")
                 entries.append((int(first), int(last or first), int(tokens)))
             spec = replace(spec, batch_schedule=tuple(entries))
+        if spec is not None and tilde:
+            cost = float(cost_text)
+            spec = replace(spec, draft_token_cost=cost) if 0 <= cost <= 10 else None
     except ValueError:
         spec = None
-    if spec is None or (at and spec.method == "none"):
+    if spec is None or ((at or tilde) and spec.method == "none"):
         raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K, "
-                         "eagle3:PATH:K, medusa:PATH:K or suffix:K[:CACHED], optionally with @FIRST-LAST:TOKENS,... (tokens per "
-                         "batch-size range)")
+                         "eagle3:PATH:K, medusa:PATH:K or suffix:K[:CACHED], optionally with ~COST (draft-token cost, 0 to "
+                         "10) and @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
     return spec
 
 
@@ -164,6 +169,8 @@ def config_name(spec: SpeculativeSettings) -> str:
             name += f":{spec.suffix_cached_requests}"
     else:
         name = f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
+    if spec.draft_token_cost:
+        name += f"~{spec.draft_token_cost:g}"
     if spec.batch_schedule is not None:
         name += "@" + ",".join(f"{a}-{b}:{k}" for a, b, k in spec.batch_schedule)
     return name

@@ -43,8 +43,9 @@ def add_inference_arguments(p: argparse.ArgumentParser | argparse._ArgumentGroup
                    help="parities to run (inference; default both)")
     p.add_argument("--configs", nargs="*", default=[], metavar="CONFIG",
                    help="speculative configs besides plain and the primary's: ngram:K:MIN:MAX, "
-                        "suffix:K[:CACHED], draft_model:PATH:K, eagle3:PATH:K or medusa:PATH:K, each optionally @FIRST-LAST:TOKENS,... "
-                        "(dynamic speculation by batch size) (inference)")
+                        "suffix:K[:CACHED], draft_model:PATH:K, eagle3:PATH:K or medusa:PATH:K, each optionally ~COST (verify only "
+                        "the drafts that pay at that draft-token cost) and @FIRST-LAST:TOKENS,... (dynamic speculation by "
+                        "batch size) (inference)")
     p.add_argument("--concurrency", nargs="+", type=int, default=list(DEFAULT_CONCURRENCY),
                    help="requests in flight per run of a set (inference; default 1 4)")
     p.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,

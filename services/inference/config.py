@@ -30,10 +30,17 @@ class SpeculativeSection(Strict):
     draft_model: str | None = None
     # vLLM's dynamic speculation: [first, last, tokens] per inclusive range of the running batch
     # size (from 1, sorted); past the last range its tokens hold. null: num_speculative_tokens at
-    # every batch size. auto: speculate alone, run a batch plain ([[1, 1, K], [2, 1024, 0]]): drafts
-    # pay one request at a time and lose with a batch running on this CPU (docs/benchmarks.md); for
-    # medusa and suffix auto is null, because vLLM 0.32 cannot change their draft count per step.
+    # every batch size. auto: null while draft_token_cost drafts by acceptance (which weighs the
+    # batch size itself); with draft_token_cost 0, speculate alone and run a batch plain
+    # ([[1, 1, K], [2, 1024, 0]]). For medusa and suffix auto is always null: vLLM 0.32 cannot
+    # change their draft count per step.
     num_speculative_tokens_per_batch_size: Literal["auto"] | list[tuple[int, int, int]] | None = "auto"
+    # vLLM engines: what verifying one more token in a step costs, as a fraction of a one-token
+    # step. Each request then verifies only the drafts whose estimated acceptance pays for them at
+    # the current batch size, and none while its drafts keep failing (services/inference/engines/
+    # draft_policy.py). 0.05 is measured on this project's 2-core CPU (docs/benchmarks.md); on a GPU,
+    # where verifying a few tokens costs about one step, set ~0. 0 verifies every draft proposed.
+    draft_token_cost: float = Field(default=0.05, ge=0, le=10)
     # suffix: finished answers kept in the global suffix tree for later requests to draft from. 0 (the
     # default): each request drafts from its own prompt and answer only. More makes repeated answers
     # faster, and makes a request's speed depend on other requests' answers, other tenants' included
@@ -45,7 +52,7 @@ class SpeculativeSection(Strict):
         """The engine's schedule: what `auto` stands for with this method, else the one set."""
         schedule = self.num_speculative_tokens_per_batch_size
         if schedule == "auto":
-            if self.method in FIXED_DRAFT_COUNT:
+            if self.method in FIXED_DRAFT_COUNT or self.draft_token_cost > 0:
                 return None
             return ((1, 1, self.num_speculative_tokens), (2, AUTO_SCHEDULE_LAST_BATCH, 0))
         return None if schedule is None else tuple(tuple(entry) for entry in schedule)

@@ -43,6 +43,9 @@ class SpeculativeSettings:
     # suffix: finished answers kept in vLLM's global suffix tree (suffix_decoding_max_cached_requests);
     # 0 keeps only each request's own prompt tree, so no request's speed depends on another's answer.
     suffix_cached_requests: int = 0
+    # Verify only the drafts whose estimated acceptance pays for them: the cost of one more token in
+    # a step as a fraction of a one-token step (draft_policy.py; vLLM engines). 0: verify every draft.
+    draft_token_cost: float = 0.0
 
     def check(self) -> None:
         """Raises EngineConfigError naming the setting to change."""
@@ -56,6 +59,9 @@ class SpeculativeSettings:
                 f"num_speculative_tokens must be >= 1 with method {self.method!r}; "
                 f"got {self.num_speculative_tokens} (or set the method to none)")
         self._check_schedule()
+        if not 0 <= self.draft_token_cost <= 10:
+            raise EngineConfigError(
+                f"draft_token_cost must be between 0 and 10 (a fraction of a one-token step); got {self.draft_token_cost}")
         if self.suffix_cached_requests < 0:
             raise EngineConfigError(
                 f"suffix_cached_requests must be 0 or more; got {self.suffix_cached_requests}")

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from services.inference import vllm_cpu_fixes
+from services.inference import openmp, vllm_cpu_fixes
 from services.inference.engines.base import Engine
 from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
 from services.inference.engines.engine_core import bind_engine_core_to_server
@@ -126,6 +126,17 @@ def _medusa_load_workaround(config: EngineConfig) -> dict[str, Any]:
     return {"model_loader_extra_config": {"enable_weights_track": False}}
 
 
+def adaptive_drafting_args(config: EngineConfig) -> dict[str, Any]:
+    """vLLM engine arguments that load our acceptance-following scheduler (adaptive_scheduler.py)
+    when this engine speculates with a draft-token cost; none otherwise (vLLM's own scheduler)."""
+    spec = config.speculative
+    if spec.method == "none" or spec.draft_token_cost <= 0:
+        return {}
+    from services.inference.engines.adaptive_scheduler import COST_KEY, QUALNAME
+
+    return {"scheduler_cls": QUALNAME, "additional_config": {COST_KEY: spec.draft_token_cost}}
+
+
 def vllm_sampling_kwargs(request: GenerationRequest, max_tokens: int) -> dict[str, Any]:
     """Our sampling parameters as keyword arguments of vLLM's SamplingParams (output kind aside)."""
     s = request.sampling
@@ -186,6 +197,7 @@ class VllmEngine(Engine):
             disable_log_stats=True,  # no periodic log lines; our stat logger still gets the stats
             enable_log_requests=False,
             **_medusa_load_workaround(c),
+            **adaptive_drafting_args(c),
         )
 
     async def _start(self) -> PromptRenderer:
@@ -207,16 +219,19 @@ class VllmEngine(Engine):
                            "add it to VLLM_PLUGINS): sampled requests are refused here", vllm_cpu_fixes.PLUGIN)
         args = self.engine_args()
         bind_engine_core_to_server()  # its EngineCore process dies with this server, even on SIGKILL
-        try:
-            vllm_config = args.create_engine_config()
-        except Exception as e:  # vLLM raises ValueError, pydantic ValidationError, TypeError, ...
-            raise EngineConfigError(self._config_hint(e)) from e
-        try:
-            self._llm = AsyncLLM.from_vllm_config(
-                vllm_config, stat_loggers=[_stat_logger_factory(self._totals, self._totals_lock)],
-                disable_log_stats=True)
-        except Exception as e:
-            raise EngineConfigError(self._config_hint(e)) from e
+        # Around both steps: vLLM's CPU platform picks the OpenMP its processes preload while it
+        # checks the configuration (GNU OpenMP, unless one is preloaded already).
+        with openmp.for_engine_processes(current_platform.is_cpu()):
+            try:
+                vllm_config = args.create_engine_config()
+            except Exception as e:  # vLLM raises ValueError, pydantic ValidationError, TypeError, ...
+                raise EngineConfigError(self._config_hint(e)) from e
+            try:
+                self._llm = AsyncLLM.from_vllm_config(
+                    vllm_config, stat_loggers=[_stat_logger_factory(self._totals, self._totals_lock)],
+                    disable_log_stats=True)
+            except Exception as e:
+                raise EngineConfigError(self._config_hint(e)) from e
         tokenizer = self._llm.get_tokenizer()
         logger.info("vLLM engine up: model %s, dtype %s, speculative %s, max_model_len %d",
                     self.config.model_name, self.config.dtype, self.config.speculative.method,

@@ -67,21 +67,26 @@ def test_a_schedule_vllm_would_refuse_stops_the_start_naming_the_setting(schedul
     assert "num_speculative_tokens_per_batch_size" in str(info.value)
 
 
-def test_the_default_speculates_alone_and_not_in_a_batch(tmp_path) -> None:
-    """The measured default (docs/benchmarks.md): n-gram drafts pay one request at a time and lose
-    with 4 in flight on this CPU, so a batch runs plain."""
+def test_auto_leaves_the_batch_to_adaptive_drafting_and_without_it_runs_a_batch_plain(tmp_path) -> None:
+    """`auto` with a draft-token cost (the default) is no batch schedule: the acceptance-following
+    scheduler weighs the batch size itself (draft_policy.break_even). With the cost at 0 it is the
+    measured fallback (docs/benchmarks.md): n-gram drafts pay one request at a time and lose with 4
+    in flight on this CPU, so a batch runs plain."""
     section = SpeculativeSection(method="ngram")
-    assert section.num_speculative_tokens_per_batch_size == "auto"
-    spec = speculative_settings(section)
+    assert section.num_speculative_tokens_per_batch_size == "auto" and section.draft_token_cost > 0
+    assert speculative_settings(section).batch_schedule is None
+    spec = speculative_settings(SpeculativeSection(method="ngram", draft_token_cost=0))
     assert spec.batch_schedule == ((1, 1, 8), (2, 1024, 0))
     lookup = build_dynamic_sd_schedule_lookup([list(e) for e in spec.batch_schedule], 8, 8)
     assert [lookup[b] for b in (1, 2, 4, 8)] == [8, 0, 0, 0]
     vllm = speculative_config(EngineConfig(model_dir=tmp_path, speculative=spec))
     assert vllm is not None and vllm["num_speculative_tokens_per_batch_size"] == [[1, 1, 8], [2, 1024, 0]]
-    assert speculative_settings(SpeculativeSection(method="ngram", num_speculative_tokens=3)).batch_schedule == (
-        (1, 1, 3), (2, 1024, 0))
+    assert speculative_settings(SpeculativeSection(method="ngram", num_speculative_tokens=3, draft_token_cost=0)
+                                ).batch_schedule == ((1, 1, 3), (2, 1024, 0))
     assert speculative_settings(SpeculativeSection(method="ngram", num_speculative_tokens_per_batch_size=None)
                                 ).batch_schedule is None
+    explicit = SpeculativeSection(method="ngram", num_speculative_tokens_per_batch_size=[(1, 4, 8), (5, 8, 2)])
+    assert speculative_settings(explicit).batch_schedule == ((1, 4, 8), (5, 8, 2))
     unscheduled = SpeculativeSettings(method="ngram", num_speculative_tokens=8)
     assert "num_speculative_tokens_per_batch_size" not in speculative_config(
         EngineConfig(model_dir=tmp_path, speculative=unscheduled))
@@ -99,8 +104,24 @@ def test_a_method_with_a_fixed_draft_count_takes_no_default_schedule(method: str
                                                         "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__DRAFT_MODEL": "/m"})
     section = config.inference.primary.speculative
     assert section.method == method and speculative_settings(section).batch_schedule is None
-    assert speculative_settings(SpeculativeSection(method="ngram")).batch_schedule is not None
+    assert speculative_settings(SpeculativeSection(method="ngram", draft_token_cost=0)).batch_schedule is not None
     explicit = SpeculativeSection(method=method, draft_model="/m",
                                   num_speculative_tokens_per_batch_size=[(1, 1, 8), (2, 1024, 0)])
     with pytest.raises(EngineConfigError, match=f"{method} drafts num_speculative_tokens"):
         speculative_settings(explicit).check()
+
+
+def test_a_draft_token_cost_loads_the_adaptive_scheduler_and_nothing_else_does(tmp_path) -> None:
+    """vLLM gets our scheduler (by its qualified name, imported in the engine-core process) and the
+    cost through its own settings; without speculation or with the cost at 0 vLLM's own runs."""
+    from services.inference.engines.adaptive_scheduler import COST_KEY, QUALNAME
+    from services.inference.engines.vllm_engine import adaptive_drafting_args
+
+    adaptive = SpeculativeSettings(method="suffix", draft_token_cost=0.05)
+    assert adaptive_drafting_args(EngineConfig(model_dir=tmp_path, speculative=adaptive)) == {
+        "scheduler_cls": QUALNAME, "additional_config": {COST_KEY: 0.05}}
+    for spec in (SpeculativeSettings(method="suffix"), SpeculativeSettings(method="none", draft_token_cost=0.05)):
+        assert adaptive_drafting_args(EngineConfig(model_dir=tmp_path, speculative=spec)) == {}
+    assert speculative_settings(SpeculativeSection(method="suffix")).draft_token_cost == 0.05
+    with pytest.raises(EngineConfigError, match="draft_token_cost"):
+        SpeculativeSettings(method="ngram", draft_token_cost=-1).check()

@@ -1,0 +1,86 @@
+"""How many of a request's draft tokens are worth verifying, from how its drafts have done so far.
+
+Speculation pays when the tokens a verification step accepts outweigh what verifying the drafts
+costs. Both sides are measured, not guessed:
+
+- the cost: one more token in a step costs `draft_token_cost` of a one-token step
+  (`speculative.draft_token_cost`; ~0.05 on this project's 2-core CPU, docs/benchmarks.md). A step
+  of `batch` requests with no drafts then costs 1 + cost * batch and returns `batch` tokens;
+- the gain: each request's per-token acceptance probability `p`, estimated from its own recent
+  verifications (accepted drafts, and whether the step ended at a rejected one), with a fading
+  memory so that a request whose drafts stopped working stops drafting, and one that stopped is
+  probed again as the memory fades.
+
+The j-th draft token is accepted with probability p**j (drafts are accepted in order up to the first
+rejection). It is worth verifying when that probability is at least the step's cost per token it
+returns: cost * batch / (1 + cost * batch). One request on a CPU: ~0.05; four: ~0.17; on a GPU,
+where verification is nearly free, the cost is ~0 and every draft is verified.
+
+Dropping or truncating drafts never changes what is generated: verification still decides every
+token, and the number of drafts is fixed before the step's own random draws, so sampled output keeps
+the target's distribution as well.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# The estimate's memory: evidence halves every this many engine steps.
+HALF_LIFE_STEPS = 16
+STEP_DECAY = 0.5 ** (1 / HALF_LIFE_STEPS)
+# A new request starts at p = 0.5 (one accepted, one rejected pseudo-count): it drafts at once, and a
+# few verifications outweigh the prior.
+PRIOR_ACCEPTED = 1.0
+PRIOR_REJECTED = 1.0
+
+
+@dataclass(slots=True)
+class AcceptanceEstimate:
+    """A request's per-draft-token acceptance probability, from decayed counts."""
+
+    accepted: float = 0.0  # draft tokens accepted
+    rejected: float = 0.0  # verifications that ended at a rejected draft token
+
+    def record(self, drafted: int, accepted: int) -> None:
+        """One verification of `drafted` tokens of which the first `accepted` were taken."""
+        if drafted <= 0:
+            return
+        accepted = max(0, min(accepted, drafted))
+        self.accepted += accepted
+        if accepted < drafted:
+            self.rejected += 1.0
+
+    def fade(self, factor: float = STEP_DECAY) -> None:
+        """One engine step passed: older evidence counts for less."""
+        self.accepted *= factor
+        self.rejected *= factor
+
+    @property
+    def rate(self) -> float:
+        return (self.accepted + PRIOR_ACCEPTED) / (self.accepted + self.rejected + PRIOR_ACCEPTED + PRIOR_REJECTED)
+
+
+def break_even(cost: float, batch: int) -> float:
+    """The acceptance probability below which one more draft token in a step of `batch` requests
+    costs more time than the tokens it is expected to return."""
+    if cost <= 0:
+        return 0.0
+    load = cost * max(1, batch)
+    return load / (1.0 + load)
+
+
+def draft_limit(rate: float, cost: float, batch: int, max_tokens: int) -> int:
+    """How many leading draft tokens to verify: the longest prefix whose last token's acceptance
+    probability (rate**j) is still at least the break-even."""
+    if max_tokens <= 0:
+        return 0
+    threshold = break_even(cost, batch)
+    if threshold <= 0.0:
+        return max_tokens
+    if rate <= 0.0 or rate < threshold:
+        return 0
+    if rate >= 1.0:
+        return max_tokens
+    # rate**j >= threshold  <=>  j <= log(threshold) / log(rate)
+    return min(max_tokens, int(math.floor(math.log(threshold) / math.log(rate) + 1e-9)))
