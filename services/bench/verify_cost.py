@@ -106,6 +106,15 @@ def measure_vllm_gemm(model_dir: Path, tokens: Sequence[int] = (1, 2, 5, 9, 13),
         return [PassCost(n, ms, ms / one) for n, ms in ((n, one if n == 1 else best_ms(n)) for n in tokens)]
 
 
+def draft_token_cost(costs: Sequence[PassCost]) -> float:
+    """What one more token adds to a pass, as a fraction of a one-token pass: the least-squares
+    slope of the relative costs through (1, 1). The figure `speculative.draft_token_cost` takes."""
+    pairs = [(c.tokens - 1, c.relative - 1.0) for c in costs if c.tokens > 1]
+    if not pairs:
+        raise ValueError("need a pass of more than one token")
+    return max(0.0, sum(x * y for x, y in pairs) / sum(x * x for x, _ in pairs))
+
+
 def render(costs: Sequence[PassCost], threads: int, path: str = "hf") -> str:
     """A Markdown table of the costs."""
     what = ("Matrix products of one step through vLLM's CPU kernel (oneDNN, prepacked)" if path == "vllm-gemm"
@@ -113,6 +122,9 @@ def render(costs: Sequence[PassCost], threads: int, path: str = "hf") -> str:
     lines = [f"{what}, float32, {threads} thread(s), fastest of the repeats:", "",
              "| new tokens | ms | relative to 1 | speedup ceiling |", "|---:|---:|---:|---:|"]
     lines += [f"| {c.tokens} | {c.ms:.1f} | {c.relative:.2f} | {c.ceiling:.2f}x |" for c in costs]
+    if any(c.tokens > 1 for c in costs):
+        lines += ["", f"Each more token costs {draft_token_cost(costs):.3f} of a one-token pass "
+                      "(speculative.draft_token_cost)."]
     return "\n".join(lines) + "\n"
 
 
