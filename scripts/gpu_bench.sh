@@ -22,6 +22,8 @@ export ZTGATE_INFERENCE__PRIMARY__ACCELERATOR__GPU_MEMORY_UTILIZATION=${GPU_MEMO
 export ZTGATE_INFERENCE__PRIMARY__ACCELERATOR__TENSOR_PARALLEL_SIZE=${TENSOR_PARALLEL_SIZE:-1}
 # CUDA graphs and compilation: the start takes minutes, the decode steps are what is measured.
 export ZTGATE_INFERENCE__PRIMARY__ENFORCE_EAGER=false
+# Verifying a few more tokens costs about one step on a GPU: every draft is verified.
+export ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__DRAFT_TOKEN_COST=${DRAFT_TOKEN_COST:-0}
 export VLLM_LOGGING_STREAM=ext://sys.stderr
 
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv

@@ -185,6 +185,7 @@ def test_the_gpu_profile_runs_the_primary_on_the_vllm_cuda_image_with_a_gpu(comp
     assert device["driver"] == "nvidia" and device["capabilities"] == ["gpu"] and device["count"] >= 1
     config = load_settings(ZtgateConfig, None, environ=_env(gpu))
     assert config.inference.primary.accelerator.device == "cuda"
+    assert config.inference.primary.speculative.draft_token_cost == 0  # a GPU verifies every draft
     # It answers as the primary: the name Envoy dials, the certificate it presents.
     assert gpu["networks"]["default"]["aliases"] == ["inference-primary"]
     assert config.inference.primary.server.tls.cert.name == "inference-primary.pem"

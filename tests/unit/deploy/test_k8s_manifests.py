@@ -164,8 +164,9 @@ def test_the_gpu_overlay_requests_a_gpu_and_sets_the_gpu_settings() -> None:
     patch = yaml.safe_load((K8S / "overlays" / "gpu" / "inference-gpu.yaml").read_text())
     [container] = patch["spec"]["template"]["spec"]["containers"]
     env = {e["name"]: e["value"] for e in container["env"]}
-    accelerator = load_settings(ZtgateConfig, None, environ=env).inference.primary.accelerator
-    assert accelerator.device == "cuda"
+    primary = load_settings(ZtgateConfig, None, environ=env).inference.primary
+    assert primary.accelerator.device == "cuda"
+    assert primary.speculative.draft_token_cost == 0  # a GPU verifies every draft
     for side in ("requests", "limits"):
         assert container["resources"][side]["nvidia.com/gpu"] == "1"
     if KUBECTL:
