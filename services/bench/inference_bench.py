@@ -117,7 +117,7 @@ def parse_config(text: str) -> SpeculativeSettings:
     ValueError naming the form."""
     from dataclasses import replace
 
-    from services.inference.engines.engine_config import SpeculativeSettings
+    from services.inference.engines.engine_config import MAX_DRAFT_TOKEN_COST, SpeculativeSettings
 
     body, at, schedule_text = text.partition("@")
     body, tilde, cost_text = body.partition("~")
@@ -147,7 +147,7 @@ def parse_config(text: str) -> SpeculativeSettings:
             spec = replace(spec, batch_schedule=tuple(entries))
         if spec is not None and tilde:
             cost = float(cost_text)
-            spec = replace(spec, draft_token_cost=cost) if 0 <= cost <= 10 else None
+            spec = replace(spec, draft_token_cost=cost) if 0 <= cost <= MAX_DRAFT_TOKEN_COST else None
     except ValueError:
         spec = None
     if spec is None or ((at or tilde) and spec.method == "none"):

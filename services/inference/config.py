@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from services.common.settings import ServerSettings, Strict
-from services.inference.engines.engine_config import FIXED_DRAFT_COUNT
+from services.inference.engines.engine_config import FIXED_DRAFT_COUNT, MAX_DRAFT_TOKEN_COST
 
 # `auto` schedules' last batch size: past any max_num_seqs this project sets.
 AUTO_SCHEDULE_LAST_BATCH = 1024
@@ -40,7 +40,7 @@ class SpeculativeSection(Strict):
     # the current batch size, and none while its drafts keep failing (services/inference/engines/
     # draft_policy.py). 0.05 is measured on this project's 2-core CPU (docs/benchmarks.md); on a GPU,
     # where verifying a few tokens costs about one step, set ~0. 0 verifies every draft proposed.
-    draft_token_cost: float = Field(default=0.05, ge=0, le=10)
+    draft_token_cost: float = Field(default=0.05, ge=0, le=MAX_DRAFT_TOKEN_COST)
     # suffix: finished answers kept in the global suffix tree for later requests to draft from. 0 (the
     # default): each request drafts from its own prompt and answer only. More makes repeated answers
     # faster, and makes a request's speed depend on other requests' answers, other tenants' included

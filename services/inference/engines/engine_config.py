@@ -21,6 +21,8 @@ FIXED_DRAFT_COUNT: tuple[str, ...] = ("medusa", "suffix")
 # strict: float32 everywhere, so speculative and plain decoding (and both engines) give the same
 # greedy tokens; fast: bfloat16, faster, and greedy output may then differ with speculation.
 PARITY_DTYPES: dict[str, str] = {"strict": "float32", "fast": "bfloat16"}
+# draft_token_cost's upper bound: verifying one token at ten times a whole step is no machine's.
+MAX_DRAFT_TOKEN_COST = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +61,10 @@ class SpeculativeSettings:
                 f"num_speculative_tokens must be >= 1 with method {self.method!r}; "
                 f"got {self.num_speculative_tokens} (or set the method to none)")
         self._check_schedule()
-        if not 0 <= self.draft_token_cost <= 10:
+        if not 0 <= self.draft_token_cost <= MAX_DRAFT_TOKEN_COST:
             raise EngineConfigError(
-                f"draft_token_cost must be between 0 and 10 (a fraction of a one-token step); got {self.draft_token_cost}")
+                f"draft_token_cost must be between 0 and {MAX_DRAFT_TOKEN_COST:g} (a fraction of a one-token step); "
+                f"got {self.draft_token_cost}")
         if self.suffix_cached_requests < 0:
             raise EngineConfigError(
                 f"suffix_cached_requests must be 0 or more; got {self.suffix_cached_requests}")
