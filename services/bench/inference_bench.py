@@ -284,7 +284,8 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
     base = EngineConfig(model_dir=Path(model_dir), model_name=inference.model_name,
                         max_model_len=primary.max_model_len, max_num_seqs=max(primary.max_num_seqs,
                                                                               *args.concurrency),
-                        kv_cache_gib=primary.kv_cache_gib, enforce_eager=primary.enforce_eager,
+                        kv_cache_gib=primary.kv_cache_gib, reserved_cpus=primary.reserved_cpus,
+                        enforce_eager=primary.enforce_eager,
                         accelerator_args=tuple(accelerator.engine_kwargs(primary.accelerator).items()))
     if kind == "vllm":
         try:

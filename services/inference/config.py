@@ -94,6 +94,11 @@ class InstanceSettings(Strict):
     max_num_seqs: int = Field(default=8, ge=1)
     # CPU only: GiB of KV cache (VLLM_CPU_KVCACHE_SPACE).
     kv_cache_gib: int = Field(default=1, ge=1)
+    # vLLM on a CPU: cores kept free of the model's threads (VLLM_CPU_NUM_OF_RESERVED_CPU); the
+    # others each run one. Unset: vLLM's default, one core for its scheduler process. On a host that
+    # runs little else, 0 gives the model every core: on this project's 2-core machine plain
+    # decoding ran 36% more tokens/s at 4 in flight (docs/benchmarks.md, "Worker threads").
+    reserved_cpus: int | None = Field(default=None, ge=0)
     # Context length; unset means the model's own.
     max_model_len: int | None = Field(default=None, ge=16)
     # vLLM: true runs the model eagerly; false compiles it (torch.compile; CUDA graphs on GPUs):
@@ -110,6 +115,9 @@ class InstanceSettings(Strict):
         if self.engine != "vllm" and self.accelerator != AcceleratorSection():
             raise ValueError(f"accelerator settings apply to engine vllm; this instance's engine is "
                              f"{self.engine}: remove its accelerator section")
+        if self.engine != "vllm" and self.reserved_cpus is not None:
+            raise ValueError(f"reserved_cpus applies to engine vllm; this instance's engine is {self.engine}: "
+                             "unset it")
         return self
 
 

@@ -11,6 +11,11 @@ where the loader reads LD_PRELOAD). vLLM's CPU platform itself, while it checks 
 configuration, adds PyTorch's GNU OpenMP to the server's LD_PRELOAD unless some OpenMP is there
 already, and leaves it set; so `for_engine_processes` spans the configuration check and the start,
 and then puts back the server's own value, whatever vLLM wrote.
+
+The same block sets how many cores vLLM keeps free of the worker's OpenMP threads
+(`reserved_cpus`, vLLM's VLLM_CPU_NUM_OF_RESERVED_CPU): by default one, for its scheduler process,
+which on a 2-core host halves the cores the model computes on. Its scheduler waits with
+sched_yield, so it gives way to a model thread sharing its core.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 logger = logging.getLogger(__name__)
 
 LIBRARY = "libiomp5.so"
+RESERVED_CPUS_VARIABLE = "VLLM_CPU_NUM_OF_RESERVED_CPU"
 
 
 def intel_openmp(prefix: str = sys.prefix) -> Path | None:
@@ -44,23 +50,25 @@ def preload_value(environ: Mapping[str, str], library: Path | None) -> str | Non
 
 
 @contextlib.contextmanager
-def for_engine_processes(enabled: bool) -> Iterator[None]:
+def for_engine_processes(enabled: bool, reserved_cpus: int | None = None) -> Iterator[None]:
     """Within this block, processes started (vLLM's engine core, which starts its worker) preload
-    Intel OpenMP; the server's own environment is as it was afterwards. x86-64 Linux only (the
-    wheel's platforms)."""
+    Intel OpenMP and keep `reserved_cpus` cores free of model threads (None: vLLM's default, or the
+    operator's VLLM_CPU_NUM_OF_RESERVED_CPU); the server's own environment is as it was afterwards.
+    Intel OpenMP on x86-64 Linux only (the wheel's platforms)."""
     applies = enabled and sys.platform.startswith("linux") and platform.machine() == "x86_64"
     library = intel_openmp() if applies else None
-    value = preload_value(os.environ, library)
     if applies and library is None:
         logger.warning("Intel OpenMP (%s, from the intel-openmp package vllm-cpu installs) is not in %s/lib: "
                        "vLLM's CPU engine runs with GNU OpenMP, slower with speculation", LIBRARY, sys.prefix)
-    previous = os.environ.get("LD_PRELOAD")
-    if value is not None:
-        os.environ["LD_PRELOAD"] = value
+    changes = {"LD_PRELOAD": preload_value(os.environ, library),
+               RESERVED_CPUS_VARIABLE: str(reserved_cpus) if enabled and reserved_cpus is not None else None}
+    saved = {name: os.environ.get(name) for name in changes}
+    os.environ.update({name: value for name, value in changes.items() if value is not None})
     try:
         yield
     finally:
-        if previous is None:
-            os.environ.pop("LD_PRELOAD", None)
-        else:
-            os.environ["LD_PRELOAD"] = previous
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

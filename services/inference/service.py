@@ -45,7 +45,8 @@ def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> En
         model_name=settings.model_name, parity=instance.parity,
         speculative=speculative_settings(instance.speculative),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
-        kv_cache_gib=instance.kv_cache_gib, enforce_eager=instance.enforce_eager,
+        kv_cache_gib=instance.kv_cache_gib, reserved_cpus=instance.reserved_cpus,
+        enforce_eager=instance.enforce_eager,
         accelerator_args=tuple(accelerator.engine_kwargs(instance.accelerator).items()))
 
 

@@ -3,6 +3,7 @@ sizes, checked before anything loads so that a bad setting stops start-up with i
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -124,6 +125,7 @@ class EngineConfig:
     max_model_len: int | None = None  # None: the model's own context length
     max_num_seqs: int = 8  # requests batched together by vLLM
     kv_cache_gib: int = 1  # CPU only: KV cache GiB; the vLLM engine sets VLLM_CPU_KVCACHE_SPACE from it
+    reserved_cpus: int | None = None  # vLLM on a CPU: cores without a model thread; None: vLLM's default
     # vLLM engine arguments of the accelerator settings (accelerator.engine_kwargs), and where they
     # are set, for the check against the installed build.
     accelerator_args: tuple[tuple[str, Any], ...] = ()
@@ -139,6 +141,11 @@ class EngineConfig:
         if not (Path(self.model_dir) / "config.json").is_file():
             raise EngineConfigError(
                 f"no model at {self.model_dir} (config.json missing); run `ztgate models prepare` first")
+        allowed = len(os.sched_getaffinity(0))
+        if self.reserved_cpus is not None and not 0 <= self.reserved_cpus < allowed:
+            raise EngineConfigError(
+                f"reserved_cpus {self.reserved_cpus} leaves the model no core: this process may use {allowed} "
+                f"CPU(s); set at most {allowed - 1}, or unset it for vLLM's default (one)")
         if self.max_model_len is not None and self.max_model_len < 16:
             raise EngineConfigError(f"max_model_len {self.max_model_len} is too small; use at least 16 or unset it")
         self.speculative.check()

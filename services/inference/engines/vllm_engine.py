@@ -221,7 +221,7 @@ class VllmEngine(Engine):
         bind_engine_core_to_server()  # its EngineCore process dies with this server, even on SIGKILL
         # Around both steps: vLLM's CPU platform picks the OpenMP its processes preload while it
         # checks the configuration (GNU OpenMP, unless one is preloaded already).
-        with openmp.for_engine_processes(current_platform.is_cpu()):
+        with openmp.for_engine_processes(current_platform.is_cpu(), self.config.reserved_cpus):
             try:
                 vllm_config = args.create_engine_config()
             except Exception as e:  # vLLM raises ValueError, pydantic ValidationError, TypeError, ...

@@ -169,3 +169,24 @@ def test_speculation_is_off_only_for_emulated_bfloat16_on_a_cpu(parity, method, 
     assert (reason is not None) == off
     if off:
         assert f"speculative method {method!r} is off" in reason and "parity strict" in reason
+
+
+def test_reserved_cpus_reach_the_vllm_engine_and_must_leave_the_model_a_core(tmp_path):
+    import os
+
+    from services.common.config import ConfigError, load_settings
+    from services.config import ZtgateConfig
+    from services.inference.service import engine_config
+
+    config = load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_INFERENCE__MODEL_DIR": "/m", "ZTGATE_INFERENCE__PRIMARY__RESERVED_CPUS": "0"})
+    assert engine_config(config.inference, config.inference.primary).reserved_cpus == 0
+    assert engine_config(config.inference, config.inference.fallback).reserved_cpus is None  # vLLM's default
+    with pytest.raises(ConfigError, match="reserved_cpus applies to engine vllm"):
+        load_settings(ZtgateConfig, None, environ={"ZTGATE_INFERENCE__FALLBACK__RESERVED_CPUS": "0"})
+
+    (tmp_path / "config.json").write_text("{}")
+    allowed = len(os.sched_getaffinity(0))
+    EngineConfig(model_dir=tmp_path, reserved_cpus=allowed - 1).check()
+    with pytest.raises(EngineConfigError, match=f"reserved_cpus {allowed} leaves the model no core"):
+        EngineConfig(model_dir=tmp_path, reserved_cpus=allowed).check()

@@ -43,3 +43,20 @@ def test_processes_started_inside_get_it_and_the_server_keeps_its_own(monkeypatc
         assert os.environ["LD_PRELOAD"] == ""
         os.environ["LD_PRELOAD"] = "/torch/lib/libgomp.so"  # what vLLM's CPU platform writes
     assert os.environ["LD_PRELOAD"] == ""
+
+
+@pytest.mark.parametrize("operator", [None, "1"])
+def test_reserved_cpus_reach_the_engine_processes_only(monkeypatch, operator: str | None) -> None:
+    name = openmp.RESERVED_CPUS_VARIABLE
+    if operator is None:
+        monkeypatch.delenv(name, raising=False)
+    else:
+        monkeypatch.setenv(name, operator)
+    probe = [sys.executable, "-c", f"import os; print(os.environ.get({name!r}))"]
+    with openmp.for_engine_processes(True, reserved_cpus=0):
+        assert subprocess.run(probe, capture_output=True, text=True, check=True).stdout.strip() == "0"
+    assert os.environ.get(name) == operator
+    with openmp.for_engine_processes(True):  # unset: vLLM's default, or what the operator set
+        assert os.environ.get(name) == operator
+    with openmp.for_engine_processes(False, reserved_cpus=0):  # not a CPU engine: vLLM ignores it
+        assert os.environ.get(name) == operator
