@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from services.bench.redaction_metrics import percentile
 
@@ -89,6 +89,18 @@ class ConfigRun:
 
     def get(self, prompt_set: str, concurrency: int) -> SetRun | None:
         return next((s for s in self.sets if s.prompt_set == prompt_set and s.concurrency == concurrency), None)
+
+
+def faster_of(first: ConfigRun, second: ConfigRun) -> ConfigRun:
+    """One configuration measured twice (plain, first and last in a run): each set keeps its faster
+    measurement, so a machine that slowed down while the plain engine ran cannot flatter the
+    configurations measured after it; speedups can only come out lower."""
+    assert (first.parity, first.config) == (second.parity, second.config)
+    sets = []
+    for s in first.sets:
+        other = second.get(s.prompt_set, s.concurrency)
+        sets.append(s if other is None or s.wall_s <= other.wall_s else other)
+    return replace(first, sets=tuple(sets))
 
 
 @dataclass(frozen=True, slots=True)

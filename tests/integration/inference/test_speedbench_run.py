@@ -45,7 +45,10 @@ async def test_a_small_run_writes_the_table_and_json_with_identical_strict_outpu
     assert spec["mixed"]["identical"] == 1.0 and spec["copy_heavy"]["identical"] == 1.0
     assert spec["copy_heavy"]["acceptance_rate"] is None  # transformers does not count drafts
     assert data["header"]["max_tokens"] == 4
+    assert "plain runs first and again last" in data["header"]["notes"][0]
 
     table = (tmp_path / "t.md").read_text()
     assert f"| strict | {primary} | 2 |" in table and "--engine transformers" in table
-    assert table in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert table in captured.out
+    assert captured.err.count("strict none: starting the transformers engine") == 2  # plain first and last

@@ -14,6 +14,7 @@ from services.bench.inference_report import (
     RequestRecord,
     SetRun,
     build_rows,
+    faster_of,
     gpu_implied_speedup,
     targets_met,
     identical_share,
@@ -221,3 +222,16 @@ def test_gpu_implied_speedup_is_tokens_per_verification_over_its_cost(length: fl
     assert gpu_implied_speedup(length, cost) == pytest.approx(length / cost)
     assert gpu_implied_speedup(length) == length  # a verification costs one plain step
     assert gpu_implied_speedup(None) is None and gpu_implied_speedup(float("nan")) is None
+
+
+@given(st.lists(st.tuples(st.floats(0.1, 10), st.floats(0.1, 10)), min_size=1, max_size=4))
+def test_plain_measured_twice_keeps_each_sets_faster_measurement(walls: list[tuple[float, float]]) -> None:
+    keys = [("mixed", 1), ("copy_heavy", 1), ("mixed", 4), ("copy_heavy", 4)][:len(walls)]
+    first = ConfigRun("strict", "none", sets=tuple(set_run(n, c, a, [rec(0, (1,))]) for (n, c), (a, _) in zip(keys, walls)))
+    last = ConfigRun("strict", "none", sets=tuple(set_run(n, c, b, [rec(0, (1,))]) for (n, c), (_, b) in zip(keys, walls)))
+    kept = faster_of(first, last)
+    assert [(s.prompt_set, s.concurrency) for s in kept.sets] == keys
+    assert [s.wall_s for s in kept.sets] == [min(a, b) for a, b in walls]
+    # so the anchor's speed is never below either measurement, and no speedup can rise
+    assert all(kept.get(n, c).tokens_per_s >= max(first.get(n, c).tokens_per_s, last.get(n, c).tokens_per_s) - 1e-9
+               for n, c in keys)
