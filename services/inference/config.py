@@ -8,7 +8,12 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from services.common.settings import ServerSettings, Strict
-from services.inference.engines.engine_config import FIXED_DRAFT_COUNT, MAX_DRAFT_TOKEN_COST
+from services.inference.engines.engine_config import (
+    DEFAULT_DRAFT_TOKEN_COST,
+    FIXED_DRAFT_COUNT,
+    MAX_DRAFT_TOKEN_COST,
+    SELF_GATING,
+)
 
 # `auto` schedules' last batch size: past any max_num_seqs this project sets.
 AUTO_SCHEDULE_LAST_BATCH = 1024
@@ -40,7 +45,9 @@ class SpeculativeSection(Strict):
     # the current batch size, and none while its drafts keep failing (services/inference/engines/
     # draft_policy.py). 0.05 is measured on this project's 2-core CPU (docs/benchmarks.md); on a GPU,
     # where verifying a few tokens costs about one step, set ~0. 0 verifies every draft proposed.
-    draft_token_cost: float = Field(default=0.05, ge=0, le=MAX_DRAFT_TOKEN_COST)
+    # null (the default): 0.05, except 0 for suffix decoding, whose trees already draft only what
+    # their counts make likely (measured: adaptation on top cut drafts that paid).
+    draft_token_cost: float | None = Field(default=None, ge=0, le=MAX_DRAFT_TOKEN_COST)
     # suffix: finished answers kept in the global suffix tree for later requests to draft from. 0 (the
     # default): each request drafts from its own prompt and answer only. More makes repeated answers
     # faster, and makes a request's speed depend on other requests' answers, other tenants' included
@@ -48,11 +55,17 @@ class SpeculativeSection(Strict):
     # trust domain (docs/security.md).
     suffix_cached_requests: int = Field(default=0, ge=0)
 
+    def token_cost(self) -> float:
+        """draft_token_cost, or this method's default where it is unset."""
+        if self.draft_token_cost is not None:
+            return self.draft_token_cost
+        return 0.0 if self.method in SELF_GATING else DEFAULT_DRAFT_TOKEN_COST
+
     def batch_schedule(self) -> tuple[tuple[int, int, int], ...] | None:
         """The engine's schedule: what `auto` stands for with this method, else the one set."""
         schedule = self.num_speculative_tokens_per_batch_size
         if schedule == "auto":
-            if self.method in FIXED_DRAFT_COUNT or self.draft_token_cost > 0:
+            if self.method in FIXED_DRAFT_COUNT or self.token_cost() > 0:
                 return None
             return ((1, 1, self.num_speculative_tokens), (2, AUTO_SCHEDULE_LAST_BATCH, 0))
         return None if schedule is None else tuple(tuple(entry) for entry in schedule)

@@ -24,6 +24,12 @@ FIXED_DRAFT_COUNT: tuple[str, ...] = ("medusa", "suffix")
 PARITY_DTYPES: dict[str, str] = {"strict": "float32", "fast": "bfloat16"}
 # draft_token_cost's upper bound: verifying one token at ten times a whole step is no machine's.
 MAX_DRAFT_TOKEN_COST = 10.0
+# draft_token_cost where the setting is unset: measured on this project's 2-core CPU (docs/benchmarks.md).
+DEFAULT_DRAFT_TOKEN_COST = 0.05
+# Methods whose proposer already drafts only what it judges likely (suffix decoding: its trees'
+# counts against suffix_decoding_min_token_prob): adaptive drafting is off for them unless set.
+# Measured: with it on, suffix decoding was level or slower in three runs out of three.
+SELF_GATING: tuple[str, ...] = ("suffix",)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,8 @@ CPU KV cache is 1 GiB (EngineConfig.kv_cache_gib, set as VLLM_CPU_KVCACHE_SPACE)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 # No skip when vLLM is missing: `make test` installs the inference extra, and a missing engine
@@ -15,7 +17,11 @@ import pytest
 from services.inference import models  # noqa: E402
 from services.inference.config import InferenceSettings  # noqa: E402
 from services.inference.engines.base import collect  # noqa: E402
-from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings  # noqa: E402
+from services.inference.engines.engine_config import (  # noqa: E402
+    DEFAULT_DRAFT_TOKEN_COST,
+    EngineConfig,
+    SpeculativeSettings,
+)
 from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
 from services.inference.service import speculative_settings  # noqa: E402
@@ -65,9 +71,12 @@ def plain_vllm_distribution(plain_vllm):
 @pytest.fixture(scope="module", params=["primary", "ngram"])
 async def vllm_engine(request, model_dir, plain_vllm_outputs):
     """A speculative engine in strict parity: the primary's default configuration (suffix decoding),
-    then n-gram speculation. Each starts after the one before closed, and the last closes with its
-    test module so no engine process outlives the inference tests."""
-    spec = speculative_settings(InferenceSettings().primary.speculative) if request.param == "primary" else NGRAM
+    then n-gram speculation with adaptive drafting at the default cost (so the greedy, sampling and
+    distribution tests also run through the acceptance-following scheduler). Each starts after the
+    one before closed, and the last closes with its test module so no engine process outlives the
+    inference tests."""
+    spec = (speculative_settings(InferenceSettings().primary.speculative) if request.param == "primary"
+            else replace(NGRAM, draft_token_cost=DEFAULT_DRAFT_TOKEN_COST))
     engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict", speculative=spec))
     await engine.start()
     yield engine

@@ -73,7 +73,7 @@ def test_auto_leaves_the_batch_to_adaptive_drafting_and_without_it_runs_a_batch_
     measured fallback (docs/benchmarks.md): n-gram drafts pay one request at a time and lose with 4
     in flight on this CPU, so a batch runs plain."""
     section = SpeculativeSection(method="ngram")
-    assert section.num_speculative_tokens_per_batch_size == "auto" and section.draft_token_cost > 0
+    assert section.num_speculative_tokens_per_batch_size == "auto" and section.token_cost() > 0
     assert speculative_settings(section).batch_schedule is None
     spec = speculative_settings(SpeculativeSection(method="ngram", draft_token_cost=0))
     assert spec.batch_schedule == ((1, 1, 8), (2, 1024, 0))
@@ -122,6 +122,12 @@ def test_a_draft_token_cost_loads_the_adaptive_scheduler_and_nothing_else_does(t
         "scheduler_cls": QUALNAME, "additional_config": {COST_KEY: 0.05}}
     for spec in (SpeculativeSettings(method="suffix"), SpeculativeSettings(method="none", draft_token_cost=0.05)):
         assert adaptive_drafting_args(EngineConfig(model_dir=tmp_path, speculative=spec)) == {}
-    assert speculative_settings(SpeculativeSection(method="suffix")).draft_token_cost == 0.05
+    # Unset, the cost is the method's: 0.05 (measured here), but 0 for suffix decoding, whose trees
+    # gate their own drafts; set, it is what was set, suffix decoding included.
+    assert speculative_settings(SpeculativeSection(method="ngram")).draft_token_cost == 0.05
+    assert speculative_settings(SpeculativeSection(method="eagle3", draft_model="/m")).draft_token_cost == 0.05
+    assert speculative_settings(SpeculativeSection(method="suffix")).draft_token_cost == 0.0
+    assert speculative_settings(SpeculativeSection(method="suffix", draft_token_cost=0.05)).draft_token_cost == 0.05
+    assert speculative_settings(SpeculativeSection(method="ngram", draft_token_cost=0)).draft_token_cost == 0.0
     with pytest.raises(EngineConfigError, match="draft_token_cost"):
         SpeculativeSettings(method="ngram", draft_token_cost=-1).check()
