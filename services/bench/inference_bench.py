@@ -184,6 +184,17 @@ def config_names(primary: SpeculativeSettings, extra: Sequence[str]) -> list[str
     return list(dict.fromkeys(names))
 
 
+def run_note(prompt_sets: dict[str, tuple[str, ...]], kind: str, repeat: int, reserved_cpus: int | None) -> str:
+    """The report's line on how the run was made, with what changes its speed that the command line
+    does not show (vLLM's CPU model threads: `inference.primary.reserved_cpus`)."""
+    note = ("Prompts: " + ", ".join(f"{len(p)} {name}" for name, p in prompt_sets.items())
+            + f"; engine {kind}; {repeat} pass(es) per set, the fastest kept; plain runs first and again last, "
+            "and each set's anchor is its faster measurement")
+    if kind == "vllm":
+        note += "; reserved_cpus " + ("unset (vLLM's default)" if reserved_cpus is None else str(reserved_cpus))
+    return note + "."
+
+
 def progress(message: str) -> None:
     print(f"[bench inference {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
@@ -305,9 +316,7 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
         machine=platform.node(), arch=platform.machine(), cpus=len(os.sched_getaffinity(0)),
         date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), model=inference.model_name,
         max_tokens=args.max_tokens,
-        notes=("Prompts: " + ", ".join(f"{len(p)} {name}" for name, p in prompt_sets.items())
-               + f"; engine {kind}; {args.repeat} pass(es) per set, the fastest kept; plain runs first and "
-               "again last, and each set's anchor is its faster measurement.",))
+        notes=(run_note(prompt_sets, kind, args.repeat, primary.reserved_cpus),))
     runs: list[ConfigRun] = []
     for parity in args.parity:
         for name in configs:

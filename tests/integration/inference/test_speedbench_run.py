@@ -46,6 +46,7 @@ async def test_a_small_run_writes_the_table_and_json_with_identical_strict_outpu
     assert spec["copy_heavy"]["acceptance_rate"] is None  # transformers does not count drafts
     assert data["header"]["max_tokens"] == 4
     assert "plain runs first and again last" in data["header"]["notes"][0]
+    assert "reserved_cpus" not in data["header"]["notes"][0]  # a vLLM setting; this run is transformers
 
     table = (tmp_path / "t.md").read_text()
     assert f"| strict | {primary} | 2 |" in table and "--engine transformers" in table

@@ -18,6 +18,7 @@ from services.bench.inference_bench import (
     config_name,
     config_names,
     parse_config,
+    run_note,
     run_pass,
     run_set,
 )
@@ -156,3 +157,12 @@ async def test_repeat_keeps_the_fastest_pass() -> None:
     s = await run_set(engine, "mixed", PROMPTS[:2], 8, 1, repeat=3)  # type: ignore[arg-type]
     assert engine.calls == 6
     assert s.wall_s < 0.1  # the other passes take at least 0.1 s
+
+
+def test_the_run_note_names_the_model_threads_setting_of_a_vllm_run() -> None:
+    sets = {"mixed": ("a", "b"), "copy_heavy": ("c",)}
+    assert run_note(sets, "vllm", 2, 0) == (
+        "Prompts: 2 mixed, 1 copy_heavy; engine vllm; 2 pass(es) per set, the fastest kept; plain runs first "
+        "and again last, and each set's anchor is its faster measurement; reserved_cpus 0.")
+    assert run_note(sets, "vllm", 1, None).endswith("; reserved_cpus unset (vLLM's default).")
+    assert "reserved_cpus" not in run_note(sets, "transformers", 1, None)
