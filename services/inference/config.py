@@ -110,7 +110,7 @@ class InstanceSettings(Strict):
     # vLLM on a CPU: cores kept free of the model's threads (VLLM_CPU_NUM_OF_RESERVED_CPU); the
     # others each run one. Unset: vLLM's default, one core for its scheduler process. On a host that
     # runs little else, 0 gives the model every core: on this project's 2-core machine plain
-    # decoding ran 36% more tokens/s at 4 in flight (docs/benchmarks.md, "Worker threads").
+    # decoding ran 32% more tokens/s at 4 in flight (docs/benchmarks.md, "Model threads").
     reserved_cpus: int | None = Field(default=None, ge=0)
     # Context length; unset means the model's own.
     max_model_len: int | None = Field(default=None, ge=16)

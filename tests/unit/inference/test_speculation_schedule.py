@@ -12,7 +12,13 @@ from vllm.v1.spec_decode.dynamic.utils import (
 )
 
 from services.inference.config import SpeculativeSection
-from services.inference.engines.engine_config import FIXED_DRAFT_COUNT, SpeculativeSettings
+from services.inference.engines.engine_config import (
+    DEFAULT_DRAFT_TOKEN_COST,
+    FIXED_DRAFT_COUNT,
+    MAX_DRAFT_TOKEN_COST,
+    SELF_GATING,
+    SpeculativeSettings,
+)
 from services.inference.engines.errors import EngineConfigError
 from services.inference.engines.vllm_engine import speculative_config
 from services.inference.service import speculative_settings
@@ -131,3 +137,16 @@ def test_a_draft_token_cost_loads_the_adaptive_scheduler_and_nothing_else_does(t
     assert speculative_settings(SpeculativeSection(method="ngram", draft_token_cost=0)).draft_token_cost == 0.0
     with pytest.raises(EngineConfigError, match="draft_token_cost"):
         SpeculativeSettings(method="ngram", draft_token_cost=-1).check()
+
+
+@given(method=st.sampled_from(["ngram", "suffix", "draft_model", "eagle", "eagle3", "medusa"]),
+       cost=st.none() | st.floats(0, MAX_DRAFT_TOKEN_COST))
+def test_a_set_cost_is_kept_and_an_unset_one_is_the_methods_default(method: str, cost: float | None) -> None:
+    """Whatever the method, a cost that is set reaches the engine as set; unset, it is 0 only for a
+    method that gates its own drafts (SELF_GATING), and the measured default for every other."""
+    section = SpeculativeSection(method=method, draft_model="/m", draft_token_cost=cost)
+    expected = cost if cost is not None else (0.0 if method in SELF_GATING else DEFAULT_DRAFT_TOKEN_COST)
+    assert section.token_cost() == expected
+    assert speculative_settings(section).draft_token_cost == expected
+    # a schedule by batch size only where nothing drafts by acceptance (and the method allows one)
+    assert (section.batch_schedule() is None) == (method in FIXED_DRAFT_COUNT or expected > 0)
