@@ -275,7 +275,8 @@ def cmd_train_speculator(args: argparse.Namespace) -> int:
         method=args.method, samples=defaults.samples if args.samples is None else args.samples,
         steps=defaults.steps if args.steps is None else args.steps, seed=args.seed,
         draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
-        ttt_steps=args.ttt_steps, heads=args.heads, head_layers=args.head_layers, threads=args.threads)
+        ttt_steps=args.ttt_steps, heads=args.heads, head_layers=args.head_layers, threads=args.threads,
+        self_prompts=args.self_prompts)
     try:
         out = train_speculator(settings, out=args.out, model_dir=args.model_dir, resume=args.resume)
     except (FileNotFoundError, ValueError) as exc:
@@ -433,7 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", choices=("eagle3", "medusa"), default="eagle3",
                    help="the speculator to train (default eagle3); both share the target's answers and "
                         "hidden states, cached in speculator-data/ beside the checkpoint folder")
-    p.add_argument("--samples", type=int, help="training prompts (default 256)")
+    p.add_argument("--samples", type=int, help="training prompts from the templates (default 256)")
+    p.add_argument("--self-prompts", type=int, default=0,
+                   help="more training prompts, written by the target itself from a seed (Magpie; "
+                        "broader than the templates, docs/speculator.md; default 0)")
     p.add_argument("--steps", type=int, help="optimizer steps (default 600)")
     p.add_argument("--seed", type=int, default=0, help="seed of the prompts, the initial weights and the batches")
     p.add_argument("--out", type=Path,

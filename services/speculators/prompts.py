@@ -1,11 +1,20 @@
-"""The speculator's training prompts: chat requests assembled offline, deterministically, from a seed.
+"""The speculator's training prompts, from a seed, with nothing downloaded. Two sources:
 
-Instruction templates are the project's own; the words that fill them (jobs, companies, cities,
-countries, product phrases, filler sentences) come from Faker (MIT licence, installed with the
-project, pinned in the lock file) with a seeded generator, so the same seed gives the same prompts
-on every machine and nothing is downloaded. The bench's reported prompt sets
-(services/bench/inference_bench.py) are deliberately not used: a speculator tuned on the prompts
-it is measured on would overstate its acceptance. Source and licence: docs/speculator.md.
+- templates: instruction templates of the project's own, filled with words (jobs, companies,
+  cities, countries, product phrases, filler sentences) from Faker (MIT licence, installed with the
+  project, pinned in the lock file) by a seeded generator: the same seed gives the same prompts on
+  every machine. They cover request shapes (copying, extraction, code fixes, formats) but are a
+  narrow slice of chat, and a head trained on them alone agreed with the target on 0.39 of first
+  drafts for new prompts of the same templates and 0.22 for the bench's (docs/benchmarks.md).
+- self: user turns the target writes itself (the Magpie method, Xu et al. 2024): sampled from the
+  chat template's text up to and including the user header, so the model fills in a request as
+  the users it was tuned on would. Broad in topic, and the target's own distribution; the prompts
+  come from the target (SmolLM2-135M-Instruct, Apache-2.0) with a seed per prompt (distill.py runs
+  them on the primary's vLLM engine), so the same seed and versions give the same prompts.
+
+The bench's reported prompt sets (services/bench/inference_bench.py) are deliberately not used: a
+speculator tuned on the prompts it is measured on would overstate its acceptance. Source and
+licence: docs/speculator.md.
 """
 
 from __future__ import annotations
@@ -19,6 +28,18 @@ from collections.abc import Callable
 from faker import Faker
 
 SOURCE = f"faker=={importlib.metadata.version('faker')} (MIT) filling ztgate's own templates"
+SELF_SOURCE = "user turns sampled from the target itself (Magpie; SmolLM2-135M-Instruct, Apache-2.0)"
+
+# How the target writes its own user turns: its full distribution (temperature 1) less the far tail,
+# short enough to be a request, not an essay.
+SELF_TEMPERATURE = 1.0
+SELF_TOP_P = 0.95
+SELF_MAX_TOKENS = 96
+SELF_MIN_CHARS = 12  # shorter is a greeting or a fragment, not a request
+# Draws per wanted prompt before giving up: a draw that ran out of tokens, was too short or repeated
+# an earlier prompt is drawn again with the next seed.
+SELF_ATTEMPTS_PER_PROMPT = 4
+_MARKER = "\x00ztgate-user-turn\x00"
 
 def _noun(f: Faker) -> str:
     return f.word(part_of_speech="noun")
@@ -90,6 +111,30 @@ def training_prompts(samples: int, seed: int) -> list[str]:
             rng.shuffle(order)
         out.append(_TEMPLATES[order.pop()](fake))
     return out
+
+
+def user_turn_prefix(apply_chat_template: Callable[[list[dict[str, str]]], str]) -> str:
+    """The chat template's text before a user's words (its default system turn and the user
+    header): what the target continues when it writes a request itself."""
+    rendered = apply_chat_template([{"role": "user", "content": _MARKER}])
+    if rendered.count(_MARKER) != 1:
+        raise ValueError("the chat template does not render a user turn's text verbatim; it cannot write "
+                         "its own prompts (train on templates only: --self-prompts 0)")
+    return rendered.split(_MARKER)[0]
+
+
+def self_prompt_seed(seed: int, draw: int) -> int:
+    """The sampling seed of the `draw`-th self-prompt draw: distinct per draw and per run seed."""
+    return (seed * 1_000_003 + draw) % (2**31 - 1)
+
+
+def accept_self_prompt(text: str, finished: bool, seen: set[str]) -> str | None:
+    """The drawn user turn as a training prompt, or None where it is not one: cut off by the token
+    limit, too short, or a repeat of an earlier prompt."""
+    text = text.strip()
+    if not finished or len(text) < SELF_MIN_CHARS or text in seen:
+        return None
+    return text
 
 
 def data_hash(prompts: list[str]) -> str:

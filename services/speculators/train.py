@@ -1,7 +1,8 @@
 """`ztgate models train-speculator`: an EAGLE-3 head or Medusa heads for the default model, self-distilled
 on CPU.
 
-Steps: prompts (services/speculators/prompts.py) -> the target's answers and hidden states
+Steps: prompts (services/speculators/prompts.py: templates, and user turns the target writes
+itself) -> the target's answers and hidden states
 (distill.py, cached in `<out's parent>/speculator-data/`, shared by both methods) -> the draft
 vocabulary (vocab.py) -> training (fit.py, resumable from `<out>/.train/`) -> the checkpoint vLLM
 loads with `method: eagle3` (checkpoint.py) or `method: medusa` (medusa.py). Why our own code and
@@ -40,7 +41,8 @@ def default_out_dir(method: str = "eagle3") -> Path:
 @dataclass(frozen=True)
 class TrainSettings:
     method: Literal["eagle3", "medusa"] = "eagle3"
-    samples: int = 256  # training prompts
+    samples: int = 256  # training prompts from the templates
+    self_prompts: int = 0  # more training prompts, written by the target itself (prompts.py, "self")
     steps: int = 600  # optimizer steps
     seed: int = 0
     draft_vocab: int = 8192  # K: the draft head's vocabulary (the target has 49,152)
@@ -67,21 +69,43 @@ def _features(model_dir: Path, settings: TrainSettings, data_dir: Path, log: Cal
     target = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
     texts = prompts.training_prompts(settings.samples, settings.seed)
     aux_layers = default_aux_layers(target.config.num_hidden_layers)
-    fingerprint = {"data_sha256": prompts.data_hash(texts), "max_new_tokens": settings.max_new_tokens,
-                   "aux_layers": list(aux_layers), "model": _model_id(model_dir),
-                   "final_hidden": True,  # caches from before Medusa lack the last hidden state
-                   "answers": "vllm"}  # caches from before answered with transformers' generate
+    # The recipe of the data: the template prompts' hash, and how many the target writes itself (their
+    # own hash is known once written; it is recorded beside the cache and in training.json).
+    fingerprint: dict[str, Any] = {
+        "data_sha256": prompts.data_hash(texts), "max_new_tokens": settings.max_new_tokens,
+        "aux_layers": list(aux_layers), "model": _model_id(model_dir),
+        "final_hidden": True,  # caches from before Medusa lack the last hidden state
+        "answers": "vllm"}  # caches from before answered with transformers' generate
+    if settings.self_prompts:
+        fingerprint["self_prompts"] = {"count": settings.self_prompts, "seed": settings.seed,
+                                       "temperature": prompts.SELF_TEMPERATURE, "top_p": prompts.SELF_TOP_P,
+                                       "max_tokens": prompts.SELF_MAX_TOKENS, "min_chars": prompts.SELF_MIN_CHARS}
     key = hashlib.sha256(json.dumps(fingerprint, sort_keys=True).encode()).hexdigest()[:16]
     path, meta = data_dir / f"{key}.safetensors", data_dir / f"{key}.json"
-    if path.is_file() and meta.is_file() and json.loads(meta.read_text()) == fingerprint:
-        log(f"reusing the target's answers and hidden states from {path}")
-        return Features.load(path), fingerprint, target
-    log(f"answering {len(texts)} prompts with the target and recording its hidden states")
-    features = collect(target, answers(model_dir, texts, settings.max_new_tokens), aux_layers)
+    if path.is_file() and meta.is_file():
+        recorded = json.loads(meta.read_text())
+        if {k: v for k, v in recorded.items() if k != "prompts_sha256"} == fingerprint:
+            log(f"reusing the target's answers and hidden states from {path}")
+            return Features.load(path), _data_record(fingerprint, recorded.get("prompts_sha256")), target
+    log(f"answering {len(texts) + settings.self_prompts} prompts with the target "
+        f"({settings.self_prompts} written by the target itself) and recording its hidden states")
+    all_texts, sequences = answers(model_dir, texts, settings.max_new_tokens,
+                                   self_prompt_count=settings.self_prompts, seed=settings.seed)
+    features = collect(target, sequences, aux_layers)
     data_dir.mkdir(parents=True, exist_ok=True)
     features.save(path)
-    meta.write_text(json.dumps(fingerprint, indent=2) + "\n")
-    return features, fingerprint, target
+    all_hash = prompts.data_hash(all_texts)
+    meta.write_text(json.dumps({**fingerprint, "prompts_sha256": all_hash}, indent=2) + "\n")
+    return features, _data_record(fingerprint, all_hash), target
+
+
+def _data_record(fingerprint: dict[str, Any], prompts_sha256: str | None) -> dict[str, Any]:
+    """The data's fingerprint as the checkpoint records it: `data_sha256` is every prompt's hash (the
+    template prompts' alone when the target wrote none), `template_sha256` the templates'."""
+    record = {**fingerprint, "template_sha256": fingerprint["data_sha256"]}
+    if "self_prompts" in fingerprint and prompts_sha256 is not None:
+        record["data_sha256"] = prompts_sha256
+    return record
 
 
 def _model_id(model_dir: Path) -> str:
@@ -98,6 +122,8 @@ def train_speculator(settings: TrainSettings, out: Path | None = None, model_dir
 
     if settings.method not in shipped.TRAINED_METHODS:
         raise ValueError(f"--method must be one of {', '.join(shipped.TRAINED_METHODS)}; got {settings.method!r}")
+    if settings.self_prompts < 0:
+        raise ValueError(f"--self-prompts must be 0 or more; got {settings.self_prompts}")
     for name in ("samples", "steps", "draft_vocab", "max_new_tokens", "batch_size", "ttt_steps", "heads",
                  "head_layers", "save_every", "threads"):
         if getattr(settings, name) < 1:
@@ -184,7 +210,8 @@ def _record(settings: TrainSettings, data_fp: dict[str, Any], features: Features
     return {
         "method": settings.method, "target": models.DEFAULT_MODEL, "target_model_id": data_fp["model"],
         "seed": settings.seed, "settings": asdict(settings), "versions": checkpoint.versions(),
-        "data_source": prompts.SOURCE, "data_sha256": data_fp["data_sha256"],
+        "data_source": prompts.SOURCE + (f"; {prompts.SELF_SOURCE}" if settings.self_prompts else ""),
+        "data_sha256": data_fp["data_sha256"], "template_sha256": data_fp["template_sha256"],
         "tokens": int(features.labels.numel()), "samples": features.num_samples,
         "aux_layers": data_fp["aux_layers"], "steps": result.step, "resumed_from": result.resumed_from,
         "final_loss": result.final_loss,

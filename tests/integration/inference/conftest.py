@@ -25,6 +25,8 @@ from services.inference.engines.engine_config import (  # noqa: E402
 from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
 from services.inference.service import speculative_settings  # noqa: E402
+from services.speculators.distill import self_prompts  # noqa: E402
+from services.speculators.prompts import user_turn_prefix  # noqa: E402
 
 from inference_prompts import NGRAM, SAMPLE_SEEDS, run_all, sample_distribution, sample_request  # noqa: E402
 
@@ -40,7 +42,8 @@ def model_dir():
 @pytest.fixture(scope="session")
 async def plain_vllm(model_dir):
     """Greedy answers of a plain (no speculation) strict-parity vLLM engine, its seeded samples
-    (SAMPLE_SEEDS, in order), and the sampled answers the speculative engine's are compared with."""
+    (SAMPLE_SEEDS, in order), the sampled answers the speculative engine's are compared with, and
+    two runs of the speculator trainer's target-written prompts from one seed."""
     engine = VllmEngine(EngineConfig(model_dir=model_dir, parity="strict",
                                      speculative=SpeculativeSettings(method="none")))
     await engine.start()
@@ -48,7 +51,10 @@ async def plain_vllm(model_dir):
         outputs = await run_all(engine)
         samples = [await collect(engine.generate(sample_request(seed)), f"sample-{i}")
                    for i, seed in enumerate(SAMPLE_SEEDS)]
-        return outputs, samples, await sample_distribution(engine)
+        distribution = await sample_distribution(engine)
+        prefix = user_turn_prefix(lambda m: engine.tokenizer.apply_chat_template(m, tokenize=False))
+        written = [await self_prompts(engine, prefix, 3, seed=5) for _ in range(2)]
+        return outputs, samples, distribution, written
     finally:
         await engine.close()
 
@@ -66,6 +72,11 @@ def plain_vllm_samples(plain_vllm):
 @pytest.fixture(scope="session")
 def plain_vllm_distribution(plain_vllm):
     return plain_vllm[2]
+
+
+@pytest.fixture(scope="session")
+def plain_vllm_self_prompts(plain_vllm):
+    return plain_vllm[3]
 
 
 @pytest.fixture(scope="module", params=["primary", "ngram"])

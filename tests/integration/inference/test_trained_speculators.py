@@ -21,7 +21,8 @@ from services.speculators.train import TrainSettings, train_speculator
 
 pytestmark = pytest.mark.slow
 
-TINY = TrainSettings(samples=4, steps=20, seed=0, max_new_tokens=24, batch_size=4)
+# Four template prompts and two the target writes itself (Magpie, services/speculators/prompts.py).
+TINY = TrainSettings(samples=4, self_prompts=2, steps=20, seed=0, max_new_tokens=24, batch_size=4)
 NUM_SPECULATIVE_TOKENS = 3
 
 
@@ -88,3 +89,20 @@ def test_the_trained_head_drafts_the_targets_tokens_on_what_it_learned(speculato
     totals = speculator_engine.speculative_totals()
     assert totals.num_accepted_tokens >= accepted
     assert sum(totals.num_accepted_tokens_per_pos) == totals.num_accepted_tokens
+
+
+def test_the_record_counts_the_prompts_the_target_wrote(tiny_speculator):
+    import json
+
+    from services.speculators.prompts import SELF_SOURCE, data_hash
+
+    record = json.loads((tiny_speculator[1] / "training.json").read_text())
+    assert record["samples"] == TINY.samples + TINY.self_prompts and record["settings"]["self_prompts"] == 2
+    assert record["template_sha256"] == data_hash(training_prompts(TINY.samples, TINY.seed))
+    assert record["data_sha256"] != record["template_sha256"] and SELF_SOURCE in record["data_source"]
+
+
+def test_the_target_writes_the_same_prompts_from_the_same_seed(plain_vllm_self_prompts):
+    first, second = plain_vllm_self_prompts
+    assert first == second and len(first) == 3 and len(set(first)) == 3
+    assert all(text == text.strip() and len(text) >= 12 and "<|im_" not in text for text in first)
