@@ -111,14 +111,18 @@ ALL_SETS: dict[str, tuple[str, ...]] = {**PROMPT_SETS, "open_ended": OPEN_ENDED,
 
 
 def parse_config(text: str) -> SpeculativeSettings:
-    """'none', 'ngram:K:MIN:MAX', 'suffix:K[:CACHED]', 'draft_model:PATH:K', 'eagle3:PATH:K' or 'medusa:PATH:K'
+    """'none', 'ngram:K:MIN:MAX', 'suffix:K[:CACHED[:FACTOR]]', 'draft_model:PATH:K', 'eagle3:PATH:K' or 'medusa:PATH:K'
     (speculators from `ztgate models train-speculator`), each optionally followed by '~COST' (verify only the
     drafts that pay at that draft-token cost: draft_policy.py; without it every draft is verified) and by a
     batch-size schedule '@FIRST-LAST:TOKENS,...' (vLLM's dynamic speculation), as engine settings;
     ValueError naming the form."""
     from dataclasses import replace
 
-    from services.inference.engines.engine_config import MAX_DRAFT_TOKEN_COST, SpeculativeSettings
+    from services.inference.engines.engine_config import (
+        MAX_DRAFT_TOKEN_COST,
+        SUFFIX_MAX_SPEC_FACTOR,
+        SpeculativeSettings,
+    )
 
     body, at, schedule_text = text.partition("@")
     body, tilde, cost_text = body.partition("~")
@@ -128,9 +132,11 @@ def parse_config(text: str) -> SpeculativeSettings:
         if method in ("none", "plain") and not rest:
             spec = SpeculativeSettings(method="none")
         elif method == "suffix":
-            k, _, cached = rest.partition(":")
+            k, _, more = rest.partition(":")
+            cached, _, factor = more.partition(":")
             spec = SpeculativeSettings(method="suffix", num_speculative_tokens=int(k),
-                                       suffix_cached_requests=int(cached or 0))
+                                       suffix_cached_requests=int(cached or 0),
+                                       suffix_max_spec_factor=float(factor or SUFFIX_MAX_SPEC_FACTOR))
         elif method == "ngram":
             k, lo, hi = (int(x) for x in rest.split(":"))
             spec = SpeculativeSettings(method="ngram", num_speculative_tokens=k, prompt_lookup_min=lo,
@@ -153,21 +159,25 @@ def parse_config(text: str) -> SpeculativeSettings:
         spec = None
     if spec is None or ((at or tilde) and spec.method == "none"):
         raise ValueError(f"speculative config {text!r}: use none, ngram:K:MIN:MAX, draft_model:PATH:K, "
-                         "eagle3:PATH:K, medusa:PATH:K or suffix:K[:CACHED], optionally with ~COST (draft-token cost, 0 to "
+                         "eagle3:PATH:K, medusa:PATH:K or suffix:K[:CACHED[:FACTOR]], optionally with ~COST (draft-token cost, 0 to "
                          "10) and @FIRST-LAST:TOKENS,... (tokens per batch-size range)")
     return spec
 
 
 def config_name(spec: SpeculativeSettings) -> str:
     """The inverse of parse_config: the name a configuration has in the table and the JSON."""
+    from services.inference.engines.engine_config import SUFFIX_MAX_SPEC_FACTOR
+
     if spec.method == "none":
         return PLAIN
     if spec.method == "ngram":
         name = f"ngram:{spec.num_speculative_tokens}:{spec.prompt_lookup_min}:{spec.prompt_lookup_max}"
     elif spec.method == "suffix":
         name = f"suffix:{spec.num_speculative_tokens}"
-        if spec.suffix_cached_requests:
+        if spec.suffix_cached_requests or spec.suffix_max_spec_factor != SUFFIX_MAX_SPEC_FACTOR:
             name += f":{spec.suffix_cached_requests}"
+        if spec.suffix_max_spec_factor != SUFFIX_MAX_SPEC_FACTOR:
+            name += f":{spec.suffix_max_spec_factor:g}"
     else:
         name = f"{spec.method}:{spec.draft_model}:{spec.num_speculative_tokens}"
     if spec.draft_token_cost:

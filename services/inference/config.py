@@ -12,7 +12,9 @@ from services.inference.engines.engine_config import (
     DEFAULT_DRAFT_TOKEN_COST,
     FIXED_DRAFT_COUNT,
     MAX_DRAFT_TOKEN_COST,
+    MAX_SUFFIX_SPEC_FACTOR,
     SELF_GATING,
+    SUFFIX_MAX_SPEC_FACTOR,
 )
 
 # `auto` schedules' last batch size: past any max_num_seqs this project sets.
@@ -54,6 +56,10 @@ class SpeculativeSection(Strict):
     # (a timing side channel, like a shared prefix cache's): raise it only where all callers share a
     # trust domain (docs/security.md).
     suffix_cached_requests: int = Field(default=0, ge=0)
+    # suffix: a draft is at most this many times as long as the context it matched (vLLM's
+    # suffix_decoding_max_spec_factor; its default is 1.0). 2.0 drafts further into a copy that has
+    # just begun; measured in docs/benchmarks.md.
+    suffix_max_spec_factor: float = Field(default=SUFFIX_MAX_SPEC_FACTOR, gt=0, le=MAX_SUFFIX_SPEC_FACTOR)
 
     def token_cost(self) -> float:
         """draft_token_cost, or this method's default where it is unset."""

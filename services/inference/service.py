@@ -36,6 +36,7 @@ def speculative_settings(spec: SpeculativeSection) -> SpeculativeSettings:
         method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
         prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
         draft_model=draft_model, suffix_cached_requests=spec.suffix_cached_requests,
+        suffix_max_spec_factor=spec.suffix_max_spec_factor,
         batch_schedule=spec.batch_schedule(), draft_token_cost=spec.token_cost())
 
 

@@ -30,6 +30,11 @@ DEFAULT_DRAFT_TOKEN_COST = 0.05
 # counts against suffix_decoding_min_token_prob): adaptive drafting is off for them unless set.
 # Measured: with it on, suffix decoding was level or slower in three runs out of three.
 SELF_GATING: tuple[str, ...] = ("suffix",)
+# suffix_max_spec_factor where unset. vLLM's default is 1.0: a draft no longer than the context it
+# matched, so a copy that has just begun drafts one or two tokens. 2.0 drafts further along a fresh
+# match; chosen on the speculator's training answers, not the bench's (docs/benchmarks.md).
+SUFFIX_MAX_SPEC_FACTOR = 2.0
+MAX_SUFFIX_SPEC_FACTOR = 64.0  # a bound for the setting: beyond it every draft is num_speculative_tokens long
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,9 @@ class SpeculativeSettings:
     # suffix: finished answers kept in vLLM's global suffix tree (suffix_decoding_max_cached_requests);
     # 0 keeps only each request's own prompt tree, so no request's speed depends on another's answer.
     suffix_cached_requests: int = 0
+    # suffix: a draft is at most this many times as long as the context it matched (vLLM's
+    # suffix_decoding_max_spec_factor), and at most num_speculative_tokens.
+    suffix_max_spec_factor: float = SUFFIX_MAX_SPEC_FACTOR
     # Verify only the drafts whose estimated acceptance pays for them: the cost of one more token in
     # a step as a fraction of a one-token step (draft_policy.py; vLLM engines). 0: verify every draft.
     draft_token_cost: float = 0.0
@@ -72,6 +80,10 @@ class SpeculativeSettings:
             raise EngineConfigError(
                 f"draft_token_cost must be between 0 and {MAX_DRAFT_TOKEN_COST:g} (a fraction of a one-token step); "
                 f"got {self.draft_token_cost}")
+        if not 0 < self.suffix_max_spec_factor <= MAX_SUFFIX_SPEC_FACTOR:
+            raise EngineConfigError(
+                f"suffix_max_spec_factor must be above 0 and at most {MAX_SUFFIX_SPEC_FACTOR:g}; "
+                f"got {self.suffix_max_spec_factor}")
         if self.suffix_cached_requests < 0:
             raise EngineConfigError(
                 f"suffix_cached_requests must be 0 or more; got {self.suffix_cached_requests}")

@@ -96,6 +96,7 @@ def speculative_config(config: EngineConfig) -> dict[str, Any] | None:
         out["prompt_lookup_max"] = spec.prompt_lookup_max
     elif spec.method == "suffix":  # suffix decoding builds its trees from the tokens alone
         out["suffix_decoding_max_cached_requests"] = spec.suffix_cached_requests
+        out["suffix_decoding_max_spec_factor"] = spec.suffix_max_spec_factor
     else:
         out["model"] = spec.draft_model
     return out
@@ -252,7 +253,8 @@ class VllmEngine(Engine):
     def _config_hint(self, e: BaseException) -> str:
         spec = self.config.speculative
         detail = {"ngram": f", prompt_lookup_min={spec.prompt_lookup_min}, prompt_lookup_max={spec.prompt_lookup_max}",
-                  "suffix": f", suffix_cached_requests={spec.suffix_cached_requests}"}.get(spec.method, f", draft_model={spec.draft_model!r}")
+                  "suffix": f", suffix_cached_requests={spec.suffix_cached_requests}, "
+                            f"suffix_max_spec_factor={spec.suffix_max_spec_factor:g}"}.get(spec.method, f", draft_model={spec.draft_model!r}")
         where = (f"speculative method {spec.method!r} (num_speculative_tokens={spec.num_speculative_tokens}{detail})"
                  if spec.method != "none" else "no speculation")
         return (f"vLLM refused the engine configuration (model {self.config.model_dir}, dtype {self.config.dtype}, "

@@ -44,6 +44,9 @@ from services.inference.engines.request import GenerationRequest
     ("suffix:8", SpeculativeSettings(method="suffix", num_speculative_tokens=8)),
     ("suffix:8:1000", SpeculativeSettings(method="suffix", num_speculative_tokens=8, suffix_cached_requests=1000)),
     ("suffix:8~0.05", SpeculativeSettings(method="suffix", num_speculative_tokens=8, draft_token_cost=0.05)),
+    ("suffix:8:0:1", SpeculativeSettings(method="suffix", num_speculative_tokens=8, suffix_max_spec_factor=1.0)),
+    ("suffix:16:500:4.5", SpeculativeSettings(method="suffix", num_speculative_tokens=16, suffix_cached_requests=500,
+                                              suffix_max_spec_factor=4.5)),
     ("eagle3:/m/e:3~0.1@1-1:3,2-8:0", SpeculativeSettings(method="eagle3", num_speculative_tokens=3, draft_model="/m/e",
                                                           draft_token_cost=0.1, batch_schedule=((1, 1, 3), (2, 8, 0)))),
 ])
@@ -52,7 +55,7 @@ def test_parse_config_reads_each_form(text: str, settings: SpeculativeSettings) 
 
 
 @pytest.mark.parametrize("text", ["ngram", "ngram:4:1", "ngram:a:1:3", "draft_model:5", "draft_model:/p:k",
-                                  "eagle3:4", "medusa:3", "suffix", "suffix:x", "suffix:8:y", "eagle:/p:4", "none:1", "", "none@1-1:2",
+                                  "eagle3:4", "medusa:3", "suffix", "suffix:x", "suffix:8:y", "suffix:8:0:z", "eagle:/p:4", "none:1", "", "none@1-1:2",
                                   "ngram:8:1:4@1-x:2", "ngram:8:1:4@", "suffix:8~", "suffix:8~x", "suffix:8~-1",
                                   "suffix:8~11", "none~0.05"])
 def test_parse_config_refuses_malformed_names_with_the_accepted_forms(text: str) -> None:
@@ -61,7 +64,8 @@ def test_parse_config_refuses_malformed_names_with_the_accepted_forms(text: str)
 
 
 @pytest.mark.parametrize("text", ["none", "ngram:8:1:4", "draft_model:/m/d:3", "medusa:/m/h:3", "suffix:8",
-                                  "suffix:8:1000", "ngram:8:1:4@1-1:8,2-1024:0", "suffix:8~0.05",
+                                  "suffix:8:1000", "ngram:8:1:4@1-1:8,2-1024:0", "suffix:8~0.05", "suffix:8:0:1",
+                                  "suffix:12:100:3.5",
                                   "ngram:8:1:4~0.2@1-1:8,2-1024:0"])
 def test_config_name_inverts_parse_config(text: str) -> None:
     assert config_name(parse_config(text)) == text

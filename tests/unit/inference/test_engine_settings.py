@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from services.inference.engines import create_engine
-from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from services.inference.engines.engine_config import SUFFIX_MAX_SPEC_FACTOR, EngineConfig, SpeculativeSettings
 from services.inference.engines.errors import EngineConfigError
 from services.inference.engines.request import GenerationRequest, SamplingParams
 from services.inference.engines.transformers_engine import TransformersEngine
@@ -39,6 +39,8 @@ def test_parity_mode_chooses_the_dtype(parity, dtype):
     (SpeculativeSettings(method="suffix", batch_schedule=((1, 1, 8), (2, 1024, 0))),
      "suffix drafts num_speculative_tokens (8)"),
     (SpeculativeSettings(method="suffix", suffix_cached_requests=-1), "suffix_cached_requests must be 0 or more"),
+    (SpeculativeSettings(method="suffix", suffix_max_spec_factor=0), "suffix_max_spec_factor must be above 0"),
+    (SpeculativeSettings(method="suffix", suffix_max_spec_factor=65), "at most 64"),
 ])
 def test_bad_speculative_settings_name_what_to_fix(settings, fragment):
     with pytest.raises(EngineConfigError) as e:
@@ -129,7 +131,8 @@ def test_compilation_is_a_per_instance_setting_that_reaches_the_engine():
 def test_suffix_decoding_passes_no_model_and_keeps_no_answers_across_requests_by_default():
     config = EngineConfig(model_dir=Path("/m"), speculative=SpeculativeSettings(method="suffix", num_speculative_tokens=8))
     assert speculative_config(config) == {"method": "suffix", "num_speculative_tokens": 8,
-                                          "suffix_decoding_max_cached_requests": 0}
+                                          "suffix_decoding_max_cached_requests": 0,
+                                          "suffix_decoding_max_spec_factor": SUFFIX_MAX_SPEC_FACTOR}
     shared = SpeculativeSettings(method="suffix", num_speculative_tokens=8, suffix_cached_requests=500)
     assert speculative_config(EngineConfig(model_dir=Path("/m"), speculative=shared))[
         "suffix_decoding_max_cached_requests"] == 500
@@ -190,3 +193,32 @@ def test_reserved_cpus_reach_the_vllm_engine_and_must_leave_the_model_a_core(tmp
     EngineConfig(model_dir=tmp_path, reserved_cpus=allowed - 1).check()
     with pytest.raises(EngineConfigError, match=f"reserved_cpus {allowed} leaves the model no core"):
         EngineConfig(model_dir=tmp_path, reserved_cpus=allowed).check()
+
+
+def test_the_spec_factor_lets_a_fresh_match_draft_past_its_own_length():
+    """Why suffix_max_spec_factor defaults to 2 (vLLM's default is 1): on arctic-inference's real tree,
+    a copy that has just begun (the tree reports a match of length 1) drafts one token at factor 1
+    and two at factor 2, of a prompt that would have given six."""
+    from arctic_inference.suffix_decoding import SuffixDecodingCache
+
+    prompt = np.array([9, 10, 11, 12, 13, 14, 15, 16], dtype=np.int32)
+
+    def draft(factor: float) -> list[int]:
+        cache = SuffixDecodingCache(max_tree_depth=8, max_cached_requests=0)
+        cache.start_request("r", prompt)
+        cache.add_active_response("r", [9, 10])
+        return cache.speculate("r", np.array([9, 10], dtype=np.int32), max_spec_tokens=8,
+                               max_spec_factor=factor).token_ids
+
+    assert draft(1.0) == [11]
+    assert draft(SUFFIX_MAX_SPEC_FACTOR) == [11, 12]
+
+
+def test_the_instance_section_carries_the_spec_factor_to_the_engine():
+    from services.inference.config import SpeculativeSection
+    from services.inference.service import speculative_settings
+
+    assert speculative_settings(SpeculativeSection(method="suffix")).suffix_max_spec_factor == SUFFIX_MAX_SPEC_FACTOR
+    assert speculative_settings(SpeculativeSection(method="suffix", suffix_max_spec_factor=1)).suffix_max_spec_factor == 1
+    with pytest.raises(ValueError, match="suffix_max_spec_factor"):
+        SpeculativeSection(method="suffix", suffix_max_spec_factor=0)

@@ -1,0 +1,40 @@
+"""The suffix-decoding replay (services/bench/suffix_replay.py) on arctic-inference's real tree."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.bench.suffix_replay import copy_like, replay, split_sequences
+
+HEADER = [1, 2]
+
+
+def test_sequences_split_after_the_last_answer_header():
+    ids = [7, 1, 2, 8, 9, 1, 2, 5, 6] + [3, 1, 2, 4]
+    assert split_sequences(ids, [0, 9, 13], HEADER) == [([7, 1, 2, 8, 9, 1, 2], [5, 6]), ([3, 1, 2], [4])]
+    assert split_sequences([5, 6, 7], [0, 3], HEADER) == []  # no header: not a chat sample
+
+
+def test_a_copied_answer_is_copy_like_and_replays_in_few_steps():
+    prompt = [50, 51] + list(range(100, 140)) + HEADER
+    copied = list(range(100, 140))
+    own = list(range(300, 340))
+    assert copy_like([(prompt, copied), (prompt, own)]) == [(prompt, copied)]
+    fast = replay([(prompt, copied)], num_speculative_tokens=8, max_spec_factor=2.0, min_token_prob=0.1)
+    slow = replay([(prompt, own)], num_speculative_tokens=8, max_spec_factor=2.0, min_token_prob=0.1)
+    assert fast.mean_acceptance_length > 4 and slow.mean_acceptance_length == 1.0
+    # A fresh match drafts further at a higher factor: fewer steps for the same copy.
+    assert fast.mean_acceptance_length > replay([(prompt, copied)], 8, 1.0, 0.1).mean_acceptance_length
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(10, 14), min_size=1, max_size=30), st.lists(st.integers(10, 14), min_size=1, max_size=30),
+       st.integers(1, 8), st.sampled_from([1.0, 2.0, 4.0]))
+def test_a_replay_emits_every_answer_token_and_never_more_than_a_step_can(prompt, answer, k, factor):
+    r = replay([(prompt + HEADER, answer)], k, factor, 0.1)
+    if len(answer) == 1:
+        assert r.mean_acceptance_length == 0.0  # the prefill's token only: no decode step
+    else:
+        assert 1.0 <= r.mean_acceptance_length <= k + 1
+        assert 0.0 <= r.drafted_per_step <= k
