@@ -38,3 +38,26 @@ def test_a_replay_emits_every_answer_token_and_never_more_than_a_step_can(prompt
     else:
         assert 1.0 <= r.mean_acceptance_length <= k + 1
         assert 0.0 <= r.drafted_per_step <= k
+
+
+@st.composite
+def copy_tasks(draw):
+    """A generated family of copy-heavy requests, not the bench's: a prompt of random tokens and an
+    answer that copies spans of it (in any order) between tokens of its own."""
+    prompt = draw(st.lists(st.integers(100, 5000), min_size=40, max_size=120, unique=True))
+    answer: list[int] = []
+    for _ in range(draw(st.integers(1, 4))):
+        start = draw(st.integers(0, len(prompt) - 10))
+        answer += prompt[start:start + draw(st.integers(5, 30))]
+        answer += draw(st.lists(st.integers(6000, 6100), min_size=0, max_size=3))
+    return prompt + HEADER, answer
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(copy_tasks(), min_size=3, max_size=6))
+def test_a_factor_of_two_takes_copies_in_no_more_steps_than_vllms_default(tasks):
+    """suffix_max_spec_factor 2 was chosen on the trainer's answers; on any family of copying answers
+    it must not need more verification steps than vLLM's factor 1."""
+    two = replay(tasks, 8, 2.0, 0.1)
+    one = replay(tasks, 8, 1.0, 0.1)
+    assert two.mean_acceptance_length >= one.mean_acceptance_length
