@@ -42,7 +42,7 @@ RUN apt-get update \
     pip install --no-deps --no-build-isolation --require-hashes -r requirements/suffix.txt
 COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
 COPY proto ./proto
-COPY services ./services
+COPY ztgate ./ztgate
 # ztgate itself, not editable: the Envoy template and the policies are package data.
 RUN pip install --no-deps . \
  && ztgate models prepare
@@ -78,7 +78,7 @@ WORKDIR /src
 COPY requirements ./requirements
 COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
 COPY proto ./proto
-COPY services ./services
+COPY ztgate ./ztgate
 COPY scripts ./scripts
 # The image's vLLM and CUDA torch stay; ztgate's `gpu` extra adds what it lacks at our pins
 # (pyproject.toml pins each; the CUDA stack's own lock is the vLLM image's).

@@ -16,7 +16,7 @@ LOCKS := requirements/lock.txt requirements/lock-overlay.txt requirements/models
          requirements/suffix-build.txt requirements/suffix.txt \
          $(if $(findstring dev,$(EXTRAS)),requirements/lock-dev.txt)
 
-$(STAMP): pyproject.toml $(LOCKS)
+$(STAMP): pyproject.toml bench/pyproject.toml $(LOCKS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q --no-deps --require-hashes $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) \
@@ -30,6 +30,8 @@ $(STAMP): pyproject.toml $(LOCKS)
 	CMAKE_ARGS="-DPython_EXECUTABLE=$(abspath $(BIN))/python3" \
 	  $(BIN)/pip install -q --no-deps --no-build-isolation --require-hashes -r requirements/suffix.txt
 	$(BIN)/pip install -q --no-deps -e .
+	# The benchmarks and the golden gate: a distribution of their own (bench/), with the dev extras.
+	$(if $(findstring dev,$(EXTRAS)),$(BIN)/pip install -q --no-deps -e bench)
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -61,7 +63,7 @@ lock: install
 	$(BIN)/python scripts/lock.py
 
 protos: install
-	$(BIN)/python -m services.common.protogen
+	$(BIN)/python -m ztgate.common.protogen
 
 clean:
 	rm -rf $(VENV) .pytest_cache

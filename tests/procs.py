@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from services.common import process as common_process
-from services.common.process import free_port  # noqa: F401 - the tests import it from here
+from ztgate.common import process as common_process
+from ztgate.common.process import free_port  # noqa: F401 - the tests import it from here
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,7 +64,7 @@ def spawn(name: str, argv: list[str], log_dir: Path, env: Mapping[str, str] | No
 
 def spawn_service(name: str, service: str, listen: str, log_dir: Path,
                   env: Mapping[str, str] | None = None, config: Path | None = None) -> Child:
-    argv = [sys.executable, "-m", "services.cli", "serve", service, "--listen", listen]
+    argv = [sys.executable, "-m", "ztgate.cli", "serve", service, "--listen", listen]
     if config:
         argv += ["--config", str(config)]
     if service == "redaction":  # its generated keys stay with the test, not in ~/.config

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from services.common import pki
+from ztgate.common import pki
 
 
 @functools.cache

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from ztgate.gen.inference.v1 import inference_pb2_grpc
 
 
 @pytest.fixture

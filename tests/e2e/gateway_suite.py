@@ -16,16 +16,16 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from services.common import pki
-from services.common.config import load_settings
-from services.common.tls import add_port
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import render
-from services.gateway.envoy_process import envoy_argv
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.redaction.vault import PLACEHOLDER_RE
-from services.launcher import mesh_env as part_mesh_env
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.common.tls import add_port
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import render
+from ztgate.gateway.envoy_process import envoy_argv
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.redaction.vault import PLACEHOLDER_RE
+from ztgate.launcher import mesh_env as part_mesh_env
 from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT, mesh_env, shared_pki
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import aiohttp
 from aiohttp import web
 
-from services.redaction.vault import PLACEHOLDER_RE
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS
 
 

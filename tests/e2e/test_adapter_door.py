@@ -22,9 +22,9 @@ import grpc
 import openai
 import pytest
 
-from services.config import ZtgateConfig
-from services.redaction.pattern_scanner import default_cache_dir
-from services.redaction.vault import PLACEHOLDER_RE
+from ztgate.config import ZtgateConfig
+from ztgate.redaction.pattern_scanner import default_cache_dir
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, start_suite, stop_suite, wait_for
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.procs import Child, free_port, spawn
@@ -52,7 +52,7 @@ async def door(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[
         suite = await start_suite(logs, policies={"default.yaml": POLICY}, message_timeout_s=5.0,
                                   gateway_env={"ZTGATE_OPENAI_ADAPTER__LISTEN": f"127.0.0.1:{recorder.port}"},
                                   redaction_env=SHARED_CACHE)
-        adapter = spawn("openai-adapter", [sys.executable, "-m", "services.cli", "serve",
+        adapter = spawn("openai-adapter", [sys.executable, "-m", "ztgate.cli", "serve",
                                            "openai-adapter", "--listen", adapter_listen], logs,
                         env={**suite.env, "ZTGATE_LOGGING__LEVEL": "debug"})
 

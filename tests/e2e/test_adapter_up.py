@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from services.config import ZtgateConfig
-from services.redaction.vault import PLACEHOLDER_RE
+from ztgate.config import ZtgateConfig
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.up_suite import plumbing_suite
 from tests.procs import Child
 

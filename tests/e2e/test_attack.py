@@ -3,7 +3,7 @@
 Through a real Envoy (tokens on: tenants `normal` and `attacker`, each with a verified token) and
 the real redaction service, in front of the RECORDING inference upstreams of gateway_suite.py (test
 doubles: they keep every request they receive, so a canary that reached a model is seen). The
-attacker is `ztgate bench attack`'s (services/bench/attack_load.py), run in a process of its own so
+attacker is `ztgate bench attack`'s (bench/ztgate_bench/attack_load.py), run in a process of its own so
 that its client work never shares the event loop that times the normal tenant's calls. Select with
 `-m attack`.
 
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from services.bench.attack_load import (
+from ztgate_bench.attack_load import (
     KINDS,
     NORMAL_VALUES,
     AttackerProcess,
@@ -39,10 +39,10 @@ from services.bench.attack_load import (
     normal_load,
     restorable,
 )
-from services.bench.canaries import Canaries, carried
-from services.bench.redaction_metrics import percentile
-from services.gateway.auth import keygen, mint
-from services.redaction.config import DEFAULT_POLICY_DIR
+from ztgate_bench.canaries import Canaries, carried
+from ztgate_bench.redaction_metrics import percentile
+from ztgate.gateway.auth import keygen, mint
+from ztgate.redaction.config import DEFAULT_POLICY_DIR
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 from tests.procs import compiled_cache_dir
 
@@ -202,7 +202,7 @@ async def test_no_canary_reaches_the_upstream_during_the_stream_chunk_attack(str
     assert not any(f.canaries_in_answers for f in stream_attack.attacks.values())
 
 
-# --- every attack kind at once (services/bench/attack_load.py KINDS), on a suite of its own -------
+# --- every attack kind at once (bench/ztgate_bench/attack_load.py KINDS), on a suite of its own -------
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from services.bench.attack_bench import ATTACKER, NORMAL, render_report, run
-from services.bench.attack_load import KINDS
-from services.common.config import load_settings
-from services.config import ZtgateConfig
+from ztgate_bench.attack_bench import ATTACKER, NORMAL, render_report, run
+from ztgate_bench.attack_load import KINDS
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
 
 pytestmark = pytest.mark.slow
 

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
-from services.bench.gateway_bench import measure
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.redaction.vault import PLACEHOLDER_RE
+from ztgate_bench.gateway_bench import measure
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import (
     INFERENCE,
     MODEL_SECRETS,

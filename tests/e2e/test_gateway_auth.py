@@ -19,12 +19,12 @@ import jwt
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.bench.gateway_bench import measure
-from services.gateway.auth import ALGORITHM, keygen, load_signing_key, mint
-from services.gateway.config import DEFAULT_MAX_TOKEN_LIFETIME_S
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from ztgate_bench.gateway_bench import measure
+from ztgate.gateway.auth import ALGORITHM, keygen, load_signing_key, mint
+from ztgate.gateway.config import DEFAULT_MAX_TOKEN_LIFETIME_S
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 
 pytestmark = pytest.mark.slow
@@ -188,7 +188,7 @@ async def test_health_checks_need_no_token(suite) -> None:
 
 def test_the_cli_sends_its_token_and_the_redaction_route_needs_one_too(suite, keys) -> None:
     def redact(*extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "services.cli", "redact", "--address", suite.gateway,
+        return subprocess.run([sys.executable, "-m", "ztgate.cli", "redact", "--address", suite.gateway,
                                *extra, f"mail {EMAIL}"], capture_output=True, text=True, timeout=60)
 
     refused = redact()

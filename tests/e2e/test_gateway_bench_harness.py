@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from services.bench.gateway_bench import render_report, run
-from services.common.config import load_settings
-from services.config import ZtgateConfig
+from ztgate_bench.gateway_bench import render_report, run
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
 
 pytestmark = pytest.mark.slow
 

@@ -22,10 +22,10 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 
-from services.common.scrub_timeout import ScrubTimeouts
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.inference.limits import RequestLimits
+from ztgate.common.scrub_timeout import ScrubTimeouts
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.inference.limits import RequestLimits
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite, wait_for
 from tests.procs import admin_get
 

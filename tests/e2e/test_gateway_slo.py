@@ -27,11 +27,11 @@ from pathlib import Path
 import grpc
 import pytest
 
-from services.common.semconv import PROBE_TENANT
-from services.gateway.config import GatewaySettings
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
+from ztgate.common.semconv import PROBE_TENANT
+from ztgate.gateway.config import GatewaySettings
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 from tests.procs import admin_get, free_port, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT

@@ -10,7 +10,7 @@ The collector only counts spans, so it forwards its traces (`telemetry.forward`)
 `RecordingTraces`, a BOUNDARY RECORDER written here: an OTLP TraceService that keeps what crossed
 the collector's forwarding boundary, so the test can read the spans. Nothing in the path is a fake.
 
-The redaction service's own metrics (services/redaction/metrics.py) go the same way, from its OTel
+The redaction service's own metrics (ztgate/redaction/metrics.py) go the same way, from its OTel
 runtime to the collector's Prometheus exposition, which is read back and checked with promtool.
 
 The collector is then frozen (SIGSTOP: connections are accepted by the kernel and never answered,
@@ -34,11 +34,11 @@ import pytest
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
-from services.gateway.envoy_process import envoy_argv
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
+from ztgate.gateway.envoy_process import envoy_argv
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from tests.e2e.gateway_suite import wait_for
 from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT

@@ -20,14 +20,14 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 
-from services.common import pki
-from services.common.settings import ClientTlsSettings
-from services.common.tls import client_credentials
-from services.gateway.auth import ALGORITHM, keygen, mint
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from ztgate.common import pki
+from ztgate.common.settings import ClientTlsSettings
+from ztgate.common.tls import client_credentials
+from ztgate.gateway.auth import ALGORITHM, keygen, mint
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from tests.e2e.gateway_suite import Suite, add_gateway, start_suite, stop_suite
 from tests.procs import admin_get
 from tests.suite_pki import shared_pki

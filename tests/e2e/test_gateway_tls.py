@@ -20,12 +20,12 @@ import httpx
 import openai
 import pytest
 
-from services.common import pki
-from services.common.settings import ClientTlsSettings
-from services.common.tls import client_credentials
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.config import ZtgateConfig
+from ztgate.common import pki
+from ztgate.common.settings import ClientTlsSettings
+from ztgate.common.tls import client_credentials
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.config import ZtgateConfig
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite, wait_for
 from tests.procs import free_port, spawn
 from tests.suite_pki import shared_pki
@@ -56,7 +56,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     try:
         suite = await start_suite(logs, policies={"default.yaml": PSEUDONYMIZE}, message_timeout_s=2.0,
                                   gateway_env=tls)
-        adapter = spawn("openai-adapter", [sys.executable, "-m", "services.cli", "serve",
+        adapter = spawn("openai-adapter", [sys.executable, "-m", "ztgate.cli", "serve",
                                            "openai-adapter"], logs, env={**suite.env, **tls})
 
         def ready() -> bool:
@@ -106,7 +106,7 @@ async def test_the_cli_calls_a_tls_gateway_with_its_certificate(suite) -> None:
     # In a thread: the recording upstream answers on this test's event loop.
     result = await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "services.cli", "generate", "--address", suite.gateway, "--max-tokens", "8",
+        [sys.executable, "-m", "ztgate.cli", "generate", "--address", suite.gateway, "--max-tokens", "8",
          "--tls-ca", str(issued.ca), "--tls-cert", str(issued.cert(pki.OPERATOR)),
          "--tls-key", str(issued.key(pki.OPERATOR)), f"mail {EMAIL}"],
         capture_output=True, text=True, timeout=60, env={**os.environ})

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services import cli
-from services.bench.eval import compare
-from services.bench.eval.schema import DEFAULT_DIR, Goldens
-from services.bench.eval.suite import own_suite
-from services.config import load_config
-from services.gateway.auth import mint, signing_key_for
+from ztgate import cli
+from ztgate_bench.eval import compare
+from ztgate_bench.eval.schema import DEFAULT_DIR, Goldens
+from ztgate_bench.eval.suite import own_suite
+from ztgate.config import load_config
+from ztgate.gateway.auth import mint, signing_key_for
 
 pytestmark = pytest.mark.slow
 

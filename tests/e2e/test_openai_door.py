@@ -21,10 +21,10 @@ from email.message import Message
 import openai
 import pytest
 
-from services.gateway.auth import keygen, mint
-from services.redaction.vault import PLACEHOLDER_RE
+from ztgate.gateway.auth import keygen, mint
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, add_gateway, start_suite, stop_suite
-from services.redaction.pattern_scanner import default_cache_dir
+from ztgate.redaction.pattern_scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
 
 pytestmark = pytest.mark.slow

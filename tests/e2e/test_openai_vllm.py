@@ -20,10 +20,10 @@ from collections.abc import AsyncIterator
 import openai
 import pytest
 
-from services.inference import models
-from services.redaction.vault import PLACEHOLDER_RE
+from ztgate.inference import models
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
-from services.redaction.pattern_scanner import default_cache_dir
+from ztgate.redaction.pattern_scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.procs import Child, free_port, spawn
 

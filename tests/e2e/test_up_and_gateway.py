@@ -17,15 +17,15 @@ import pytest
 
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.common import pki
-from services.common.config import load_settings
-from services.common.settings import ClientTlsSettings
-from services.common.tls import client_credentials
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import render
-from services.gateway.envoy_process import envoy_argv
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.common.settings import ClientTlsSettings
+from ztgate.common.tls import client_credentials
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import render
+from ztgate.gateway.envoy_process import envoy_argv
+from ztgate.gen.redaction.v1 import redaction_pb2 as pb
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from tests.e2e.up_suite import ENV_KEYS, plumbing_suite
 from tests.procs import Child, free_port, spawn
 from tests.suite_pki import mesh_env
@@ -37,7 +37,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dic
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "services.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "ztgate.cli", *args], capture_output=True,
                           text=True, timeout=180, env={**os.environ, **env})
 
 
@@ -122,7 +122,7 @@ def test_status_reports_every_part_serving(suite) -> None:
 @pytest.mark.parametrize("temperature", ["0", "0.7"])
 def test_generate_through_the_gateway_answers_with_stats(suite, temperature: str) -> None:
     # A sampled call is served by the speculative primary too: vLLM loads our fix for its CPU build's
-    # speculative sampling (services/inference/vllm_cpu_fixes.py) from this project's entry point.
+    # speculative sampling (ztgate/inference/vllm_cpu_fixes.py) from this project's entry point.
     served_by = "primary"
     _, env = suite
     result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"], "--max-tokens", "8",

@@ -25,16 +25,16 @@ from pathlib import Path
 import grpc
 import pytest
 
-from services.bench.attack_load import Call
-from services.bench.canaries import Canaries, carried
-from services.bench.failover_load import steady_load
-from services.common import pki
-from services.common.config import load_settings
-from services.common.identity import SESSION_HEADER
-from services.common.tls import open_channel
-from services.config import ZtgateConfig
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from ztgate_bench.attack_load import Call
+from ztgate_bench.canaries import Canaries, carried
+from ztgate_bench.failover_load import steady_load
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.common.identity import SESSION_HEADER
+from ztgate.common.tls import open_channel
+from ztgate.config import ZtgateConfig
+from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from tests.e2e.gateway_suite import wait_for
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.e2e.up_suite import start_up, up_env

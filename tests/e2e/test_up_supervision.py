@@ -1,7 +1,7 @@
 """`ztgate up` keeps the suite running when a part is killed or frozen, and refuses to start beside a
 running suite: one real suite (vLLM primary, transformers fallback, redaction, collector, Envoy),
 broken in order, each check waiting until the suite has healed. The primary is killed, then frozen,
-each time under steady load through Envoy (services/bench/failover_load.py, as `ztgate bench
+each time under steady load through Envoy (bench/ztgate_bench/failover_load.py, as `ztgate bench
 failover` runs it): at most one call in 60 may be lost (the one on the primary when it went)."""
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from pathlib import Path
 import grpc
 import pytest
 
-from services.common.config import load_settings
-from services.bench.attack_load import Call
-from services.bench.failover_load import steady_load
-from services.common.lifetime import descendants, group_members
-from services.config import ZtgateConfig
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
-from services.inference.client import build_request
-from services.launcher import suite as suite_parts
+from ztgate.common.config import load_settings
+from ztgate_bench.attack_load import Call
+from ztgate_bench.failover_load import steady_load
+from ztgate.common.lifetime import descendants, group_members
+from ztgate.config import ZtgateConfig
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
+from ztgate.inference.client import build_request
+from ztgate.launcher import suite as suite_parts
 from tests.e2e.gateway_suite import wait_for
 from tests.e2e.up_suite import ENV_KEYS, start_up, up_env
 from tests.procs import Child, alive, spawn
@@ -113,7 +113,7 @@ def test_each_part_runs_in_a_process_group_of_its_own(suite) -> None:
 def test_a_second_up_with_the_same_config_fails_at_once_naming_the_port(suite, tmp_path: Path) -> None:
     up, env = suite
     before = {part: _pid(up, part) for part in PARTS}
-    second = spawn("up-second", [sys.executable, "-m", "services.cli", "up"], tmp_path, env)
+    second = spawn("up-second", [sys.executable, "-m", "ztgate.cli", "up"], tmp_path, env)
     assert second.process.wait(timeout=120) == 1
     log = second.log()
     assert "already in use" in log and "gateway.listen" in log and "redaction.server.listen" in log

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.launcher import listen_variables
+from ztgate.launcher import listen_variables
 from tests.procs import Child, compiled_cache_dir, free_port, spawn
 
 # The settings of every address `up` listens on.
@@ -34,7 +34,7 @@ def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0,
              args: Sequence[str] = ()) -> Child:
     """`ztgate up` with `env` (and `args`, e.g. --replicas), once it has printed "ztgate is up";
     RuntimeError (with its log) if it exits or takes longer than `timeout_s`."""
-    child = spawn("up", [sys.executable, "-m", "services.cli", "up", *args], logs, env)
+    child = spawn("up", [sys.executable, "-m", "ztgate.cli", "up", *args], logs, env)
     deadline = time.monotonic() + timeout_s
     while "ztgate is up" not in child.log():
         if child.process.poll() is not None or time.monotonic() > deadline:

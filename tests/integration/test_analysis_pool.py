@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from services.redaction.analysis_pool import (
+from ztgate.redaction.analysis_pool import (
     ABANDON_GRACE_S,
     AnalysisFailed,
     AnalysisPool,
@@ -20,9 +20,9 @@ from services.redaction.analysis_pool import (
     AnalysisUnavailable,
     AnalyzerSpec,
 )
-from services.redaction.analyzer import Analyzer, default_tier1_recognizers
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.types import ALL_ENTITY_TYPES, Detection
+from ztgate.redaction.analyzer import Analyzer, default_tier1_recognizers
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection
 
 pytestmark = pytest.mark.slow
 

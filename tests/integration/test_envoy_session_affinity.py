@@ -16,12 +16,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import render
-from services.gateway.envoy_process import envoy_argv
-from services.gen.ztgate.redaction.v1 import redaction_pb2, redaction_pb2_grpc
-from services.redaction.client import redact
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import render
+from ztgate.gateway.envoy_process import envoy_argv
+from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from ztgate.redaction.client import redact
 from tests.procs import free_port, spawn
 
 pytestmark = pytest.mark.slow

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from services.redaction import gazetteer
-from services.redaction.pattern_scanner import PatternScanner, default_cache_dir
+from ztgate.redaction import gazetteer
+from ztgate.redaction.pattern_scanner import PatternScanner, default_cache_dir
 
 
 def test_prepare_builds_the_redaction_caches_in_the_configured_directory(tmp_path) -> None:
@@ -18,7 +18,7 @@ def test_prepare_builds_the_redaction_caches_in_the_configured_directory(tmp_pat
     shutil.copy(PatternScanner(cache_dir=default_cache_dir()).cache_path, cache)
     config = tmp_path / "ztgate.yaml"
     config.write_text(f"redaction:\n  cache_dir: {cache}\n")
-    done = subprocess.run([sys.executable, "-m", "services.cli", "models", "prepare", "--config", str(config)],
+    done = subprocess.run([sys.executable, "-m", "ztgate.cli", "models", "prepare", "--config", str(config)],
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()

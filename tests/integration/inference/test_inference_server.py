@@ -9,17 +9,17 @@ import time
 import grpc
 import pytest
 
-from services.common.server import Runtime
-from services.common.settings import OtelSettings, ServerSettings
-from services.gen.ztgate.inference.v1 import inference_pb2 as pb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.inference.config import InstanceSettings
-from services.inference.engines.errors import InvalidRequest
-from services.inference.engines.request import GenerationRequest, SamplingParams
-from services.inference.hallucination import HallucinationScorer
-from services.inference.limits import RequestLimits
-from services.inference.server import build_spec
-from services.inference.service import InferenceService
+from ztgate.common.server import Runtime
+from ztgate.common.settings import OtelSettings, ServerSettings
+from ztgate.gen.inference.v1 import inference_pb2 as pb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.inference.config import InstanceSettings
+from ztgate.inference.engines.errors import InvalidRequest
+from ztgate.inference.engines.request import GenerationRequest, SamplingParams
+from ztgate.inference.hallucination import HallucinationScorer
+from ztgate.inference.limits import RequestLimits
+from ztgate.inference.server import build_spec
+from ztgate.inference.service import InferenceService
 
 GREEDY = pb.SamplingParams(temperature=0, max_tokens=12)
 CHAT = [pb.ChatMessage(role="user", content="Name three colors.")]

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from services.bench.inference_bench import add_arguments, run
+from ztgate_bench.inference_bench import add_arguments, run
 
 pytestmark = pytest.mark.slow
 

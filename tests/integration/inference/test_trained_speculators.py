@@ -12,16 +12,16 @@ from __future__ import annotations
 import pytest
 from inference_prompts import PARITY_PROMPTS, run_all
 
-from services.inference.engines.base import collect
-from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
-from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
-from services.inference.engines.vllm_engine import VllmEngine
-from services.speculators.prompts import training_prompts
-from services.speculators.train import TrainSettings, train_speculator
+from ztgate.inference.engines.base import collect
+from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
+from ztgate.inference.engines.vllm_engine import VllmEngine
+from ztgate.speculators.prompts import training_prompts
+from ztgate.speculators.train import TrainSettings, train_speculator
 
 pytestmark = pytest.mark.slow
 
-# Four template prompts and two the target writes itself (Magpie, services/speculators/prompts.py).
+# Four template prompts and two the target writes itself (Magpie, ztgate/speculators/prompts.py).
 TINY = TrainSettings(samples=4, self_prompts=2, steps=20, seed=0, max_new_tokens=24, batch_size=4)
 NUM_SPECULATIVE_TOKENS = 3
 
@@ -94,7 +94,7 @@ def test_the_trained_head_drafts_the_targets_tokens_on_what_it_learned(speculato
 def test_the_record_counts_the_prompts_the_target_wrote(tiny_speculator):
     import json
 
-    from services.speculators.prompts import SELF_SOURCE, data_hash
+    from ztgate.speculators.prompts import SELF_SOURCE, data_hash
 
     record = json.loads((tiny_speculator[1] / "training.json").read_text())
     assert record["samples"] == TINY.samples + TINY.self_prompts and record["settings"]["self_prompts"] == 2

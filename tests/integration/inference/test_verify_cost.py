@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.bench.verify_cost import PassCost, draft_token_cost, main, measure, measure_vllm_gemm, render
+from ztgate_bench.verify_cost import PassCost, draft_token_cost, main, measure, measure_vllm_gemm, render
 
 
 def test_probe_times_each_pass_against_a_one_token_pass(model_dir) -> None:

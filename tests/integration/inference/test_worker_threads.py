@@ -15,9 +15,9 @@ import psutil
 import pytest
 from inference_prompts import run_all
 
-from services.inference.engines.engine_config import EngineConfig, SpeculativeSettings
-from services.inference.engines.vllm_engine import VllmEngine
-from services.inference.openmp import RESERVED_CPUS_VARIABLE
+from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.vllm_engine import VllmEngine
+from ztgate.inference.openmp import RESERVED_CPUS_VARIABLE
 
 pytestmark = pytest.mark.slow
 

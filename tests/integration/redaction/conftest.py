@@ -8,7 +8,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from tests.procs import Child, compiled_cache_dir, free_port, spawn_service, wait_serving
 
 TEST_POLICIES = Path(__file__).resolve().parents[2] / "unit" / "redaction" / "data" / "policies"

@@ -10,7 +10,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
+from ztgate.gen.redaction.v1 import redaction_pb2 as pb
 from tests.procs import health_status
 
 EMAIL = "jane.doe@example.com"

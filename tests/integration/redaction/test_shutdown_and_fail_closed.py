@@ -10,8 +10,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
-from services.gen.ztgate.redaction.v1 import redaction_pb2_grpc
+from ztgate.gen.redaction.v1 import redaction_pb2 as pb
+from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from tests.procs import compiled_cache_dir, free_port, spawn_service, wait_serving
 
 

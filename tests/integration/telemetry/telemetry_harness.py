@@ -19,12 +19,12 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
 
-from services.common.process import free_port  # noqa: F401 - the collector tests import it from here
-from services.common.server import Runtime
-from services.common.settings import OtelSettings, ServerSettings
-from services.telemetry.collector import TelemetryCollector
-from services.telemetry.config import SloSettings, TelemetrySettings
-from services.telemetry.server import build_collector, build_spec
+from ztgate.common.process import free_port  # noqa: F401 - the collector tests import it from here
+from ztgate.common.server import Runtime
+from ztgate.common.settings import OtelSettings, ServerSettings
+from ztgate.telemetry.collector import TelemetryCollector
+from ztgate.telemetry.config import SloSettings, TelemetrySettings
+from ztgate.telemetry.server import build_collector, build_spec
 
 
 def require_tool(name: str) -> str:

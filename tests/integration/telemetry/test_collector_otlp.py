@@ -16,14 +16,14 @@ from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2_grpc
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord, ResourceLogs, ScopeLogs
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.common.server import ListenError
-from services.gen.ztgate.telemetry.v1 import telemetry_pb2, telemetry_pb2_grpc
-from services.common import semconv
-from services.bench import otlp_synthetic as synthetic
-from services.telemetry.config import ForwardEndpoint
-from services.telemetry.otlp_receivers import SERVICE_NAMES
-from services.telemetry.retry_info import retry_delay
-from services.telemetry.server import build_collector
+from ztgate.common.server import ListenError
+from ztgate.gen.telemetry.v1 import telemetry_pb2, telemetry_pb2_grpc
+from ztgate.common import semconv
+from ztgate_bench import otlp_synthetic as synthetic
+from ztgate.telemetry.config import ForwardEndpoint
+from ztgate.telemetry.otlp_receivers import SERVICE_NAMES
+from ztgate.telemetry.retry_info import retry_delay
+from ztgate.telemetry.server import build_collector
 
 from telemetry_harness import SdkExporter, free_port, require_tool, running_collector, settings
 
@@ -215,7 +215,7 @@ async def test_evaluation_events_are_logged_and_counted(caplog) -> None:
         semconv.EVALUATION_NAME: "hallucination", semconv.EVALUATION_SCORE: 0.25}))
     request = logs_service_pb2.ExportLogsServiceRequest(resource_logs=[ResourceLogs(
         scope_logs=[ScopeLogs(log_records=[record, LogRecord(event_name="other")])])])
-    caplog.set_level(logging.INFO, logger="services.telemetry.otlp_signals")
+    caplog.set_level(logging.INFO, logger="ztgate.telemetry.otlp_signals")
     async with running_collector(settings()) as c:
         async with grpc.aio.insecure_channel(c.endpoint) as channel:
             await logs_service_pb2_grpc.LogsServiceStub(channel).Export(request, timeout=5)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from services.common import semconv
+from ztgate.common import semconv
 
 from telemetry_harness import SdkExporter, free_port, require_tool, running_collector, settings
 

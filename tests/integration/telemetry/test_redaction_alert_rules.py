@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from services.common import semconv as sc
-from services.telemetry.naming import label_name, metric_name
+from ztgate.common import semconv as sc
+from ztgate.telemetry.naming import label_name, metric_name
 
 from telemetry_harness import require_tool
 

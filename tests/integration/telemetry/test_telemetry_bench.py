@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from services.bench.telemetry_bench import main
-from services.bench.telemetry_overhead import run_overhead
+from ztgate_bench.telemetry_bench import main
+from ztgate_bench.telemetry_overhead import run_overhead
 
 pytestmark = pytest.mark.slow
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.bench import attack_inputs as inputs
-from services.bench.attack_bench import AttackBench, phase_stats, render_report
-from services.bench.attack_load import (
+from ztgate_bench import attack_inputs as inputs
+from ztgate_bench.attack_bench import AttackBench, phase_stats, render_report
+from ztgate_bench.attack_load import (
     KINDS,
     NORMAL_PROMPT,
     NORMAL_VALUES,
@@ -24,10 +24,10 @@ from services.bench.attack_load import (
     check_kinds,
     check_redact,
 )
-from services.bench.canaries import Canaries, CanaryRecorder, carried, luhn_check_digit
-from services.bench.gateway_bench import EchoInference
-from services.gen.ztgate.inference.v1 import inference_pb2
-from services.redaction.validators import luhn
+from ztgate_bench.canaries import Canaries, CanaryRecorder, carried, luhn_check_digit
+from ztgate_bench.gateway_bench import EchoInference
+from ztgate.gen.inference.v1 import inference_pb2
+from ztgate.redaction.validators import luhn
 
 
 @pytest.mark.parametrize("payload, digit", [("411111111111111", "1"), ("7992739871", "3"),
@@ -233,8 +233,8 @@ def test_json_figures_are_strict_json_with_the_summary() -> None:
 
 
 def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, tmp_path: Path, capsys) -> None:
-    from services import cli
-    from services.bench import attack_bench
+    from ztgate import cli
+    from ztgate_bench import attack_bench
 
     seen = {}
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from services.bench import all_parts
-from services.bench.all_parts import BEGIN, END, PartResult, rewrite, section
-from services.bench.registry import PARTS
-from services.cli import build_parser
+from ztgate_bench import all_parts
+from ztgate_bench.all_parts import BEGIN, END, PartResult, rewrite, section
+from ztgate_bench.registry import PARTS
+from ztgate.cli import build_parser
 
 
 def _stand_in(part: str, code: int, seen: dict):

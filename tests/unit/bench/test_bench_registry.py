@@ -7,21 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-from services.bench import inference_bench, registry
-from services.cli import build_parser
+from ztgate_bench import inference_bench, registry
+from ztgate.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_building_the_cli_parser_imports_no_bench_beyond_the_registry() -> None:
     # A fresh interpreter: this test process has imported benches already.
-    code = ("import json, sys; from services.cli import build_parser; build_parser(); "
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('services.bench'))))")
+    code = ("import json, sys; from ztgate.cli import build_parser; build_parser(); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ztgate_bench'))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                          check=True)
     loaded = json.loads(out.stdout.strip().splitlines()[-1])
-    assert set(loaded) <= {"services.bench", "services.bench.registry"}, loaded
-    assert "services.bench.registry" in loaded  # the parser really was built from it
+    assert set(loaded) <= {"ztgate_bench", "ztgate_bench.registry"}, loaded
+    assert "ztgate_bench.registry" in loaded  # the parser really was built from it
 
 
 def test_every_part_names_an_entry_point_that_exists() -> None:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from services.bench import context_corpus, corpus_file
-from services.bench.redaction_corpus import CLEAN
+from ztgate_bench import context_corpus, corpus_file
+from ztgate_bench.redaction_corpus import CLEAN
 
 
 def test_a_written_corpus_loads_back_the_same(tmp_path) -> None:  # noqa: ANN001

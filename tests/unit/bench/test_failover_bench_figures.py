@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.bench.attack_load import Call
-from services.bench.failover_bench import (FAULTS, FailoverBench, FaultResult, check_faults, recovered_at,
+from ztgate_bench.attack_load import Call
+from ztgate_bench.failover_bench import (FAULTS, FailoverBench, FaultResult, check_faults, recovered_at,
                                            render_report, slow_stop_s, window)
-from services.bench.failover_load import MAX_TOKENS, PROMPT, steady_load
-from services.cli import build_parser
-from services.config import ZtgateConfig
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from ztgate_bench.failover_load import MAX_TOKENS, PROMPT, steady_load
+from ztgate.cli import build_parser
+from ztgate.config import ZtgateConfig
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
 
 
 def _call(at: float, ms: float = 100.0, code: str = "OK", by: str = "primary") -> Call:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.bench.gateway_bench import GatewayBench, Series, render_report
+from ztgate_bench.gateway_bench import GatewayBench, Series, render_report
 
 
 def _bench(direct: list[float], gateway: list[float], redaction: list[float],

@@ -1,4 +1,4 @@
-"""The golden gate's judgement (services/bench/eval/compare.py) on observations built from the
+"""The golden gate's judgement (bench/ztgate_bench/eval/compare.py) on observations built from the
 committed goldens, then changed as a changed redaction rule, sampling default or speculative setting
 would change them; the schema's refusals; --update's diff; the reports. No suite runs here (the e2e
 module tests/e2e/test_golden_eval.py runs one)."""
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from services.bench.eval import compare, report, update
-from services.bench.eval.measure import AnswerObservation, Observations, selected
-from services.bench.eval.schema import DEFAULT_DIR, Goldens, GoldenError, RedactionAnswer
+from ztgate_bench.eval import compare, report, update
+from ztgate_bench.eval.measure import AnswerObservation, Observations, selected
+from ztgate_bench.eval.schema import DEFAULT_DIR, Goldens, GoldenError, RedactionAnswer
 
 GOLDENS = Goldens()
 
@@ -232,14 +232,14 @@ def test_reports_are_written_for_machines_and_people(tmp_path: Path) -> None:
 
 
 def test_the_cli_parser_does_not_import_the_eval() -> None:
-    code = ("import sys, services.cli; services.cli.build_parser(); "
-            "print([m for m in sys.modules if m.startswith('services.bench.eval')])")
+    code = ("import sys, ztgate.cli; ztgate.cli.build_parser(); "
+            "print([m for m in sys.modules if m.startswith('ztgate_bench.eval')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
 def test_a_target_that_is_not_a_ztgate_suite_is_a_clear_error(capsys) -> None:
-    from services import cli
+    from ztgate import cli
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -256,7 +256,7 @@ def test_a_grpc_server_that_is_not_a_ztgate_gateway_is_named_as_such(capsys) -> 
     import grpc
     from grpc_health.v1 import health, health_pb2_grpc
 
-    from services import cli
+    from ztgate import cli
 
     server = grpc.server(ThreadPoolExecutor(max_workers=2))
     health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(), server)

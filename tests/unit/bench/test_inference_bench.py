@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.bench.inference_bench import (
+from ztgate_bench.inference_bench import (
     ALL_SETS,
     COPY_HEAVY,
     GROUNDED,
@@ -22,9 +22,9 @@ from services.bench.inference_bench import (
     run_pass,
     run_set,
 )
-from services.inference.engines.engine_config import SpeculativeSettings
-from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
-from services.inference.engines.request import GenerationRequest
+from ztgate.inference.engines.engine_config import SpeculativeSettings
+from ztgate.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from ztgate.inference.engines.request import GenerationRequest
 
 
 @pytest.mark.parametrize(("text", "settings"), [

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.bench.inference_report import (
+from ztgate_bench.inference_report import (
     BenchHeader,
     ConfigRun,
     RequestRecord,

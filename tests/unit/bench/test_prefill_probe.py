@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.bench.failover_bench import FailoverBench, render_report, window
-from services.bench.prefill_probe import PrefillPoint, all_answered, fit, needed_per_1k_s, probe, prompt_of, render
-from services.common.first_token import FirstTokenBudget
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from ztgate_bench.failover_bench import FailoverBench, render_report, window
+from ztgate_bench.prefill_probe import PrefillPoint, all_answered, fit, needed_per_1k_s, probe, prompt_of, render
+from ztgate.common.first_token import FirstTokenBudget
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
 
 BUDGET = FirstTokenBudget(base_s=1.2, per_1k_tokens_s=2.0, max_s=30.0, bytes_per_token=2.5)
 

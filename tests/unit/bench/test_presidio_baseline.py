@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import tldextract
 
-from services.bench.presidio_baseline import (
+from ztgate_bench.presidio_baseline import (
     DEFAULT_SPACY_MODEL,
     PresidioBaseline,
     benchmark_presidio,

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from services.bench.redaction_corpus import (
+from ztgate_bench.redaction_corpus import (
     CATEGORIES,
     CLEAN,
     MAX_CHARS,
@@ -19,7 +19,7 @@ from services.bench.redaction_corpus import (
     Sample,
     generate,
 )
-from services.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
+from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
 N = 600
 SEED = 20240611

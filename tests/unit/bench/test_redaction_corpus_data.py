@@ -8,11 +8,11 @@ import json
 import pytest
 import yaml
 
-from services.bench import redaction_corpus
-from services.bench.redaction_corpus import CATEGORIES, generate
+from ztgate_bench import redaction_corpus
+from ztgate_bench.redaction_corpus import CATEGORIES, generate
 
 # sha256 of generate(400, 7) (ids, categories, texts, entities, template ids) recorded with the templates
-# still Python literals, before they moved to services/bench/data/redaction_templates.yaml. A change here
+# still Python literals, before they moved to bench/ztgate_bench/data/redaction_templates.yaml. A change here
 # means every figure in docs/benchmarks.md measured on the generated corpus is on a different corpus.
 SEED_7_400 = "23484d8c75d0f302e9e9178bf187a9cb524b15f6c515ac9d8af8776b13ac4ebe"
 
@@ -31,7 +31,7 @@ def test_the_generated_corpus_is_byte_identical_to_the_one_before_the_move() -> 
 def test_the_templates_are_package_data_with_every_category() -> None:
     from importlib import resources
 
-    text = resources.files("services.bench").joinpath(redaction_corpus.TEMPLATES_FILE).read_text(encoding="utf-8")
+    text = resources.files("ztgate_bench").joinpath(redaction_corpus.TEMPLATES_FILE).read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     assert set(data) == set(CATEGORIES)
     assert sum(map(len, data.values())) == len(redaction_corpus._TEMPLATES) > 300

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from services.bench.redaction_corpus import CLEAN, PII, SECRET, Entity, Sample
-from services.bench.redaction_metrics import (
+from ztgate_bench.redaction_corpus import CLEAN, PII, SECRET, Entity, Sample
+from ztgate_bench.redaction_metrics import (
     Survival,
     clean_altered,
     percentile,

@@ -8,11 +8,11 @@ from pathlib import Path
 import grpc
 import pytest
 
-from services.bench.gateway_bench import EchoInference
-from services.bench.replica_bench import ReplicaRun, parse_counts, render, throughput
-from services.cli import main
-from services.config import ZtgateConfig
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
+from ztgate_bench.gateway_bench import EchoInference
+from ztgate_bench.replica_bench import ReplicaRun, parse_counts, render, throughput
+from ztgate.cli import main
+from ztgate.config import ZtgateConfig
+from ztgate.gen.inference.v1 import inference_pb2_grpc
 
 
 @pytest.mark.parametrize("text, message", [

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from services.bench.runner import arun_concurrent, arun_sequential, is_async, run_concurrent, run_sequential
+from ztgate_bench.runner import arun_concurrent, arun_sequential, is_async, run_concurrent, run_sequential
 
 TEXTS = ["alpha", "beta", "gamma"]
 

@@ -1,11 +1,11 @@
-"""The suffix-decoding replay (services/bench/suffix_replay.py) on arctic-inference's real tree."""
+"""The suffix-decoding replay (bench/ztgate_bench/suffix_replay.py) on arctic-inference's real tree."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.bench.suffix_replay import copy_like, replay, split_sequences
+from ztgate_bench.suffix_replay import copy_like, replay, split_sequences
 
 HEADER = [1, 2]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.bench import telemetry_bench
-from services.cli import build_parser
+from ztgate_bench import telemetry_bench
+from ztgate.cli import build_parser
 
 
 class _Stop(Exception):

@@ -12,9 +12,9 @@ import math
 import grpc
 import pytest
 
-from services.gen.ztgate.inference.v1 import inference_pb2 as pb
-from services.gen.ztgate.inference.v1 import inference_pb2_grpc
-from services.bench.telemetry_overhead import (MAX_TOKENS, OverheadReport, Summary, added_percent,
+from ztgate.gen.inference.v1 import inference_pb2 as pb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate_bench.telemetry_overhead import (MAX_TOKENS, OverheadReport, Summary, added_percent,
                                                measure, round_order)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.common.atomic import write_atomically
+from ztgate.common.atomic import write_atomically
 
 
 def test_writes_the_whole_file_and_leaves_no_temporary_behind(tmp_path) -> None:
@@ -22,7 +22,7 @@ def test_a_failed_write_keeps_the_old_file_and_cleans_up(tmp_path, monkeypatch) 
     def refuse(src, dst):  # noqa: ANN001, ANN202 - injects the fault of a failing rename
         raise OSError("disk full")
 
-    monkeypatch.setattr("services.common.atomic.os.replace", refuse)
+    monkeypatch.setattr("ztgate.common.atomic.os.replace", refuse)
     with pytest.raises(OSError, match="disk full"):
         write_atomically(path, b"new")
     assert path.read_bytes() == b"old"

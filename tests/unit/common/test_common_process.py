@@ -1,4 +1,4 @@
-"""services.common.process: the one free-port helper, health probe and spawn/wait/stop, on real
+"""ztgate.common.process: the one free-port helper, health probe and spawn/wait/stop, on real
 processes and a real gRPC health server on loopback."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from services.common import process
+from ztgate.common import process
 
 
 def test_a_free_port_can_be_bound_on_loopback() -> None:

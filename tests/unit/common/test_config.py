@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from services.common.config import ConfigError, env_overrides, load_settings
-from services.config import ZtgateConfig
+from ztgate.common.config import ConfigError, env_overrides, load_settings
+from ztgate.config import ZtgateConfig
 
 
 def test_defaults_without_file_match_design_ports() -> None:

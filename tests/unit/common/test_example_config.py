@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from services.common.config import load_settings
-from services.config import ZtgateConfig
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "ztgate.example.yaml"
 

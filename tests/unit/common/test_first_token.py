@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
-from services.gateway.config import GatewaySettings
+from ztgate.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
+from ztgate.gateway.config import GatewaySettings
 
 DEFAULTS = GatewaySettings().first_token_budget
 

@@ -1,4 +1,4 @@
-"""Which tenant a call acts for (services/common/identity.py), decided by who is calling.
+"""Which tenant a call acts for (ztgate/common/identity.py), decided by who is calling.
 
 The calls are FakeContexts (TEST DOUBLE, tests/fake_context.py: the verified certificate's common
 name and the metadata, no handshake); tests/e2e/test_gateway_tenancy.py makes the same decisions
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.common.config import ConfigError, load_settings
-from services.common.errors import InvalidArgument, PermissionDenied
-from services.common.identity import TENANT_HEADER, TenantAccess
-from services.common.settings import TlsSettings
-from services.config import ZtgateConfig
+from ztgate.common.config import ConfigError, load_settings
+from ztgate.common.errors import InvalidArgument, PermissionDenied
+from ztgate.common.identity import TENANT_HEADER, TenantAccess
+from ztgate.common.settings import TlsSettings
+from ztgate.config import ZtgateConfig
 from tests.fake_context import FakeContext
 
 # A listener that requires client certificates (what `ztgate up` sets with mesh.mtls).

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from services.common.lifetime import descendants, group_members
-from services.inference.engines import engine_core
+from ztgate.common.lifetime import descendants, group_members
+from ztgate.inference.engines import engine_core
 from tests.procs import ROOT, alive
 
 SPAWN_PARENT = """
 import multiprocessing, sys, time
-from services.common.lifetime import die_with_parent
+from ztgate.common.lifetime import die_with_parent
 
 def child(arm):
     if arm:
@@ -42,7 +42,7 @@ if __name__ == "__main__":
 
 EXEC_PARENT = """
 import subprocess, sys, time
-from services.common.lifetime import parent_death_preexec
+from ztgate.common.lifetime import parent_death_preexec
 
 arm = parent_death_preexec() if sys.argv[1] == "arm" else None
 p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], preexec_fn=arm)
@@ -50,12 +50,12 @@ print(p.pid, flush=True)
 time.sleep(120)
 """
 
-# The one spawn helper of benches, the eval and tests (services/common/process.py): what a bench or a test
+# The one spawn helper of benches, the eval and tests (ztgate/common/process.py): what a bench or a test
 # starts must not outlive it when it is SIGKILLed (a killed bench once left a whole `ztgate up` running).
 SPAWN_HELPER_PARENT = """
 import sys, tempfile, time
 from pathlib import Path
-from services.common import process
+from ztgate.common import process
 
 c = process.spawn([sys.executable, "-c", "import time; time.sleep(120)"], Path(tempfile.mkdtemp()) / "c.log")
 print(c.pid, flush=True)

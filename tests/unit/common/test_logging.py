@@ -6,7 +6,7 @@ import logging
 
 from opentelemetry.sdk.trace import TracerProvider
 
-from services.common.logging import JsonFormatter
+from ztgate.common.logging import JsonFormatter
 
 
 def _emit(logger: logging.Logger, *args, **kwargs) -> dict:

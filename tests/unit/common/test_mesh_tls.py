@@ -15,10 +15,10 @@ import grpc
 import pytest
 from cryptography import x509
 
-from services.common import pki
-from services.common.server import Runtime, ServiceSpec
-from services.common.settings import ClientTlsSettings, OtelSettings, ServerSettings, TlsSettings
-from services.common.tls import client_credentials
+from ztgate.common import pki
+from ztgate.common.server import Runtime, ServiceSpec
+from ztgate.common.settings import ClientTlsSettings, OtelSettings, ServerSettings, TlsSettings
+from ztgate.common.tls import client_credentials
 
 SERVICE = "test.v1.Echo"
 
@@ -121,7 +121,7 @@ async def test_envoy_and_the_operator_are_served(suite: pki.Pki, redaction_like:
 
 async def test_another_part_of_the_suite_is_refused_by_name(
         suite: pki.Pki, redaction_like: int, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level("WARNING", logger="services.common.tls"), pytest.raises(grpc.aio.AioRpcError) as info:
+    with caplog.at_level("WARNING", logger="ztgate.common.tls"), pytest.raises(grpc.aio.AioRpcError) as info:
         await _echo(redaction_like, _as(suite, pki.INFERENCE_PRIMARY))
     assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "inference-primary may not call this service" in (info.value.details() or "")

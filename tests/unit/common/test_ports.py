@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from services.common.ports import bind_error, listener_owned_by
+from ztgate.common.ports import bind_error, listener_owned_by
 from tests.procs import free_port
 
 LISTENER = """

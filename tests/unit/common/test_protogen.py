@@ -1,6 +1,6 @@
 """The committed stubs match proto/: a stale stub fails here."""
 
-from services.common import protogen
+from ztgate.common import protogen
 
 
 def test_generated_stubs_are_in_sync_with_proto() -> None:

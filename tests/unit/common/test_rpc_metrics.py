@@ -5,7 +5,7 @@ import pytest
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-from services.common.rpc_metrics import RpcMetricsInterceptor
+from ztgate.common.rpc_metrics import RpcMetricsInterceptor
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from services.common.server import ListenError, Runtime, ServiceSpec, is_loopback
-from services.common.settings import OtelSettings, ServerSettings
+from ztgate.common.server import ListenError, Runtime, ServiceSpec, is_loopback
+from ztgate.common.settings import OtelSettings, ServerSettings
 
 SERVICE = "test.v1.Slow"
 SERVING = health_pb2.HealthCheckResponse.SERVING

@@ -6,7 +6,7 @@ from collections import namedtuple
 
 import pytest
 
-from services.common.telemetry import traced_call
+from ztgate.common.telemetry import traced_call
 
 Details = namedtuple("Details", ["method", "invocation_metadata"])
 

@@ -9,7 +9,7 @@ import sys
 # the CLI's own entry point: the write that meets the closed pipe happens inside `main`.
 DRIVER = """
 import sys
-from services import cli
+from ztgate import cli
 
 def long_output(args):
     for i in range(200_000):

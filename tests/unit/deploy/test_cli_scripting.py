@@ -11,18 +11,18 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from services import cli
-from services.common.config import load_settings
-from services.common.jsonout import message_json
-from services.config import ZtgateConfig
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as rpb
-from services.launcher import print_status
+from ztgate import cli
+from ztgate.common.config import load_settings
+from ztgate.common.jsonout import message_json
+from ztgate.config import ZtgateConfig
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
+from ztgate.launcher import print_status
 from tests.procs import free_port
 
 
 def test_version_is_the_installed_distributions() -> None:
-    result = subprocess.run([sys.executable, "-m", "services.cli", "--version"], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "ztgate.cli", "--version"], capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0
     assert result.stdout.strip() == f"ztgate {version('ztgate')}"

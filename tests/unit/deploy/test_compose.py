@@ -13,12 +13,12 @@ import jsonschema
 import pytest
 import yaml
 
-from services import cli
-from services.common import pki
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.deploy import PARTS, write_parts
-from services.launcher import prepare
+from ztgate import cli
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.deploy import PARTS, write_parts
+from ztgate.launcher import prepare
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = Path(__file__).with_name("schemas") / "compose-spec.json"
@@ -143,7 +143,7 @@ def test_the_issuer_gives_each_part_only_its_own_and_envoys_bootstrap_runs(compo
     """`ztgate prepare --parts` as the init container runs it (its /pki at tmp_path): every part's
     folder holds its own certificate and key and the CA, nothing of another's; Envoy 1.40 accepts the
     bootstrap, which reads only files of its own folder and resolves each part by its service name."""
-    from services.gateway.envoy_config import validate
+    from ztgate.gateway.envoy_config import validate
 
     config = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["init"], tmp_path))
     prepare(config)
@@ -195,7 +195,7 @@ def test_the_gpu_profile_runs_the_primary_on_the_vllm_cuda_image_with_a_gpu(comp
 
 
 def test_compose_and_the_image_ship_no_key() -> None:
-    from services.redaction.keys import PUBLISHED_KEYS
+    from ztgate.redaction.keys import PUBLISHED_KEYS
 
     for path in ("compose.yaml", "Dockerfile"):
         text = (ROOT / path).read_text()

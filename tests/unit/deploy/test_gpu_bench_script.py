@@ -8,9 +8,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from services import cli
-from services.common.config import load_settings
-from services.config import ZtgateConfig
+from ztgate import cli
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
 
 SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "gpu_bench.sh"
 

@@ -16,11 +16,11 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from services.common import pki
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.deploy import PARTS, kubernetes_secrets, write_parts
-from services.launcher import prepare
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.deploy import PARTS, kubernetes_secrets, write_parts
+from ztgate.launcher import prepare
 
 ROOT = Path(__file__).resolve().parents[3]
 K8S = ROOT / "deploy" / "k8s"
@@ -200,7 +200,7 @@ def test_the_cli_writes_the_secrets_file_private_and_complete(tmp_path: Path) ->
     env = {**os.environ, "ZTGATE_MESH__PKI_DIR": str(pki_dir),
            "ZTGATE_REDACTION__KEYS_FILE": str(pki_dir / "keys" / "redaction.json")}
     out = tmp_path / "secrets.yaml"
-    result = subprocess.run([sys.executable, "-m", "services.cli", "prepare", "--parts", str(pki_dir / "parts"),
+    result = subprocess.run([sys.executable, "-m", "ztgate.cli", "prepare", "--parts", str(pki_dir / "parts"),
                              "--mount", "/pki/parts", "--kubernetes-secrets", str(out)],
                             capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
     assert result.returncode == 0, result.stderr
@@ -210,7 +210,7 @@ def test_the_cli_writes_the_secrets_file_private_and_complete(tmp_path: Path) ->
     for secret in secrets:
         kubernetes_validate.validate(secret, VERSION, strict=True)
     # Without --parts there is nothing to pack: a clear refusal, not an empty file.
-    refused = subprocess.run([sys.executable, "-m", "services.cli", "prepare", "--kubernetes-secrets",
+    refused = subprocess.run([sys.executable, "-m", "ztgate.cli", "prepare", "--kubernetes-secrets",
                               str(tmp_path / "other.yaml")], capture_output=True, text=True, timeout=120,
                              env=env, cwd=ROOT)
     assert refused.returncode == 2 and "--kubernetes-secrets needs --parts" in refused.stderr

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from services.common import pki
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.launcher import SERVED_PARTS, child_env, prepare_pki
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.launcher import SERVED_PARTS, child_env, prepare_pki
 
 
 def _config(tmp_path: Path, **env: str) -> ZtgateConfig:

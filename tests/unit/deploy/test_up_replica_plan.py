@@ -11,13 +11,13 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.cli import main
-from services.common import pki
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import render, validate
-from services.launcher import address_problems, suite
-from services.replicas import REPLICABLE, ReplicaError, envoy_endpoints, parse, plan
+from ztgate.cli import main
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import render, validate
+from ztgate.launcher import address_problems, suite
+from ztgate.replicas import REPLICABLE, ReplicaError, envoy_endpoints, parse, plan
 from tests.procs import free_port
 from tests.suite_pki import mesh_env
 

@@ -8,8 +8,8 @@ import stat
 import jwt
 import pytest
 
-from services.cli import main
-from services.gateway.auth import TokenError, keygen, mint
+from ztgate.cli import main
+from ztgate.gateway.auth import TokenError, keygen, mint
 
 
 def _verify(token: str, jwks_path, **options) -> dict:
@@ -106,7 +106,7 @@ def test_the_cli_refuses_a_ttl_above_the_configured_maximum(tmp_path, capsys, mo
 
 
 def test_the_cli_mints_with_the_key_beside_the_configured_jwks(tmp_path, capsys, monkeypatch) -> None:
-    from services.gateway.auth import keygen_at
+    from ztgate.gateway.auth import keygen_at
 
     key, jwks = keygen_at(tmp_path / "volume" / "tokens.json")
     assert key == tmp_path / "volume" / "signing-key.pem" and stat.S_IMODE(key.stat().st_mode) == 0o600

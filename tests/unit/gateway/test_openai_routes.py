@@ -10,10 +10,10 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.gateway.config import GatewaySettings
-from services.gateway.envoy_config import render, validate
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.config import GatewaySettings
+from ztgate.gateway.envoy_config import render, validate
 from tests.suite_pki import mesh_env
 
 KEY = "sk-upstream-secret-0123456789"
@@ -33,7 +33,7 @@ def _upstreams(tmp_path) -> str:
 
 @pytest.fixture
 def text(tmp_path) -> str:
-    from services.gateway.auth import keygen
+    from ztgate.gateway.auth import keygen
 
     _, jwks = keygen(tmp_path / "tokens")
     return render(load_settings(ZtgateConfig, None, environ={

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from services.common.config import ConfigError, load_settings
-from services.config import ZtgateConfig
-from services.inference import accelerator
-from services.inference.config import AcceleratorSection
-from services.inference.engines.engine_config import EngineConfig
-from services.inference.engines.errors import EngineConfigError
+from ztgate.common.config import ConfigError, load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.inference import accelerator
+from ztgate.inference.config import AcceleratorSection
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.engines.errors import EngineConfigError
 
 SETTING = "inference.primary.accelerator"
 
@@ -35,7 +35,7 @@ def test_each_setting_is_a_vllm_engine_argument_of_the_same_name() -> None:
 
 
 def test_the_vllm_engine_is_started_with_exactly_those_arguments(tmp_path: Path) -> None:
-    from services.inference.engines.vllm_engine import VllmEngine
+    from ztgate.inference.engines.vllm_engine import VllmEngine
 
     section = AcceleratorSection(device="cuda", gpu_memory_utilization=0.7, tensor_parallel_size=2,
                                  quantization="fp8", kv_cache_dtype="fp8_e4m3")
@@ -76,7 +76,7 @@ def test_a_gpu_setting_on_the_cpu_build_is_refused_naming_it(values, named, cpu_
 
 def test_the_service_refuses_before_loading_anything(tmp_path: Path) -> None:
     """The inference service's own start path, on this CPU build, with a GPU configuration."""
-    from services.inference.service import InferenceService
+    from ztgate.inference.service import InferenceService
 
     config = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_INFERENCE__MODEL_DIR": str(tmp_path / "no-model"),

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from services.common.errors import ResourceExhausted
-from services.inference.admission import AdmissionLimiter, Overloaded
+from ztgate.common.errors import ResourceExhausted
+from ztgate.inference.admission import AdmissionLimiter, Overloaded
 
 
 def test_admits_up_to_the_limit_then_rejects_at_once():

@@ -12,20 +12,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.common.errors import PermissionDenied
-from services.common.identity import TENANT_HEADER, TenantAccess
-from services.common.semconv import PROBE_TENANT
-from services.common.settings import ServerSettings, TlsSettings
-from services.gen.ztgate.inference.v1 import inference_pb2 as pb
-from services.inference.config import InstanceSettings
-from services.inference.engines.base import Engine, collect
-from services.inference.engines.engine_config import EngineConfig
-from services.inference.engines.errors import EngineNotReady, InvalidRequest
-from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
-from services.inference.engines.prompt import PromptRenderer
-from services.inference.engines.request import GenerationRequest, SamplingParams, engine_request_id
-from services.inference.server import InferenceServicer, tenant_access
-from services.inference.service import InferenceService
+from ztgate.common.errors import PermissionDenied
+from ztgate.common.identity import TENANT_HEADER, TenantAccess
+from ztgate.common.semconv import PROBE_TENANT
+from ztgate.common.settings import ServerSettings, TlsSettings
+from ztgate.gen.inference.v1 import inference_pb2 as pb
+from ztgate.inference.config import InstanceSettings
+from ztgate.inference.engines.base import Engine, collect
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.engines.errors import EngineNotReady, InvalidRequest
+from ztgate.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from ztgate.inference.engines.prompt import PromptRenderer
+from ztgate.inference.engines.request import GenerationRequest, SamplingParams, engine_request_id
+from ztgate.inference.server import InferenceServicer, tenant_access
+from ztgate.inference.service import InferenceService
 from tests.fake_context import FakeContext
 
 

@@ -1,4 +1,4 @@
-"""One way to import each engine name: every `from services.inference.engines... import X` in the
+"""One way to import each engine name: every `from ztgate.inference.engines... import X` in the
 code and tests names the module that defines X, and no two engine modules define the same name.
 
 The engine interface is split into small modules (errors, request, engine_config, outputs, prompt,
@@ -13,8 +13,8 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-PACKAGE = "services.inference.engines"
-ENGINES = ROOT / "services" / "inference" / "engines"
+PACKAGE = "ztgate.inference.engines"
+ENGINES = ROOT / "ztgate" / "inference" / "engines"
 
 
 def _module_file(module: str) -> Path:
@@ -37,7 +37,7 @@ def _defined(path: Path) -> set[str]:
 
 def _engine_imports() -> list[tuple[str, int, str, str]]:
     found = []
-    for top in ("services", "tests", "scripts"):
+    for top in ("ztgate", "bench", "tests", "scripts"):
         for path in sorted((ROOT / top).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and (

@@ -8,12 +8,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from services.inference.engines import create_engine
-from services.inference.engines.engine_config import SUFFIX_MAX_SPEC_FACTOR, EngineConfig, SpeculativeSettings
-from services.inference.engines.errors import EngineConfigError
-from services.inference.engines.request import GenerationRequest, SamplingParams
-from services.inference.engines.transformers_engine import TransformersEngine
-from services.inference.engines.vllm_engine import (
+from ztgate.inference.engines import create_engine
+from ztgate.inference.engines.engine_config import SUFFIX_MAX_SPEC_FACTOR, EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.errors import EngineConfigError
+from ztgate.inference.engines.request import GenerationRequest, SamplingParams
+from ztgate.inference.engines.transformers_engine import TransformersEngine
+from ztgate.inference.engines.vllm_engine import (
     SpeculativeTotals,
     emulated_bfloat16_speculation,
     speculative_config,
@@ -117,9 +117,9 @@ def test_speculative_totals_add_up_the_scheduler_steps():
 
 
 def test_compilation_is_a_per_instance_setting_that_reaches_the_engine():
-    from services.common.config import load_settings
-    from services.config import ZtgateConfig
-    from services.inference.service import engine_config
+    from ztgate.common.config import load_settings
+    from ztgate.config import ZtgateConfig
+    from ztgate.inference.service import engine_config
 
     config = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_INFERENCE__MODEL_DIR": "/m", "ZTGATE_INFERENCE__PRIMARY__ENFORCE_EAGER": "false"})
@@ -177,9 +177,9 @@ def test_speculation_is_off_only_for_emulated_bfloat16_on_a_cpu(parity, method, 
 def test_reserved_cpus_reach_the_vllm_engine_and_must_leave_the_model_a_core(tmp_path):
     import os
 
-    from services.common.config import ConfigError, load_settings
-    from services.config import ZtgateConfig
-    from services.inference.service import engine_config
+    from ztgate.common.config import ConfigError, load_settings
+    from ztgate.config import ZtgateConfig
+    from ztgate.inference.service import engine_config
 
     config = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_INFERENCE__MODEL_DIR": "/m", "ZTGATE_INFERENCE__PRIMARY__RESERVED_CPUS": "0"})
@@ -215,8 +215,8 @@ def test_the_spec_factor_lets_a_fresh_match_draft_past_its_own_length():
 
 
 def test_the_instance_section_carries_the_spec_factor_to_the_engine():
-    from services.inference.config import SpeculativeSection
-    from services.inference.service import speculative_settings
+    from ztgate.inference.config import SpeculativeSection
+    from ztgate.inference.service import speculative_settings
 
     assert speculative_settings(SpeculativeSection(method="suffix")).suffix_max_spec_factor == SUFFIX_MAX_SPEC_FACTOR
     assert speculative_settings(SpeculativeSection(method="suffix", suffix_max_spec_factor=1)).suffix_max_spec_factor == 1

@@ -8,14 +8,14 @@ import pytest
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-from services.common import semconv
-from services.common.first_token import FirstTokenBudget
-from services.common.settings import ServerSettings
-from services.inference.config import InstanceSettings
-from services.inference.engines.base import collect
-from services.inference.engines.request import GenerationRequest
-from services.inference.metrics import InferenceMetrics
-from services.inference.service import InferenceService
+from ztgate.common import semconv
+from ztgate.common.first_token import FirstTokenBudget
+from ztgate.common.settings import ServerSettings
+from ztgate.inference.config import InstanceSettings
+from ztgate.inference.engines.base import collect
+from ztgate.inference.engines.request import GenerationRequest
+from ztgate.inference.metrics import InferenceMetrics
+from ztgate.inference.service import InferenceService
 from tests.unit.inference.test_engine_contract import _ScriptedEngine
 
 INSTANCE = InstanceSettings(name="primary", server=ServerSettings(listen="127.0.0.1:0"), engine="vllm")

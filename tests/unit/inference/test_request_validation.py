@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from services.common.errors import InvalidArgument
-from services.inference.engines.errors import InvalidRequest
-from services.inference.engines.prompt import PromptRenderer
-from services.inference.engines.request import (
+from ztgate.common.errors import InvalidArgument
+from ztgate.inference.engines.errors import InvalidRequest
+from ztgate.inference.engines.prompt import PromptRenderer
+from ztgate.inference.engines.request import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
     DEFAULT_TOP_K,

@@ -11,18 +11,18 @@ from vllm.v1.spec_decode.dynamic.utils import (
     validate_and_normalize_dynamic_sd_schedule,
 )
 
-from services.inference.config import SpeculativeSection
-from services.inference.engines.engine_config import (
+from ztgate.inference.config import SpeculativeSection
+from ztgate.inference.engines.engine_config import (
     DEFAULT_DRAFT_TOKEN_COST,
     FIXED_DRAFT_COUNT,
     MAX_DRAFT_TOKEN_COST,
     SELF_GATING,
     SpeculativeSettings,
 )
-from services.inference.engines.errors import EngineConfigError
-from services.inference.engines.vllm_engine import speculative_config
-from services.inference.service import speculative_settings
-from services.inference.engines.engine_config import EngineConfig
+from ztgate.inference.engines.errors import EngineConfigError
+from ztgate.inference.engines.vllm_engine import speculative_config
+from ztgate.inference.service import speculative_settings
+from ztgate.inference.engines.engine_config import EngineConfig
 
 
 @st.composite
@@ -103,8 +103,8 @@ def test_a_method_with_a_fixed_draft_count_takes_no_default_schedule(method: str
     """vLLM 0.32's Medusa and suffix proposers assert a fixed draft count: `auto` is no schedule for
     them, also when a config file names the method over the defaults (load_settings merges into
     their dump); set explicitly, the engine check refuses one before vLLM loads."""
-    from services.common.config import load_settings
-    from services.config import ZtgateConfig
+    from ztgate.common.config import load_settings
+    from ztgate.config import ZtgateConfig
 
     config = load_settings(ZtgateConfig, None, environ={"ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": method,
                                                         "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__DRAFT_MODEL": "/m"})
@@ -120,8 +120,8 @@ def test_a_method_with_a_fixed_draft_count_takes_no_default_schedule(method: str
 def test_a_draft_token_cost_loads_the_adaptive_scheduler_and_nothing_else_does(tmp_path) -> None:
     """vLLM gets our scheduler (by its qualified name, imported in the engine-core process) and the
     cost through its own settings; without speculation or with the cost at 0 vLLM's own runs."""
-    from services.inference.engines.adaptive_scheduler import COST_KEY, QUALNAME
-    from services.inference.engines.vllm_engine import adaptive_drafting_args
+    from ztgate.inference.engines.adaptive_scheduler import COST_KEY, QUALNAME
+    from ztgate.inference.engines.vllm_engine import adaptive_drafting_args
 
     adaptive = SpeculativeSettings(method="suffix", draft_token_cost=0.05)
     assert adaptive_drafting_args(EngineConfig(model_dir=tmp_path, speculative=adaptive)) == {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.inference.engines.transformers_engine import TextAssembler
+from ztgate.inference.engines.transformers_engine import TextAssembler
 
 
 class _ByteTokenizer:

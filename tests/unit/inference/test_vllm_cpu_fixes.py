@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from vllm.platforms import current_platform
 
-from services.inference import vllm_cpu_fixes
-from services.inference.vllm_cpu_fixes import expand_kernel_impl
+from ztgate.inference import vllm_cpu_fixes
+from ztgate.inference.vllm_cpu_fixes import expand_kernel_impl
 
 _DTYPES = {"float32": torch.float32, "int32": torch.int32, "int64": torch.int64}
 

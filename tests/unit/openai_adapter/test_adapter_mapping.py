@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.common.errors import InvalidArgument, NotFound
-from services.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
-from services.openai_adapter import mapping
-from services.openai_adapter.mapping import CHAT, COMPLETION, FieldError, parse
+from ztgate.common.errors import InvalidArgument, NotFound
+from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
+from ztgate.openai_adapter import mapping
+from ztgate.openai_adapter.mapping import CHAT, COMPLETION, FieldError, parse
 
 MODEL = "SmolLM2-135M-Instruct"
 LIMITS = RequestLimits()

@@ -19,10 +19,10 @@ from aiohttp.test_utils import TestServer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.gen.ztgate.inference.v1 import inference_pb2 as pb
-from services.inference.limits import RequestLimits
-from services.openai_adapter import mapping
-from services.openai_adapter.server import Adapter
+from ztgate.gen.inference.v1 import inference_pb2 as pb
+from ztgate.inference.limits import RequestLimits
+from ztgate.openai_adapter import mapping
+from ztgate.openai_adapter.server import Adapter
 
 MODEL = "SmolLM2-135M-Instruct"
 SPEC = pb.SpeculativeStats(method="ngram", num_speculative_tokens=4, draft_tokens=10,

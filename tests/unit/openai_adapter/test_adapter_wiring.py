@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.common.config import ConfigError, load_settings
-from services.config import ZtgateConfig
-from services.gateway.envoy_config import render, validate
-from services.launcher import address_problems, suite
+from ztgate.common.config import ConfigError, load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import render, validate
+from ztgate.launcher import address_problems, suite
 from tests.suite_pki import PLAINTEXT
 
 MODEL = ZtgateConfig().inference.model_name

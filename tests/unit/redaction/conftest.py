@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from services.redaction.analyzer import Analyzer, build_analyzer_engine, default_tier1_recognizers
-from services.redaction.ner import GatedSpacyNlpEngine
+from ztgate.redaction.analyzer import Analyzer, build_analyzer_engine, default_tier1_recognizers
+from ztgate.redaction.ner import GatedSpacyNlpEngine
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection
 
-from services.common.errors import DeadlineExceeded
-from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
+from ztgate.common.errors import DeadlineExceeded
+from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
 
 
 class HeldPool:

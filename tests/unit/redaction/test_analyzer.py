@@ -11,7 +11,7 @@ from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer, Reco
 from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
-from services.redaction.analyzer import (
+from ztgate.redaction.analyzer import (
     NER_RECOGNIZER_NAME,
     AnalysisError,
     Analyzer,
@@ -19,8 +19,8 @@ from services.redaction.analyzer import (
     UnsupportedEntityError,
     build_analyzer_engine,
 )
-from services.redaction.ner import GatedSpacyNlpEngine
-from services.redaction.types import ALL_ENTITY_TYPES, NER_ENTITY_TYPES, Detection
+from ztgate.redaction.ner import GatedSpacyNlpEngine
+from ztgate.redaction.types import ALL_ENTITY_TYPES, NER_ENTITY_TYPES, Detection
 
 
 def test_registry_holds_only_tier1_and_tier2s_own_recognizers(redaction_analyzer: Analyzer) -> None:

@@ -6,18 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from services.common.config import ConfigError
-from services.redaction.anonymize import (
+from ztgate.common.config import ConfigError
+from ztgate.redaction.anonymize import (
     BlockedError,
     InvalidDetectionError,
     analyze,
     redact,
 )
-from services.redaction.config import VaultSettings
-from services.redaction.operators import Operators
-from services.redaction.policies import Action, Policy, PolicyStore
-from services.redaction.types import Detection
-from services.redaction.vault import SessionFullError, Vault
+from ztgate.redaction.config import VaultSettings
+from ztgate.redaction.operators import Operators
+from ztgate.redaction.policies import Action, Policy, PolicyStore
+from ztgate.redaction.types import Detection
+from ztgate.redaction.vault import SessionFullError, Vault
 
 ACME = Path(__file__).parent / "data" / "policies" / "acme.yaml"
 

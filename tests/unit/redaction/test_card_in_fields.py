@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.pattern_scanner import PatternScanner
 from tests.disguises import _luhn_digit
 
 # (prefixes, length, grouping)

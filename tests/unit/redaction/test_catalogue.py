@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from services.redaction.catalogue import (
+from ztgate.redaction.catalogue import (
     DEFAULT_RULES_DIR,
     Catalogue,
     CatalogueError,
@@ -15,8 +15,8 @@ from services.redaction.catalogue import (
     catalogue_hash,
     load_catalogue,
 )
-from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES
-from services.redaction.validators import VALIDATORS
+from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES
+from ztgate.redaction.validators import VALIDATORS
 
 GOOD_RULE = """\
   - id: {rule_id}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.redaction.text_shape import evidence_possible, has_evidence
+from ztgate.redaction.text_shape import evidence_possible, has_evidence
 
 _PIECES = st.sampled_from([
     "author: ", "Author = ", '"city": "', "name=", "owner: ", "by ", "ask ", "ping ", "contact ", "cc: ",

@@ -25,19 +25,19 @@ from hypothesis import strategies as st
 from envoy.config.core.v3 import base_pb2
 from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
-from services.common.identity import TenantAccess
-from services.common.settings import TlsSettings
-from services.gateway.config import GatewaySettings
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
+from ztgate.common.identity import TenantAccess
+from ztgate.common.settings import TlsSettings
+from ztgate.gateway.config import GatewaySettings
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
                                          encode_frame)
-from services.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
-from services.redaction.operators import Operators
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.policies import Action, Policy, PolicyStore
-from services.redaction.service import RedactionService, output_policy
-from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
-from services.redaction.vault import Vault
+from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
+from ztgate.redaction.operators import Operators
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.policies import Action, Policy, PolicyStore
+from ztgate.redaction.service import RedactionService, output_policy
+from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
+from ztgate.redaction.vault import Vault
 from tests.disguises import SECRET_FAMILIES, Disguised, chunked, disguised
 from tests.fake_context import FakeContext
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from services.common.errors import DeadlineExceeded
-from services.redaction.fair_share import TenantBusy, TenantSlots, default_share
-from services.redaction.operators import Operators
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.policies import PolicyStore
-from services.redaction.service import RedactionService
-from services.redaction.vault import Vault
+from ztgate.common.errors import DeadlineExceeded
+from ztgate.redaction.fair_share import TenantBusy, TenantSlots, default_share
+from ztgate.redaction.operators import Operators
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.policies import PolicyStore
+from ztgate.redaction.service import RedactionService
+from ztgate.redaction.vault import Vault
 from tests.unit.redaction.pool_doubles import HeldPool
 
 TEST_POLICIES = Path(__file__).parent / "data" / "policies"

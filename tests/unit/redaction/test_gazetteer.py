@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.redaction import gazetteer
-from services.redaction.name_recognizers import GAZETTEER_SCORE, GazetteerRecognizer
-from services.redaction.ner import GatedSpacyNlpEngine
+from ztgate.redaction import gazetteer
+from ztgate.redaction.name_recognizers import GAZETTEER_SCORE, GazetteerRecognizer
+from ztgate.redaction.ner import GatedSpacyNlpEngine
 
 
 def _found(text: str) -> list[tuple[str, str]]:
@@ -48,7 +48,7 @@ def test_near_misses(text: str) -> None:
 
 
 def test_clean_corpus_prompts_are_not_hit() -> None:
-    from services.bench import redaction_corpus as rc
+    from ztgate_bench import redaction_corpus as rc
 
     clean = [s for s in rc.generate(300, seed=7) if s.category == rc.CLEAN]
     assert clean

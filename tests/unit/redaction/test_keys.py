@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from services.common.config import load_settings
-from services.config import ZtgateConfig
-from services.redaction.keys import KEY_BYTES, PUBLISHED_KEYS, KeysError, resolve
-from services.redaction.operators import Operators
+from ztgate.common.config import load_settings
+from ztgate.config import ZtgateConfig
+from ztgate.redaction.keys import KEY_BYTES, PUBLISHED_KEYS, KeysError, resolve
+from ztgate.redaction.operators import Operators
 
 
 def _config(tmp_path: Path, **env: str) -> ZtgateConfig:

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.redaction import gazetteer, text_shape
-from services.redaction.analyzer import Analyzer
-from services.redaction.types import NER_ENTITY_TYPES
-from services.redaction.wordlists import FIELD_LABELS
+from ztgate.redaction import gazetteer, text_shape
+from ztgate.redaction.analyzer import Analyzer
+from ztgate.redaction.types import NER_ENTITY_TYPES
+from ztgate.redaction.wordlists import FIELD_LABELS
 
 THRESHOLD = 0.5  # policies/default.yaml's default_threshold
 

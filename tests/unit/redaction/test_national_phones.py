@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.redaction import validators as v
-from services.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction import validators as v
+from ztgate.redaction.pattern_scanner import PatternScanner
 
 RULE = "phone_national_layout"
 _TYPES = (phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.redaction.ner import plausible_span
+from ztgate.redaction.ner import plausible_span
 
 # (text, span as NER gave it, what must be kept: the span itself, a part of it, or None)
 CASES = [

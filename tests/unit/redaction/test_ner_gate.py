@@ -11,7 +11,7 @@ from faker import Faker
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.redaction.ner import (
+from ztgate.redaction.ner import (
     DEFAULT_MODEL,
     LABEL_TO_ENTITY,
     GatedSpacyNlpEngine,

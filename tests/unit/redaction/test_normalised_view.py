@@ -18,14 +18,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from services.redaction.analyzer import Analyzer
-from services.redaction.normalise import View, detect_on_view, view_of
-from services.redaction.operators import Operators
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.policies import PolicyStore
-from services.redaction.service import RedactionService
-from services.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
-from services.redaction.vault import Vault
+from ztgate.redaction.analyzer import Analyzer
+from ztgate.redaction.normalise import View, detect_on_view, view_of
+from ztgate.redaction.operators import Operators
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.policies import PolicyStore
+from ztgate.redaction.service import RedactionService
+from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
+from ztgate.redaction.vault import Vault
 from tests.disguises import INVISIBLES, SPACES, Disguised, chunked, disguised
 
 TEST_POLICIES = Path(__file__).parent / "data" / "policies"

@@ -10,7 +10,7 @@ import pytest
 import tldextract
 from presidio_analyzer.predefined_recognizers import EmailRecognizer
 
-from services.redaction.analyzer import Analyzer, default_tier1_recognizers, make_tldextract_offline
+from ztgate.redaction.analyzer import Analyzer, default_tier1_recognizers, make_tldextract_offline
 
 
 class NetworkBlocked(AssertionError):

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from services.redaction.catalogue import Catalogue, load_catalogue
-from services.redaction.offsets import Utf8Offsets, encode_utf8
-from services.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.catalogue import Catalogue, load_catalogue
+from ztgate.redaction.offsets import Utf8Offsets, encode_utf8
+from ztgate.redaction.pattern_scanner import PatternScanner
 
 SAMPLES = [
     "",

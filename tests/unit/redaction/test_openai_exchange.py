@@ -16,14 +16,14 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.common.identity import TenantAccess
-from services.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
-from services.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
-from services.redaction.openai_exchange import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER,
+from ztgate.common.identity import TenantAccess
+from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
+from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
+from ztgate.redaction.openai_exchange import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER,
                                                 OpenAIExchange, OpenAIRequestError, SseReader,
                                                 UnknownRoute)
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.service import RedactionService
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.service import RedactionService
 from tests.fake_context import FakeContext
 from tests.unit.redaction.test_ext_proc import (AWS, BUDGET, CANARIES, EMAIL, GITHUB, PHONE,
                                                 make_service, scanner)  # noqa: F401 (fixture)
@@ -360,7 +360,7 @@ async def test_door_calls_record_genai_metrics_with_their_operation(service: Red
     from opentelemetry.sdk.metrics import MeterProvider
     from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-    from services.redaction.door_metrics import DoorMetrics
+    from ztgate.redaction.door_metrics import DoorMetrics
 
     reader = InMemoryMetricReader()
     door = DoorMetrics(MeterProvider(metric_readers=[reader]).get_meter("test"))

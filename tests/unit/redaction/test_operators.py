@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from presidio_anonymizer.entities import InvalidParamError, RecognizerResult
 
-from services.common.config import ConfigError
-from services.redaction.operators import (
+from ztgate.common.config import ConfigError
+from ztgate.redaction.operators import (
     ENCRYPT_OPERATOR,
     ENCRYPTED_PREFIX,
     KEYED_HASH_OPERATOR,
@@ -27,8 +27,8 @@ from services.redaction.operators import (
     TailMask,
     build_engine,
 )
-from services.redaction.policies import Action, Policy, ResolvedRule
-from services.redaction.vault import PseudonymTransaction
+from ztgate.redaction.policies import Action, Policy, ResolvedRule
+from ztgate.redaction.vault import PseudonymTransaction
 
 HASH_KEY = b"h" * 32
 ENCRYPT_KEY = b"0123456789abcdef"

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from services.redaction.overlaps import resolve_overlaps
-from services.redaction.types import Detection
+from ztgate.redaction.overlaps import resolve_overlaps
+from ztgate.redaction.types import Detection
 
 
 def d(entity_type: str, start: int, end: int, score: float = 0.9, recognizer: str = "r") -> Detection:

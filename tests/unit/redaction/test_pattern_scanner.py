@@ -10,12 +10,12 @@ import hyperscan
 import pytest
 from presidio_analyzer import RecognizerResult
 
-from services.redaction.catalogue import Catalogue, CatalogueError, load_catalogue
-from services.redaction.pattern_recognizer import HyperscanRecognizer
-from services.redaction import pattern_scanner
-from services.redaction.pattern_scanner import (CACHE_DIR_ENV, MAX_PREFIXES_JUDGED, PatternScanner,
+from ztgate.redaction.catalogue import Catalogue, CatalogueError, load_catalogue
+from ztgate.redaction.pattern_recognizer import HyperscanRecognizer
+from ztgate.redaction import pattern_scanner
+from ztgate.redaction.pattern_scanner import (CACHE_DIR_ENV, MAX_PREFIXES_JUDGED, PatternScanner,
                                                 default_cache_dir)
-from services.redaction.types import Detection
+from ztgate.redaction.types import Detection
 
 
 def rule(rule_id: str, pattern: str, **fields: Any) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def test_corrupt_cache_is_recompiled_and_rewritten(tmp_path: Path, damage: str) 
 def test_valid_looking_cache_with_a_bad_database_is_recompiled(tmp_path: Path) -> None:
     import hashlib
 
-    from services.redaction import pattern_scanner as module
+    from ztgate.redaction import pattern_scanner as module
 
     catalogue = small_catalogue()
     path = PatternScanner(catalogue, cache_dir=tmp_path).cache_path

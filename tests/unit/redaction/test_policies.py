@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from services.common.config import ConfigError
-from services.common.errors import InvalidArgument
-from services.redaction.policies import (
+from ztgate.common.config import ConfigError
+from ztgate.common.errors import InvalidArgument
+from ztgate.redaction.policies import (
     BUILTIN_POLICY_DIR,
     Action,
     Policy,
@@ -16,7 +16,7 @@ from services.redaction.policies import (
     UnknownPolicyError,
     load_policy_file,
 )
-from services.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
+from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
 DATA = Path(__file__).parent / "data" / "policies"
 ACME = DATA / "acme.yaml"

@@ -16,18 +16,18 @@ import pytest
 from envoy.config.core.v3 import base_pb2
 from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
-from services.common.identity import TenantAccess
-from services.common.scrub_timeout import OVERRIDE_FROM_BYTES, ScrubTimeouts, scrub_budget_s
-from services.gateway.config import GatewaySettings
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
-from services.redaction.exchange import FrameReader, InferenceExchange, encode_frame
-from services.redaction.ext_proc import ExternalProcessorServicer
-from services.redaction.operators import Operators
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.policies import PolicyStore
-from services.redaction.service import RedactionService
-from services.redaction.vault import Vault
+from ztgate.common.identity import TenantAccess
+from ztgate.common.scrub_timeout import OVERRIDE_FROM_BYTES, ScrubTimeouts, scrub_budget_s
+from ztgate.gateway.config import GatewaySettings
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
+from ztgate.redaction.exchange import FrameReader, InferenceExchange, encode_frame
+from ztgate.redaction.ext_proc import ExternalProcessorServicer
+from ztgate.redaction.operators import Operators
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.policies import PolicyStore
+from ztgate.redaction.service import RedactionService
+from ztgate.redaction.vault import Vault
 from tests.fake_context import FakeContext
 from tests.unit.redaction.pool_doubles import HeldPool
 

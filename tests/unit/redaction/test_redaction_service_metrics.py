@@ -21,17 +21,17 @@ from opentelemetry.sdk.metrics import MeterProvider
 from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-from services.common import semconv as sc
-from services.common.identity import TenantAccess
-from services.gen.ztgate.inference.v1 import inference_pb2 as ipb
-from services.gen.ztgate.redaction.v1 import redaction_pb2 as pb
-from services.redaction.analyzer import Analyzer
-from services.redaction.metrics import OTHER_TENANT, RedactionMetrics, ScrubPath, Tier, tier_of
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.policies import Action
-from services.redaction.server import RedactionServicer
-from services.redaction.service import RedactionService
-from services.redaction.types import ALL_ENTITY_TYPES, Detection
+from ztgate.common import semconv as sc
+from ztgate.common.identity import TenantAccess
+from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.redaction.v1 import redaction_pb2 as pb
+from ztgate.redaction.analyzer import Analyzer
+from ztgate.redaction.metrics import OTHER_TENANT, RedactionMetrics, ScrubPath, Tier, tier_of
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.policies import Action
+from ztgate.redaction.server import RedactionServicer
+from ztgate.redaction.service import RedactionService
+from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection
 from tests.fake_context import FakeContext
 from tests.unit.redaction.test_ext_proc import (AWS, EMAIL, GENERATE, STREAM, _body, _chunks, _drive,
                                                 _headers, _request, make_service)

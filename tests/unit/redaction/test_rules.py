@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from services.redaction.catalogue import load_catalogue
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.types import Detection
+from ztgate.redaction.catalogue import load_catalogue
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.types import Detection
 
 _rng = random.Random(20240611)
 

@@ -30,15 +30,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from services.redaction import gazetteer, ner
-from services.redaction.normalise import detect_on_view, view_of
-from services.redaction.overlaps import resolve_overlaps
-from services.redaction.name_recognizers import ContextRecognizer
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
-from services.redaction.types import Detection
-from services.redaction.validators import VALIDATORS
-from services.redaction.vault import Vault, pending_placeholder_length
+from ztgate.redaction import gazetteer, ner
+from ztgate.redaction.normalise import detect_on_view, view_of
+from ztgate.redaction.overlaps import resolve_overlaps
+from ztgate.redaction.name_recognizers import ContextRecognizer
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
+from ztgate.redaction.types import Detection
+from ztgate.redaction.validators import VALIDATORS
+from ztgate.redaction.vault import Vault, pending_placeholder_length
 
 T = TypeVar("T")
 Shape = tuple[str, str, str]  # prefix, unit (repeated), suffix

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.redaction.normalise import detect_on_view
-from services.redaction.pattern_scanner import PatternScanner
-from services.redaction.streaming import StreamScrubber, hold_point
-from services.redaction.types import Detection
+from ztgate.redaction.normalise import detect_on_view
+from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.streaming import StreamScrubber, hold_point
+from ztgate.redaction.types import Detection
 
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx3Yb9kLmN0pQrS1tUvWxYz2AbCdEfGhIjKlMnOpQrStUvW\n"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.redaction.thread_lanes import ThreadLanes, default_per_tenant
+from ztgate.redaction.thread_lanes import ThreadLanes, default_per_tenant
 
 
 def _blocker(gate: threading.Event) -> str:

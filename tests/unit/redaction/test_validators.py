@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from services.redaction import validators as v
+from ztgate.redaction import validators as v
 
 
 def _table(valid: list[str], invalid: list[str]) -> list[pytest.param]:

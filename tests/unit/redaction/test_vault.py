@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.redaction.config import VaultSettings
-from services.redaction.types import SECRET_ENTITY_TYPES
-from services.redaction.vault import (
+from ztgate.redaction.config import VaultSettings
+from ztgate.redaction.types import SECRET_ENTITY_TYPES
+from ztgate.redaction.vault import (
     PLACEHOLDER_RE,
     SecretNotStorableError,
     SessionFullError,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import torch
 from transformers import LlamaConfig
 
-from services.speculators.distill import Features
-from services.speculators.head import Eagle3Head
+from ztgate.speculators.distill import Features
+from ztgate.speculators.head import Eagle3Head
 
 VOCAB, HIDDEN, K = 200, 32, 50
 

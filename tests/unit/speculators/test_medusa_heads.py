@@ -15,11 +15,11 @@ from speculator_fixtures import HIDDEN, K, VOCAB, synthetic_features, tiny_confi
 from vllm.model_executor.models.medusa import ResidualBlock
 from vllm.transformers_utils.configs.medusa import MedusaConfig
 
-from services.speculators import checkpoint
-from services.speculators.distill import Features
-from services.speculators.fit import IGNORE, FitOptions, fit
-from services.speculators.medusa import MedusaHeads, head_labels, medusa_config, medusa_step_loss
-from services.speculators.vocab import build_draft_vocab
+from ztgate.speculators import checkpoint
+from ztgate.speculators.distill import Features
+from ztgate.speculators.fit import IGNORE, FitOptions, fit
+from ztgate.speculators.medusa import MedusaHeads, head_labels, medusa_config, medusa_step_loss
+from ztgate.speculators.vocab import build_draft_vocab
 
 
 def _heads(num_heads: int = 3, num_layers: int = 1, seed: int = 0) -> MedusaHeads:

@@ -1,4 +1,4 @@
-"""Training prompts the target writes itself (services/speculators/prompts.py, distill.self_prompts).
+"""Training prompts the target writes itself (ztgate/speculators/prompts.py, distill.self_prompts).
 
 The engine here is a fake that records the requests crossing into it and answers each seed with a
 scripted draw: the test is about which draws are kept and in what order, not about the model (the
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
-from services.speculators import prompts
-from services.speculators.distill import self_prompts
+from ztgate.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
+from ztgate.speculators import prompts
+from ztgate.speculators.distill import self_prompts
 
 PREFIX = "<|im_start|>system\nbe helpful<|im_end|>\n<|im_start|>user\n"
 

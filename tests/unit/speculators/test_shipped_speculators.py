@@ -8,9 +8,9 @@ import json
 import pytest
 from safetensors import safe_open
 
-from services.inference.config import SpeculativeSection
-from services.inference.service import speculative_settings
-from services.speculators import shipped
+from ztgate.inference.config import SpeculativeSection
+from ztgate.inference.service import speculative_settings
+from ztgate.speculators import shipped
 
 
 @pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
@@ -33,7 +33,7 @@ def test_the_command_would_train_the_shipped_checkpoint_on_the_same_prompts(meth
     """The README's rebuild command makes the shipped checkpoint's data: a change to the prompt
     templates must come with a retrained checkpoint. (Prompts the target wrote itself need the engine
     to rebuild; their hash is recorded as part of data_sha256, the templates' as template_sha256.)"""
-    from services.speculators.prompts import data_hash, training_prompts
+    from ztgate.speculators.prompts import data_hash, training_prompts
 
     record = json.loads((shipped.CHECKPOINTS / shipped.checkpoint_name(method) / "training.json").read_text())
     settings = record["settings"]

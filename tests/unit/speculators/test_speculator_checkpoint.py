@@ -10,8 +10,8 @@ from safetensors.torch import load_file
 from speculator_fixtures import HIDDEN, K, VOCAB, tiny_config, tiny_head
 from vllm.transformers_utils.configs.speculators.base import SpeculatorsConfig
 
-from services.speculators import checkpoint
-from services.speculators.vocab import build_draft_vocab
+from ztgate.speculators import checkpoint
+from ztgate.speculators.vocab import build_draft_vocab
 
 AUX = (2, 3, 3)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services import cli
+from ztgate import cli
 
 
 def test_the_flags_parse_into_the_train_speculator_command(tmp_path):

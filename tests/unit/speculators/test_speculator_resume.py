@@ -7,8 +7,8 @@ import torch
 import torch.nn.functional as F
 from speculator_fixtures import VOCAB, synthetic_features, tiny_head
 
-from services.speculators.fit import FitOptions, batch_indices, eagle3_step_loss, fit, loss_on, make_batch
-from services.speculators.vocab import build_draft_vocab
+from ztgate.speculators.fit import FitOptions, batch_indices, eagle3_step_loss, fit, loss_on, make_batch
+from ztgate.speculators.vocab import build_draft_vocab
 
 FINGERPRINT = {"data_sha256": "synthetic", "batch_size": 3}
 
@@ -75,7 +75,7 @@ def test_padding_is_never_a_label():
 
 
 def test_a_state_saved_by_one_method_is_not_resumed_by_the_other():
-    from services.speculators.train import TrainSettings, _state_fingerprint
+    from ztgate.speculators.train import TrainSettings, _state_fingerprint
 
     data = {"data_sha256": "synthetic"}
     eagle3, medusa = (_state_fingerprint(data, TrainSettings(method=m)) for m in ("eagle3", "medusa"))

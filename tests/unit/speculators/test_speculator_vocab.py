@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.speculators.vocab import build_draft_vocab
+from ztgate.speculators.vocab import build_draft_vocab
 
 
 @st.composite

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.supervisor.config import SupervisorSettings
-from services.supervisor.policy import FailureStreak, RestartBudget
+from ztgate.supervisor.config import SupervisorSettings
+from ztgate.supervisor.policy import FailureStreak, RestartBudget
 
 SETTINGS = SupervisorSettings(backoff_initial_s=1.0, backoff_max_s=8.0, max_restarts=5,
                               restart_window_s=600.0)

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from services.supervisor.child import StartError
-from services.supervisor.config import SupervisorSettings
-from services.supervisor.supervisor import Supervisor
+from ztgate.supervisor.child import StartError
+from ztgate.supervisor.config import SupervisorSettings
+from ztgate.supervisor.supervisor import Supervisor
 
 FAST = SupervisorSettings(check_interval_s=0.01, check_timeout_s=0.05, failure_threshold=3,
                           start_timeout_s=0.5, backoff_initial_s=0.01, backoff_max_s=0.04,
@@ -22,7 +22,7 @@ FAST = SupervisorSettings(check_interval_s=0.01, check_timeout_s=0.05, failure_t
 
 
 class FakePart:
-    """TEST DOUBLE of services.supervisor.child.Child: an 'process' that runs until `crash()` or
+    """TEST DOUBLE of ztgate.supervisor.child.Child: an 'process' that runs until `crash()` or
     kill; `healthy` answers `self.serving`; `fail_starts` makes that many next starts exit at once."""
 
     def __init__(self, name: str, events: list[str], *, essential: bool = False,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from services.telemetry.aggregate import OTHER, Aggregator, Kind, rebucket
+from ztgate.telemetry.aggregate import OTHER, Aggregator, Kind, rebucket
 
 
 class Clock:

@@ -3,11 +3,11 @@
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.common import semconv
-from services.bench import otlp_synthetic as synthetic
-from services.telemetry.collector import TelemetryCollector
-from services.telemetry.config import SloSettings, TelemetrySettings
-from services.telemetry.otlp_metrics import fold
+from ztgate.common import semconv
+from ztgate_bench import otlp_synthetic as synthetic
+from ztgate.telemetry.collector import TelemetryCollector
+from ztgate.telemetry.config import SloSettings, TelemetrySettings
+from ztgate.telemetry.otlp_metrics import fold
 
 
 def _collector(**kw) -> TelemetryCollector:

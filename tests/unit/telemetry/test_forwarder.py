@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from services.telemetry.forwarder import Forwarder, Outcome, SendResult
+from ztgate.telemetry.forwarder import Forwarder, Outcome, SendResult
 
 
 class Upstream:

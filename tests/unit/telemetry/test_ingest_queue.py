@@ -2,7 +2,7 @@
 
 import threading
 
-from services.telemetry.queue import IngestQueue, Item
+from ztgate.telemetry.queue import IngestQueue, Item
 
 
 def test_offer_refuses_past_capacity_and_counts_what_was_refused() -> None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from services.telemetry.naming import label_name, metric_name
+from ztgate.telemetry.naming import label_name, metric_name
 
 
 @pytest.mark.parametrize("name, unit, kind, expected, factor", [

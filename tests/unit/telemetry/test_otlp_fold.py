@@ -2,10 +2,10 @@
 
 import pytest
 
-from services.common import semconv
-from services.bench import otlp_synthetic as synthetic
-from services.telemetry.aggregate import Aggregator, Kind
-from services.telemetry.otlp_metrics import count_points, fold
+from ztgate.common import semconv
+from ztgate_bench import otlp_synthetic as synthetic
+from ztgate.telemetry.aggregate import Aggregator, Kind
+from ztgate.telemetry.otlp_metrics import count_points, fold
 from opentelemetry.proto.metrics.v1.metrics_pb2 import (
     ExponentialHistogram, ExponentialHistogramDataPoint, Metric)
 

@@ -3,7 +3,7 @@
 from google.rpc.error_details_pb2 import RetryInfo
 from google.rpc.status_pb2 import Status
 
-from services.telemetry.retry_info import (RETRY_INFO_KEY, STATUS_DETAILS_KEY, retry_delay,
+from ztgate.telemetry.retry_info import (RETRY_INFO_KEY, STATUS_DETAILS_KEY, retry_delay,
                                            throttle_metadata)
 
 

@@ -9,9 +9,9 @@ import math
 
 import pytest
 
-from services.telemetry.config import SloSettings
-from services.common.semconv import FIRST_TOKEN_EXCESS, LATENCY_BUCKETS_S
-from services.telemetry.slo_controller import FALLBACK, PRIMARY, SloController
+from ztgate.telemetry.config import SloSettings
+from ztgate.common.semconv import FIRST_TOKEN_EXCESS, LATENCY_BUCKETS_S
+from ztgate.telemetry.slo_controller import FALLBACK, PRIMARY, SloController
 
 PRIMARY_LABELS = (("ztgate_instance", "primary"),)
 PROBE_LABELS = (("ztgate_instance", "primary"), ("ztgate_tenant", "ztgate-slo-probe"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from services.telemetry.slo_window import LatencySignal, RollingHistogram, quantile
+from ztgate.telemetry.slo_window import LatencySignal, RollingHistogram, quantile
 
 B = (0.8, 1.2, 2.0)
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from services.common.config import ConfigError, load_settings
-from services.config import ZtgateConfig
+from ztgate.common.config import ConfigError, load_settings
+from ztgate.config import ZtgateConfig
 
 
 def test_defaults_match_design_ports_and_slo() -> None:

@@ -1,0 +1,496 @@
+"""The attack bench's two tenants, as gRPC clients of the gateway.
+
+- `normal_load`: the tenant being protected: `Generate` with a prompt full of PII and `Redact` of it,
+  one call at a time, each timed and checked (a Generate answer must come back restored, a Redact
+  answer scrubbed); its Redact sessions are kept, to check later that they still restore.
+- `run_attacks`: the hostile tenant: one bounded loop per attack kind (`KINDS`), all at once, each
+  call with a deadline, until the phase ends. It runs in a process of its own (`AttackerProcess`), so
+  that building and sending megabytes never shares an event loop (or a GIL) with the timing of the
+  normal tenant's calls.
+
+Every attack names the victim tenant in its request body (`tenant`): through the gateway only the
+verified token's tenant counts, so this must change nothing. Figures are counts and durations; no
+text leaves this module but the scrubbed answers it checks for canaries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import grpc
+
+from ztgate_bench import attack_inputs as inputs
+from ztgate_bench.canaries import Canaries, carried
+from ztgate_bench.gateway_bench import PROMPT as NORMAL_PROMPT
+from ztgate.common.identity import bearer
+from ztgate.gen.inference.v1 import inference_pb2, inference_pb2_grpc
+from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from ztgate.redaction.vault import PLACEHOLDER_RE
+
+# The normal tenant's own values in NORMAL_PROMPT: none may reach the upstream, and a Restore by
+# anyone else must never hand one back.
+NORMAL_VALUES: dict[str, str] = {
+    "normal name": "Maria Gonzalez",
+    "normal email": "billing@acme-corp.example",
+    "normal phone": "+1 415 555 0134",
+    "normal card": "4111 1111 1111 1111",
+    "normal AWS key": "AKIAZ7Q3XH2LMN4PQ5RS",
+}
+# What a restored answer must contain (a pseudonymised value, so it came back from the vault).
+RESTORED_VALUE = NORMAL_VALUES["normal email"]
+WRONG_ANSWER = "WRONG_ANSWER"
+CANCELLED = "CANCELLED"
+# How long a cancelled call lives before its client gives up on it.
+CANCEL_AFTER_S = 0.02
+# Answers may be large (a 1 MiB chunk comes back scrubbed; the default limit is 4 MiB). A subchannel
+# pool per channel: else every channel of a process to the gateway shares one connection, and the
+# kinds (or the normal tenant's two clients) would share its fate and its flow control.
+CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024), ("grpc.use_local_subchannel_pool", 1)]
+
+
+# A failed call's status message is kept up to this many characters (statuses quote no payload).
+DETAIL_CHARS = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    method: str        # Generate or Redact
+    code: str          # a grpc.StatusCode name, or WRONG_ANSWER (status OK, wrong text)
+    duration_ms: float
+    detail: str = ""   # a failed call's status message (the first DETAIL_CHARS)
+    started_s: float = 0.0  # when it began (time.monotonic()), to place it against a fault
+    served_by: str = ""     # the inference instance that answered a Generate, if it said
+
+
+def detail_of(exc: grpc.aio.AioRpcError) -> str:
+    return " ".join((exc.details() or "").split())[:DETAIL_CHARS]
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A normal tenant's Redact: its session and the scrubbed text (placeholders to restore)."""
+
+    session_id: str
+    text: str
+
+
+@dataclass(slots=True)
+class NormalLoad:
+    calls: list[Call] = field(default_factory=list)
+    sessions: list[Session] = field(default_factory=list)
+
+
+def check_generate(text: str) -> bool:
+    """A Generate answer came back restored: the tenant's value is there and no placeholder is left."""
+    return RESTORED_VALUE in text and not PLACEHOLDER_RE.search(text)
+
+
+def check_redact(text: str) -> bool:
+    """A Redact answer is scrubbed: none of the tenant's values, and at least one placeholder."""
+    return not carried(text, NORMAL_VALUES) and bool(PLACEHOLDER_RE.search(text))
+
+
+async def normal_load(gateway: str, token: str, *, calls: int, interval_s: float = 0.0,
+                      until: float | None = None, timeout_s: float = 10.0,
+                      methods: Sequence[str] = ("Generate", "Redact")) -> NormalLoad:
+    """`calls` calls one at a time (the methods in turn), one every `interval_s` at most, stopping
+    early at `until` (time.monotonic()) if given."""
+    load = NormalLoad()
+    metadata = bearer(token)
+    async with grpc.aio.insecure_channel(gateway, options=CHANNEL_OPTIONS) as channel:
+        inference = inference_pb2_grpc.InferenceStub(channel)
+        redaction = redaction_pb2_grpc.RedactionStub(channel)
+        next_at = time.monotonic()
+        for index in range(calls):
+            now = time.monotonic()
+            if until is not None and now >= until:
+                break
+            if next_at > now:
+                await asyncio.sleep(next_at - now)
+            next_at = max(next_at, now) + interval_s
+            method = methods[index % len(methods)]
+            started = time.perf_counter()
+            try:
+                if method == "Generate":
+                    reply = await inference.Generate(inference_pb2.GenerateRequest(prompt=NORMAL_PROMPT),
+                                                     timeout=timeout_s, metadata=metadata)
+                    code = "OK" if check_generate(reply.text) else WRONG_ANSWER
+                else:
+                    reply = await redaction.Redact(redaction_pb2.RedactRequest(text=NORMAL_PROMPT),
+                                                   timeout=timeout_s, metadata=metadata)
+                    code = "OK" if check_redact(reply.text) else WRONG_ANSWER
+                    if code == "OK":
+                        load.sessions.append(Session(reply.session_id, reply.text))
+            except grpc.aio.AioRpcError as exc:
+                code, detail = exc.code().name, detail_of(exc)
+            else:
+                detail = ""
+            load.calls.append(Call(method, code, (time.perf_counter() - started) * 1000, detail))
+    return load
+
+
+async def restorable(gateway: str, token: str, sessions: Sequence[Session], *, limit_s: float = 20.0,
+                     timeout_s: float = 2.0, concurrency: int = 8) -> Counter[str]:
+    """Restores each of the tenant's own sessions, `concurrency` at a time (so that a stuck service
+    costs one timeout, not one per session): `restored`, `lost` (answered, value not back), the
+    status name of a failed call (NOT_FOUND: the vault no longer holds the session), or `unchecked`
+    once `limit_s` is spent."""
+    outcome: Counter[str] = Counter()
+    ends = time.monotonic() + limit_s
+    gate = asyncio.Semaphore(concurrency)
+    async with grpc.aio.insecure_channel(gateway, options=CHANNEL_OPTIONS) as channel:
+        stub = redaction_pb2_grpc.RedactionStub(channel)
+
+        async def restore(session: Session) -> None:
+            async with gate:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    outcome["unchecked"] += 1
+                    return
+                try:
+                    reply = await stub.Restore(redaction_pb2.RestoreRequest(
+                        text=session.text, session_id=session.session_id),
+                        timeout=min(timeout_s, left), metadata=bearer(token))
+                except grpc.aio.AioRpcError as exc:
+                    outcome[exc.code().name] += 1
+                    return
+                outcome["restored" if RESTORED_VALUE in reply.text else "lost"] += 1
+
+        await asyncio.gather(*(restore(session) for session in sessions))
+    return outcome
+
+
+async def time_to_recover(gateway: str, token: str, *, limit_s: float, timeout_s: float = 5.0) -> float | None:
+    """Seconds until a normal Generate succeeds again (None: not within `limit_s`)."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit_s:
+        attempt = time.monotonic()
+        load = await normal_load(gateway, token, calls=1, methods=("Generate",),
+                                 timeout_s=min(timeout_s, max(0.5, limit_s - (attempt - started))))
+        if load.calls[0].code == "OK":
+            return time.monotonic() - started
+        await asyncio.sleep(max(0.0, 0.5 - (time.monotonic() - attempt)))
+    return None
+
+
+# --- the hostile tenant ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    """Everything the attacker process needs (plain data: it is pickled across)."""
+
+    gateway: str
+    token: str
+    kinds: tuple[str, ...]
+    duration_s: float
+    call_timeout_s: float
+    seed: int
+    victim_tenant: str
+    victim_sessions: tuple[Session, ...] = ()
+
+
+@dataclass(slots=True)
+class KindFigures:
+    """One attack kind's calls: statuses as "API CODE" -> count, durations, and what leaked."""
+
+    calls: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    durations_ms: list[float] = field(default_factory=list)
+    # Scrubbed answers (Redact, RedactStream) that still carried one of the run's canaries.
+    canaries_in_answers: int = 0
+    # Restore answers that handed back one of the victim tenant's values.
+    victim_values_returned: int = 0
+    # "API CODE" -> the status message of the first call that failed so.
+    details: dict[str, str] = field(default_factory=dict)
+
+    def add(self, api: str, code: str, duration_ms: float, detail: str = "") -> None:
+        key = f"{api} {code}"
+        self.statuses[key] = self.statuses.get(key, 0) + 1
+        self.durations_ms.append(duration_ms)
+        if detail:
+            self.details.setdefault(key, detail)
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    description: str
+    concurrency: int
+    max_calls: int
+    step: Callable[[_Attacker, KindFigures, int], Awaitable[None]]
+
+
+class _Attacker:
+    """One attack run's inputs (built once, lazily) and its calls."""
+
+    def __init__(self, plan: AttackPlan, channel: grpc.aio.Channel) -> None:
+        self.plan = plan
+        self.canaries = Canaries.from_seed(plan.seed)
+        self.values = self.canaries.labelled()
+        self.metadata = bearer(plan.token)
+        self.inference = inference_pb2_grpc.InferenceStub(channel)
+        self.redaction = redaction_pb2_grpc.RedactionStub(channel)
+
+    @cached_property
+    def stream_1mib(self) -> str:
+        return inputs.adversarial_text(inputs.STREAM_CHUNK_BYTES, self.canaries)
+
+    @cached_property
+    def prompt_8mib(self) -> inference_pb2.GenerateRequest:
+        return self._spoofed(inputs.huge_prompt(self.canaries))
+
+    @cached_property
+    def messages_20k(self) -> inference_pb2.GenerateRequest:
+        return self._spoofed(inputs.many_messages(self.canaries))
+
+    @cached_property
+    def cancelled_text(self) -> str:
+        return inputs.pii_dense(self.canaries, 256 * inputs.KiB)
+
+    def food(self, family: str) -> str:
+        cache = self.__dict__.setdefault("_food", {})
+        if family not in cache:
+            cache[family] = inputs.family_text(family, inputs.FOOD_BYTES, self.canaries)
+        return cache[family]
+
+    def _spoofed(self, request: inference_pb2.GenerateRequest) -> inference_pb2.GenerateRequest:
+        request.tenant = self.plan.victim_tenant
+        return request
+
+    async def timed(self, figures: KindFigures, api: str, call: Callable[[], Awaitable[str | None]]) -> str | None:
+        """Runs one call; records its status and duration; returns its text (None if it failed)."""
+        started = time.perf_counter()
+        detail = ""
+        try:
+            text, code = await call(), "OK"
+        except grpc.aio.AioRpcError as exc:
+            text, code, detail = None, exc.code().name, detail_of(exc)
+        figures.add(api, code, (time.perf_counter() - started) * 1000, detail)
+        return text
+
+    def check_answer(self, figures: KindFigures, text: str | None) -> None:
+        if text is not None and carried(text, self.values):
+            figures.canaries_in_answers += 1
+
+    async def generate(self, figures: KindFigures, request: inference_pb2.GenerateRequest) -> None:
+        async def call() -> str:
+            reply = await self.inference.Generate(request, timeout=self.plan.call_timeout_s, metadata=self.metadata)
+            return reply.text
+        await self.timed(figures, "Generate", call)
+
+    async def redact(self, figures: KindFigures, text: str) -> None:
+        async def call() -> str:
+            reply = await self.redaction.Redact(redaction_pb2.RedactRequest(
+                text=text, tenant=self.plan.victim_tenant), timeout=self.plan.call_timeout_s, metadata=self.metadata)
+            return reply.text
+        self.check_answer(figures, await self.timed(figures, "Redact", call))
+
+    async def redact_stream(self, figures: KindFigures, pieces: Sequence[str]) -> None:
+        async def chunks() -> AsyncIterator[redaction_pb2.RedactChunk]:
+            for index, piece in enumerate(pieces):
+                yield redaction_pb2.RedactChunk(text=piece, tenant=self.plan.victim_tenant,
+                                                final=index == len(pieces) - 1)
+
+        async def call() -> str:
+            stream = self.redaction.RedactStream(chunks(), timeout=self.plan.call_timeout_s, metadata=self.metadata)
+            return "".join([chunk.text async for chunk in stream])
+        self.check_answer(figures, await self.timed(figures, "RedactStream", call))
+
+    async def restore(self, figures: KindFigures, session: Session) -> None:
+        async def call() -> str:
+            reply = await self.redaction.Restore(redaction_pb2.RestoreRequest(
+                text=session.text, session_id=session.session_id, tenant=self.plan.victim_tenant),
+                timeout=self.plan.call_timeout_s, metadata=self.metadata)
+            return reply.text
+        text = await self.timed(figures, "Restore", call)
+        if text is not None and carried(text, NORMAL_VALUES):
+            figures.victim_values_returned += 1
+
+    async def cancelled(self, figures: KindFigures, api: str, call: grpc.aio.Call,
+                        drain: Callable[[], Awaitable[object]]) -> None:
+        """Gives `call` CANCEL_AFTER_S, then cancels it (recorded as CANCELLED unless it ended first)."""
+        started = time.perf_counter()
+        task = asyncio.ensure_future(drain())
+        done, _ = await asyncio.wait({task}, timeout=CANCEL_AFTER_S)
+        if not done:
+            call.cancel()
+        detail = ""
+        try:
+            await task
+            code = "OK"
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():  # the bench is stopping this worker
+                raise
+            code = CANCELLED
+        except grpc.aio.AioRpcError as exc:
+            code, detail = exc.code().name, detail_of(exc)
+        figures.add(api, code, (time.perf_counter() - started) * 1000, detail)
+
+
+async def _stream_32k(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.redact_stream(f, [a.canaries.sentence(), inputs.CHUNK_32K])
+
+
+async def _stream_1mib(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.redact_stream(f, [a.stream_1mib])
+
+
+async def _prompt_8mib(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.generate(f, a.prompt_8mib)
+
+
+async def _messages_20k(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.generate(f, a.messages_20k)
+
+
+async def _max_tokens(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.generate(f, a._spoofed(inputs.huge_max_tokens(a.canaries)))
+
+
+async def _stops(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.generate(f, a._spoofed(inputs.many_stops(a.canaries)))
+
+
+def _food(family: str) -> Callable[[_Attacker, KindFigures, int], Awaitable[None]]:
+    """The family's text through every API in turn: Redact (both tiers), RedactStream (the output
+    tier, in chunks), Generate (the prompt scrubbed, the echoed answer scrubbed on its way back)."""
+    async def step(a: _Attacker, f: KindFigures, n: int) -> None:
+        text = a.food(family)
+        if n % 3 == 0:
+            await a.redact(f, text)
+        elif n % 3 == 1:
+            await a.redact_stream(f, list(inputs.chunks(text, inputs.FOOD_CHUNK_CHARS)))
+        else:
+            await a.generate(f, a._spoofed(inference_pb2.GenerateRequest(prompt=text)))
+    return step
+
+
+async def _session_flood(a: _Attacker, f: KindFigures, n: int) -> None:
+    # A value to pseudonymise, so that every call leaves a session in the vault.
+    await a.redact(f, f"Reach me at {a.canaries.email} (ticket {n}).")
+
+
+async def _cross_tenant_restore(a: _Attacker, f: KindFigures, n: int) -> None:
+    sessions = a.plan.victim_sessions
+    if not sessions:  # nothing to steal: a made-up session, which must not answer either
+        sessions = (Session(f"guess-{n}", "<PERSON_1> <EMAIL_ADDRESS_1>"),)
+    await a.restore(f, sessions[n % len(sessions)])
+
+
+async def _cancelled(a: _Attacker, f: KindFigures, n: int) -> None:
+    text = a.cancelled_text
+    if n % 2 == 0:
+        call = a.inference.Generate(a._spoofed(inference_pb2.GenerateRequest(prompt=text)),
+                                    timeout=a.plan.call_timeout_s, metadata=a.metadata)
+        await a.cancelled(f, "Generate", call, lambda: call)
+        return
+
+    async def chunks() -> AsyncIterator[redaction_pb2.RedactChunk]:
+        for piece in inputs.chunks(text, inputs.FOOD_CHUNK_CHARS):
+            yield redaction_pb2.RedactChunk(text=piece, tenant=a.plan.victim_tenant)
+    stream = a.redaction.RedactStream(chunks(), timeout=a.plan.call_timeout_s, metadata=a.metadata)
+
+    async def drain() -> None:
+        async for chunk in stream:
+            if carried(chunk.text, a.values):
+                f.canaries_in_answers += 1
+    await a.cancelled(f, "RedactStream", stream, drain)
+
+
+KINDS: dict[str, Kind] = {
+    "stream_32k": Kind('RedactStream: a canary chunk, then the 32 KB chunk "1-" * 16000 + "a"', 1, 100, _stream_32k),
+    "stream_1mib": Kind("RedactStream: one 1 MiB chunk of every regex-food family", 1, 100, _stream_1mib),
+    "prompt_8mib": Kind("Generate: an 8 MiB prompt of every family", 1, 100, _prompt_8mib),
+    "messages_20k": Kind(f"Generate: {inputs.MESSAGE_COUNT:,} chat messages", 1, 100, _messages_20k),
+    "max_tokens_1e9": Kind("Generate: sampling.max_tokens 10^9", 1, 1000, _max_tokens),
+    "stop_sequences": Kind(f"Generate: {inputs.STOP_COUNT:,} stop sequences", 1, 100, _stops),
+    **{f"regex_{family}": Kind(f"Redact, RedactStream, Generate in turn: {inputs.FOOD_BYTES // inputs.KiB} KiB "
+                               f"of {family}", 1, 300, _food(family))
+       for family in inputs.FAMILIES},
+    "session_flood": Kind("Redact, 8 at once, each in a fresh session (past the attacker's vault quota)", 8, 20_000,
+                          _session_flood),
+    "cross_tenant_restore": Kind("Restore of the normal tenant's session ids, its tenant in the body", 1, 2000,
+                                 _cross_tenant_restore),
+    "cancelled": Kind(f"Generate or RedactStream of 256 KiB of PII, cancelled after {CANCEL_AFTER_S * 1000:g} ms",
+                      1, 1000, _cancelled),
+}
+
+
+def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
+    """The kinds asked for, in KINDS order; ValueError naming any unknown one."""
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise ValueError(f"unknown attack kind {', '.join(unknown)}; known: {', '.join(KINDS)}")
+    return tuple(k for k in KINDS if k in set(kinds))
+
+
+async def _attack(plan: AttackPlan) -> dict[str, KindFigures]:
+    figures = {kind: KindFigures() for kind in plan.kinds}
+    deadline = time.monotonic() + plan.duration_s
+    # A connection per kind, as separate clients would have: no kind queues behind another's upload.
+    channels = {kind: grpc.aio.insecure_channel(plan.gateway, options=CHANNEL_OPTIONS) for kind in plan.kinds}
+
+    async def worker(kind: str) -> None:
+        spec, mine = KINDS[kind], figures[kind]
+        attacker = _Attacker(plan, channels[kind])
+        while mine.calls < spec.max_calls and (mine.calls == 0 or time.monotonic() < deadline):
+            n = mine.calls
+            mine.calls += 1
+            await spec.step(attacker, mine, n)
+
+    tasks = [asyncio.ensure_future(worker(kind)) for kind in plan.kinds
+             for _ in range(KINDS[kind].concurrency)]
+    try:
+        # Every call has its deadline; this bounds the phase even if one does not keep it.
+        await asyncio.wait(tasks, timeout=plan.duration_s + plan.call_timeout_s + 5.0)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for channel in channels.values():
+            await channel.close()
+    return figures
+
+
+def run_attacks(plan: AttackPlan) -> dict[str, KindFigures]:
+    """The attack phase (in the attacker process): figures per kind."""
+    return asyncio.run(_attack(plan))
+
+
+def _ready() -> bool:
+    return True
+
+
+class AttackerProcess:
+    """A process of its own for the attacker (spawned: nothing of the caller's gRPC state is forked)."""
+
+    def __init__(self) -> None:
+        self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+    def __enter__(self) -> AttackerProcess:
+        self._pool.submit(_ready).result(timeout=120)  # imports done before the phase starts
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def run(self, plan: AttackPlan) -> dict[str, KindFigures]:
+        """Runs the attack phase there; fails (and the process is ended) past its bound."""
+        future = asyncio.wrap_future(self._pool.submit(run_attacks, plan))
+        return await asyncio.wait_for(future, plan.duration_s + plan.call_timeout_s + 60.0)
+
+    def close(self) -> None:
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # a run still going past its bound is ended, not waited for
+            if process.is_alive():
+                process.terminate()
+                process.join(10)

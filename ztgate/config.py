@@ -1,0 +1,109 @@
+"""The whole ztgate configuration: one YAML file (`ztgate.yaml`), one section per part."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import model_validator
+
+from ztgate.common.config import load_settings
+from ztgate.common.settings import ClientTlsSettings, LoggingSettings, MeshSettings, OtelSettings, Strict
+from ztgate.gateway.config import GatewaySettings
+from ztgate.inference.config import InferenceSettings
+from ztgate.inference.limits import RequestLimits
+from ztgate.openai_adapter.config import ADAPTER_UPSTREAM, OpenAIAdapterSettings
+from ztgate.redaction.config import RedactionSettings
+from ztgate.supervisor.config import SupervisorSettings
+from ztgate.telemetry.config import TelemetrySettings
+
+# What an ext_proc message adds to the request body it carries (headers, attributes, framing),
+# with room to spare: the redaction service's gRPC message limit must hold body and this.
+EXT_PROC_OVERHEAD_BYTES = 64 * 1024
+
+
+class ZtgateConfig(Strict):
+    logging: LoggingSettings = LoggingSettings()
+    # OpenTelemetry export, shared by every service.
+    otel: OtelSettings = OtelSettings()
+    # mTLS inside the suite.
+    mesh: MeshSettings = MeshSettings()
+    gateway: GatewaySettings = GatewaySettings()
+    redaction: RedactionSettings = RedactionSettings()
+    telemetry: TelemetrySettings = TelemetrySettings()
+    inference: InferenceSettings = InferenceSettings()
+    # How `ztgate up` keeps the parts running: health checks, restarts, limits.
+    supervisor: SupervisorSettings = SupervisorSettings()
+    # Shape of an inference request (sizes, counts, max_tokens), enforced by the gateway before
+    # any redaction work and by the inference service for callers inside the mesh.
+    limits: RequestLimits = RequestLimits()
+    # ztgate's own model behind the OpenAI-compatible HTTP door (ztgate/openai_adapter/).
+    openai_adapter: OpenAIAdapterSettings = OpenAIAdapterSettings()
+
+    @property
+    def openai_adapter_active(self) -> bool:
+        """Whether `ztgate up` runs the adapter and Envoy routes the model to it."""
+        return self.openai_adapter_off_reason is None
+
+    @property
+    def openai_adapter_off_reason(self) -> str | None:
+        """Why the adapter does not run (the setting to change), None when it does."""
+        if not self.openai_adapter.enabled:
+            return "openai_adapter.enabled is false"
+        given = self.openai_adapter.gateway_tls
+        if self.gateway.tls is None:
+            return None
+        if self.gateway.tls.client_ca is not None and (given is None or given.cert is None):
+            return ("gateway.tls.client_ca requires client certificates: set openai_adapter.gateway_tls "
+                    "(ca, cert, key) for the adapter's calls to the gateway")
+        if given is None and (self.gateway.tls.cert.expanduser().resolve().parent
+                != self.mesh.pki_dir.expanduser().resolve()):
+            return ("gateway.tls.cert is not the suite's own: set openai_adapter.gateway_tls.ca to the CA "
+                    "it chains to")
+        return None
+
+    @property
+    def openai_adapter_gateway_tls(self) -> ClientTlsSettings | None:
+        """The credentials the adapter dials the gateway with; None: plaintext (no gateway.tls)."""
+        if self.gateway.tls is None:
+            return None
+        if self.openai_adapter.gateway_tls is not None:
+            return self.openai_adapter.gateway_tls
+        from ztgate.common.pki import Pki  # cryptography: only where TLS is configured
+        return ClientTlsSettings(ca=Pki.of(self.mesh).ca)
+
+    @model_validator(mode="after")
+    def _adapter_has_its_name(self) -> ZtgateConfig:
+        if self.openai_adapter.enabled and any(
+                u.name == ADAPTER_UPSTREAM for u in self.gateway.openai_upstreams):
+            raise ValueError(f"gateway.openai_upstreams: the name {ADAPTER_UPSTREAM!r} is ztgate's "
+                             "own adapter's (openai_adapter.enabled); give that upstream another name")
+        return self
+
+    @model_validator(mode="after")
+    def _redaction_receives_whole_requests(self) -> ZtgateConfig:
+        need = self.limits.max_request_bytes + EXT_PROC_OVERHEAD_BYTES
+        have = self.redaction.server.max_message_bytes
+        if have < need:
+            raise ValueError(
+                f"redaction.server.max_message_bytes ({have}) cannot hold a request of "
+                f"limits.max_request_bytes ({self.limits.max_request_bytes}) as Envoy's ext_proc "
+                f"sends it: raise it to at least {need}, or lower limits.max_request_bytes")
+        return self
+
+    @model_validator(mode="after")
+    def _analyses_outlast_envoys_wait(self) -> ZtgateConfig:
+        # The gateway scrubs a long prompt for up to gateway.redaction_max_message_timeout_s, but
+        # no one analysis runs longer than redaction.analysis_timeout_s: a shorter one would cut
+        # every long prompt's scrub short of the wait the settings promise it.
+        wait = self.gateway.redaction_max_message_timeout_s
+        if self.redaction.analysis_timeout_s < wait:
+            raise ValueError(
+                f"redaction.analysis_timeout_s ({self.redaction.analysis_timeout_s:g}) is below "
+                f"gateway.redaction_max_message_timeout_s ({wait:g}), the longest the gateway waits "
+                "for a long prompt to be scrubbed: raise the first, or lower the second")
+        return self
+
+
+def load_config(path: Path | str | None = None) -> ZtgateConfig:
+    """Reads ztgate.yaml (or $ZTGATE_CONFIG) with ZTGATE_* overrides; raises ConfigError."""
+    return load_settings(ZtgateConfig, path)

@@ -1,0 +1,326 @@
+"""`ztgate up`: the whole suite as child processes, supervised, stopped together.
+
+Each service runs as `ztgate serve NAME` in its own process group; Envoy runs with the bootstrap
+that `ztgate envoy-config` renders. `up` refuses to start when any address it would listen on is
+taken, starts each part once the one before answers SERVING (from its own process), prints the
+endpoints, restarts a part that dies or stops answering (ztgate/supervisor/), and on Ctrl-C or
+SIGTERM stops them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ztgate.common import pki
+from ztgate.common.config import load_settings
+from ztgate.common.ports import bind_error
+from ztgate.config import ZtgateConfig
+from ztgate.gateway.auth import TokenError, keygen_at
+from ztgate.gateway.envoy_config import check_exposure, render
+from ztgate.gateway.envoy_process import envoy_argv
+from ztgate.redaction import keys
+from ztgate.replicas import REPLICABLE, Replica, ReplicaError, envoy_endpoints, plan
+from ztgate.supervisor.child import Child, Listen, StartError
+from ztgate.supervisor.supervisor import Supervisor
+
+log = logging.getLogger(__name__)
+
+
+# Every address `ztgate up` listens on, by its setting (replicas follow from these). A harness that runs a
+# suite of its own beside others (the eval, the failover bench, the e2e tests) gives each a free port.
+LISTEN_SETTINGS = ("gateway.listen", "gateway.admin", "redaction.server.listen", "telemetry.server.listen",
+                   "telemetry.metrics_listen", "inference.primary.server.listen",
+                   "inference.fallback.server.listen", "openai_adapter.listen")
+
+
+def listen_variables() -> tuple[str, ...]:
+    """The environment variables that move each of LISTEN_SETTINGS (ZTGATE_GATEWAY__LISTEN, ...)."""
+    return tuple(Listen(setting, "").env_var for setting in LISTEN_SETTINGS)
+
+
+# Per part: its key path in the configuration, and the suite identities it takes calls from.
+# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks, and the
+# collector's SLO probes of the primary); every part exports telemetry to the collector.
+SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    pki.TELEMETRY: ("TELEMETRY__SERVER", (pki.ENVOY, pki.OPERATOR, *pki.SERVERS)),
+    pki.REDACTION: ("REDACTION__SERVER", (pki.ENVOY, pki.OPERATOR)),
+    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR, pki.TELEMETRY)),
+    pki.INFERENCE_FALLBACK: ("INFERENCE__FALLBACK__SERVER", (pki.ENVOY, pki.OPERATOR)),
+}
+
+
+def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path,
+          planned: Mapping[str, Sequence[Replica]] | None = None) -> list[Child]:
+    """The children of `ztgate up`, in start order; `planned` (ztgate/replicas.py `plan`) runs
+    a part as several replicas, each a child of its own on its own address."""
+    serve = [sys.executable, "-m", "ztgate.cli", "serve"]
+    extra = ["--config", str(config_path)] if config_path else []
+    planned = planned or plan(config, {})
+
+    def replicated(part: str, argv: list[str], service: str, essential: bool = False) -> list[Child]:
+        setting, _ = REPLICABLE[part]
+        return [Child(r.name, argv, r.address, service, essential=essential, group=part,
+                      listens=(Listen(setting, r.address, "" if r.index == 0 else
+                                      f" + {r.index} * supervisor.replica_port_stride, replica "
+                                      f"{r.index + 1}"),))
+                for r in planned[part]]
+
+    children = [
+        # First, so that the others' telemetry has somewhere to land.
+        Child("telemetry", [*serve, "telemetry", *extra], config.telemetry.server.listen,
+              "ztgate.telemetry.v1.Telemetry",
+              listens=(Listen("telemetry.server.listen", config.telemetry.server.listen),
+                       Listen("telemetry.metrics_listen", config.telemetry.metrics_listen))),
+        *replicated("redaction", [*serve, "redaction", *extra], "ztgate.redaction.v1.Redaction",
+                    essential=True),
+        *replicated("inference-primary", [*serve, "inference", "--instance", "primary", *extra],
+                    "ztgate.inference.v1.Inference"),
+        *replicated("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
+                    "ztgate.inference.v1.Inference"),
+        *([Child("openai-adapter", [*serve, "openai-adapter", *extra],
+                 ready_url=f"http://{_probe_address(config.openai_adapter.listen)}/ready",
+                 listens=(Listen("openai_adapter.listen", config.openai_adapter.listen),))]
+          if config.openai_adapter_active else []),
+        Child("envoy", envoy_argv(envoy_config), ready_url=f"http://{config.gateway.admin}/ready",
+              essential=True, listens=(Listen("gateway.listen", config.gateway.listen),
+                                       Listen("gateway.admin", config.gateway.admin))),
+    ]
+    tls = pki.operator_tls(config.mesh)
+    for child in children:
+        child.env = child_env(config, child.group)
+        if child.group in REPLICABLE:
+            # Each replica on its own address (the first: the configured one).
+            child.env[f"ZTGATE_{SERVED_PARTS[child.group][0]}__LISTEN"] = child.listens[0].address
+        child.tls = tls if child.health_address else None
+    return children
+
+
+def address_problems(children: list[Child]) -> list[str]:
+    """What stops the suite from listening where it is configured to: an address taken (by another
+    `ztgate up`, or anything else), unusable, or set for two parts at once; [] when all are free.
+    Checked before anything starts, so that nothing is reported ready that is not the suite's own."""
+    problems = []
+    seen: dict[str, Listen] = {}
+    for listen in (listen for child in children for listen in child.listens):
+        if (first := seen.setdefault(listen.address, listen)) is not listen:
+            problems.append(f"{listen.address} is set for both {first.setting}{first.note} and "
+                            f"{listen.setting}{listen.note}; "
+                            f"give {listen.setting} ({listen.env_var}) an address of its own")
+        elif (error := bind_error(listen.address)) is not None:
+            problems.append(listen.refusal(error))
+    return problems
+
+
+def mesh_env(config: ZtgateConfig, part: str) -> dict[str, str]:
+    """With mesh.mtls, the settings that make `part` serve with its own certificate, require one
+    from the callers it accepts, and present its own to the collector; else nothing."""
+    if not config.mesh.mtls or part not in SERVED_PARTS:
+        return {}
+    suite = pki.Pki.of(config.mesh)
+    key_path, callers = SERVED_PARTS[part]
+    return {
+        f"ZTGATE_{key_path}__TLS__CERT": str(suite.cert(part)),
+        f"ZTGATE_{key_path}__TLS__KEY": str(suite.key(part)),
+        f"ZTGATE_{key_path}__TLS__CLIENT_CA": str(suite.ca),
+        f"ZTGATE_{key_path}__TLS__ALLOWED_CLIENTS": "[" + ", ".join(callers) + "]",
+        "ZTGATE_OTEL__TLS__CA": str(suite.ca),
+        "ZTGATE_OTEL__TLS__CERT": str(suite.cert(part)),
+        "ZTGATE_OTEL__TLS__KEY": str(suite.key(part)),
+    }
+
+
+def child_env(config: ZtgateConfig, part: str | None = None) -> dict[str, str]:
+    """A child's environment: every service exports to the suite's own collector, over mTLS with
+    mesh.mtls (`mesh_env`)."""
+    env = os.environ.copy()
+    env.setdefault("ZTGATE_OTEL__ENABLED", "true")
+    env.setdefault("ZTGATE_OTEL__ENDPOINT", config.telemetry.server.listen)
+    env.setdefault("ZTGATE_OTEL__EXPORT_INTERVAL_S", "2")
+    env.setdefault("ZTGATE_TELEMETRY__SLO__ENVOY_ADMIN", config.gateway.admin)
+    if part is not None:
+        env.update(mesh_env(config, part))
+    return env
+
+
+def prepare_pki(config: ZtgateConfig) -> str | None:
+    """Issues the suite's certificates if the folder has none; a line to print, None without mTLS.
+    Raises pki.PkiError when they are incomplete or expired."""
+    if not config.mesh.mtls:
+        return None
+    suite = pki.Pki.of(config.mesh)
+    created = not suite.exists()
+    if created:
+        pki.create(suite.dir)
+    expiry = suite.check()
+    line = f"{'issued' if created else 'using'} the suite's certificates in {suite.dir}"
+    left = expiry - datetime.now(UTC)
+    if left < timedelta(days=pki.RENEW_WARNING_DAYS):
+        line += f" (WARNING: they expire in {left.days} days; `ztgate certs init --force`)"
+    return line
+
+
+def prepare_tokens(config: ZtgateConfig) -> str | None:
+    """With `gateway.auth.keygen_if_missing` and no file at `gateway.auth.jwks_path`, makes a
+    signing key and that JWKS (a fresh install's first start); a line to print, else None.
+    Raises TokenError."""
+    auth = config.gateway.auth
+    if auth.jwks_path is None or not auth.keygen_if_missing:
+        return None
+    jwks = auth.jwks_path.expanduser().resolve()
+    if jwks.exists():
+        return None
+    key, _ = keygen_at(jwks)
+    return (f"made the gateway's token signing key {key} (keep it private) and its JWKS {jwks}; "
+            "mint a token with `ztgate token mint --tenant T`")
+
+
+def prepare(config: ZtgateConfig) -> list[str]:
+    """What `up` makes on a fresh install before any child starts (the suite's certificates, the
+    token keys when asked, the redaction keys), or checks on a later start: lines to print.
+    Raises PkiError, TokenError or ConfigError."""
+    lines = [line for line in (prepare_pki(config), prepare_tokens(config)) if line]
+    # The redaction child reads the same file (it resolves its keys again, the same way).
+    lines.append(keys.resolve(config)[1])
+    return lines
+
+
+def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateConfig:
+    """The configuration as the children load it (file, then `child_env`): Envoy's bootstrap is
+    rendered from it, so Envoy traces (OpenTelemetry on) to the collector the services export to."""
+    return load_settings(ZtgateConfig, config_path, environ=child_env(config))
+
+
+async def run_suite(config: ZtgateConfig, config_path: Path | None,
+                    replica_counts: Mapping[str, int] | None = None) -> int:
+    """Starts the suite, reports endpoints, keeps every part running (restarting one that dies or
+    stops answering), and stops it all on a signal or when an essential part is given up on.
+    `replica_counts` (`--replicas`, ztgate/replicas.py `parse`) runs parts as several replicas."""
+    try:
+        planned = plan(config, replica_counts or {})
+    except ReplicaError as exc:
+        print(f"ztgate up failed: nothing was started, because {exc}", file=sys.stderr)
+        return 2
+    envoy_settings = children_config(config, config_path)
+    # First, before anything is written: raises EnvoyConfigError for what must not be exposed.
+    warnings = check_exposure(envoy_settings)
+    for warning in warnings:
+        print(f"\n{'!' * 78}\n{warning}\n{'!' * 78}\n", file=sys.stderr, flush=True)
+    workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
+    envoy_config = workdir / "envoy.yaml"
+    children = suite(config, config_path, envoy_config, planned)
+    if problems := address_problems(children):
+        shutil.rmtree(workdir, ignore_errors=True)
+        print("ztgate up failed: nothing was started, because\n  " + "\n  ".join(problems),
+              file=sys.stderr)
+        return 1
+    try:
+        lines = prepare(config)
+    except (pki.PkiError, TokenError) as exc:
+        shutil.rmtree(workdir, ignore_errors=True)
+        print(f"ztgate up failed: {exc}", file=sys.stderr)
+        return 1
+    for line in lines:
+        print(line, flush=True)
+    tls = pki.operator_tls(config.mesh)
+    envoy_config.write_text(render(envoy_settings, endpoints=envoy_endpoints(planned)))
+    supervisor = Supervisor(children, config.supervisor)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        if not await supervisor.start_all(stop):
+            return 130
+        print("ztgate is up:")
+        ingress = config.gateway.tls
+        print(f"  gRPC ingress (Envoy)   {config.gateway.listen} ("
+              + ("plaintext" if ingress is None else "TLS, client certificates required"
+                 if ingress.client_ca else "TLS") + ")")
+        print(f"  Envoy admin console    http://{config.gateway.admin}/")
+        where = {part: ", ".join(r.address for r in reps) for part, reps in planned.items()}
+        print(f"  redaction (internal)   {where['redaction']}")
+        print(f"  inference primary      {where['inference-primary']} "
+              f"({config.inference.primary.engine}, speculative {config.inference.primary.speculative.method})")
+        print(f"  inference fallback     {where['inference-fallback']} "
+              f"({config.inference.fallback.engine})")
+        print("  OpenAI door (/v1)      " + (
+            f"{config.inference.model_name} via the adapter at {config.openai_adapter.listen}"
+            if config.openai_adapter_active
+            else f"ztgate's own model off ({config.openai_adapter_off_reason})"))
+        print(f"  telemetry OTLP         {config.telemetry.server.listen}")
+        print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        print("  inside the suite       " + (
+            f"mTLS (certificates in {config.mesh.pki_dir}; services accept only the parts that call them)"
+            if tls else "plaintext on loopback (mesh.mtls is off)"))
+        auth, limit = config.gateway.auth, config.gateway.rate_limit
+        print("  bearer tokens          " + (
+            f"required (JWKS {auth.jwks_path}, at most {auth.max_token_lifetime_s} s each; "
+            "`ztgate token mint --tenant T`)" if auth.jwks_path
+            else "off: every call runs as tenant default (set gateway.auth.jwks_path)"))
+        for warning in warnings:  # again, last thing on screen
+            print(warning, file=sys.stderr, flush=True)
+        if limit.requests_per_s is not None:
+            print(f"  rate limit             {limit.requests_per_s}/s per tenant, "
+                  f"burst {limit.bucket_size}")
+        s = config.supervisor
+        print(f"A part that exits or fails {s.failure_threshold} health checks in a row is restarted "
+              f"(at most {s.max_restarts} times in {s.restart_window_s:g} s). Ctrl-C stops everything.",
+              flush=True)
+        return await supervisor.supervise(stop)
+    except StartError as exc:
+        print(f"ztgate up failed: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        print("stopping ...", flush=True)
+        await supervisor.stop_all()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _probe_address(address: str) -> str:
+    """Where a health check dials a part that listens on `address`: a wildcard host (a container's
+    0.0.0.0) on loopback, whose name its certificate carries."""
+    host, port = address.rsplit(":", 1)
+    return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else address
+
+
+async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_json: bool = False,
+                       identity: str = pki.OPERATOR) -> int:
+    """Prints each part's health (or only `parts`'): a table, or with `as_json` one JSON object;
+    exit code 0 only when all are healthy. `identity`: the certificate presented (a part's
+    container checks itself with its own, and holds no other)."""
+    envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
+    ok = True
+    # A container's own check (`--part`) holds only its part's certificates and the operator's.
+    if config.mesh.mtls and not parts:
+        try:
+            pki.Pki.of(config.mesh).check()
+        except pki.PkiError as exc:
+            print(f"ztgate status: {exc}", file=sys.stderr)
+            return 1
+    report = []
+    for child in suite(config, None, envoy_config):
+        if parts and child.name not in parts:
+            continue
+        if child.health_address:
+            child.health_address = _probe_address(child.health_address)
+            if identity != pki.OPERATOR:
+                child.tls = pki.part_tls(config.mesh, identity)
+        healthy = await child.probe()
+        ok &= healthy
+        where = child.health_address or child.ready_url
+        report.append({"part": child.name, "healthy": healthy, "address": where})
+        if not as_json:
+            print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
+    if as_json:
+        print(json.dumps({"healthy": ok, "parts": report}, sort_keys=True))
+    return 0 if ok else 1

@@ -1,0 +1,90 @@
+"""Settings of the redaction service (the `redaction:` section of ztgate.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, model_validator
+
+from ztgate.common import paths
+from ztgate.common.settings import ServerSettings, Strict
+
+DEFAULT_POLICY_DIR = Path(__file__).parent / "policies"
+
+
+class VaultSettings(Strict):
+    """Bounds of the pseudonym vault. Per-tenant quotas keep tenants apart: a tenant past its own
+    quota makes way by dropping its own least recently used sessions, never another tenant's. The
+    global caps bound the memory of all tenants together; when they are reached, a tenant may still
+    drop its own sessions to make room, and a tenant holding none is refused (RESOURCE_EXHAUSTED)
+    rather than anyone else's sessions being taken. A per-tenant quota must not exceed its global
+    cap; keep it well below, so that no single tenant can fill the vault."""
+
+    # Sessions kept at once, all tenants together.
+    max_sessions: int = Field(default=10_000, gt=0)
+    # Bytes (UTF-8) of original values kept at once, all tenants together.
+    max_bytes: int = Field(default=256 * 1024 * 1024, gt=0)
+    # Sessions one tenant keeps at once; past it, its least recently used session is dropped.
+    max_sessions_per_tenant: int = Field(default=1_000, gt=0)
+    # Bytes (UTF-8) of original values one tenant keeps; past it, its least recently used
+    # sessions are dropped, and a single session larger than this is refused.
+    max_bytes_per_tenant: int = Field(default=32 * 1024 * 1024, gt=0)
+    # Pseudonyms kept per session; one more fails the request (RESOURCE_EXHAUSTED).
+    max_entries_per_session: int = Field(default=1_000, gt=0)
+    # Seconds a session lives after its last use (a Redact, RedactStream or Restore naming it).
+    ttl_s: float = Field(default=3600.0, gt=0)
+
+    @model_validator(mode="after")
+    def _quotas_within_caps(self) -> VaultSettings:
+        for quota, cap in (("max_sessions_per_tenant", "max_sessions"),
+                           ("max_bytes_per_tenant", "max_bytes")):
+            if getattr(self, quota) > getattr(self, cap):
+                raise ValueError(f"vault.{quota} ({getattr(self, quota)}) must not exceed "
+                                 f"vault.{cap} ({getattr(self, cap)})")
+        return self
+
+
+class RedactionSettings(Strict):
+    server: ServerSettings = ServerSettings(listen="127.0.0.1:50051")
+    # Policy files or folders of them; the `default` policy must be among them.
+    policies: list[Path] = [DEFAULT_POLICY_DIR]
+    # Largest text accepted, in UTF-8 bytes; larger gets RESOURCE_EXHAUSTED.
+    max_text_bytes: int = Field(default=1024 * 1024, gt=0)
+    # Analysis worker processes (spaCy NER runs there); 0 means one per CPU.
+    workers: int = Field(default=0, ge=0)
+    # Seconds one analysis may run on a worker before the call fails (closed). A call also ends at
+    # its caller's gRPC deadline (through the gateway: Envoy's wait for the scrubbed body, which
+    # grows with the prompt); a call without one gets this long in all, waiting for a worker
+    # included. At least gateway.redaction_max_message_timeout_s (checked at load): a 64 KiB
+    # name-dense prompt took 12 s on one worker of 2 busy cores.
+    analysis_timeout_s: float = Field(default=20.0, gt=0)
+    # Analyses one tenant may run at once (fair share of the workers); its further texts wait their
+    # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
+    # holds every worker; set it to the worker count for a single-tenant deployment.
+    max_inflight_per_tenant: int = Field(default=0, ge=0)
+    # Threads for the in-process CPU work (stream chunks, answers through the gateway, Restore, large
+    # policy applications), so that the event loop keeps serving while it runs (thread_lanes.py).
+    worker_threads: int = Field(default=8, ge=1)
+    # Of those, jobs one tenant may run at once; its further jobs wait their turn. 0 means half the
+    # threads, so that one tenant's flood of large chunks never holds the threads another tenant's
+    # answer needs within Envoy's per-message wait (gateway.redaction_message_timeout_s).
+    worker_threads_per_tenant: int = Field(default=0, ge=0)
+    # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
+    # further tenants are counted together as "(other)". Bounds the series each metric can have
+    # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.
+    metrics_max_tenants: int = Field(default=50, gt=0)
+    # Where the compiled Hyperscan database and the place table are cached (default
+    # $ZTGATE_CACHE_DIR, else ~/.cache/ztgate: ztgate/common/paths.py).
+    cache_dir: Path = Field(default_factory=paths.cache_dir)
+    # Key of the `hash` action (HMAC-SHA256, at least 16 bytes). Unset: the install's own, from
+    # keys_file.
+    hash_key: SecretStr | None = None
+    # Key of the `encrypt` action (AES-256-GCM under a key derived from it with HKDF; at least 16
+    # bytes). Unset: the install's own, from keys_file.
+    encrypt_key: SecretStr | None = None
+    # The install's generated keys, for whichever of hash_key and encrypt_key is unset: written
+    # (mode 0600 in a 0700 folder, 32 random bytes per key) by the first `ztgate up` or `ztgate
+    # serve redaction` that needs it, then reused, so hashes stay stable and ciphertexts
+    # decryptable across restarts. Keep it with your other secrets; never logged.
+    keys_file: Path = Path("~/.config/ztgate/keys/redaction.json")
+    vault: VaultSettings = VaultSettings()

@@ -1,0 +1,104 @@
+"""Fair share of the analysis workers: at most so many analyses of one tenant at once.
+
+Without it one tenant's flood (many calls, or one call with many messages) fills the pool's queue, and
+every other tenant's call waits behind all of it. With it a tenant's extra analyses wait their turn in
+the tenant's own line, in order, while the workers it does not hold serve the others: with the default
+(one less than the workers) another tenant always finds a worker free, or the next one to come free.
+
+Past the cap a call waits rather than being refused: one chat request is several texts (its messages)
+that may rightly exceed the cap together, and every call has a deadline, so the wait is bounded. A call
+whose deadline passes in line fails with DEADLINE_EXCEEDED naming the cap and its setting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ztgate.common.errors import DeadlineExceeded
+
+
+class TenantBusy(DeadlineExceeded):
+    """The call's deadline passed while the tenant's analyses filled its share of the workers."""
+
+
+def default_share(workers: int) -> int:
+    """Analyses one tenant may run at once by default: all but one worker (at least one)."""
+    return max(1, workers - 1)
+
+
+@dataclass
+class _Line:
+    slots: asyncio.Semaphore
+    users: int = 0  # holding or waiting; the line is dropped at zero, so idle tenants cost nothing
+    held: int = 0
+
+
+class TenantSlots:
+    """``async with slots.slot(tenant, deadline)``: holds one of the tenant's `limit` slots (of the
+    analysis workers; thread_lanes.py uses the same lines for the server's threads). `what` and
+    `setting` name them in the refusal."""
+
+    def __init__(self, limit: int, what: str = "analyses",
+                 setting: str = "redaction.max_inflight_per_tenant") -> None:
+        if limit < 1:
+            raise ValueError(f"the per-tenant limit must be >= 1; got {limit}")
+        self.limit = limit
+        self.what, self.setting = what, setting
+        self._lines: dict[str, _Line] = {}
+
+    def in_use(self, tenant: str) -> int:
+        """Slots the tenant holds now (diagnostics, tests)."""
+        line = self._lines.get(tenant)
+        return 0 if line is None else line.held
+
+    @asynccontextmanager
+    async def slot(self, tenant: str,
+                   deadline: float | None) -> AsyncIterator[Callable[[asyncio.Future[Any]], None]]:
+        """Waits (in order) until `deadline`, in the event loop's clock (None: as long as it takes),
+        for one of the tenant's slots.
+
+        Yields `hold(future)`: the slot is then kept past the block until `future` is done. The pool
+        calls it when the tenant's call abandons a worker (a cancelled or overrun analysis), so the
+        worker's replacement counts against the tenant that caused it, not against everyone else:
+        a tenant cannot take workers out of service faster than its share."""
+        line = self._lines.get(tenant)
+        if line is None:
+            line = self._lines[tenant] = _Line(asyncio.Semaphore(self.limit))
+        line.users += 1
+        try:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await line.slots.acquire()
+            except TimeoutError:
+                raise TenantBusy(
+                    f"tenant '{tenant or 'default'}' already has its limit of {self.limit} {self.what} "
+                    f"running ({self.setting}), and this call's deadline passed "
+                    "before its turn: send fewer texts at once, or allow more time") from None
+            line.held += 1
+            kept: list[asyncio.Future[Any]] = []
+            try:
+                yield kept.append
+            finally:
+                pending = next((f for f in kept if not f.done()), None)
+                if pending is None:
+                    self._release(tenant, line)
+                else:
+                    line.users += 1  # the line outlives this call until the slot is given back
+                    pending.add_done_callback(lambda _: self._release(tenant, line, leave=True))
+        finally:
+            self._leave(tenant, line)
+
+    def _release(self, tenant: str, line: _Line, *, leave: bool = False) -> None:
+        line.held -= 1
+        line.slots.release()
+        if leave:
+            self._leave(tenant, line)
+
+    def _leave(self, tenant: str, line: _Line) -> None:
+        line.users -= 1
+        if line.users == 0 and self._lines.get(tenant) is line:
+            del self._lines[tenant]

@@ -1,0 +1,354 @@
+"""Reversible pseudonymisation store: per (tenant, session) placeholder <-> original, bounded, expiring.
+
+- A session is keyed by (tenant, session_id): another tenant using the same session id sees nothing.
+- Placeholders are `<ENTITY_TYPE_n>`, numbered per entity type within a session from 1; the same
+  (entity type, value) always gets the same placeholder in a session.
+- Writes go through `transaction()`: placeholders are staged and only committed when the block ends
+  without an exception, so a blocked or failed request leaves nothing behind. `open()` makes a
+  session exist without pseudonyms (a Redact that found nothing to pseudonymise still names a
+  session that Restore can use).
+- Restoring from a session that does not exist (never opened, expired or dropped) raises
+  SessionUnknownError (NOT_FOUND): a client learns that its pseudonyms are gone instead of getting
+  `<PERSON_1>` back as if nothing were wrong.
+- Bounds (VaultSettings): per tenant, at most `max_sessions_per_tenant` sessions and
+  `max_bytes_per_tenant` bytes of originals; past either, the tenant's own least recently used
+  sessions are dropped, never another tenant's. All tenants together, at most `max_sessions`
+  sessions and `max_bytes` bytes: at those caps a tenant again makes room from its own sessions
+  only, and one holding none is refused (VaultFullError, RESOURCE_EXHAUSTED). A session holds at
+  most `max_entries_per_session` pseudonyms (one more fails the request with SessionFullError
+  instead of silently forgetting older ones, which would make earlier answers unrestorable), and
+  expires `ttl_s` seconds after its last use (open, commit or restore).
+- Secrets are never stored: asking for a secret type's placeholder raises.
+- One lock guards everything; every operation under it is short (dict work, one regex pass).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from ztgate.common.errors import NotFound, ResourceExhausted
+from ztgate.common.tenants import DEFAULT_TENANT
+from ztgate.redaction.config import VaultSettings
+from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
+
+# A placeholder the vault hands out: `<PERSON_1>`, `<EMAIL_ADDRESS_12>`.
+PLACEHOLDER_RE = re.compile(r"<([A-Z][A-Z0-9_]*)_([1-9][0-9]{0,8})>")
+# Entity types that can get a restorable placeholder.
+RESTORABLE_ENTITY_TYPES: frozenset[str] = ALL_ENTITY_TYPES - SECRET_ENTITY_TYPES
+# Where the vault's settings live, for messages.
+_SETTINGS = "redaction.vault"
+
+
+class SecretNotStorableError(ValueError):
+    """A secret type reached the vault: a bug upstream, since policies never pseudonymise secrets."""
+
+
+class SessionFullError(ResourceExhausted):
+    """The session holds `max_entries_per_session` pseudonyms already."""
+
+
+class VaultFullError(ResourceExhausted):
+    """A session cannot be kept within the tenant's quota or the vault's caps."""
+
+
+class SessionUnknownError(NotFound):
+    """Restore named a session this tenant does not have (never opened, expired or dropped)."""
+
+
+def format_placeholder(entity_type: str, number: int) -> str:
+    """`<ENTITY_TYPE_number>`."""
+    return f"<{entity_type}_{number}>"
+
+
+@dataclass(slots=True)
+class _Session:
+    originals: dict[str, str] = field(default_factory=dict)                 # placeholder -> original
+    placeholders: dict[tuple[str, str], str] = field(default_factory=dict)  # (type, original) -> placeholder
+    counters: dict[str, int] = field(default_factory=dict)                  # type -> last number used
+    expires_at: float = 0.0
+    size: int = 0                                                           # UTF-8 bytes of originals
+
+
+@dataclass(slots=True)
+class _Tenant:
+    """One tenant's share: its sessions, least recently used first, and their bytes."""
+
+    sessions: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    size: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TenantUsage:
+    # The tenant's live session ids, least recently used first.
+    sessions: tuple[str, ...]
+    # UTF-8 bytes of the original values they hold.
+    size: int
+
+
+class PseudonymTransaction:
+    """Allocates placeholders against a session (or none: numbering for one call only), staging new ones."""
+
+    def __init__(self, session: _Session | None, max_entries: int) -> None:
+        self._session = session
+        self._max_entries = max_entries
+        # New placeholders by (entity type, original), and the last number used per type, not yet committed.
+        self.staged: dict[tuple[str, str], str] = {}
+        self.counters: dict[str, int] = {}
+
+    def placeholder_for(self, entity_type: str, original: str) -> str:
+        """The session's placeholder for this value, allocating the next number if it is new."""
+        if entity_type in SECRET_ENTITY_TYPES:
+            raise SecretNotStorableError(f"{entity_type} is a secret type and is never pseudonymised")
+        key = (entity_type, original)
+        session = self._session
+        if session is not None:
+            existing = session.placeholders.get(key)
+            if existing is not None:
+                return existing
+        staged = self.staged.get(key)
+        if staged is not None:
+            return staged
+        held = len(session.originals) if session is not None else 0
+        if held + len(self.staged) >= self._max_entries:
+            raise SessionFullError(f"this session already holds {self._max_entries} pseudonyms "
+                                   f"({_SETTINGS}.max_entries_per_session); start a new session")
+        number = self.counters.get(entity_type)
+        if number is None:
+            number = session.counters.get(entity_type, 0) if session is not None else 0
+        number += 1
+        self.counters[entity_type] = number
+        placeholder = format_placeholder(entity_type, number)
+        self.staged[key] = placeholder
+        return placeholder
+
+
+class _Transaction:
+    """Context manager returned by Vault.transaction: holds the lock, commits on a clean exit."""
+
+    def __init__(self, vault: Vault, key: tuple[str, str]) -> None:
+        self._vault = vault
+        self._key = key
+
+    def __enter__(self) -> PseudonymTransaction:
+        self._vault._lock.acquire()
+        try:
+            session = self._vault._live_session(self._key)
+            self._txn = PseudonymTransaction(session, self._vault.settings.max_entries_per_session)
+        except BaseException:
+            self._vault._lock.release()
+            raise
+        return self._txn
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        try:
+            if exc_type is None:
+                self._vault._commit(self._key, self._txn)
+        finally:
+            self._vault._lock.release()
+
+
+def _key(tenant: str | None, session_id: str) -> tuple[str, str]:
+    if not session_id:
+        raise ValueError("a vault session needs a session id")
+    return tenant or DEFAULT_TENANT, session_id
+
+
+class Vault:
+    """Thread-safe, bounded, expiring placeholder store with per-tenant quotas (see module doc)."""
+
+    def __init__(self, settings: VaultSettings | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings or VaultSettings()
+        self._clock = clock
+        self._lock = threading.Lock()
+        # Least recently used first; since every use also pushes expiry forward, also soonest-expiring first.
+        self._sessions: OrderedDict[tuple[str, str], _Session] = OrderedDict()
+        self._tenants: dict[str, _Tenant] = {}
+        self._size = 0
+
+    def transaction(self, tenant: str | None, session_id: str) -> _Transaction:
+        """`with vault.transaction(tenant, sid) as txn:` allocate with txn.placeholder_for; commit on exit."""
+        return _Transaction(self, _key(tenant, session_id))
+
+    def open(self, tenant: str | None, session_id: str) -> None:
+        """Makes the session exist (empty if new) and counts as a use; VaultFullError when the
+        tenant has nothing of its own to make room with at the vault's caps."""
+        key = _key(tenant, session_id)
+        with self._lock:
+            session = self._live_session(key)
+            if session is None:
+                self._make_room(key, new=True, added=0)
+                session = self._add(key)
+            self._touch(key, session)
+
+    def restore(self, tenant: str | None, session_id: str, text: str) -> str:
+        """Replaces the session's placeholders in `text` by their originals; anything else is left
+        as is. SessionUnknownError when this tenant has no such live session."""
+        key = _key(tenant, session_id)
+        with self._lock:
+            session = self._live_session(key)
+            if session is None:
+                raise SessionUnknownError(
+                    f"session {session_id} is unknown or expired for tenant {key[0]} (a session lives "
+                    f"{self.settings.ttl_s:g} s after its last use, {_SETTINGS}.ttl_s, and a "
+                    f"tenant's least recently used sessions make way past "
+                    f"{_SETTINGS}.max_sessions_per_tenant or max_bytes_per_tenant); its pseudonyms "
+                    "cannot be restored: redact again in a new session")
+            self._touch(key, session)
+            if "<" not in text:
+                return text
+            originals = session.originals
+            return PLACEHOLDER_RE.sub(lambda m: originals.get(m.group(0), m.group(0)), text)
+
+    def forget(self, tenant: str | None, session_id: str) -> bool:
+        """Drops a session; True if it existed."""
+        with self._lock:
+            key = _key(tenant, session_id)
+            if key not in self._sessions:
+                return False
+            self._drop(key)
+            return True
+
+    def entry_count(self, tenant: str | None, session_id: str) -> int:
+        """Pseudonyms held for a live session (0 for none)."""
+        with self._lock:
+            session = self._live_session(_key(tenant, session_id))
+            return 0 if session is None else len(session.originals)
+
+    def usage(self, tenant: str | None) -> TenantUsage:
+        """What the tenant holds now (live sessions only)."""
+        with self._lock:
+            self._purge_expired()
+            share = self._tenants.get(tenant or DEFAULT_TENANT)
+            return TenantUsage(tuple(share.sessions), share.size) if share else TenantUsage((), 0)
+
+    def total_bytes(self) -> int:
+        """Bytes of originals held, all tenants together (live sessions only)."""
+        with self._lock:
+            self._purge_expired()
+            return self._size
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._purge_expired()
+            return len(self._sessions)
+
+    # Everything below runs with self._lock held.
+
+    def _purge_expired(self) -> None:
+        now = self._clock()
+        sessions = self._sessions
+        while sessions:
+            key, session = next(iter(sessions.items()))
+            if session.expires_at > now:
+                break
+            self._drop(key)
+
+    def _live_session(self, key: tuple[str, str]) -> _Session | None:
+        self._purge_expired()
+        return self._sessions.get(key)
+
+    def _touch(self, key: tuple[str, str], session: _Session) -> None:
+        session.expires_at = self._clock() + self.settings.ttl_s
+        self._sessions.move_to_end(key)
+        self._tenants[key[0]].sessions.move_to_end(key[1])
+
+    def _add(self, key: tuple[str, str]) -> _Session:
+        session = self._sessions[key] = _Session()
+        self._tenants.setdefault(key[0], _Tenant()).sessions[key[1]] = None
+        return session
+
+    def _drop(self, key: tuple[str, str]) -> None:
+        session = self._sessions.pop(key)
+        share = self._tenants[key[0]]
+        del share.sessions[key[1]]
+        share.size -= session.size
+        self._size -= session.size
+        if not share.sessions:
+            del self._tenants[key[0]]
+
+    def _make_room(self, key: tuple[str, str], *, new: bool, added: int) -> None:
+        """Drops the tenant's own least recently used sessions (never `key`, never another
+        tenant's) until `key`, with `added` more bytes (and as a new session when `new`), fits the
+        tenant's quotas and the vault's caps. Raises VaultFullError, dropping nothing, when it cannot."""
+        limits = self.settings
+        tenant, session_id = key
+        share = self._tenants.get(tenant) or _Tenant()
+        current = self._sessions.get(key)
+        own_size = (current.size if current is not None else 0) + added
+        if own_size > limits.max_bytes_per_tenant:
+            raise VaultFullError(
+                f"this session would hold {own_size} bytes of original values; a tenant may hold "
+                f"{limits.max_bytes_per_tenant} ({_SETTINGS}.max_bytes_per_tenant): start a new session")
+        sessions, size = len(share.sessions) + new, share.size + added
+        total_sessions, total_size = len(self._sessions) + new, self._size + added
+        victims: list[str] = []
+        for victim in share.sessions:  # least recently used first
+            if (sessions <= limits.max_sessions_per_tenant and size <= limits.max_bytes_per_tenant
+                    and total_sessions <= limits.max_sessions and total_size <= limits.max_bytes):
+                break
+            if victim == session_id:
+                continue
+            dropped = self._sessions[(tenant, victim)].size
+            victims.append(victim)
+            sessions, size = sessions - 1, size - dropped
+            total_sessions, total_size = total_sessions - 1, total_size - dropped
+        if total_sessions > limits.max_sessions or total_size > limits.max_bytes:
+            cap, value = (("max_sessions", limits.max_sessions) if total_sessions > limits.max_sessions
+                          else ("max_bytes", limits.max_bytes))
+            raise VaultFullError(
+                f"the vault is at its cap of {value} ({_SETTINGS}.{cap}) with other tenants' "
+                "sessions, which are never dropped for another tenant; retry when sessions expire, "
+                f"or raise {_SETTINGS}.{cap}")
+        for victim in victims:
+            self._drop((tenant, victim))
+
+    def _commit(self, key: tuple[str, str], txn: PseudonymTransaction) -> None:
+        session = self._sessions.get(key)
+        if not txn.staged:  # nothing new: a use of an existing session, and no session made
+            if session is not None:
+                self._touch(key, session)
+            return
+        added = sum(len(original.encode("utf-8")) for _, original in txn.staged)
+        self._make_room(key, new=session is None, added=added)
+        if session is None:
+            session = self._add(key)
+        for value_key, placeholder in txn.staged.items():
+            session.placeholders[value_key] = placeholder
+            session.originals[placeholder] = value_key[1]
+        session.counters.update(txn.counters)  # the lock was held since allocation: these are the latest
+        session.size += added
+        self._tenants[key[0]].size += added
+        self._size += added
+        self._touch(key, session)
+
+
+def pending_placeholder_length(text: str) -> int:
+    """How many code points at the end of `text` may be the start of a placeholder still incomplete.
+
+    For streamed output: hold that many back until the next chunk (`"... <PERS"` -> 5,
+    `"<EMAIL_ADDRESS_1"` -> 16, `"a < b"` -> 0). Only prefixes of `<TYPE_n>` for restorable types count.
+    """
+    start = text.rfind("<", max(0, len(text) - _MAX_PLACEHOLDER_LENGTH))
+    if start < 0:
+        return 0
+    tail = text[start + 1:]
+    if tail in _TYPE_PREFIXES or _PARTIAL_NUMBERED.fullmatch(tail):
+        return len(text) - start
+    return 0
+
+
+# Every prefix of "TYPE_" for restorable types, "" included (a lone "<").
+_TYPE_PREFIXES: frozenset[str] = frozenset(
+    f"{entity_type}_"[:length]
+    for entity_type in RESTORABLE_ENTITY_TYPES for length in range(len(entity_type) + 2))
+_PARTIAL_NUMBERED = re.compile(
+    "(?:" + "|".join(sorted(map(re.escape, RESTORABLE_ENTITY_TYPES))) + r")_[1-9][0-9]{0,8}")
+_MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12

@@ -1,0 +1,72 @@
+"""`ztgate serve telemetry`: the collector behind the shared gRPC runtime."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from ztgate.common.pki import TELEMETRY, part_tls
+from ztgate.common.server import ListenError, ServiceSpec, is_loopback, serve, split_host_port
+from ztgate.config import ZtgateConfig
+from ztgate.telemetry.collector import TelemetryCollector
+from ztgate.telemetry.config import ForwardEndpoint, TelemetrySettings
+from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
+from ztgate.telemetry.forwarder import Send
+from ztgate.telemetry.otlp_client import OtlpUpstream
+from ztgate.telemetry.otlp_receivers import SERVICE_NAMES, registrar
+from ztgate.telemetry.slo_probe import PrimaryProbe
+
+def _upstream(endpoint: ForwardEndpoint) -> tuple[Send, Callable[[], Awaitable[None]]]:
+    client = OtlpUpstream(endpoint)
+    return client.send, client.close
+
+
+def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = None) -> TelemetryCollector:
+    """The collector with its real transports (Envoy admin, upstream OTLP over gRPC, and the SLO
+    controller's probe of the primary when one is given)."""
+    host, port = split_host_port(settings.metrics_listen)
+    if settings.metrics_tls is None and not is_loopback(host):
+        raise ListenError(f"refusing to serve /metrics on {settings.metrics_listen} without TLS: "
+                          "set telemetry.metrics_tls or use a loopback address")
+    runtime = EnvoyRuntime(settings.slo.envoy_admin, settings.slo.admin_timeout_s)
+
+    async def actuate(percent: int) -> None:
+        await runtime.set(settings.slo.runtime_key, percent)
+
+    async def misses() -> int | None:
+        return await runtime.counter(PRIMARY_BUDGET_MISSES)
+
+    return TelemetryCollector(settings, host, port, actuator=actuate, upstream=_upstream,
+                              misses=misses, probe=probe,
+                              closers=[probe.close] if probe is not None else [])
+
+
+def primary_probe(config: ZtgateConfig) -> PrimaryProbe | None:
+    """The SLO controller's probe of the primary (as the telemetry identity under mTLS), or None
+    when probing is off."""
+    if not (config.telemetry.slo.enabled and config.telemetry.slo.probe_interval_s > 0):
+        return None
+    return PrimaryProbe(config.inference.primary.server.listen, part_tls(config.mesh, TELEMETRY))
+
+
+def build_spec(collector: TelemetryCollector) -> ServiceSpec:
+    """The runtime's view of the collector (shared by `run` and tests)."""
+    return ServiceSpec(name="telemetry", service_names=list(SERVICE_NAMES),
+                       register=registrar(collector), start=collector.start,
+                       stop=collector.stop)
+
+
+def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> ZtgateConfig:
+    """The configuration with `--metrics-listen` applied."""
+    if not metrics_listen:
+        return config
+    telemetry = config.telemetry.model_copy(update={"metrics_listen": metrics_listen})
+    return config.model_copy(update={"telemetry": telemetry})
+
+
+async def run(config: ZtgateConfig, metrics_listen: str | None = None) -> None:
+    """`ztgate serve telemetry [--metrics-listen HOST:PORT]`."""
+    config = with_metrics_listen(config, metrics_listen)
+    collector = build_collector(config.telemetry, primary_probe(config))
+    # The collector does not export its own telemetry to itself: its metrics are exposed directly.
+    otel = config.otel.model_copy(update={"enabled": False})
+    await serve(build_spec(collector), config.telemetry.server, otel)
