@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ztgate.inference import models
-from ztgate.speculators import checkpoint, prompts, shipped
+from ztgate.inference import speculator_lookup as shipped
+from ztgate.speculators import checkpoint, prompts
 from ztgate.speculators.distill import Features, answers, collect, default_aux_layers
 from ztgate.speculators.fit import FitOptions, FitResult, eagle3_step_loss, fit
 from ztgate.speculators.head import Eagle3Head
@@ -34,7 +35,7 @@ DATA = "speculator-data"  # the target's answers and hidden states, beside the c
 
 def default_out_dir(method: str = "eagle3") -> Path:
     """`<cache_dir>/models/SmolLM2-135M-Instruct-eagle3` (or `-medusa`): where a primary with no
-    `draft_model` looks first (ztgate/speculators/shipped.py)."""
+    `draft_model` looks first (ztgate/inference/speculator_lookup.py)."""
     return models.default_cache_dir() / shipped.checkpoint_name(method)
 
 
