@@ -292,9 +292,10 @@ def cmd_train_speculator(args: argparse.Namespace) -> int:
         steps=defaults.steps if args.steps is None else args.steps, seed=args.seed,
         draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
         ttt_steps=args.ttt_steps, heads=args.heads, head_layers=args.head_layers, threads=args.threads,
-        self_prompts=args.self_prompts)
+        self_prompts=args.self_prompts, device=args.device, collector=args.collector,
+        collect_batch=args.collect_batch, heldout=args.heldout, time_budget_s=args.time_budget_s)
     try:
-        out = train_speculator(settings, out=args.out, model_dir=args.model_dir, resume=args.resume)
+        out = train_speculator(settings, out=args.out, model_dir=args.model, resume=args.resume)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ztgate models train-speculator: {exc}", file=sys.stderr)
         return 2
@@ -449,8 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="convert again even if prepared")
     p.set_defaults(func=cmd_models)
     p = models.add_parser(
-        "train-speculator", help="train an EAGLE-3 head or Medusa heads for the default model on CPU "
-                                 "(self-distillation; docs/speculator.md)")
+        "train-speculator", help="train an EAGLE-3 head or Medusa heads for the default model, or the Llama-family "
+                                 "model in --model DIR, on the CPU or a GPU (self-distillation; docs/speculator.md)")
     p.add_argument("--method", choices=("eagle3", "medusa"), default="eagle3",
                    help="the speculator to train (default eagle3); both share the target's answers and "
                         "hidden states, cached in speculator-data/ beside the checkpoint folder")
@@ -461,9 +462,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, help="optimizer steps (default 600)")
     p.add_argument("--seed", type=int, default=0, help="seed of the prompts, the initial weights and the batches")
     p.add_argument("--out", type=Path,
-                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/SmolLM2-135M-Instruct-<method>)")
-    p.add_argument("--model-dir", type=Path, help="the target model (default: the one `models prepare` made)")
-    p.add_argument("--draft-vocab", type=int, default=8192, help="draft vocabulary size K (default 8192)")
+                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/<model folder name>-<method>, where "
+                        "a primary serving that model finds it)")
+    p.add_argument("--model", "--model-dir", dest="model", type=Path, metavar="DIR",
+                   help="the served Llama-family model (a Hugging Face folder) to train for (default: the one "
+                        "`models prepare` made)")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="where the target answers and the head trains (default cpu; the same code on both)")
+    p.add_argument("--collector", choices=("auto", "vllm", "transformers"), default="auto",
+                   help="who answers: vllm (the CPU engine), transformers (batched, on the device); default auto: "
+                        "vllm on cpu where installed, else transformers")
+    p.add_argument("--collect-batch", type=int, default=32,
+                   help="transformers collector: prompts per batch (default 32)")
+    p.add_argument("--heldout", type=float, default=0.05,
+                   help="share of the samples held out of training for the agreement figures (default 0.05, "
+                        "at most 400 samples)")
+    p.add_argument("--time-budget-s", type=float,
+                   help="seconds the command may run, collection included: training stops there, saves its state "
+                        "and writes the checkpoint (continue with --resume); default: no limit")
+    p.add_argument("--draft-vocab", type=int,
+                   help="draft vocabulary size K (default 8192, or the model's vocabulary if smaller)")
     p.add_argument("--max-new-tokens", type=int, default=128, help="length of each target answer (default 128)")
     p.add_argument("--batch-size", type=int, default=8, help="samples per step (default 8)")
     p.add_argument("--ttt-steps", type=int, default=3,

@@ -35,6 +35,9 @@ class FitOptions:
     lr: float = 1e-3
     warmup: int = 10
     save_every: int = 50
+    # Wall-clock seconds this call may train for: past it, the state is saved and training stops
+    # before the next step (None: no limit). A later resume continues with the very same batches.
+    time_budget_s: float | None = None
 
 
 @dataclass
@@ -43,6 +46,7 @@ class FitResult:
     final_loss: float | None
     seconds_per_step: float | None
     resumed_from: int
+    stopped_by_time_budget: bool = False
 
 
 def batch_indices(num_samples: int, batch_size: int, seed: int, step: int) -> torch.Tensor:
@@ -66,7 +70,8 @@ def make_batch(features: Features, draft_labels: torch.Tensor, embed: torch.Tens
         ids[row, :b - a] = features.input_ids[a:b]
         labels[row, :b - a] = draft_labels[a:b]
     positions = torch.arange(t).expand(n, t)
-    return F.embedding(ids, embed), aux, positions, labels
+    device = embed.device  # the training device: the batch is built on the host, then moved once
+    return (F.embedding(ids.to(device), embed), aux.to(device), positions.to(device), labels.to(device))
 
 
 def loss_on(head: Eagle3Head, batch: tuple[torch.Tensor, ...], ttt_steps: int = 1
@@ -130,7 +135,12 @@ def fit(head: torch.nn.Module, step_loss: StepLoss, num_samples: int, options: F
     state_path.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     bar = tqdm(range(start, options.steps), initial=start, total=options.steps, desc="speculator", unit="step")
+    stopped = False
     for step in bar:
+        if options.time_budget_s is not None and time.perf_counter() - t0 >= options.time_budget_s:
+            stopped = True
+            _save(state_path, head, optimizer, step, loss_value, fingerprint)
+            break
         for group in optimizer.param_groups:
             group["lr"] = options.lr * min(1.0, (step + 1) / max(1, options.warmup))
         loss, correct, counted = step_loss(batch_indices(num_samples, options.batch_size, options.seed, step))
@@ -143,7 +153,8 @@ def fit(head: torch.nn.Module, step_loss: StepLoss, num_samples: int, options: F
         if (step + 1) % options.save_every == 0 or step + 1 == options.steps:
             _save(state_path, head, optimizer, step + 1, loss_value, fingerprint)
     bar.close()
-    done = options.steps - start
-    return FitResult(step=max(start, options.steps), final_loss=loss_value,
+    end = step if stopped else max(start, options.steps)
+    done = end - start
+    return FitResult(step=end, final_loss=loss_value,
                      seconds_per_step=(time.perf_counter() - t0) / done if done > 0 else None,
-                     resumed_from=resumed_from)
+                     resumed_from=resumed_from, stopped_by_time_budget=stopped)
