@@ -52,7 +52,7 @@ class FitResult:
 def batch_indices(num_samples: int, batch_size: int, seed: int, step: int) -> torch.Tensor:
     """The samples of one step: a function of (seed, step) only."""
     g = torch.Generator().manual_seed(seed * 1_000_003 + step)
-    return torch.randperm(num_samples, generator=g)[:batch_size]
+    return torch.randperm(num_samples, generator=g, device="cpu")[:batch_size]
 
 
 def make_batch(features: Features, draft_labels: torch.Tensor, embed: torch.Tensor,
@@ -62,15 +62,16 @@ def make_batch(features: Features, draft_labels: torch.Tensor, embed: torch.Tens
     spans = [(int(features.offsets[i]), int(features.offsets[i + 1])) for i in indices]
     t = max(b - a for a, b in spans)
     n, h3 = len(spans), features.aux.shape[1]
-    aux = torch.zeros(n, t, h3)
-    ids = torch.zeros(n, t, dtype=torch.long)
-    labels = torch.full((n, t), IGNORE, dtype=torch.long)
+    host = torch.device("cpu")  # staged on the host, where the data is, then moved once
+    aux = torch.zeros(n, t, h3, device=host)
+    ids = torch.zeros(n, t, dtype=torch.long, device=host)
+    labels = torch.full((n, t), IGNORE, dtype=torch.long, device=host)
     for row, (a, b) in enumerate(spans):
         aux[row, :b - a] = features.aux[a:b]
         ids[row, :b - a] = features.input_ids[a:b]
         labels[row, :b - a] = draft_labels[a:b]
-    positions = torch.arange(t).expand(n, t)
-    device = embed.device  # the training device: the batch is built on the host, then moved once
+    positions = torch.arange(t, device=host).expand(n, t)
+    device = embed.device  # the training device
     return (F.embedding(ids.to(device), embed), aux.to(device), positions.to(device), labels.to(device))
 
 
