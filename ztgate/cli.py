@@ -9,13 +9,16 @@ import os
 import sys
 from pathlib import Path
 
+from ztgate import parts as suite_parts
 from ztgate.common.config import ConfigError
 
 DEFAULT_ENVOY = "127.0.0.1:8080"
 
 
 # The parts `ztgate status --part` can probe (the names of `ztgate up`'s children).
-STATUS_PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy")
+STATUS_PARTS = suite_parts.NAMES
+# The certificates `ztgate status --identity` can present: a server part's own, or the operator's.
+STATUS_IDENTITIES = (*suite_parts.SERVERS, suite_parts.OPERATOR)
 
 
 def _version() -> str:
@@ -129,8 +132,8 @@ def _client_tls(args: argparse.Namespace):
             raise ConfigError("--tls-cert and --tls-key go together")
         return ClientTlsSettings(ca=args.tls_ca, cert=args.tls_cert, key=args.tls_key)
     config = load_config(None)
-    services = {config.redaction.server.listen, config.inference.primary.server.listen,
-                config.inference.fallback.server.listen}
+    # The suite's gRPC servers, which take the operator's certificate.
+    services = {part.address(config) for part in suite_parts.PARTS if part.tls_section}
     if args.address not in services or not Pki.of(config.mesh).exists():
         return None
     return operator_tls(config.mesh)
@@ -334,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = with_config(sub.add_parser("serve", help="run one service in the foreground"))
-    p.add_argument("service", choices=["redaction", "inference", "telemetry", "openai-adapter"])
+    p.add_argument("service", choices=tuple(dict.fromkeys(p.serve[0] for p in suite_parts.PARTS if p.serve)))
     p.add_argument("--listen", help="HOST:PORT (overrides the config)")
     p.add_argument("--metrics-listen", help="HOST:PORT of the Prometheus exposition (telemetry)")
     p.add_argument("--instance", choices=["primary", "fallback"], default="primary",
@@ -347,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = with_config(sub.add_parser("up", help="run the whole suite behind Envoy until Ctrl-C"))
     p.add_argument("--replicas", action="append", default=[], metavar="PART=N",
-                   help="run PART (redaction, inference-primary, inference-fallback) as N replicas "
+                   help=f"run PART ({', '.join(suite_parts.REPLICABLE)}) as N replicas "
                         "behind Envoy, each on its configured port + i * supervisor.replica_port_stride "
                         "(repeat, or comma-separate, for several parts)")
     p.set_defaults(func=cmd_up)
@@ -481,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--part", action="append", choices=STATUS_PARTS,
                    help="only this part (repeatable): a container's own health check, over gRPC health "
                         "with the operator certificate; a wildcard listen address is probed on loopback")
-    p.add_argument("--identity", choices=STATUS_PARTS[:-1] + ("operator",), default="operator",
+    p.add_argument("--identity", choices=STATUS_IDENTITIES, default="operator",
                    help="the suite certificate to present (default operator; a part's container "
                         "checks itself with its own)")
     with_json(p)

@@ -23,7 +23,7 @@ from ztgate.inference.engines.outputs import FinalStats
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from ztgate.inference.service import InferenceService
 
-SERVICE_NAME = "ztgate.inference.v1.Inference"
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Inference"].full_name
 
 
 def _optional(message: pb.SamplingParams, name: str) -> object | None:

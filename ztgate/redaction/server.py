@@ -24,7 +24,7 @@ from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
 
 log = logging.getLogger(__name__)
-SERVICE_NAME = "ztgate.redaction.v1.Redaction"
+SERVICE_NAME = redaction_pb2.DESCRIPTOR.services_by_name["Redaction"].full_name
 
 
 def _finding(f: Finding) -> redaction_pb2.Finding:
