@@ -7,6 +7,7 @@ timeout (which ends at the response headers) measures time to first token.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 
@@ -26,7 +27,7 @@ from ztgate.inference.service import InferenceService
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Inference"].full_name
 
 
-def _optional(message: pb.SamplingParams, name: str) -> object | None:
+def _optional(message: pb.SamplingParams, name: str) -> Any:
     return getattr(message, name) if message.HasField(name) else None
 
 
@@ -44,7 +45,7 @@ def to_request(request: pb.GenerateRequest, tenant: str) -> GenerationRequest:
         sampling=sampling, request_id=request.request_id, tenant=tenant)
 
 
-def _final_fields(final: FinalStats, served_by: str) -> dict[str, object]:
+def _final_fields(final: FinalStats, served_by: str) -> dict[str, Any]:
     spec = final.speculative
     fields: dict[str, object] = {
         "usage": pb.Usage(prompt_tokens=final.usage.prompt_tokens,
