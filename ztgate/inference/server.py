@@ -7,7 +7,7 @@ timeout (which ends at the response headers) measures time to first token.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import grpc
 
@@ -17,12 +17,15 @@ from ztgate.common.identity import TenantAccess
 from ztgate.common.semconv import PROBE_TENANT
 from ztgate.common.server import ServiceSpec, serve
 from ztgate.common.settings import TlsSettings
-from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2 as pb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.engines.outputs import FinalStats
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from ztgate.inference.service import InferenceService
+
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
+
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Inference"].full_name
 
