@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,inference
 
-.PHONY: install models system-deps check lint types unit test eval up protos clean lock
+.PHONY: install models system-deps check lint types unit unit-redaction unit-rest test eval up protos clean lock
 
 # Every dependency at the version and hash of the locks (scripts/lock.py writes them from
 # pyproject.toml's pins); then ztgate itself, editable. TORCH_INDEX: PyTorch's CPU index, for a
@@ -50,7 +50,9 @@ system-deps:
 
 # The fast tier, under two minutes once installed (CONTRIBUTING.md "Tiers"): no engine, no server,
 # no Envoy. tests/integration and tests/e2e are `slow` by their folder (tests/conftest.py).
-check: lint types unit
+# The unit tests run as two shards side by side (one per core of a small machine).
+check: lint types
+	$(MAKE) --no-print-directory -j2 unit-redaction unit-rest
 
 lint: install
 	$(BIN)/ruff check .
@@ -58,8 +60,14 @@ lint: install
 types: install
 	$(BIN)/mypy
 
-unit: install
-	$(BIN)/python -m pytest -q -m "not slow" tests/unit
+UNIT_SHARD := tests/unit/redaction tests/unit/bench
+unit: unit-redaction unit-rest
+
+unit-redaction: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" $(UNIT_SHARD)
+
+unit-rest: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" tests/unit $(addprefix --ignore=,$(UNIT_SHARD))
 
 test: install system-deps models
 	$(BIN)/python -m pytest
