@@ -104,7 +104,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     except ReplicaError as exc:
         print(f"ztgate up: {exc}", file=sys.stderr)
         return 2
-    return asyncio.run(run_suite(config, args.config, counts))
+    return asyncio.run(run_suite(config, args.config, counts, verbose=args.verbose))
 
 
 def cmd_envoy_config(args: argparse.Namespace) -> int:
@@ -353,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"run PART ({', '.join(suite_parts.REPLICABLE)}) as N replicas "
                         "behind Envoy, each on its configured port + i * supervisor.replica_port_stride "
                         "(repeat, or comma-separate, for several parts)")
+    p.add_argument("--verbose", action="store_true",
+                   help="every part's output on this terminal (default: one file per part, named at start)")
     p.set_defaults(func=cmd_up)
 
     p = with_config(sub.add_parser("envoy-config", help="render the Envoy bootstrap that `up` runs"))

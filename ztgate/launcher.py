@@ -195,11 +195,21 @@ def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateCon
     return load_settings(ZtgateConfig, config_path, environ=child_env(config))
 
 
+def send_logs_to_files(children: Sequence[Child]) -> Path:
+    """Gives each child a log file of its own (NAME.log) in a fresh folder, kept after `up` stops;
+    the folder. Without this (`--verbose`) every part writes to `up`'s terminal."""
+    folder = Path(tempfile.mkdtemp(prefix="ztgate-up-logs-"))
+    for child in children:
+        child.log_path = folder / f"{child.name}.log"
+    return folder
+
+
 async def run_suite(config: ZtgateConfig, config_path: Path | None,
-                    replica_counts: Mapping[str, int] | None = None) -> int:
+                    replica_counts: Mapping[str, int] | None = None, verbose: bool = False) -> int:
     """Starts the suite, reports endpoints, keeps every part running (restarting one that dies or
     stops answering), and stops it all on a signal or when an essential part is given up on.
-    `replica_counts` (`--replicas`, ztgate/replicas.py `parse`) runs parts as several replicas."""
+    `replica_counts` (`--replicas`, ztgate/replicas.py `parse`) runs parts as several replicas.
+    Each part's output goes to a file of its own, named on screen; `verbose`: to the terminal."""
     try:
         planned = plan(config, replica_counts or {})
     except ReplicaError as exc:
@@ -228,6 +238,10 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print(line, flush=True)
     tls = pki.operator_tls(config.mesh)
     envoy_config.write_text(render(envoy_settings, endpoints=envoy_endpoints(planned)))
+    logs = None if verbose else send_logs_to_files(children)
+    print(f"starting {', '.join(child.name for child in children)}; "
+          + (f"each part's output goes to {logs}/<part>.log (--verbose: here)" if logs
+             else "their output follows"), flush=True)
     supervisor = Supervisor(children, config.supervisor)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -254,6 +268,8 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             else f"ztgate's own model off ({config.openai_adapter_off_reason})"))
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        if logs:
+            print(f"  logs                   {logs}/<part>.log (one file per part, kept after a stop)")
         print("  inside the suite       " + (
             f"mTLS (certificates in {config.mesh.pki_dir}; services accept only the parts that call them)"
             if tls else "plaintext on loopback (mesh.mtls is off)"))
@@ -276,7 +292,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print(f"ztgate up failed: {exc}", file=sys.stderr)
         return 1
     finally:
-        print("stopping ...", flush=True)
+        print("stopping ..." + (f" (the parts' logs stay in {logs})" if logs else ""), flush=True)
         await supervisor.stop_all()
         shutil.rmtree(workdir, ignore_errors=True)
 
