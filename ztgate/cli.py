@@ -31,63 +31,60 @@ def _version() -> str:
         return "unknown (not installed: run `make install`)"
 
 
-def _config(args: argparse.Namespace):
-    from ztgate.config import load_config
+def _config(args: argparse.Namespace, flags: dict[str, tuple[str, str]] | None = None):
+    """The configuration: the file, the ZTGATE_* environment, then `flags` ({key path: (flag,
+    value)}), which go through the same loader as ZTGATE_* variables, so a flag is validated as the
+    key it sets; ConfigError names the flag."""
+    from ztgate.common.config import load_settings
+    from ztgate.config import ZtgateConfig
 
-    return load_config(getattr(args, "config", None))
+    flags = flags or {}
+    environ = {**os.environ, **{suite_parts.env_var(key): value for key, (_, value) in flags.items()}}
+    try:
+        return load_settings(ZtgateConfig, getattr(args, "config", None), environ=environ)
+    except ConfigError as exc:
+        if not flags:
+            raise
+        said = ", ".join(f"{flag} {value} sets {key}" for key, (flag, value) in flags.items())
+        raise ConfigError(f"{exc}\n  (from the command line: {said})") from None
 
 
-def _with_instance_overrides(config, args: argparse.Namespace):
-    """Applies --listen, --speculative and --parity to the chosen inference instance."""
-    instance = getattr(config.inference, args.instance)
-    update: dict[str, object] = {}
-    if args.listen:
-        update["server"] = instance.server.model_copy(update={"listen": args.listen})
-    if args.speculative:
-        # Validated again (not model_copy), so the method's own defaults apply (medusa: no schedule).
-        update["speculative"] = type(instance.speculative).model_validate(
-            {**instance.speculative.model_dump(exclude_unset=True), "method": args.speculative})
-    if args.parity:
-        update["parity"] = args.parity
-    inference = config.inference.model_copy(update={args.instance: instance.model_copy(update=update)})
-    return config.model_copy(update={"inference": inference})
+def serve_flags(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+    """`ztgate serve`'s flags as {key path: (flag, value)}: --listen sets the served part's listen
+    address (ztgate/parts.py), the others their inference instance's or the collector's keys."""
+    part = suite_parts.BY_NAME[f"inference-{args.instance}" if args.service == "inference" else args.service]
+    given = {part.listen: ("--listen", args.listen)}
+    if args.service == "inference":
+        given[f"{part.section}.speculative.method"] = ("--speculative", args.speculative)
+        given[f"{part.section}.parity"] = ("--parity", args.parity)
+    if args.service == "telemetry":
+        given["telemetry.metrics_listen"] = ("--metrics-listen", args.metrics_listen)
+    return {key: (flag, value) for key, (flag, value) in given.items() if value}
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from ztgate.common.logging import setup_logging
 
-    config = _config(args)
+    config = _config(args, serve_flags(args))
     setup_logging(args.service, config.logging.level)
     if args.service == "redaction":
         from ztgate.redaction.server import run
 
-        if args.listen:
-            server = config.redaction.server.model_copy(update={"listen": args.listen})
-            config = config.model_copy(update={"redaction": config.redaction.model_copy(
-                update={"server": server})})
         asyncio.run(run(config))
         return 0
     if args.service == "inference":
         from ztgate.inference.server import run as run_inference
 
-        config = _with_instance_overrides(config, args)
         asyncio.run(run_inference(config, args.instance))
         return 0
     if args.service == "telemetry":
         from ztgate.telemetry.server import run as run_telemetry
 
-        if args.listen:
-            server = config.telemetry.server.model_copy(update={"listen": args.listen})
-            config = config.model_copy(update={"telemetry": config.telemetry.model_copy(
-                update={"server": server})})
-        asyncio.run(run_telemetry(config, metrics_listen=args.metrics_listen))
+        asyncio.run(run_telemetry(config))
         return 0
     if args.service == "openai-adapter":
         from ztgate.openai_adapter.server import run as run_adapter
 
-        if args.listen:
-            config = config.model_copy(update={"openai_adapter": config.openai_adapter.model_copy(
-                update={"listen": args.listen})})
         asyncio.run(run_adapter(config))
         return 0
     print(f"ztgate serve {args.service}: not part of this build yet", file=sys.stderr)
