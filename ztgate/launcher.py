@@ -292,9 +292,13 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print(f"ztgate up failed: {exc}", file=sys.stderr)
         return 1
     finally:
-        print("stopping ..." + (f" (the parts' logs stay in {logs})" if logs else ""), flush=True)
+        print("stopping ...", flush=True)
         await supervisor.stop_all()
         shutil.rmtree(workdir, ignore_errors=True)
+        if logs and any(f.stat().st_size for f in logs.iterdir()):
+            print(f"the parts' logs stay in {logs}", flush=True)
+        elif logs:
+            shutil.rmtree(logs, ignore_errors=True)  # no part wrote anything
 
 
 def _probe_address(address: str) -> str:
