@@ -48,7 +48,8 @@ system-deps:
 	  apt-get install -y -qq --no-install-recommends prometheus >/dev/null; } || \
 	{ echo "the tests need Prometheus: apt-get install prometheus" >&2; exit 1; }
 
-# The fast tier, under two minutes once installed (CONTRIBUTING.md "Tiers"): no engine, no server,
+# The fast tier (target: under two minutes once installed; the README has the time measured here;
+# CONTRIBUTING.md "Tiers"): no engine, no server,
 # no Envoy. tests/integration and tests/e2e are `slow` by their folder (tests/conftest.py).
 # The unit tests run as two shards side by side (one per core of a small machine).
 check: lint types
