@@ -78,16 +78,23 @@ def schema() -> dict[str, Any]:
             if key in definition.get("properties", {}):
                 definition["properties"][key].setdefault("description", text)
     document["title"] = "ztgate.yaml"
-    return _portable(document, {str(paths.cache_dir()): "$ZTGATE_CACHE_DIR or ~/.cache/ztgate"})
+    package = str(Path(__file__).resolve().parent)
+    return _portable(document, {str(paths.cache_dir()): "$ZTGATE_CACHE_DIR or ~/.cache/ztgate",
+                                package: "<the installed ztgate package>"})
 
 
 def _portable(value: Any, machine: dict[str, str]) -> Any:
-    """Defaults that depend on this machine (the cache folder) written as their rule instead."""
+    """Defaults that depend on this machine (the cache folder, where the package is installed)
+    written as their rule instead."""
     if isinstance(value, dict):
         return {k: _portable(v, machine) for k, v in value.items()}
     if isinstance(value, list):
         return [_portable(v, machine) for v in value]
-    return machine.get(value, value) if isinstance(value, str) else value
+    if isinstance(value, str):
+        for prefix, rule in machine.items():
+            if value == prefix or value.startswith(prefix + "/"):
+                return rule + value[len(prefix):]
+    return value
 
 
 def render() -> str:

@@ -31,8 +31,6 @@ LAYERS: dict[str, int] = {
 # Arrows that break the rules today, each owned by the work that removes it; the test fails when
 # one is gone, so that it is taken off the list.
 KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
-    # The speculator engineer is moving speculation into inference/spec_decode (issue #30).
-    ("inference", "speculators"): "inference loads trained speculators from ztgate.speculators",
 }
 
 

@@ -48,6 +48,8 @@ _ENGINE_IMPORT_EXCEPTIONS = {
     "unit/inference/test_vllm_cpu_fixes.py", "unit/speculators/test_speculator_checkpoint.py",
     "unit/speculators/test_speculator_resume.py", "unit/speculators/test_medusa_heads.py",
     "unit/speculators/test_speculator_vocab.py", "unit/speculators/speculator_fixtures.py",
+    # The device trainer's tests build a tiny Llama with torch (CPU, seconds).
+    "unit/speculators/test_device_training.py", "unit/speculators/tiny_llama.py",
 }
 
 
