@@ -55,7 +55,7 @@ _ADDRESS_BEFORE = re.compile(
     r"(?i)(?:\b\d{1,6}[a-z]?\s+(?:[^\W\d_][\w'.-]*\s+){0,4}?(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|"
     r"drive|dr|court|ct|way|place|pl|terrace|close|row|square|sq|straße|strasse|str|weg|gasse|rue|via|calle)\.?"
     r"|\b\d{5,6}|(?:^|[,\n])[ \t]*\d{4}|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}"
-    r"|(?:^|[\s,])\d{1,6}[a-z]?,?\s+[^\W\d_][^\n,;:.!?]{1,40},"  # "4 Rue de la Paix, Paris"
+    r"|(?:^|[\s,])(?!(?:1\d|20)\d\d\b)\d{1,6}[a-z]?,?\s+[^\W\d_][^\n,;:.!?]{1,40},"  # "4 Rue de la Paix, Paris", not a year
     r"|[^\W\d_]{3,}\.?\s+\d{1,5}[a-z]?,"  # "Hauptstraße 12, Krakow"
     r"|(?i:\baddress(?:es)?\b)[^\n]{0,40})[,\s]*$")
 _SAID_OF = re.compile(

@@ -185,3 +185,12 @@ def test_a_place_misread_as_a_person_ties_nothing():
     text = "Why did the Roman Empire lose Constantinople?"
     out = _redact_all(text, [("Roman Empire", "PERSON"), ("Constantinople", "LOCATION")])
     assert "Constantinople" in out
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("In 1945 the war ended, Germany was divided.", True),
+    ("Ship it to 1945 Elm Way, Germany", False),
+    ("Ship it to 4 Rue de la Paix, Germany", False),
+])
+def test_a_year_before_a_comma_is_no_house_number(text, kept):
+    assert (run(text, "Germany", "LOCATION", DEFAULT) == text) is kept
