@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import string
+import unicodedata
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -128,6 +129,20 @@ def _fullwidth(value: str, which: list[bool]) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if flag and "!" <= c <= "~" else c for c, flag in zip(value, which))
 
 
+# Every decimal digit (Unicode category Nd) other than ASCII's, by its value: Arabic-Indic, Devanagari, Thai ...
+OTHER_DIGITS: dict[int, tuple[str, ...]] = {
+    value: tuple(c for c in map(chr, range(0x80, 0x110000))
+                 if unicodedata.category(c) == "Nd" and unicodedata.decimal(c) == value)
+    for value in range(10)}
+
+
+@st.composite
+def other_digits(draw: st.DrawFn, value: str) -> str:
+    """Value with any of its ASCII digits written as a decimal digit of another script (each drawn apart)."""
+    return "".join(draw(st.sampled_from(OTHER_DIGITS[int(c)])) if c.isascii() and c.isdigit() and draw(st.booleans())
+                   else c for c in value)
+
+
 def _insert(value: str, positions: list[int], chars: list[str]) -> str:
     out = list(value)
     for position, char in sorted(zip(positions, chars), reverse=True):
@@ -144,6 +159,9 @@ def disguised(draw: st.DrawFn, *, families: st.SearchStrategy[tuple[str, str, st
     if draw(st.booleans()):
         value = _fullwidth(value, draw(st.lists(st.booleans(), min_size=len(value), max_size=len(value))))
         how.append("fullwidth")
+    if any(c.isascii() and c.isdigit() for c in value) and draw(st.booleans()):
+        value = draw(other_digits(value))
+        how.append("other_digits")
     if " " in value and draw(st.booleans()):
         space = draw(st.sampled_from(SPACES))
         value = value.replace(" ", space)

@@ -21,6 +21,7 @@ PARTS: dict[str, tuple[str, str]] = {
     "telemetry": ("ztgate_bench.telemetry_bench", "main"),
     "attack": ("ztgate_bench.attack_bench", "main"),
     "failover": ("ztgate_bench.failover_bench", "main"),
+    "utility": ("ztgate_bench.utility_bench", "main"),
 }
 
 # The inference bench's defaults and set names (ztgate_bench.inference_bench holds the prompts and

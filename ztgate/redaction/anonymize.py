@@ -3,8 +3,9 @@
 Order of steps, each on the previous one's survivors:
 1. offsets checked (0 <= start < end <= len(text), code points of the input);
 2. per-type score threshold (score >= threshold);
-3. `allow` action and allow-lists dropped (allow-lists apply to PII only) - before overlaps, so a value
-   that is let through can never shadow a detection that must be replaced;
+3. `allow` action, allow-lists and public knowledge dropped (PII only: a value on one of the policy's public
+   lists that the text does not tie to a person, person_ties.py) - before overlaps, so a value that is let
+   through can never shadow a detection that must be replaced;
 4. any `block` left -> BlockedError with the sorted entity types, before anything is replaced or stored
    (a block-type detection blocks even when it overlaps another: fail closed);
 5. overlaps resolved (overlaps.py: one finding per span, secrets first);
@@ -23,7 +24,9 @@ from typing import NamedTuple
 from ztgate.common.errors import PermissionDenied, ZtgateError
 from ztgate.redaction.operators import Operators
 from ztgate.redaction.overlaps import resolve_overlaps
+from ztgate.redaction.person_ties import ties_to_person
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
+from ztgate.redaction.public import PublicList, canonical
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import PseudonymTransaction, Vault
 
@@ -83,6 +86,7 @@ def applicable(text: str, detections: Sequence[Detection], policy: Policy
     _check_offsets(text, detections)
     allow = policy.allow
     check_allow_list = bool(allow.values or allow.patterns)
+    public_lists = allow.public_lists
     kept: list[tuple[Detection, ResolvedRule]] = []
     for detection in detections:
         rule = policy.rule_for(detection.entity_type)
@@ -92,7 +96,30 @@ def applicable(text: str, detections: Sequence[Detection], policy: Policy
                 and allow.allows(text[detection.start:detection.end])):
             continue
         kept.append((detection, rule))
+    if public_lists:
+        kept = _without_public(text, kept, public_lists)
     return kept
+
+
+def _without_public(text: str, kept: list[tuple[Detection, ResolvedRule]], lists: Sequence[PublicList]
+                    ) -> list[tuple[Detection, ResolvedRule]]:
+    """Drop values on the policy's public lists that the text does not tie to a person; the private persons
+    found (names on no list, or tied) are evidence that ties a place or a nationality in their sentence - but
+    not a "person" whose value is a place or an organisation on a list (NER reads "the Roman Empire" as one)."""
+    persons = [d for d, _ in kept if d.entity_type == "PERSON" and not _public(text, d, lists, ())
+               and not _on_any_list(text[d.start:d.end], lists)]
+    return [(d, rule) for d, rule in kept if not _public(text, d, lists, persons)]
+
+
+def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
+    folded = canonical(value)
+    return any(folded in public_list.values for public_list in lists)
+
+
+def _public(text: str, detection: Detection, lists: Sequence[PublicList], persons: Sequence[Detection]) -> bool:
+    value = text[detection.start:detection.end]
+    return (any(public_list.holds(detection.entity_type, value) for public_list in lists)
+            and not ties_to_person(text, detection, persons))
 
 
 def analyze(text: str, detections: Sequence[Detection], policy: Policy) -> list[Detection]:

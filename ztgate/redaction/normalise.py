@@ -10,6 +10,8 @@ view undoes these so that one catalogue of rules (and NER) reads the value as wr
   selectors, Hangul fillers, tags) is dropped;
 - every character gets its NFKC compatibility form (full-width and other compatibility letters and
   digits, ligatures, superscripts), per starter and the combining marks that follow it;
+- every decimal digit of any script (Unicode category Nd: Arabic-Indic `٥٣٦`, Devanagari `५३६`, Thai,
+  Bengali ...; NFKC leaves them as they are) becomes its ASCII digit (`unicodedata.decimal`);
 - every space separator (category Zs: no-break, narrow no-break, figure, ideographic spaces ...) becomes
   an ASCII space;
 - a run of percent escapes is decoded where its bytes are UTF-8 of printable text (`john%40example.com`);
@@ -57,12 +59,15 @@ _JOINING_CLASS = r"\P{Canonical_Combining_Class=Not_Reordered}\p{NFKC_Quick_Chec
 _REMOVABLE = regex.compile(f"[{_REMOVABLE_CLASS}]")
 _JOINING = regex.compile(f"[{_JOINING_CLASS}]")
 _SPACE_CLASS = r"[\p{Zs}--\x20]"  # space separators but the ASCII space
+_OTHER_DIGIT_CLASS = r"[\p{Nd}--[0-9]]"  # decimal digits of other scripts (NFKC keeps most of them)
+_OTHER_DIGIT = regex.compile(_OTHER_DIGIT_CLASS, regex.VERSION1)
 # A run of characters that may change in the view: the removable ones, space separators, those NFKC
 # changes and those that join a cluster (a run starting with one of those takes the character before).
-_TROUBLE = regex.compile(f"[{_REMOVABLE_CLASS}{_JOINING_CLASS}\\p{{NFKC_Quick_Check=No}}{_SPACE_CLASS}]+",
-                         regex.VERSION1)
+_TROUBLE = regex.compile(
+    f"[{_REMOVABLE_CLASS}{_JOINING_CLASS}\\p{{NFKC_Quick_Check=No}}{_SPACE_CLASS}{_OTHER_DIGIT_CLASS}]+",
+    regex.VERSION1)
 # In text already in NFKC form, only these can change (a quicker search).
-_INVISIBLE = regex.compile(f"[{_REMOVABLE_CLASS}{_SPACE_CLASS}]+", regex.VERSION1)
+_INVISIBLE = regex.compile(f"[{_REMOVABLE_CLASS}{_SPACE_CLASS}{_OTHER_DIGIT_CLASS}]+", regex.VERSION1)
 
 
 @lru_cache(maxsize=4096)
@@ -83,7 +88,12 @@ def fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", _REMOVABLE.sub("", text))
     if not folded.isascii():
         folded = _REMOVABLE.sub("", _SPACES.sub(" ", folded))
+        folded = _OTHER_DIGIT.sub(_ascii_digit, folded)
     return folded
+
+
+def _ascii_digit(match: regex.Match[str]) -> str:
+    return str(unicodedata.decimal(match.group()))
 
 
 class View:

@@ -13,19 +13,20 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import Any
-
-from functools import cached_property
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ztgate.common.config import ConfigError, read_yaml
 from ztgate.common.errors import InvalidArgument
 from ztgate.common.settings import Strict
+from ztgate.redaction.public import PUBLIC_LISTS, PublicList
+from ztgate.redaction.public import load as load_public_list
 from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
-# The policies shipped with ztgate; `default.yaml` defines the policy named `default`.
+# The policies shipped with ztgate: `default.yaml` defines the policy named `default`, `strict.yaml` `strict`.
 BUILTIN_POLICY_DIR = Path(__file__).with_name("policies")
 DEFAULT_POLICY_NAME = "default"
 _POLICY_SUFFIXES = (".yaml", ".yml")
@@ -76,6 +77,22 @@ class AllowList(Strict):
     values: frozenset[str] = frozenset()
     # Regular expressions (Python syntax); a detected value that fully matches one is left as is.
     patterns: tuple[re.Pattern[str], ...] = ()
+    # Public lists kept as public knowledge (ztgate/redaction/public/: countries, regions, cities, landmarks,
+    # organisations, public_figures, nationalities), unless the text ties the value to a person (person_ties.py).
+    public: tuple[str, ...] = ()
+
+    @field_validator("public")
+    @classmethod
+    def _known_public_lists(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(names) - set(PUBLIC_LISTS))
+        if unknown:
+            raise ValueError(f"unknown public list(s) {', '.join(unknown)}; known: {', '.join(sorted(PUBLIC_LISTS))}")
+        return names
+
+    @cached_property
+    def public_lists(self) -> tuple[PublicList, ...]:
+        """The named public lists, loaded (once per process)."""
+        return tuple(load_public_list(name) for name in self.public)
 
     def allows(self, value: str) -> bool:
         """True when `value` (the text of a detected span) is allow-listed."""
@@ -150,6 +167,7 @@ class Policy(Strict):
 
     def model_post_init(self, _context: Any) -> None:
         self.rule_table  # noqa: B018 - built once here, so lookups on the request path are dict reads
+        self.allow.public_lists  # noqa: B018 - read at load, not on the first request
 
     @cached_property
     def rule_table(self) -> dict[str, ResolvedRule]:
@@ -240,8 +258,8 @@ class PolicyStore:
     def load(cls, sources: Iterable[Path | str] | Path | str = (), *, builtin: bool = True) -> PolicyStore:
         """Loads policy files and directories (every *.yaml / *.yml in them).
 
-        With `builtin`, the shipped `default` policy is loaded first; a given file may replace it by
-        defining a policy named `default`. Two given files defining the same policy name, or claiming
+        With `builtin`, the shipped policies (`default`, `strict`) are loaded first; a given file may replace
+        one by defining a policy of the same name. Two given files defining the same policy name, or claiming
         the same tenant, are an error naming both files.
         """
         if isinstance(sources, (str, Path)):
@@ -249,8 +267,9 @@ class PolicyStore:
         policies: dict[str, Policy] = {}
         origin: dict[str, Path] = {}
         if builtin:
-            default = load_policy_file(BUILTIN_POLICY_DIR / "default.yaml")
-            policies[default.name] = default
+            for path in _expand([BUILTIN_POLICY_DIR]):
+                shipped = load_policy_file(path)
+                policies[shipped.name] = shipped
         for path in _expand(sources):
             policy = load_policy_file(path)
             if policy.name in origin:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ztgate.redaction.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases
+from ztgate.redaction.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases, words
 
 # Characters skipped when looking back for the start of a sentence: spaces, quotes, brackets, bullets.
 _LEAD_IN = frozenset(" \t\"'“‘«(*[{-•>#_`|")
@@ -139,6 +139,21 @@ _PERSON_LABEL = re.compile(
 _PLACE_LABEL = re.compile(
     r"(?i)(?:\b(?:city|town|village|place|location|address|birthplace|hometown|country|municipality)"
     r"['\"]?\s*[:=]\s*['\"]?)$")
+# Before a name: a table's label cell ("| owner | "), a copyright line ("(c) 2019-2023 "), or a phrase that
+# credits or quotes someone ("per ", "according to ", "thanks to ", "reviewed by ").
+_PERSON_BEFORE = re.compile(
+    r"(?i)(?:\|\s*(?:owner|author|maintainer|name|contact|assignee|reviewer|lead)\s*\|\s*"
+    r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead)\s*[:=]\s*['\"]?"
+    r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
+    r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|(?:written|maintained|authored|created|reviewed|approved|"
+    r"reported|requested|owned|signed)\s+by)\s+)$")
+_PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
+_PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
+# After a name: a person's verb ("says", "thinks") or a role in apposition (", the lead engineer", "(SRE)").
+_PERSON_AFTER = re.compile(
+    rf"(?i)^(?:[ \t]+(?:{_PERSON_VERBS})\b"
+    rf"|[ \t]*(?:,|\(|[-–—])[ \t]*(?:(?:the|our|my|a|an|their|his|her)[ \t]+)?(?:[\w\-]+[ \t]+){{0,2}}?"
+    rf"(?:{_PERSON_ROLES})\b)")
 # Phrases right before a place that say it is one ("lives in", "moved to"), whatever the line.
 STRONG_PLACE_CUE = re.compile(
     r"(?i)(?<![^\W\d_])(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("strong_place_cues"))
@@ -161,10 +176,23 @@ def labelled(text: str, start: int, entity_type: str) -> bool:
 
 def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
     """Context that backs a name or a place in technical text: a contact value on its line, a field label,
-    or (for a place) a strong place cue ("based in", "lives in")."""
+    (for a place) a strong place cue ("based in", "lives in"), or (for a name) evidence about a person."""
     if contact_on_line(text, start, end) or labelled(text, start, entity_type):
         return True
+    if entity_type == "PERSON":
+        return person_evidence(text, start, end)
     return entity_type == "LOCATION" and strong_place_cue(text, start)
+
+
+def person_evidence(text: str, start: int, end: int) -> bool:
+    """Words around text[start:end] that say it is a person: a verb of people or a role after it ("says",
+    ", the lead engineer", "(SRE)"), a credit or a table label before it ("per ", "thanks to ", "(c) 2021 ",
+    "| owner | "). Only for a name of two words or more: a lone capitalised word there is as often a tool or
+    a bot ("# Dependabot wrote this bump", "thanks to Hypothesis")."""
+    if len(text[start:end].split()) < 2:
+        return False
+    return (_PERSON_AFTER.match(text[end:end + 60]) is not None
+            or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
 
 
 def strong_place_cue(text: str, start: int) -> bool:
@@ -174,7 +202,8 @@ def strong_place_cue(text: str, start: int) -> bool:
 
 # The label and cue patterns anywhere (not only right before a candidate), for `evidence_possible`.
 _ANY_LABEL_OR_CUE = re.compile("|".join(f"(?:{p.pattern.removeprefix('(?i)').removesuffix('$')})" for p in
-                                        (_PERSON_LABEL, _PLACE_LABEL, STRONG_PLACE_CUE)), re.IGNORECASE)
+                                        (_PERSON_LABEL, _PLACE_LABEL, STRONG_PLACE_CUE, _PERSON_BEFORE))
+                               + rf"|\b(?:{_PERSON_VERBS}|{_PERSON_ROLES})\b", re.IGNORECASE)
 
 
 def evidence_possible(text: str, pos: int) -> bool:

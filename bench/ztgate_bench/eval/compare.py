@@ -13,6 +13,7 @@ import statistics
 import time
 from collections import defaultdict
 
+from ztgate_bench.eval import facts
 from ztgate_bench.eval.measure import ENGINES, Observations, selected
 from ztgate_bench.eval.schema import Goldens, RedactionAnswer, RedactionCase
 
@@ -122,7 +123,7 @@ def judge_redaction(goldens: Goldens, obs: Observations, full: bool, gates: list
 def judge_answers(goldens: Goldens, obs: Observations, full: bool, gates: list[dict]) -> dict:
     t = goldens.thresholds
     expected = goldens.answers_expected
-    drifted, stream_mismatch, restore_failures, errors = [], [], [], []
+    drifted, stream_mismatch, restore_failures, errors, fact_failures = [], [], [], [], []
     compared = matched = parity_cases = parity_kept = 0
     config_drift = []
     if expected is not None:
@@ -137,6 +138,9 @@ def judge_answers(goldens: Goldens, obs: Observations, full: bool, gates: list[d
             drifted.append({"id": case.id, "where": "call", "diff": [seen.error if seen else "not run"]})
             compared += 1
             continue
+        broken = facts.answer_problems(case, seen.gateway, seen.engines, seen.stream)
+        if broken:
+            fact_failures.append({"id": case.id, "problems": broken})
         if want is None:
             drifted.append({"id": case.id, "where": "golden",
                             "diff": ["no golden recorded for this case (run `ztgate eval --update`)"]})
@@ -180,10 +184,11 @@ def judge_answers(goldens: Goldens, obs: Observations, full: bool, gates: list[d
     _gate(gates, "answer configuration drifted", len(config_drift), 0, "<=")
     _gate(gates, "streamed answers unlike their unary answer", len(stream_mismatch), t.max_stream_mismatch, "<=")
     _gate(gates, "pseudonym answers not restored", len(restore_failures), t.max_restore_failures, "<=")
+    _gate(gates, "answers failing their reviewed facts", len(fact_failures), t.max_fact_failures, "<=")
     return {"cases": len(selected(goldens.answers.cases, full)), "comparisons": compared, "exact_matches": matched,
             "exact_match_rate": round(rate, 4), "drifted": drifted, "configuration_drift": config_drift,
             "parity": {"cases": parity_cases, "identical": parity_kept},
-            "stream_mismatch": stream_mismatch, "restore_failures": restore_failures}
+            "stream_mismatch": stream_mismatch, "restore_failures": restore_failures, "fact_failures": fact_failures}
 
 
 def judge_speculation(goldens: Goldens, obs: Observations, gates: list[dict]) -> dict:

@@ -2,7 +2,8 @@
 
 Exit 0 when every gate passes; 1 on drift past a threshold (the report names each drifted case and
 shows its diff); 2 on bad input (a golden file off its schema, a --target that is not a ztgate suite).
-With --update the expected files are rewritten from the run and the diff printed; exit 0.
+With --update the expected files are rewritten from the run and the diff printed; exit 0, or 1 when an
+answer broke its case's reviewed facts (that answer is not accepted; the others are).
 """
 
 from __future__ import annotations
@@ -49,13 +50,17 @@ def main(args: argparse.Namespace) -> int:
         files = update.new_files(goldens, obs, full)
         text = update.diff(files, golden_dir)
         changed = update.write(files)
+        refused = update.refused(goldens, obs, full)
+        for case in refused:
+            print(f"ztgate eval --update: {case['id']}: answer not accepted, it breaks its facts: "
+                  f"{'; '.join(case['problems'])}", file=sys.stderr)
         if not changed:
             print("ztgate eval --update: the goldens already match this run; nothing written", file=sys.stderr)
-            return 0
+            return 1 if refused else 0
         sys.stdout.write(text)
         print(f"\nztgate eval --update: rewrote {len(changed)} golden file(s) above; review the diff and commit "
               "it with the change that caused it", file=sys.stderr)
-        return 0
+        return 1 if refused else 0
     result = compare.judge(goldens, obs, full=full)
     paths = report.write(result, obs.latency_ms, out)
     print(report.markdown(result, png=None))

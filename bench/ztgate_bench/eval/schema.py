@@ -102,6 +102,11 @@ class AnswerCase(_Model):
     max_tokens: int = Field(default=32, ge=1, le=256)
     # pseudonym: the values the restored answer must carry back (and no placeholder may remain).
     restores: list[str] = []
+    # Reviewed facts, judged on every answer of the case (gateway, stream, each engine), case-insensitively:
+    # each string here must appear ("Paris") ...
+    must_contain: list[str] = []
+    # ... and none of these may (a placeholder, another tenant's value). A placeholder fails any case anyway.
+    must_not_contain: list[str] = []
     quick: bool = True
 
 
@@ -175,6 +180,8 @@ class Thresholds(_Model):
     max_stream_mismatch: int = Field(default=0, ge=0)
     # Pseudonym cases whose answer keeps a placeholder or loses a value.
     max_restore_failures: int = Field(default=0, ge=0)
+    # Answer cases whose answers break their reviewed facts (eval/facts.py).
+    max_fact_failures: int = Field(default=0, ge=0)
     # Latency ratios measured in the same run (medians); never an absolute time.
     max_gateway_over_direct: float = Field(default=3.0, gt=0)
     max_speculative_over_plain: float = Field(default=2.0, gt=0)

@@ -1,11 +1,13 @@
 """`ztgate eval --update`: rewrites the expected answers from one run, deliberately, and prints the
-diff to review (and to put in the commit). Curated inputs (the YAML files) are never rewritten."""
+diff to review (and to put in the commit). Curated inputs (the YAML files) are never rewritten, and an
+answer that breaks its case's reviewed facts (eval/facts.py) is never accepted: its golden stays as it was."""
 
 from __future__ import annotations
 
 import difflib
 from pathlib import Path
 
+from ztgate_bench.eval import facts
 from ztgate_bench.eval.measure import Observations, selected
 from ztgate_bench.eval.schema import (
     ANSWERS_EXPECTED_SCHEMA,
@@ -41,7 +43,7 @@ def _merge_answers(goldens: Goldens, obs: Observations, full: bool) -> str:
     cases = dict(old.cases) if old else {}
     for case in selected(goldens.answers.cases, full):
         seen = obs.answers.get(case.id)
-        if seen is None or seen.error:
+        if seen is None or seen.error or facts.answer_problems(case, seen.gateway, seen.engines, seen.stream):
             continue
         engines = {name: EngineAnswer(**value) for name, value in seen.engines.items()}
         parity = (engines["primary"].token_ids == engines["fallback"].token_ids
@@ -65,6 +67,18 @@ def _merge_speculation(goldens: Goldens, obs: Observations) -> str | None:
         "schema": SPECULATION_EXPECTED_SCHEMA, "primary_method": method,
         "num_speculative_tokens": int(obs.configuration.get("primary num_speculative_tokens", "0")),
         "methods": dict(sorted(methods.items()))}))
+
+
+def refused(goldens: Goldens, obs: Observations, full: bool) -> list[dict]:
+    """The answer cases whose observed answers break their facts, with the problems: not accepted."""
+    out = []
+    for case in selected(goldens.answers.cases, full):
+        seen = obs.answers.get(case.id)
+        if seen is not None and not seen.error:
+            broken = facts.answer_problems(case, seen.gateway, seen.engines, seen.stream)
+            if broken:
+                out.append({"id": case.id, "problems": broken})
+    return out
 
 
 def new_files(goldens: Goldens, obs: Observations, full: bool) -> dict[Path, str]:

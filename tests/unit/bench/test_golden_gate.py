@@ -268,3 +268,40 @@ def test_a_grpc_server_that_is_not_a_ztgate_gateway_is_named_as_such(capsys) -> 
         server.stop(0)
     err = capsys.readouterr().err
     assert f"127.0.0.1:{port} is not a ztgate gateway" in err and "UNIMPLEMENTED" in err
+
+
+# --- reviewed facts (issue #29) ------------------------------------------------------------------
+
+def test_an_answer_that_breaks_its_facts_fails_the_gate_on_every_path() -> None:
+    obs = observed_as_golden()
+    obs.answers["capital-france"].gateway = "The capital of the United States is New York City."
+    obs.answers["list-fruits"].engines["primary"]["text"] = "Apples from <LOCATION_1>."
+    result = compare.judge(GOLDENS, obs, full=False)
+    failures = {f["id"]: f["problems"] for f in result["answers"]["fact_failures"]}
+    assert failures["capital-france"] == ["gateway: must contain 'Paris'",
+                                          "gateway: must not contain value #1 of `must_not_contain`",
+                                          "gateway: must not contain value #2 of `must_not_contain`"]
+    assert failures["list-fruits"] == ["direct primary: placeholder <LOCATION_1> in the answer"]
+    assert "answers failing their reviewed facts" in failed_gates(result)
+
+
+def test_the_golden_france_answer_names_paris_everywhere() -> None:
+    want = GOLDENS.answers_expected.cases["capital-france"]
+    assert "Paris" in want.gateway and all("Paris" in e.text for e in want.engines.values())
+
+
+def test_update_never_accepts_an_answer_that_breaks_its_facts(tmp_path: Path) -> None:
+    root = _copy_goldens(tmp_path)
+    goldens = Goldens(root)
+    obs = observed_as_golden(goldens)
+    before = goldens.answers_expected.cases["capital-france"].gateway
+    obs.answers["capital-france"].gateway = "The capital of the United States is New York City."
+    files = update.new_files(goldens, obs, False)
+    update.write(files)
+    assert Goldens(root).answers_expected.cases["capital-france"].gateway == before
+    assert [r["id"] for r in update.refused(goldens, obs, False)] == ["capital-france"]
+
+
+def test_the_pseudonym_reply_case_checks_a_restore() -> None:
+    case = next(c for c in GOLDENS.answers.cases if c.id == "pseudonym-reply")
+    assert case.restores == ["Aiko Tanaka"] and "Aiko Tanaka" in case.prompt

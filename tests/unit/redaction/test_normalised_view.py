@@ -1,6 +1,7 @@
 """The normalised view detection reads (issue #12): disguised values are caught at their original span.
 
-Values of the known families, disguised by any combination of full-width forms, invisible characters,
+Values of the known families, disguised by any combination of full-width forms, decimal digits of other
+scripts, invisible characters,
 other space characters, percent-encoding and base64 (tests/disguises.py), must be found where they lie
 in the original text, by the pattern tier as streams and answers use it (`RedactionService.scan`),
 by the Analyzer (both tiers, what Redact runs in its workers) and by a RedactStream however the text
@@ -26,7 +27,7 @@ from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import Vault
-from tests.disguises import INVISIBLES, SPACES, Disguised, chunked, disguised
+from tests.disguises import INVISIBLES, OTHER_DIGITS, SPACES, Disguised, chunked, disguised
 
 TEST_POLICIES = Path(__file__).parent / "data" / "policies"
 PROPERTY = settings(max_examples=150, deadline=None, database=None,
@@ -134,6 +135,23 @@ def test_detections_on_the_view_map_to_the_disguised_characters() -> None:
     assert text[4:15] == "１２３-４５-６７８９"
 
 
+def test_every_decimal_digit_of_every_script_is_read_as_its_ascii_digit() -> None:
+    for value, digits in OTHER_DIGITS.items():
+        assert digits, value
+        for digit in digits:
+            text = f"n{digit}n"
+            view = View(text)
+            assert view.text == f"n{value}n", (hex(ord(digit)), view.text)
+            assert view.spans(1, 2) == [(1, 2)]
+    assert sum(len(d) for d in OTHER_DIGITS.values()) > 600  # Unicode 15 has 680 Nd characters, 10 of them ASCII
+
+
+@pytest.mark.parametrize("ssn", ["٥٣٦-٢٢-١٩٨٤", "۵۳۶-۲۲-۱۹۸۴", "५३६-२२-१९८४", "๕๓๖-๒๒-๑๙๘๔", "৫৩৬-২২-১৯৮৪", "5٣६-2๒-১9८4"])
+def test_an_ssn_in_other_script_digits_is_caught_at_its_span(service: RedactionService, ssn: str) -> None:
+    text = f"my SSN is {ssn} ok"
+    assert any(d.entity_type == "US_SSN" and (d.start, d.end) == (10, 21) for d in service.scan(text)), ssn
+
+
 # --- disguised values: the pattern tier, the Analyzer, RedactStream ---------------------------------
 
 @PROPERTY
@@ -147,6 +165,7 @@ def test_disguised_values_are_caught_at_their_span_by_the_pattern_tier(service: 
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(value=disguised())
 @example(value=Disguised("my SSN is ５３６-２２-１９８４ ok", (10, 21), "US_SSN", "536-22-1984", ("fullwidth",)))
+@example(value=Disguised("my SSN is ٥٣٦-٢٢-١٩٨٤ ok", (10, 21), "US_SSN", "536-22-1984", ("other_digits",)))
 def test_disguised_values_are_caught_by_the_analyzer_on_both_tiers(redaction_analyzer: Analyzer,
                                                                    value: Disguised) -> None:
     assert _caught(redaction_analyzer.analyze(value.text), value), (value.text, value.how)

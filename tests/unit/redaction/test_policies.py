@@ -78,8 +78,8 @@ def test_unknown_policy_name_is_a_typed_invalid_argument(store):
 
 
 def test_store_lists_names(store):
-    assert store.names() == ["acme-strict", "default"]
-    assert [p.name for p in store.policies()] == ["acme-strict", "default"]
+    assert store.names() == ["acme-strict", "default", "strict"]
+    assert [p.name for p in store.policies()] == ["acme-strict", "default", "strict"]
 
 
 # --- the example tenant policy -----------------------------------------------------------------------------
@@ -202,17 +202,17 @@ def test_directory_loads_every_yaml_file(tmp_path):
     write(tmp_path, "name: two\ntenants: [t2]\n", "two.yml")
     write(tmp_path, "not a policy", "notes.txt")
     store = PolicyStore.load([tmp_path])
-    assert store.names() == ["default", "one", "two"]
+    assert store.names() == ["default", "one", "strict", "two"]
     assert store.resolve(tenant="t2").name == "two"
 
 
 def test_a_single_path_is_accepted_as_well_as_a_list():
-    assert PolicyStore.load(ACME).names() == ["acme-strict", "default"]
-    assert PolicyStore.load(str(ACME)).names() == ["acme-strict", "default"]
+    assert PolicyStore.load(ACME).names() == ["acme-strict", "default", "strict"]
+    assert PolicyStore.load(str(ACME)).names() == ["acme-strict", "default", "strict"]
 
 
 def test_shipped_policy_directory_can_be_given_explicitly():
-    assert PolicyStore.load([BUILTIN_POLICY_DIR]).names() == ["default"]
+    assert PolicyStore.load([BUILTIN_POLICY_DIR]).names() == ["default", "strict"]
 
 
 def test_same_policy_name_in_two_files_is_an_error_naming_both(tmp_path):

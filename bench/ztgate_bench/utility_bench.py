@@ -1,0 +1,175 @@
+"""`ztgate bench utility`: what redaction costs the answers - everyday prompts altered, public names kept,
+private values reaching the model - for ztgate's policies and Presidio's default pipeline, same prompts.
+
+The corpus (``bench/corpora/utility-*.jsonl``, how it was written: ``bench/corpora/README.md``) holds
+everyday prompts without personal data, the public names each one depends on, and the same prompt with a
+private person's details added and those details listed. ztgate runs in this process with the code the
+redaction service runs (``Analyzer`` then ``anonymize.redact`` under a loaded policy); nothing is sent
+anywhere. Only counts are reported, never a prompt's text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ztgate.redaction.analyzer import Analyzer
+
+CORPORA_DIR = Path(__file__).resolve().parent.parent / "corpora"
+# The prompts the figures are reported on; utility-tune.jsonl is what the public lists were tuned on.
+DEFAULT_CORPUS = CORPORA_DIR / "utility-holdout.jsonl"
+TUNING_CORPUS = CORPORA_DIR / "utility-tune.jsonl"
+DEFAULT_POLICIES = ("default", "strict")
+
+
+@dataclass(frozen=True, slots=True)
+class UtilityCase:
+    """One everyday prompt, the public names its answer needs, and its variant with private details."""
+
+    id: str
+    topic: str
+    prompt: str
+    public: tuple[str, ...]
+    private_prompt: str
+    private: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UtilityScore:
+    """Counts over a corpus for one redactor."""
+
+    system: str
+    prompts: int
+    altered: int
+    public_names: int
+    public_kept: int
+    private_values: int
+    private_reaching: int
+
+    @property
+    def altered_share(self) -> float:
+        return self.altered / self.prompts if self.prompts else 0.0
+
+    @property
+    def kept_share(self) -> float:
+        return self.public_kept / self.public_names if self.public_names else 1.0
+
+
+def load_cases(path: Path) -> list[UtilityCase]:
+    """The cases of a JSONL corpus; a malformed line is a ValueError naming the file and the line."""
+    cases: list[UtilityCase] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            case = UtilityCase(row["id"], row["topic"], row["prompt"], tuple(row["public"]),
+                               row["private_prompt"], tuple(row["private"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}:{number}: not a utility case ({type(exc).__name__}: {exc})") from None
+        missing = [v for v in case.public if v not in case.prompt] + [
+            v for v in case.private if v not in case.private_prompt]
+        if missing:
+            raise ValueError(f"{path}:{number}: {len(missing)} listed value(s) not in the prompt")
+        cases.append(case)
+    return cases
+
+
+def score(system: str, redact: Callable[[str], str], cases: Sequence[UtilityCase]) -> UtilityScore:
+    """Counts for one redactor: a clean prompt is altered when its output differs at all; a public name is
+    kept when it appears in the output of the clean prompt; a private value reaches the model when it
+    appears in the output of the private variant."""
+    altered = kept = names = reaching = values = 0
+    for case in cases:
+        clean = redact(case.prompt)
+        altered += clean != case.prompt
+        names += len(case.public)
+        kept += sum(name in clean for name in case.public)
+        private = redact(case.private_prompt)
+        values += len(case.private)
+        reaching += sum(value in private for value in case.private)
+    return UtilityScore(system, len(cases), altered, names, kept, values, reaching)
+
+
+def ztgate_redactor(policy_name: str) -> Callable[[str], str]:
+    """The redaction service's path in this process: analysis, then the named built-in policy."""
+    from ztgate.redaction import anonymize
+    from ztgate.redaction.operators import Operators
+    from ztgate.redaction.policies import PolicyStore
+
+    analyzer = _analyzer()
+    policy = PolicyStore.load().get(policy_name)
+    operators = Operators()
+
+    def redact(text: str) -> str:
+        return anonymize.redact(text, analyzer.analyze(text), policy, None, None, None, operators=operators).text
+
+    return redact
+
+
+@functools.lru_cache(maxsize=1)
+def _analyzer() -> Analyzer:
+    """One analyzer for every policy scored (a spaCy load and the gazetteer: seconds)."""
+    from ztgate.redaction.analyzer import Analyzer
+    return Analyzer.create()
+
+
+def markdown(scores: Sequence[UtilityScore], corpus: Path) -> str:
+    """The report table."""
+    head = scores[0]
+    lines = [(f"Corpus `{corpus.name}`: {head.prompts} prompts without personal data, {head.public_names} "
+              f"public names, {head.private_values} private values in their variants."),
+             "",
+             "| system | prompts altered | public names kept | private values reaching the model |",
+             "|---|---|---|---|"]
+    for s in scores:
+        lines.append(f"| {s.system} | {s.altered}/{s.prompts} ({100 * s.altered_share:.0f}%) | "
+                     f"{s.public_kept}/{s.public_names} ({100 * s.kept_share:.0f}%) | "
+                     f"{s.private_reaching}/{s.private_values} |")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Scores ztgate's shipped policies and Presidio's default pipeline on the held-out prompts (the figures
+    reported) and on the tuning prompts (shown apart); exit 1 when the default policy misses a target on the
+    held-out prompts (at most MAX_ALTERED of clean prompts altered, at least MIN_KEPT of public names kept,
+    no private value reaching the model)."""
+    from ztgate_bench.presidio_baseline import SYSTEM_NAME, build_presidio
+
+    redactors = [(f"ztgate {name}", ztgate_redactor(name)) for name in DEFAULT_POLICIES]
+    redactors.append((SYSTEM_NAME, build_presidio().redact))
+    tables: list[str] = []
+    reported: list[UtilityScore] = []
+    for corpus in (DEFAULT_CORPUS, TUNING_CORPUS):
+        cases = load_cases(corpus)
+        scores = [score(system, redact, cases) for system, redact in redactors]
+        reported = reported or scores
+        tables.append(markdown(scores, corpus))
+    report = "\n\n".join(["# ztgate bench utility", *tables])
+    print(report)
+    out = getattr(args, "out", None)
+    if out:
+        Path(out).write_text(report + "\n", encoding="utf-8")
+    return 0 if meets_targets(reported[0]) else 1
+
+
+MAX_ALTERED = 0.02
+MIN_KEPT = 0.95
+
+
+def meets_targets(s: UtilityScore) -> bool:
+    """Issue #29's targets for the first policy scored."""
+    return s.altered_share <= MAX_ALTERED and s.kept_share >= MIN_KEPT and s.private_reaching == 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path)
+    sys.exit(main(parser.parse_args()))

@@ -1,0 +1,55 @@
+"""`ztgate bench utility`: its corpus files and its counts (the redactors scored here are plain functions, so
+that the counting itself is what is under test; the real pipeline is scored by the bench)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ztgate_bench.utility_bench import (
+    DEFAULT_CORPUS,
+    TUNING_CORPUS,
+    UtilityCase,
+    UtilityScore,
+    load_cases,
+    meets_targets,
+    score,
+)
+
+
+def test_both_corpora_load_and_keep_tuning_apart_from_reporting():
+    held_out, tuning = load_cases(DEFAULT_CORPUS), load_cases(TUNING_CORPUS)
+    assert len(held_out) >= 60 and len(tuning) >= 30
+    assert not {c.prompt for c in held_out} & {c.prompt for c in tuning}
+    assert not {v for c in held_out for v in c.private} & {v for c in tuning for v in c.private}
+    assert {c.topic for c in held_out} == {"history", "geography", "science", "companies", "products", "code"}
+
+
+def test_a_listed_value_missing_from_its_prompt_is_refused(tmp_path: Path):
+    row = {"id": "x", "topic": "geography", "prompt": "Where is Lima?", "public": ["Quito"],
+           "private_prompt": "Where is Lima? I am Ann Lee.", "private": ["Ann Lee"]}
+    path = tmp_path / "c.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"c\.jsonl:1: 1 listed value\(s\) not in the prompt"):
+        load_cases(path)
+
+
+def test_counts_altered_prompts_kept_names_and_private_values_reaching_the_model():
+    cases = [UtilityCase("a", "geography", "Where is Lima?", ("Lima",), "Where is Lima? I am Ann Lee.", ("Ann Lee",)),
+             UtilityCase("b", "history", "Who was Nero?", ("Nero",), "Who was Nero? Mail bo@x.org.", ("bo@x.org",))]
+
+    def hides_lima_and_mail(text: str) -> str:
+        return text.replace("Lima", "<LOCATION_1>").replace("bo@x.org", "<EMAIL_ADDRESS_1>")
+
+    result = score("test", hides_lima_and_mail, cases)
+    assert (result.prompts, result.altered, result.public_names, result.public_kept) == (2, 1, 2, 1)
+    assert (result.private_values, result.private_reaching) == (2, 1)
+    assert not meets_targets(result)
+
+
+def test_targets():
+    assert meets_targets(UtilityScore("s", 100, 2, 100, 95, 10, 0))
+    assert not meets_targets(UtilityScore("s", 100, 3, 100, 95, 10, 0))
+    assert not meets_targets(UtilityScore("s", 100, 2, 100, 94, 10, 0))
+    assert not meets_targets(UtilityScore("s", 100, 2, 100, 95, 10, 1))
