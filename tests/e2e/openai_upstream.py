@@ -136,8 +136,11 @@ class RecordingOpenAI:
     async def _forward(self, request: web.Request, body: bytes) -> web.StreamResponse:
         timeout = aiohttp.ClientTimeout(total=300)
         async with aiohttp.ClientSession(timeout=timeout) as session:
+            # The caller's token goes on (ztgate's adapter calls the gateway back with it).
+            headers = {"content-type": "application/json",
+                       **{k: v for k, v in request.headers.items() if k.lower() == "authorization"}}
             async with session.post(f"{self.forward_to}{request.path}", data=body,
-                                    headers={"content-type": "application/json"}) as upstream:
+                                    headers=headers) as upstream:
                 response = web.StreamResponse(status=upstream.status, headers={
                     "content-type": upstream.headers.get("content-type", "application/json")})
                 await response.prepare(request)
