@@ -140,7 +140,6 @@ async def test_without_a_token_the_door_refuses_before_the_adapter(door) -> None
 
 
 async def test_a_streamed_chat_and_completion_arrive_as_openai_chunks(door) -> None:
-    suite = door.suite
     stream = await _async_client(door).chat.completions.create(
         model=MODEL, messages=[{"role": "user", "content": PROMPT}], max_tokens=16, stream=True,
         stream_options={"include_usage": True})

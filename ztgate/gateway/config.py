@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
@@ -235,6 +235,14 @@ class GatewaySettings(Strict):
     # Content parts of a chat message that are not text (images, audio, files) cannot be scrubbed:
     # `refuse` answers 400 naming the part; `pass` lets them through to the model unread.
     openai_non_text_parts: Literal["refuse", "pass"] = "refuse"
+    # Top-level request fields the door accepts beyond OpenAI's own (ztgate/protocols/openai/
+    # fields.py), e.g. a vLLM upstream's `chat_template_kwargs`: each is scrubbed as text (every
+    # string and key in it) and counts against limits.max_prompt_bytes. Any other unknown field
+    # is refused with a 400 naming it.
+    openai_extra_fields: list[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]] = []
+    # Most choices one request may ask for (`n`, and `best_of` of a completion): each is a whole
+    # generation. Above it the door answers 400 naming the field.
+    openai_max_choices: int = Field(default=4, ge=1, le=128)
 
     @model_validator(mode="after")
     def _openai_upstreams_agree(self) -> "GatewaySettings":

@@ -31,7 +31,7 @@ from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.openai_adapter import mapping
-from ztgate.redaction.openai_errors import RETRY_AFTER_S, SHAPES, error_shape
+from ztgate.protocols.openai.errors import RETRY_AFTER_S, SHAPES, error_shape
 
 log = logging.getLogger(__name__)
 
