@@ -103,11 +103,14 @@ def for_node(node: Node) -> st.SearchStrategy[Any]:
     raise TypeError(f"no strategy for {type(node).__name__}")
 
 
-def requests(path: str) -> st.SearchStrategy[dict]:
-    """A request of route `path`; a tenth of them with a vendor field holding a private value."""
+def requests(path: str, model: str = "door-model") -> st.SearchStrategy[dict]:
+    """A request of route `path` for `model`; a tenth of them with a vendor field holding a
+    private value."""
     body = for_node(fields.SCHEMAS[path])
-    return st.builds(lambda b, roll, value: {**b, VENDOR_FIELD: value} if roll == 5 else b,
-                     body, st.integers(0, 9), st.sampled_from(PRIVATE))
+
+    def build(b: dict, roll: int, value: str) -> dict:
+        return {**b, "model": model, **({VENDOR_FIELD: value} if roll == 5 else {})}
+    return st.builds(build, body, st.integers(0, 9), st.sampled_from(PRIVATE))
 
 
 

@@ -10,7 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
-from ztgate.common.settings import Strict, TlsSettings, host_port
+from ztgate.common.settings import Strict, TlsSettings, host_port, on_loopback
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
 DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
@@ -136,6 +136,16 @@ class OpenAIUpstreamSettings(Strict):
     def _one_key_source(self) -> "OpenAIUpstreamSettings":
         if self.api_key_file is not None and self.api_key_env is not None:
             raise ValueError(f"openai upstream {self.name}: set api_key_file or api_key_env, not both")
+        return self
+
+    @model_validator(mode="after")
+    def _key_only_over_tls(self) -> "OpenAIUpstreamSettings":
+        # An API key in plaintext is readable by anyone on the path: off loopback, only https.
+        keyed = self.api_key_file is not None or self.api_key_env is not None
+        if keyed and not self.tls and not on_loopback(self.host):
+            raise ValueError(f"openai upstream {self.name}: its API key would cross the network in "
+                             f"plaintext to {self.host}: use an https:// base_url (or an upstream "
+                             "on loopback)")
         return self
 
     @property

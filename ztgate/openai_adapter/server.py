@@ -25,12 +25,14 @@ from typing import Any
 import grpc
 from aiohttp import web
 
+from ztgate.common.config import ConfigError
 from ztgate.common.errors import ZtgateError
 from ztgate.common.tls import client_credentials
 from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.openai_adapter import mapping
+from ztgate.openai_adapter.config import exposure_problem
 from ztgate.protocols.openai.errors import RETRY_AFTER_S, SHAPES, error_shape
 
 log = logging.getLogger(__name__)
@@ -174,6 +176,9 @@ class Adapter:
 async def run(config: ZtgateConfig) -> None:
     """Serves until cancelled (SIGTERM/SIGINT stop the process)."""
     settings = config.openai_adapter
+    problem = exposure_problem(settings.listen)  # again: `--listen` bypasses the settings' check
+    if problem:
+        raise ConfigError(problem)
     options = [("grpc.max_send_message_length", config.limits.max_request_bytes + 1024)]
     tls = config.openai_adapter_gateway_tls
     channel = (grpc.aio.insecure_channel(gateway_target(config), options=options) if tls is None
