@@ -131,9 +131,13 @@ class OpenAIExchange:
         inline = len(body) <= INLINE_BODY_BYTES
         parsed = self._parse(body) if inline else await self._off_loop(self._parse, body)
         texts = parsed.walk.texts
-        results = await self._service.redact_many(texts.values, tenant=self.tenant,
+        # Each distinct text once (a tool schema repeats `type`, `string`, `description` hundreds
+        # of times), in order of first appearance, so pseudonyms are numbered as in the request.
+        unique = list(dict.fromkeys(texts.values))
+        results = await self._service.redact_many(unique, tenant=self.tenant,
                                                   session_id=self.session_id, timeout_s=timeout_s)
-        scrubbed = [r.text for r in results]
+        by_text = {text: result.text for text, result in zip(unique, results)}
+        scrubbed = [by_text[text] for text in texts.values]
         texts.put_back(scrubbed)
         findings: dict[str, int] = {}
         for result in results:

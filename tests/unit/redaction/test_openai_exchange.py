@@ -464,3 +464,24 @@ async def test_a_compressed_answer_fails_the_call_rather_than_pass_unread(servic
     await exchange.request_body(_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}))
     with pytest.raises(Exception, match="content-encoding 'gzip'"):
         exchange.response_headers("application/json", "gzip")
+
+
+async def test_a_text_repeated_across_a_tool_schema_is_scrubbed_once(service: RedactionService,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema repeats `type`, `string`, `description` hundreds of times: each distinct text goes
+    to the analysers once (recorded by wrapping the real redact_many), every copy gets its result."""
+    seen: list[int] = []
+    real = service.redact_many
+
+    async def recording(texts, **kwargs):
+        seen.append(len(texts))
+        return await real(texts, **kwargs)
+    monkeypatch.setattr(service, "redact_many", recording)
+    props = {f"p{i}": {"type": "string", "description": f"mail {EMAIL}"} for i in range(50)}
+    sent, _ = await _scrubbed(service, {"model": MODEL, "messages": [{"role": "user", "content": EMAIL}],
+                                        "tools": [{"type": "function", "function": {
+                                            "name": "f", "parameters": {"type": "object",
+                                                                        "properties": props}}}]})
+    assert seen and seen[0] < 70  # 50 keys, a handful of distinct words; not the 200-odd copies
+    described = {p["description"] for p in sent["tools"][0]["function"]["parameters"]["properties"].values()}
+    assert described == {"mail <EMAIL_ADDRESS_1>"}
