@@ -29,7 +29,8 @@ CARD = "4111 1111 1111 1111"
 PRIVATE = (EMAIL, SSN, CARD)
 # A field no schema declares: the door must refuse it (it holds a private value).
 VENDOR_FIELD = "x_vendor_note"
-WORDS = st.text(alphabet=string.ascii_letters + " ", max_size=10)
+# Lowercase: a capitalised random word could read as a name to the NER tier of a real suite.
+WORDS = st.text(alphabet=string.ascii_lowercase + " ", max_size=10)
 
 
 def texts() -> st.SearchStrategy[str]:

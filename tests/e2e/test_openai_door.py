@@ -28,7 +28,7 @@ from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, add_gateway, start_suite, stop_suite
 from ztgate.redaction.pattern_scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
-from tests.openai_requests import PRIVATE, VENDOR_FIELD, requests
+from tests.openai_requests import CARD, PRIVATE, VENDOR_FIELD, answers, requests
 
 pytestmark = pytest.mark.slow
 # The Hyperscan database from the shared cache, whose file names carry the rules' hash (what the
@@ -230,6 +230,29 @@ def test_generated_requests_through_envoy_are_refused_or_reach_the_upstream_with
     else:
         assert status == 200 and VENDOR_FIELD not in payload
     assert not [v for v in PRIVATE if v in _sent(door)]
+
+
+@settings(max_examples=16, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(answer=answers(("<EMAIL_ADDRESS_1>", "<CREDIT_CARD_1>")), stream=st.booleans())
+def test_generated_answers_through_envoy_come_back_with_every_pseudonym_restored(
+        door, answer: object, stream: bool) -> None:
+    """The unit answer family (test_openai_field_policy.py), a bounded number through Envoy: the
+    upstream (a TEST DOUBLE answering a canned body) puts the call's pseudonyms in any field, as
+    JSON or as SSE events; the client reads no placeholder, and the values where they were."""
+    suite, parts = door
+    raw = json.dumps(answer)
+    body = f"data: {raw}\n\ndata: [DONE]\n\n" if stream else raw
+    parts["first"].canned = ("text/event-stream" if stream else "application/json", body.encode())
+    try:
+        status, got = _raw_post(suite.gateway, {"model": MODEL, "messages": [
+            {"role": "user", "content": f"mail {EMAIL}, card {CARD}"}]}, "/v1/chat/completions")
+    finally:
+        parts["first"].canned = None
+    text = got.decode()
+    assert status == 200, text
+    assert not PLACEHOLDER_RE.search(text), text
+    assert ("<EMAIL_ADDRESS_1>" in raw) == (EMAIL in text) and ("<CREDIT_CARD_1>" in raw) == (CARD in text)
 
 
 def test_tokens_scopes_and_the_rate_limit_answer_in_openais_shape(door) -> None:
