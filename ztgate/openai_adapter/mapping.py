@@ -15,7 +15,7 @@ extension field `ztgate` and in `x-ztgate-*` response headers (docs/architecture
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ztgate.common.errors import NotFound
@@ -86,18 +86,24 @@ def _stops(value: str | list | None) -> list[str]:
     return list(value)
 
 
-def parse(body: Any, kind: str, model: str, limits: RequestLimits) -> Parsed:
+def parse(body: Any, kind: str, model: str, limits: RequestLimits,
+          extra_fields: frozenset[str] = frozenset()) -> Parsed:
     """A parsed JSON body of `kind` (CHAT or COMPLETION) for `model` as a GenerateRequest; raises
     OpenAIRequestError/FieldError (400), NotFound (404: another model), or the limits' errors
-    (413, 400)."""
+    (413, 400). `extra_fields`: gateway.openai_extra_fields, which the door lets through for other
+    upstreams and the own model does not serve."""
     if not isinstance(body, dict):
         raise FieldError("body", "must be a JSON object")
     try:
-        walk = check_request(body, PATHS[kind], OPTIONS)
+        walk = check_request(body, PATHS[kind], replace(OPTIONS, extra_fields=extra_fields))
     except OpenAIRequestError as exc:
         raise FieldError(exc.param or "body", str(exc), whole=True) from None
     for where, why in walk.unserved:
         raise FieldError(where, why)
+    for name in sorted(extra_fields):
+        if body.get(name) is not None:
+            raise FieldError(name, "is not served by ztgate's own model (it is a field of "
+                             "gateway.openai_extra_fields, for other upstreams)")
     if body["model"] != model:
         raise NotFound(f"model {body['model']!r} is not served here; this adapter serves {model!r}")
     stream = body.get("stream") is True

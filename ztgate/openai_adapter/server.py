@@ -77,8 +77,10 @@ def gateway_target(config: ZtgateConfig) -> str:
 class Adapter:
     """The two endpoints over one channel to the gateway."""
 
-    def __init__(self, stub: Any, model: str, limits: RequestLimits, timeout_s: float) -> None:
+    def __init__(self, stub: Any, model: str, limits: RequestLimits, timeout_s: float,
+                 extra_fields: frozenset[str] = frozenset()) -> None:
         self.stub, self.model, self.limits, self.timeout_s = stub, model, limits, timeout_s
+        self.extra_fields = extra_fields  # gateway.openai_extra_fields: known, not served
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=self.limits.max_request_bytes)
@@ -109,7 +111,7 @@ class Adapter:
             return error_response(400, "invalid_request_error", "invalid_json",
                                   "the request body is not valid JSON")
         try:
-            parsed = mapping.parse(body, kind, self.model, self.limits)
+            parsed = mapping.parse(body, kind, self.model, self.limits, self.extra_fields)
         except ZtgateError as exc:
             log.debug("refused %s request of %d bytes: %s", kind, len(raw), exc.status)
             return refusal(exc)
@@ -185,7 +187,8 @@ async def run(config: ZtgateConfig) -> None:
                else grpc.aio.secure_channel(gateway_target(config), client_credentials(tls),
                                             options=options))
     adapter = Adapter(inference_pb2_grpc.InferenceStub(channel), config.inference.model_name,
-                      config.limits, config.gateway.inference_timeout_s)
+                      config.limits, config.gateway.inference_timeout_s,
+                      frozenset(config.gateway.openai_extra_fields))
     runner = web.AppRunner(adapter.app(), access_log=None)
     await runner.setup()
     host, port = settings.listen.rsplit(":", 1)

@@ -160,3 +160,13 @@ def test_max_completion_tokens_is_max_tokens_and_stream_options_ask_for_usage() 
                     "max_completion_tokens": 7, "max_tokens": 7, "stream": True,
                     "stream_options": {"include_usage": True}}, CHAT, MODEL, LIMITS)
     assert parsed.request.sampling.max_tokens == 7 and parsed.include_usage
+
+
+def test_an_operators_extra_field_is_known_but_not_served_by_the_own_model() -> None:
+    body = {"model": MODEL, "prompt": "hi", "chat_template_kwargs": {"x": 1}}
+    with pytest.raises(FieldError, match="gateway.openai_extra_fields") as unknown:
+        parse(body, COMPLETION, MODEL, LIMITS)
+    assert unknown.value.param == "chat_template_kwargs"
+    with pytest.raises(FieldError, match="not served by ztgate's own model") as unserved:
+        parse(body, COMPLETION, MODEL, LIMITS, frozenset({"chat_template_kwargs"}))
+    assert unserved.value.param == "chat_template_kwargs"
