@@ -5,7 +5,8 @@ gateway) and either answers itself, as a model that echoes every placeholder it 
 secret of its own, in SSE events of `chunk_chars` characters so that placeholders and secrets are
 split across events, or, with `forward_to`, is a recording PROXY in front of a real
 OpenAI-compatible server (vLLM's), passing its answer back byte for byte. A fault a test may
-inject: `fail_status` (answer that HTTP status, as an overloaded server would).
+inject: `fail_status` (answer that HTTP status, as an overloaded server would). A test may also
+set `canned` (content type, body): every answer is then that body, verbatim.
 
 It serves on an event loop of its own, in a thread: tests call the gateway with blocking clients
 (the `openai` package's sync client) as well as async ones.
@@ -43,6 +44,7 @@ class RecordingOpenAI:
     forward_to: str | None = None  # base URL of a real server (http://HOST:PORT)
     chunk_chars: int = 3
     fail_status: int | None = None
+    canned: tuple[str, bytes] | None = None
     received: list[Received] = field(default_factory=list)
     # With `forward_to`: each answer's body as the real server sent it (before the gateway's restore).
     answered: list[bytes] = field(default_factory=list)
@@ -93,6 +95,8 @@ class RecordingOpenAI:
             return web.json_response({"error": {"message": f"{self.name} fails (injected)",
                                                 "type": "server_error", "code": None}},
                                      status=self.fail_status)
+        if self.canned is not None:
+            return web.Response(body=self.canned[1], headers={"content-type": self.canned[0]})
         if self.forward_to is not None:
             return await self._forward(request, body)
         payload = json.loads(body)
@@ -136,8 +140,11 @@ class RecordingOpenAI:
     async def _forward(self, request: web.Request, body: bytes) -> web.StreamResponse:
         timeout = aiohttp.ClientTimeout(total=300)
         async with aiohttp.ClientSession(timeout=timeout) as session:
+            # The caller's token goes on (ztgate's adapter calls the gateway back with it).
+            headers = {"content-type": "application/json",
+                       **{k: v for k, v in request.headers.items() if k.lower() == "authorization"}}
             async with session.post(f"{self.forward_to}{request.path}", data=body,
-                                    headers={"content-type": "application/json"}) as upstream:
+                                    headers=headers) as upstream:
                 response = web.StreamResponse(status=upstream.status, headers={
                     "content-type": upstream.headers.get("content-type", "application/json")})
                 await response.prepare(request)

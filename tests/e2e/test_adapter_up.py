@@ -2,7 +2,8 @@
 Envoy routing the default model name to it, and the official `openai` package (sync and streaming)
 getting answers of the real model (greedy, a few tokens) through the whole chain. No test double:
 what the adapter receives is recorded in tests/e2e/test_adapter_door.py; here the suite's whole log
-must hold no canary, and a placeholder the model might echo must come back restored."""
+must hold no canary, and a placeholder the model might echo must come back restored. Tokens are on
+(gateway.auth): the adapter calls the gateway's gRPC route with the caller's own token."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import openai
 import pytest
 
 from ztgate.config import ZtgateConfig
+from ztgate.gateway.auth import keygen, mint
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.up_suite import plumbing_suite
 from tests.procs import Child
@@ -24,11 +26,14 @@ PROMPT = f"Repeat exactly: my e-mail is {EMAIL}"
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Child, dict[str, str]]]:
-    yield from plumbing_suite(tmp_path_factory.mktemp("adapter-up"))
+    logs = tmp_path_factory.mktemp("adapter-up")
+    key, jwks = keygen(logs / "tokens")
+    for up, env in plumbing_suite(logs, ZTGATE_GATEWAY__AUTH__JWKS_PATH=str(jwks)):
+        yield up, {**env, "token": mint(key, tenant="acme", issuer="ztgate", audience="ztgate-gateway")}
 
 
 def _client(env: dict[str, str]) -> openai.OpenAI:
-    return openai.OpenAI(base_url=f"http://{env['ZTGATE_GATEWAY__LISTEN']}/v1", api_key="unused",
+    return openai.OpenAI(base_url=f"http://{env['ZTGATE_GATEWAY__LISTEN']}/v1", api_key=env["token"],
                          max_retries=0, timeout=120)
 
 

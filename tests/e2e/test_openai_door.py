@@ -20,12 +20,15 @@ from email.message import Message
 
 import openai
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ztgate.gateway.auth import keygen, mint
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, add_gateway, start_suite, stop_suite
 from ztgate.redaction.pattern_scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
+from tests.openai_requests import CARD, PRIVATE, VENDOR_FIELD, answers, requests
 
 pytestmark = pytest.mark.slow
 # The Hyperscan database from the shared cache, whose file names carry the rules' hash (what the
@@ -198,6 +201,60 @@ def test_the_openai_client_raises_its_own_errors_on_refusals(door) -> None:
             model="gpt-nobody", messages=[{"role": "user", "content": "hi"}])
 
 
+def _raw_post(address: str, payload: dict, path: str) -> tuple[int, bytes]:
+    request = urllib.request.Request(f"http://{address}{path}", data=json.dumps(payload).encode(),
+                                     headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+@settings(max_examples=24, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), path=st.sampled_from(["/v1/chat/completions", "/v1/completions"]))
+def test_generated_requests_through_envoy_are_refused_or_reach_the_upstream_without_private_values(
+        door, data: st.DataObject, path: str) -> None:
+    """The unit family (tests/unit/redaction/test_openai_field_policy.py), a bounded number through
+    Envoy to the recording upstreams: a 400 names the field, a 403 the blocked entity (this
+    suite's default policy blocks SSNs), a 413 the limit; else the upstream got no private value."""
+    suite, _ = door
+    payload = data.draw(requests(path, MODEL))
+    status, body = _raw_post(suite.gateway, payload, path)
+    if status >= 400:
+        error = json.loads(body)["error"]
+        assert status in (400, 403, 413), (status, error)
+        assert error["param"] or status != 400, error
+        assert not [v for v in PRIVATE if v in error["message"]], error
+    else:
+        assert status == 200 and VENDOR_FIELD not in payload
+    assert not [v for v in PRIVATE if v in _sent(door)]
+
+
+@settings(max_examples=16, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(answer=answers(("<EMAIL_ADDRESS_1>", "<CREDIT_CARD_1>")), stream=st.booleans())
+def test_generated_answers_through_envoy_come_back_with_every_pseudonym_restored(
+        door, answer: object, stream: bool) -> None:
+    """The unit answer family (test_openai_field_policy.py), a bounded number through Envoy: the
+    upstream (a TEST DOUBLE answering a canned body) puts the call's pseudonyms in any field, as
+    JSON or as SSE events; the client reads no placeholder, and the values where they were."""
+    suite, parts = door
+    raw = json.dumps(answer)
+    body = f"data: {raw}\n\ndata: [DONE]\n\n" if stream else raw
+    parts["first"].canned = ("text/event-stream" if stream else "application/json", body.encode())
+    try:
+        status, got = _raw_post(suite.gateway, {"model": MODEL, "messages": [
+            {"role": "user", "content": f"mail {EMAIL}, card {CARD}"}]}, "/v1/chat/completions")
+    finally:
+        parts["first"].canned = None
+    text = got.decode()
+    assert status == 200, text
+    assert not PLACEHOLDER_RE.search(text), text
+    assert ("<EMAIL_ADDRESS_1>" in raw) == (EMAIL in text) and ("<CREDIT_CARD_1>" in raw) == (CARD in text)
+
+
 def test_tokens_scopes_and_the_rate_limit_answer_in_openais_shape(door) -> None:
     suite, parts = door
     address, key = parts["auth"], parts["key"]
@@ -211,6 +268,8 @@ def test_tokens_scopes_and_the_rate_limit_answer_in_openais_shape(door) -> None:
     answer = _client(address, token).chat.completions.create(
         model=MODEL, messages=[{"role": "user", "content": PROMPT}])
     _check(answer.choices[0].message.content)
+    # The door keeps a verified token for ztgate's own adapter only: no other upstream gets it.
+    assert "authorization" not in parts["first"].received[-1].headers
     limited = [_post(address, _chat("hi"), token=token) for _ in range(6)]
     refused = [(h, p) for s, h, p in limited if s == 429]
     assert refused, [s for s, _, _ in limited]

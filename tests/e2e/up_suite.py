@@ -45,12 +45,13 @@ def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0,
     return child
 
 
-def plumbing_suite(logs: Path) -> Iterator[tuple[Child, dict[str, str]]]:
+def plumbing_suite(logs: Path, **extra: str) -> Iterator[tuple[Child, dict[str, str]]]:
     """A module's `ztgate up` for testing the suite's plumbing, not first-token budgets (a loaded
     2-core machine may take the fallback past the default 1.2 s; test_gateway_slo tests budgets):
-    yields the child and its environment, and stops it with SIGINT after."""
+    yields the child and its environment (`extra`: more ZTGATE_* settings), and stops it with
+    SIGINT after."""
     env = up_env(logs, ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S="10",
-                 ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S="10")
+                 ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S="10", **extra)
     try:
         child = start_up(logs, env)
     except RuntimeError as exc:

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ztgate.common.tenants import TENANT_RULE, is_tenant
+
+
+def on_loopback(host: str) -> bool:
+    """`localhost` or a loopback IP address (no name lookup: any other name counts as off
+    loopback, which errs on the side of refusing)."""
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def host_port(value: str) -> str:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
-from ztgate.common.settings import Strict, TlsSettings, host_port
+from ztgate.common.settings import Strict, TlsSettings, host_port, on_loopback
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
 DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
@@ -138,6 +138,16 @@ class OpenAIUpstreamSettings(Strict):
             raise ValueError(f"openai upstream {self.name}: set api_key_file or api_key_env, not both")
         return self
 
+    @model_validator(mode="after")
+    def _key_only_over_tls(self) -> "OpenAIUpstreamSettings":
+        # An API key in plaintext is readable by anyone on the path: off loopback, only https.
+        keyed = self.api_key_file is not None or self.api_key_env is not None
+        if keyed and not self.tls and not on_loopback(self.host):
+            raise ValueError(f"openai upstream {self.name}: its API key would cross the network in "
+                             f"plaintext to {self.host}: use an https:// base_url (or an upstream "
+                             "on loopback)")
+        return self
+
     @property
     def tls(self) -> bool:
         return urlsplit(self.base_url).scheme == "https"
@@ -235,6 +245,14 @@ class GatewaySettings(Strict):
     # Content parts of a chat message that are not text (images, audio, files) cannot be scrubbed:
     # `refuse` answers 400 naming the part; `pass` lets them through to the model unread.
     openai_non_text_parts: Literal["refuse", "pass"] = "refuse"
+    # Top-level request fields the door accepts beyond OpenAI's own (ztgate/protocols/openai/
+    # fields.py), e.g. a vLLM upstream's `chat_template_kwargs`: each is scrubbed as text (every
+    # string and key in it) and counts against limits.max_prompt_bytes. Any other unknown field
+    # is refused with a 400 naming it.
+    openai_extra_fields: list[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]] = []
+    # Most choices one request may ask for (`n`, and `best_of` of a completion): each is a whole
+    # generation. Above it the door answers 400 naming the field.
+    openai_max_choices: int = Field(default=4, ge=1, le=128)
 
     @model_validator(mode="after")
     def _openai_upstreams_agree(self) -> "GatewaySettings":

@@ -20,8 +20,8 @@ import json
 
 from ztgate.gateway.config import GatewaySettings, OpenAIUpstreamSettings
 from ztgate.openai_adapter.config import ADAPTER_UPSTREAM
-from ztgate.redaction.openai_errors import RETRY_AFTER_S
-from ztgate.redaction.openai_exchange import MODEL_HEADER
+from ztgate.protocols.openai.errors import RETRY_AFTER_S
+from ztgate.protocols.openai.fields import MODEL_HEADER
 
 # Envoy's status -> (OpenAI error type, code) for its own refusals on the HTTP door.
 LOCAL_REPLIES: dict[int, tuple[str, str]] = {

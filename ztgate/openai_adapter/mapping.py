@@ -1,9 +1,11 @@
 """The OpenAI schema to and from ztgate's `Inference` messages: pure functions, no I/O.
 
-Requests: every field OpenAI defines is either mapped one to one onto `SamplingParams`, accepted
-because it changes nothing here (`user`, `stream_options`, `n: 1`, a zero penalty), or refused
-with a 400 that names it; an unknown field is refused too, so that nothing a client asks for is
-silently ignored. The request limits (`limits:`) are checked before anything is sent.
+Requests: checked against the door's own schema (ztgate/protocols/openai/fields.py), the one the
+gateway's processor checks them against, so every field is known, well formed and within bounds;
+then every field the schema marks as not served by ztgate's own model (`Field.own`: `n` above 1,
+penalties, tools, ...) is refused with a 400 that names it unless it has its neutral value, so that
+nothing a client asks for is silently ignored. The request limits (`limits:`) are checked before
+anything is sent.
 
 Answers: OpenAI's `chat.completion` / `text_completion` objects and their SSE chunks, with
 `id`, `created`, `model`, `finish_reason` and `usage` filled from the reply, and ztgate's own
@@ -13,59 +15,35 @@ extension field `ztgate` and in `x-ztgate-*` response headers (docs/architecture
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ztgate.common.errors import InvalidArgument, NotFound
+from ztgate.common.errors import NotFound
 from ztgate.gen.inference.v1 import inference_pb2 as pb
 from ztgate.inference.limits import RequestLimits
+from ztgate.protocols.openai.errors import OpenAIRequestError
+from ztgate.protocols.openai.fields import CHAT_PATH, COMPLETIONS_PATH, check_request
+from ztgate.protocols.openai.schema import DoorOptions
+from ztgate.protocols.openai.sse import DONE, sse
+
+__all__ = ["CHAT", "COMPLETION", "DONE", "ChunkShaper", "FieldError", "Parsed", "answer", "parse",
+           "sse"]
 
 CHAT = "chat"
 COMPLETION = "text_completion"
-# SSE's end of stream, as OpenAI sends it.
-DONE = b"data: [DONE]\n\n"
-INT64 = 2**63
-# Chat roles the proto carries; OpenAI's `developer` is its newer name for `system`.
+PATHS = {CHAT: CHAT_PATH, COMPLETION: COMPLETIONS_PATH}
+# Chat roles the proto carries; OpenAI's `developer` is its newer name for `system` (the schema
+# marks `tool` and `function` as not served).
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
-# Fields that change nothing here when they have these values (OpenAI's defaults).
-NEUTRAL = {"n": (1,), "presence_penalty": (0, 0.0), "frequency_penalty": (0, 0.0),
-           "logprobs": (None, False), "echo": (None, False), "best_of": (None, 1),
-           "suffix": (None,), "top_logprobs": (None,), "logit_bias": (None,),
-           "tools": (None,), "tool_choice": (None, "none"), "functions": (None,),
-           "function_call": (None, "none"), "response_format": (None,),
-           "parallel_tool_calls": (None,)}
-# Why a field is refused when it has any other value.
-UNSUPPORTED = {
-    "n": "only n=1 is served (one choice per request)",
-    "presence_penalty": "the Inference service has no presence penalty",
-    "frequency_penalty": "the Inference service has no frequency penalty",
-    "logprobs": "log-probabilities are not returned on the HTTP door",
-    "top_logprobs": "log-probabilities are not returned on the HTTP door",
-    "echo": "echo is not served",
-    "best_of": "only best_of=1 is served",
-    "suffix": "suffix (insertion) is not served",
-    "logit_bias": "logit_bias is not served",
-    "tools": "tool calling is not served by ztgate's own model",
-    "tool_choice": "tool calling is not served by ztgate's own model",
-    "functions": "function calling is not served by ztgate's own model",
-    "function_call": "function calling is not served by ztgate's own model",
-    "response_format": "structured output is not served by ztgate's own model",
-    "parallel_tool_calls": "tool calling is not served by ztgate's own model",
-}
-COMMON = {"model", "stream", "stream_options", "temperature", "top_p", "top_k", "max_tokens",
-          "stop", "seed", "user", *NEUTRAL}
-FIELDS = {CHAT: COMMON | {"messages", "max_completion_tokens"}, COMPLETION: COMMON | {"prompt"}}
+# The schema's walk here: non-text parts are found (and refused as not served), never passed.
+OPTIONS = DoorOptions(pass_non_text_parts=True, max_choices=2**31 - 1)
 
 
-class FieldError(InvalidArgument):
+class FieldError(OpenAIRequestError):
     """A request field the adapter cannot serve: 400, `param` names it."""
 
-    def __init__(self, param: str, message: str) -> None:
-        super().__init__(f"{param}: {message}")
-        self.param = param
+    def __init__(self, param: str, message: str, *, whole: bool = False) -> None:
+        super().__init__(message if whole else f"{param}: {message}", param)
 
 
 @dataclass(frozen=True)
@@ -78,133 +56,85 @@ class Parsed:
     model: str
 
 
-def _number(body: Mapping[str, Any], name: str, low: float, high: float) -> float | None:
-    value = body.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise FieldError(name, "must be a number")
-    if not low <= value <= high:
-        raise FieldError(name, f"must be between {low:g} and {high:g}, not {value!r}")
-    return float(value)
-
-
-def _integer(body: Mapping[str, Any], name: str, low: int, high: int) -> int | None:
-    value = body.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FieldError(name, "must be an integer")
-    if not low <= value <= high:
-        raise FieldError(name, f"must be between {low} and {high}, not {value}")
-    return value
-
-
-def _text(value: Any, name: str) -> str:
-    """A message's content: a string, or OpenAI's array of parts whose every part is text."""
+def _text(value: str | list, name: str) -> str:
+    """A message's content (checked by the schema): a string, or parts whose every part is text."""
     if isinstance(value, str):
         return value
-    if isinstance(value, list):
-        texts = []
-        for i, part in enumerate(value):
-            if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(
-                    part.get("text"), str):
-                raise FieldError(f"{name}[{i}]", "only text parts are served by ztgate's own model")
-            texts.append(part["text"])
-        return "".join(texts)
-    raise FieldError(name, "must be a string or an array of text parts")
+    for i, part in enumerate(value):
+        if part.get("type") != "text":
+            raise FieldError(f"{name}[{i}]", "only text parts are served by ztgate's own model")
+    return "".join(part["text"] for part in value)
 
 
-def _messages(value: Any) -> list[pb.ChatMessage]:
-    if not isinstance(value, list) or not value:
-        raise FieldError("messages", "must be a non-empty array of messages")
+def _messages(value: list) -> list[pb.ChatMessage]:
+    """The schema's messages (roles and fields the own model cannot serve already refused)."""
     out = []
     for i, message in enumerate(value):
         where = f"messages[{i}]"
-        if not isinstance(message, dict):
-            raise FieldError(where, "must be an object with role and content")
-        for key in message:
-            if key not in ("role", "content", "name"):
-                raise FieldError(f"{where}.{key}", "is not served by ztgate's own model "
-                                 "(role, content and name are)")
-        role = message.get("role")
-        if role not in ROLES:
-            raise FieldError(f"{where}.role", f"must be one of {', '.join(ROLES)}, not {role!r}")
-        if "content" not in message or message["content"] is None:
+        if message.get("content") is None:
             raise FieldError(f"{where}.content", "is required")
-        out.append(pb.ChatMessage(role=ROLES[role], content=_text(message["content"],
-                                                                  f"{where}.content")))
+        out.append(pb.ChatMessage(role=ROLES[message["role"]],
+                                  content=_text(message["content"], f"{where}.content")))
     return out
 
 
-def _stops(value: Any) -> list[str]:
+def _stops(value: str | list | None) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
         return [value]
-    if isinstance(value, list) and all(isinstance(s, str) for s in value):
-        return list(value)
-    raise FieldError("stop", "must be a string or an array of strings")
+    return list(value)
 
 
-def parse(body: Any, kind: str, model: str, limits: RequestLimits) -> Parsed:
+def parse(body: Any, kind: str, model: str, limits: RequestLimits,
+          extra_fields: frozenset[str] = frozenset()) -> Parsed:
     """A parsed JSON body of `kind` (CHAT or COMPLETION) for `model` as a GenerateRequest; raises
-    FieldError (400), NotFound (404: another model), or the limits' errors (413, 400)."""
+    OpenAIRequestError/FieldError (400), NotFound (404: another model), or the limits' errors
+    (413, 400). `extra_fields`: gateway.openai_extra_fields, which the door lets through for other
+    upstreams and the own model does not serve."""
     if not isinstance(body, dict):
         raise FieldError("body", "must be a JSON object")
-    for name in body:
-        if name not in FIELDS[kind]:
-            raise FieldError(name, "is not a field of this endpoint served by ztgate's own model")
-    for name, neutral in NEUTRAL.items():
-        value = body.get(name)
-        # By type as well as value: `true` is not `n: 1`, `false` is not a zero penalty.
-        if name in body and not any(type(value) is type(v) and value == v for v in neutral):
-            raise FieldError(name, UNSUPPORTED[name])
-    if body.get("model") != model:
-        if not isinstance(body.get("model"), str):
-            raise FieldError("model", "is required (a string)")
+    try:
+        walk = check_request(body, PATHS[kind], replace(OPTIONS, extra_fields=extra_fields))
+    except OpenAIRequestError as exc:
+        raise FieldError(exc.param or "body", str(exc), whole=True) from None
+    for where, why in walk.unserved:
+        raise FieldError(where, why)
+    for name in sorted(extra_fields):
+        if body.get(name) is not None:
+            raise FieldError(name, "is not served by ztgate's own model (it is a field of "
+                             "gateway.openai_extra_fields, for other upstreams)")
+    if body["model"] != model:
         raise NotFound(f"model {body['model']!r} is not served here; this adapter serves {model!r}")
-    stream = body.get("stream", False)
-    if stream is None:
-        stream = False
-    if not isinstance(stream, bool):
-        raise FieldError("stream", "must be true or false")
+    stream = body.get("stream") is True
     options = body.get("stream_options")
-    include_usage = False
-    if options is not None:
-        if not isinstance(options, dict) or set(options) - {"include_usage"} or not isinstance(
-                options.get("include_usage", False), bool):
-            raise FieldError("stream_options", "must be {\"include_usage\": true|false}")
-        if not stream:
-            raise FieldError("stream_options", "is only allowed with stream: true")
-        include_usage = bool(options.get("include_usage", False))
-    if body.get("user") is not None and not isinstance(body["user"], str):
-        raise FieldError("user", "must be a string")
+    if options is not None and not stream:
+        raise FieldError("stream_options", "is only allowed with stream: true")
+    include_usage = bool((options or {}).get("include_usage"))
     sampling = pb.SamplingParams()
-    if (temperature := _number(body, "temperature", 0.0, 2.0)) is not None:
-        sampling.temperature = temperature
-    if (top_p := _number(body, "top_p", 0.0, 1.0)) is not None:
-        if top_p == 0.0:
+    if body.get("temperature") is not None:
+        sampling.temperature = float(body["temperature"])
+    if body.get("top_p") is not None:
+        if body["top_p"] == 0:
             raise FieldError("top_p", "must be above 0")
-        sampling.top_p = top_p
-    if (top_k := _integer(body, "top_k", -1, 2**31 - 1)) is not None:
-        sampling.top_k = top_k
-    if (seed := _integer(body, "seed", -INT64, INT64 - 1)) is not None:
-        sampling.seed = seed
-    max_tokens = _integer(body, "max_tokens", 1, 2**31 - 1)
-    if kind == CHAT:
-        newer = _integer(body, "max_completion_tokens", 1, 2**31 - 1)
-        if newer is not None and max_tokens is not None and newer != max_tokens:
-            raise FieldError("max_completion_tokens", f"is {newer} but max_tokens is {max_tokens}; "
-                             "set one of them")
-        max_tokens = newer if newer is not None else max_tokens
+        sampling.top_p = float(body["top_p"])
+    if body.get("top_k") is not None:
+        sampling.top_k = body["top_k"]
+    if body.get("seed") is not None:
+        sampling.seed = body["seed"]
+    max_tokens = body.get("max_tokens")
+    newer = body.get("max_completion_tokens")
+    if newer is not None and max_tokens is not None and newer != max_tokens:
+        raise FieldError("max_completion_tokens", f"is {newer} but max_tokens is {max_tokens}; "
+                         "set one of them")
+    max_tokens = newer if newer is not None else max_tokens
     stops = _stops(body.get("stop"))
     if kind == CHAT:
-        messages = _messages(body.get("messages"))
+        messages = _messages(body["messages"])
         prompt = ""
     else:
-        raw = body.get("prompt")
-        if isinstance(raw, list) and len(raw) == 1 and isinstance(raw[0], str):
+        raw = body["prompt"]
+        if isinstance(raw, list) and len(raw) == 1:
             raw = raw[0]
         if not isinstance(raw, str):
             raise FieldError("prompt", "must be a string (one prompt per request; no token ids)")
@@ -277,11 +207,6 @@ def answer(reply: pb.GenerateResponse, kind: str, model: str, ident: str, create
         obj = "text_completion"
     return {"id": ident, "object": obj, "created": created, "model": reply.model or model,
             "choices": [choice], "usage": usage(reply), "ztgate": extension(reply)}
-
-
-def sse(payload: Mapping[str, Any]) -> bytes:
-    """One server-sent event carrying `payload` as JSON (OpenAI's framing: `data: ...` + blank line)."""
-    return b"data: " + json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode() + b"\n\n"
 
 
 class ChunkShaper:

@@ -25,12 +25,14 @@ from typing import Any, TYPE_CHECKING
 import grpc
 from aiohttp import web
 
+from ztgate.common.config import ConfigError
 from ztgate.common.errors import ZtgateError
 from ztgate.common.tls import client_credentials
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.openai_adapter import mapping
-from ztgate.redaction.openai_errors import RETRY_AFTER_S, SHAPES, error_shape
+from ztgate.openai_adapter.config import exposure_problem
+from ztgate.protocols.openai.errors import RETRY_AFTER_S, SHAPES, error_shape
 
 if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
     from ztgate.config import ZtgateConfig
@@ -78,8 +80,10 @@ def gateway_target(config: ZtgateConfig) -> str:
 class Adapter:
     """The two endpoints over one channel to the gateway."""
 
-    def __init__(self, stub: Any, model: str, limits: RequestLimits, timeout_s: float) -> None:
+    def __init__(self, stub: Any, model: str, limits: RequestLimits, timeout_s: float,
+                 extra_fields: frozenset[str] = frozenset()) -> None:
         self.stub, self.model, self.limits, self.timeout_s = stub, model, limits, timeout_s
+        self.extra_fields = extra_fields  # gateway.openai_extra_fields: known, not served
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=self.limits.max_request_bytes)
@@ -110,7 +114,7 @@ class Adapter:
             return error_response(400, "invalid_request_error", "invalid_json",
                                   "the request body is not valid JSON")
         try:
-            parsed = mapping.parse(body, kind, self.model, self.limits)
+            parsed = mapping.parse(body, kind, self.model, self.limits, self.extra_fields)
         except ZtgateError as exc:
             log.debug("refused %s request of %d bytes: %s", kind, len(raw), exc.status)
             return refusal(exc)
@@ -177,13 +181,17 @@ class Adapter:
 async def run(config: ZtgateConfig) -> None:
     """Serves until cancelled (SIGTERM/SIGINT stop the process)."""
     settings = config.openai_adapter
+    problem = exposure_problem(settings.listen)  # again: `--listen` bypasses the settings' check
+    if problem:
+        raise ConfigError(problem)
     options = [("grpc.max_send_message_length", config.limits.max_request_bytes + 1024)]
     tls = config.openai_adapter_gateway_tls
     channel = (grpc.aio.insecure_channel(gateway_target(config), options=options) if tls is None
                else grpc.aio.secure_channel(gateway_target(config), client_credentials(tls),
                                             options=options))
     adapter = Adapter(inference_pb2_grpc.InferenceStub(channel), config.inference.model_name,
-                      config.limits, config.gateway.inference_timeout_s)
+                      config.limits, config.gateway.inference_timeout_s,
+                      frozenset(config.gateway.openai_extra_fields))
     runner = web.AppRunner(adapter.app(), access_log=None)
     await runner.setup()
     host, port = settings.listen.rsplit(":", 1)

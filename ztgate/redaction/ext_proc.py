@@ -33,7 +33,7 @@ a retry (the primary refusing the connection) replays the body ext_proc is still
 original. With SEND and a BUFFERED body, the headers wait for the body's answer.
 
 Calls on the OpenAI-compatible HTTP door (`/v1/...`) are `OpenAIExchange`s
-(openai_exchange.py): a JSON request body, the route picked from its `model` (`MODEL_HEADER`,
+(openai_exchange.py, checked against ztgate/protocols/openai/): a JSON request body, the route picked from its `model` (`MODEL_HEADER`,
 with `clear_route_cache`), the answer's headers sent too (their routes' processing mode: its
 content-type says SSE or JSON, and content-length goes), refusals in OpenAI's error shape
 (openai_errors.py), and GenAI metrics per call (door_metrics.py).
@@ -63,6 +63,7 @@ from ztgate.common.tls import peer_name
 from ztgate.inference.limits import RequestLimits
 from ztgate.redaction.door_metrics import DoorMetrics
 from ztgate.redaction.exchange import InferenceExchange, RequestOutcome
+from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction.openai_exchange import (MODEL_HEADER, OPENAI_PREFIX, OpenAIExchange,
                                                 OpenAIOutcome)
 from ztgate.redaction.openai_errors import openai_refusal
@@ -171,7 +172,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
     def __init__(self, service: RedactionService, access: TenantAccess, budget: FirstTokenBudget,
                  *, limits: RequestLimits | None = None,
                  timeouts: ScrubTimeouts | None = None,
-                 pass_non_text_parts: bool = False,
+                 door: DoorOptions | None = None,
                  door_metrics: DoorMetrics | None = None,
                  own_models: frozenset[str] = frozenset()) -> None:
         self._service = service
@@ -183,8 +184,8 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         # Envoy's waits for a scrubbed body (the gateway.redaction_*message_timeout* settings);
         # None: not known here (the caller's own deadline, if any, bounds the scrub).
         self._timeouts = timeouts
-        # gateway.openai_non_text_parts: pass (True) or refuse (False) images, audio, files.
-        self._pass_non_text_parts = pass_non_text_parts
+        # The operator's choices for the HTTP door (gateway.openai_* settings).
+        self._door = door or DoorOptions()
         # Models served by ztgate's own OpenAI adapter (no per-try timeout on the door's hop).
         self._own_models = own_models
 
@@ -232,7 +233,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
     def _exchange(self, path: str, tenant: str) -> InferenceExchange | OpenAIExchange:
         if path.startswith(OPENAI_PREFIX):
             return OpenAIExchange(self._service, path, tenant, limits=self._limits,
-                                  pass_non_text_parts=self._pass_non_text_parts)
+                                  options=self._door)
         return InferenceExchange(self._service, path, tenant, limits=self._limits)
 
     async def _respond(self, kind: str | None, request: ep.ProcessingRequest,

@@ -1,11 +1,7 @@
-"""Refusals on the HTTP door in OpenAI's error shape: `{"error": {"message", "type", "param", "code"}}`
-with the HTTP status an OpenAI client expects (its SDKs raise by status: 400 BadRequestError, 401,
-403 PermissionDeniedError, 404 NotFoundError, 413, 429 RateLimitError, 5xx InternalServerError).
-
-The same typed errors as the gRPC door (ztgate/common/errors.py) are mapped here once; the
-message is the one a gRPC client reads, naming the field, limit or setting. Envoy's own refusals
-on these routes (token, scope, rate limit, size, redaction unavailable) get the same shape from the
-bootstrap's local-reply mappers (`ztgate/gateway/openai_routes.py`).
+"""The HTTP door's refusals as Envoy sends them: an ext_proc ImmediateResponse in OpenAI's error
+shape (ztgate/protocols/openai/errors.py). Envoy's own refusals on these routes (token, scope, rate
+limit, size, redaction unavailable) get the same shape from the bootstrap's local-reply mappers
+(`ztgate/gateway/openai_routes.py`).
 """
 
 from __future__ import annotations
@@ -17,31 +13,7 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from envoy.type.v3 import http_status_pb2
 
 from ztgate.common.errors import ZtgateError
-from ztgate.inference.limits import RequestTooLarge
-
-# gRPC status name -> (HTTP status, OpenAI error type, code).
-SHAPES: dict[str, tuple[int, str, str]] = {
-    "INVALID_ARGUMENT": (400, "invalid_request_error", "invalid_request"),
-    "UNAUTHENTICATED": (401, "authentication_error", "invalid_token"),
-    "PERMISSION_DENIED": (403, "permission_error", "blocked_by_policy"),
-    "NOT_FOUND": (404, "invalid_request_error", "not_found"),
-    "RESOURCE_EXHAUSTED": (429, "rate_limit_error", "rate_limit_exceeded"),
-    "UNIMPLEMENTED": (404, "invalid_request_error", "not_found"),
-    "UNAVAILABLE": (503, "api_error", "redaction_unavailable"),
-    "DEADLINE_EXCEEDED": (504, "api_error", "timeout"),
-    "INTERNAL": (500, "api_error", "internal_error"),
-}
-TOO_LARGE = (413, "invalid_request_error", "request_too_large")
-# Seconds a client told 429 waits before it tries again (the rate limit refills every second).
-RETRY_AFTER_S = 1
-
-
-def error_shape(exc: ZtgateError) -> tuple[int, dict]:
-    """The HTTP status and the JSON body of a refusal."""
-    status, kind, code = TOO_LARGE if isinstance(exc, RequestTooLarge) else SHAPES.get(
-        exc.status, SHAPES["INTERNAL"])
-    return status, {"error": {"message": str(exc), "type": kind,
-                              "param": getattr(exc, "param", None), "code": code}}
+from ztgate.protocols.openai.errors import RETRY_AFTER_S, error_shape
 
 
 def openai_refusal(exc: ZtgateError) -> ep.ProcessingResponse:

@@ -19,8 +19,10 @@ from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import TlsSettings
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.inference.limits import RequestLimits
+from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction import ext_proc, keys
 from ztgate.redaction.metrics import ScrubPath
+from ztgate.redaction.openai_exchange import door_options
 from ztgate.redaction.service import Finding, RedactionService
 
 if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
@@ -98,13 +100,13 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
 def build_spec(service: RedactionService, tls: TlsSettings | None, budget: FirstTokenBudget, *,
                limits: RequestLimits | None = None,
                timeouts: ScrubTimeouts | None = None,
-               pass_non_text_parts: bool = False,
+               door: DoorOptions | None = None,
                own_models: frozenset[str] = frozenset()) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `budget` sets each inference call's
     per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
-    request body) bound the gateway's calls (the gateway's settings); `pass_non_text_parts`:
-    gateway.openai_non_text_parts is `pass`; `own_models`: the OpenAI models ztgate's own adapter
+    request body) bound the gateway's calls (the gateway's settings); `door`: the
+    gateway.openai_* settings of the HTTP door; `own_models`: the OpenAI models ztgate's own adapter
     serves (their first-token budget is the gateway's gRPC route's, not the door's)."""
     access = TenantAccess(tls)
 
@@ -114,7 +116,7 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
         ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
             ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
                                                timeouts=timeouts,
-                                               pass_non_text_parts=pass_non_text_parts,
+                                               door=door,
                                                own_models=own_models), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
@@ -129,7 +131,7 @@ async def run(config: ZtgateConfig) -> None:
     service = RedactionService.from_settings(config.redaction, operator_keys)
     await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
                            limits=config.limits, timeouts=config.gateway.scrub_timeouts,
-                           pass_non_text_parts=config.gateway.openai_non_text_parts == "pass",
+                           door=door_options(config.gateway),
                            own_models=frozenset([config.inference.model_name])
                            if config.openai_adapter_active else frozenset()),
                 config.redaction.server, config.otel)

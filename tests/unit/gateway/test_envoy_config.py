@@ -215,7 +215,13 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     assert provider["issuer"] == "ztgate" and provider["audiences"] == ["ztgate-gateway"]
     assert provider["claim_to_headers"] == [{"header_name": "x-ztgate-tenant", "claim_name": "org"}]
     assert config["rules"] == [{"match": {"prefix": "/grpc.health.v1.Health/"}},
+                               {"match": {"prefix": "/v1/"}, "requires": {"provider_name": "ztgate_door"}},
                                {"match": {"prefix": "/"}, "requires": {"provider_name": "ztgate"}}]
+    # The HTTP door's provider is the same but keeps the token (for ztgate's own adapter only):
+    door = config["providers"]["ztgate_door"]
+    assert door == {**provider, "forward": True} and provider["forward"] is False
+    ext_proc = next(f for f in filters if f["name"] == "envoy.filters.http.ext_proc")["typed_config"]
+    assert ext_proc["forward_rules"] == {"disallowed_headers": {"patterns": [{"exact": "authorization"}]}}
     assert provider["payload_in_metadata"] == "jwt_payload"
     tenant = filters[1]["typed_config"]["rules"]
     assert tenant["action"] == "DENY" and list(tenant["policies"]) == ["no_usable_tenant"]

@@ -129,7 +129,7 @@ def test_envoys_own_refusals_on_the_door_are_in_openais_shape(text: str) -> None
       {"name": "b", "base_url": "http://y/api", "models": ["m"]}], "same path"),
     ([{"name": "a", "base_url": "http://x/v1", "models": ["m"], "api_key_file": "/k",
        "api_key_env": "K"}], "not both"),
-    ([{"name": "a", "base_url": "http://x/v1", "models": ["m"], "api_key_env": "K"},
+    ([{"name": "a", "base_url": "https://x/v1", "models": ["m"], "api_key_env": "K"},
       {"name": "b", "base_url": "http://y/v1", "models": ["m"]}], "must serve its models alone"),
 ])
 def test_bad_upstreams_stop_start_up_saying_why(upstreams: list, words: str) -> None:

@@ -54,7 +54,7 @@ def test_envoy_routes_the_default_model_to_the_adapter_with_the_callers_token(
     upstreams = json.dumps([{"name": "vllm", "base_url": "http://127.0.0.1:8000/v1",
                              "models": ["other"]}])
     text = render(_config(ZTGATE_GATEWAY__OPENAI_UPSTREAMS=upstreams,
-                          ZTGATE_OPENAI_ADAPTER__LISTEN="0.0.0.0:8091"))
+                          ZTGATE_OPENAI_ADAPTER__LISTEN="127.0.0.1:8091"))
     validate(text)
     routes = _routes(text)
     ours = routes[MODEL]

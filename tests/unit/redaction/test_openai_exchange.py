@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from ztgate.common.identity import TenantAccess
 from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
 from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
+from ztgate.protocols.openai.schema import DoorOptions
+from ztgate.protocols.openai.sse import SseReader
 from ztgate.redaction.openai_exchange import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER,
-                                                OpenAIExchange, OpenAIRequestError, SseReader,
-                                                UnknownRoute)
+                                                OpenAIExchange, OpenAIRequestError, UnknownRoute)
 from ztgate.redaction.pattern_scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from tests.fake_context import FakeContext
@@ -50,29 +51,89 @@ async def _scrubbed(service: RedactionService, payload: dict, path: str = CHAT_P
 
 # --- requests --------------------------------------------------------------------------------
 
-async def test_every_text_the_model_reads_is_scrubbed_and_unknown_fields_pass(
-        service: RedactionService) -> None:
+async def test_every_text_the_model_reads_is_scrubbed(service: RedactionService) -> None:
     sent, _ = await _scrubbed(service, {
-        "model": MODEL, "temperature": 0.2, "x_vendor": {"keep": [1, 2]}, "user": EMAIL,
-        "stop": [EMAIL, "\n\n"], "max_tokens": 8,
+        "model": MODEL, "temperature": 0.2, "user": EMAIL, "stop": [EMAIL, "\n\n"], "max_tokens": 8,
+        "metadata": {"owner": EMAIL}, "prediction": {"type": "content", "content": EMAIL},
+        "response_format": {"type": "json_schema", "json_schema": {
+            "name": "answer", "description": f"for {EMAIL}",
+            "schema": {"type": "object", "properties": {"who": {"enum": [EMAIL, "other"]}}}}},
+        "tools": [{"type": "function", "function": {
+            "name": "lookup", "description": f"looks up {EMAIL}",
+            "parameters": {"type": "object", "properties": {
+                "email": {"type": "string", "description": f"e.g. {EMAIL}", "enum": [EMAIL]}}}}}],
         "messages": [
-            {"role": "system", "content": "Be brief."},
+            {"role": "system", "content": "Be brief.", "name": EMAIL},
             {"role": "user", "content": [{"type": "text", "text": f"I am {EMAIL}, key {AWS}"},
                                          {"type": "text", "text": f"call {PHONE}"}]},
             {"role": "assistant", "content": None, "tool_calls": [
                 {"id": "c1", "type": "function",
-                 "function": {"name": "lookup", "arguments": json.dumps({"email": EMAIL})}}]},
+                 "function": {"name": "lookup", "arguments": json.dumps({"email": EMAIL})}}],
+             "function_call": {"name": "lookup", "arguments": json.dumps({"email": EMAIL})}},
             {"role": "tool", "tool_call_id": "c1", "content": f"token {GITHUB} for {EMAIL}"},
         ]})
     wire = json.dumps(sent)
     assert not [c for c in CANARIES if c in wire]
-    assert sent["temperature"] == 0.2 and sent["x_vendor"] == {"keep": [1, 2]}
+    assert sent["temperature"] == 0.2
     messages = sent["messages"]
     assert messages[1]["content"][0]["text"] == "I am <EMAIL_ADDRESS_1>, key <AWS_ACCESS_KEY_ID>"
     assert json.loads(messages[2]["tool_calls"][0]["function"]["arguments"]) == {
         "email": "<EMAIL_ADDRESS_1>"}
+    assert json.loads(messages[2]["function_call"]["arguments"]) == {"email": "<EMAIL_ADDRESS_1>"}
     assert messages[3]["content"] == "token <GITHUB_TOKEN> for <EMAIL_ADDRESS_1>"
     assert sent["stop"] == ["<EMAIL_ADDRESS_1>", "\n\n"] and sent["user"] == "<EMAIL_ADDRESS_1>"
+    assert sent["tools"][0]["function"]["parameters"]["properties"]["email"]["enum"] == [
+        "<EMAIL_ADDRESS_1>"]
+    assert sent["metadata"] == {"owner": "<EMAIL_ADDRESS_1>"} and messages[0]["name"] == "<EMAIL_ADDRESS_1>"
+
+
+async def test_an_unknown_field_is_refused_naming_it_unless_the_operator_lists_it(
+        service: RedactionService) -> None:
+    payload = {"model": MODEL, "x_vendor": {"keep": [1, EMAIL], EMAIL: 2},
+               "messages": [{"role": "user", "content": "hi"}]}
+    with pytest.raises(OpenAIRequestError, match="gateway.openai_extra_fields") as refused:
+        await _scrubbed(service, json.loads(json.dumps(payload)))
+    assert refused.value.param == "x_vendor"
+    with pytest.raises(OpenAIRequestError) as nested:
+        await _scrubbed(service, {"model": MODEL, "messages": [
+            {"role": "user", "content": "hi", "x_note": EMAIL}]})
+    assert nested.value.param == "messages[0].x_note"
+    sent, _ = await _scrubbed(service, payload, options=DoorOptions(extra_fields=frozenset({"x_vendor"})))
+    assert sent["x_vendor"] == {"keep": [1, "<EMAIL_ADDRESS_1>"], "<EMAIL_ADDRESS_1>": 2}
+
+
+@pytest.mark.parametrize("body, param", [
+    (b'{"model": "m", "messages": [{"role": "user", "content": "hi"}], "seed": 1' + b"9" * 5000 + b"}",
+     None),
+    (b'{"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 1e999}', None),
+    (b'{"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": NaN}', None),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}], "n": 5}), "n"),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}], "n": 0}), "n"),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}], "seed": 2**64}), "seed"),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 3}),
+     "temperature"),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}], "logprobs": True}),
+     "logprobs"),
+    (_json({"model": "m", "messages": [{"role": "wizard", "content": "hi"}]}), "messages[0].role"),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}],
+            "response_format": {"type": "yaml"}}), "response_format.type"),
+    (_json({"model": "m", "messages": [{"role": "user", "content": "hi"}],
+            "logit_bias": {"not-a-token": 1}}), "logit_bias (key 0)"),
+])
+async def test_numbers_enums_and_bounds_are_validated_with_a_400(service: RedactionService,
+                                                                 body: bytes, param: str | None) -> None:
+    with pytest.raises(OpenAIRequestError) as refused:
+        await OpenAIExchange(service, CHAT_PATH, tenant="").request_body(body)
+    assert refused.value.param == param
+    assert len(str(refused.value)) < 400  # a 5,000-digit number is not echoed back
+
+
+async def test_every_scrubbed_text_counts_against_the_prompt_limit(service: RedactionService) -> None:
+    limits = RequestLimits(max_prompt_bytes=200)
+    tools = [{"type": "function", "function": {"name": "f", "description": "x" * 300}}]
+    with pytest.raises(RequestTooLarge, match="limits.max_prompt_bytes"):
+        await OpenAIExchange(service, CHAT_PATH, tenant="", limits=limits).request_body(_json(
+            {"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "tools": tools}))
 
 
 @pytest.mark.parametrize("prompt", [f"mail {EMAIL}", [f"mail {EMAIL}", "second"]])
@@ -93,7 +154,7 @@ async def test_non_text_parts_are_refused_or_passed_as_configured(service: Redac
     with pytest.raises(OpenAIRequestError, match="gateway.openai_non_text_parts") as refused:
         await _scrubbed(service, json.loads(json.dumps(payload)))
     assert refused.value.param == "messages[0].content[1].type"
-    sent, _ = await _scrubbed(service, payload, pass_non_text_parts=True)
+    sent, _ = await _scrubbed(service, payload, options=DoorOptions(pass_non_text_parts=True))
     assert sent["messages"][0]["content"] == [{"type": "text", "text": "<EMAIL_ADDRESS_1>"}, IMAGE]
 
 
@@ -109,7 +170,7 @@ async def test_non_text_parts_are_refused_or_passed_as_configured(service: Redac
     (_json({"model": MODEL, "messages": [{"content": "hi"}]}), "messages[0].role"),
     (_json({"model": MODEL, "messages": [{"role": "user", "content": [{"type": "text"}]}]}),
      "messages[0].content[0].text"),
-    (_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "stop": [1]}), "stop"),
+    (_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "stop": [1]}), "stop[0]"),
     (_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "max_tokens": "9"}),
      "max_tokens"),
     (_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "stream": "yes"}),
@@ -403,3 +464,24 @@ async def test_a_compressed_answer_fails_the_call_rather_than_pass_unread(servic
     await exchange.request_body(_json({"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}))
     with pytest.raises(Exception, match="content-encoding 'gzip'"):
         exchange.response_headers("application/json", "gzip")
+
+
+async def test_a_text_repeated_across_a_tool_schema_is_scrubbed_once(service: RedactionService,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema repeats `type`, `string`, `description` hundreds of times: each distinct text goes
+    to the analysers once (recorded by wrapping the real redact_many), every copy gets its result."""
+    seen: list[int] = []
+    real = service.redact_many
+
+    async def recording(texts, **kwargs):
+        seen.append(len(texts))
+        return await real(texts, **kwargs)
+    monkeypatch.setattr(service, "redact_many", recording)
+    props = {f"p{i}": {"type": "string", "description": f"mail {EMAIL}"} for i in range(50)}
+    sent, _ = await _scrubbed(service, {"model": MODEL, "messages": [{"role": "user", "content": EMAIL}],
+                                        "tools": [{"type": "function", "function": {
+                                            "name": "f", "parameters": {"type": "object",
+                                                                        "properties": props}}}]})
+    assert seen and seen[0] < 70  # 50 keys, a handful of distinct words; not the 200-odd copies
+    described = {p["description"] for p in sent["tools"][0]["function"]["parameters"]["properties"].values()}
+    assert described == {"mail <EMAIL_ADDRESS_1>"}

@@ -1,0 +1,1 @@
+"""The wire protocols the gateway speaks besides its own gRPC contract (one package per API)."""
