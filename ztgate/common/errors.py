@@ -35,3 +35,7 @@ class Unavailable(ZtgateError):
 
 class DeadlineExceeded(ZtgateError):
     status = "DEADLINE_EXCEEDED"
+
+
+class RequestTooLarge(ResourceExhausted):
+    """A request past a size limit (RESOURCE_EXHAUSTED); the message names the setting."""

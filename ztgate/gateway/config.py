@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import Strict, TlsSettings, host_port, on_loopback
+from ztgate.protocols.openai.schema import DoorOptions
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
 DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
@@ -312,6 +313,12 @@ class GatewaySettings(Strict):
             raise ValueError("redaction_max_message_timeout_s must be at least "
                              "redaction_message_timeout_s (Envoy's wait for every message)")
         return self
+
+    def door_options(self) -> DoorOptions:
+        """The OpenAI door's field options, as the ext_proc processor applies them."""
+        return DoorOptions(pass_non_text_parts=self.openai_non_text_parts == "pass",
+                           extra_fields=frozenset(self.openai_extra_fields),
+                           max_choices=self.openai_max_choices)
 
     @property
     def scrub_timeouts(self) -> ScrubTimeouts:

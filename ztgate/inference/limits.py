@@ -17,12 +17,8 @@ from collections.abc import Sequence
 
 from pydantic import Field, model_validator
 
-from ztgate.common.errors import InvalidArgument, ResourceExhausted
+from ztgate.common.errors import InvalidArgument, RequestTooLarge
 from ztgate.common.settings import Strict
-
-
-class RequestTooLarge(ResourceExhausted):
-    """A request past a size limit (RESOURCE_EXHAUSTED); the message names the setting."""
 
 
 class LimitExceeded(InvalidArgument):

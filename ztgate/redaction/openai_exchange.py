@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ztgate.gateway.config import GatewaySettings
 from ztgate.inference.limits import RequestLimits, RequestTooLarge, utf8_length
 from ztgate.protocols.openai.errors import AnswerUnreadable, OpenAIRequestError, UnknownRoute
 from ztgate.protocols.openai.fields import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER, OPENAI_PREFIX,
@@ -39,7 +38,7 @@ from ztgate.redaction.openai_answers import AnswerStats, SseAnswer, WholeAnswer
 from ztgate.redaction.service import RedactionService
 
 __all__ = ["CHAT_PATH", "COMPLETIONS_PATH", "MODEL_HEADER", "OPENAI_PREFIX", "OPERATIONS",
-           "AnswerStats", "OpenAIExchange", "door_options", "OpenAIOutcome", "OpenAIRequestError", "UnknownRoute"]
+           "AnswerStats", "OpenAIExchange", "OpenAIOutcome", "OpenAIRequestError", "UnknownRoute"]
 
 T = TypeVar("T")
 
@@ -61,13 +60,6 @@ class OpenAIOutcome:
 class _Parsed:
     payload: dict
     walk: Walk
-
-
-def door_options(gateway: GatewaySettings) -> DoorOptions:
-    """The door's options from the gateway's settings."""
-    return DoorOptions(pass_non_text_parts=gateway.openai_non_text_parts == "pass",
-                       extra_fields=frozenset(gateway.openai_extra_fields),
-                       max_choices=gateway.openai_max_choices)
 
 
 def _stops(payload: dict) -> list[str]:

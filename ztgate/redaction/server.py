@@ -22,7 +22,6 @@ from ztgate.inference.limits import RequestLimits
 from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction import ext_proc, keys
 from ztgate.redaction.metrics import ScrubPath
-from ztgate.redaction.openai_exchange import door_options
 from ztgate.redaction.service import Finding, RedactionService
 
 if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
@@ -131,7 +130,7 @@ async def run(config: ZtgateConfig) -> None:
     service = RedactionService.from_settings(config.redaction, operator_keys)
     await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
                            limits=config.limits, timeouts=config.gateway.scrub_timeouts,
-                           door=door_options(config.gateway),
+                           door=config.gateway.door_options(),
                            own_models=frozenset([config.inference.model_name])
                            if config.openai_adapter_active else frozenset()),
                 config.redaction.server, config.otel)

@@ -8,8 +8,7 @@ is the one a gRPC client reads, naming the field, limit or setting.
 
 from __future__ import annotations
 
-from ztgate.common.errors import InvalidArgument, NotFound, ZtgateError
-from ztgate.inference.limits import RequestTooLarge
+from ztgate.common.errors import InvalidArgument, NotFound, RequestTooLarge, ZtgateError
 
 # gRPC status name -> (HTTP status, OpenAI error type, code).
 SHAPES: dict[str, tuple[int, str, str]] = {
