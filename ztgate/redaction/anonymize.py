@@ -152,7 +152,7 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
             pseudonymised.append(index)
         else:
             value = text[detection.start:detection.end]
-            replacements[index] = operators.replace(detection.entity_type, value, rule)
+            replacements[index] = operators.replace(detection.entity_type, value, rule, tenant=tenant)
     if pseudonymised:
         context = (vault.transaction(tenant, session_id) if vault is not None and session_id
                    else nullcontext(PseudonymTransaction(None, _EPHEMERAL_MAX_ENTRIES)))

@@ -8,7 +8,7 @@ Each action maps to a presidio-anonymizer `Operator` and an `OperatorConfig`:
 | mask         | `TailMask` (ours, on `Mask`)    | `************1111`: every code point but a kept tail |
 | redact       | Presidio `replace`, no value    | `<ENTITY_TYPE>` (not "": keeps the LLM's context)    |
 | hash         | `KeyedHash` (ours)              | `<ENTITY_TYPE:3fa9c2d1e0b4>`: HMAC-SHA256, truncated |
-| encrypt      | `AeadEncrypt` (ours)            | `enc:v1:` + base64 of AES-256-GCM nonce, ciphertext, tag; `Operators.decrypt` undoes it |
+| encrypt      | `AeadEncrypt` (ours)            | `enc:v2:` + base64 of AES-256-GCM nonce, ciphertext, tag (the tenant as associated data); `Operators.decrypt` undoes it |
 
 `AnonymizerEngine.anonymize` costs ~100-200 us for five spans (it copies results, re-resolves conflicts,
 builds an operator instance per span and formats debug strings), most of the layer's budget. So the hot
@@ -47,6 +47,7 @@ from presidio_anonymizer.entities import InvalidParamError, OperatorConfig
 from presidio_anonymizer.operators import Mask, Operator, OperatorType, Replace
 
 from ztgate.common.config import ConfigError
+from ztgate.common.tenants import DEFAULT_TENANT
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
 from ztgate.redaction.types import ALL_ENTITY_TYPES
 
@@ -59,7 +60,9 @@ MIN_HASH_KEY_BYTES = 16
 # Smallest `encrypt` key accepted, in bytes (the AES-256 key is derived from it).
 MIN_ENCRYPT_KEY_BYTES = 16
 # Starts every `encrypt` replacement: the format's version, so that a later one can be told apart.
-ENCRYPTED_PREFIX = "enc:v1:"
+ENCRYPTED_PREFIX = "enc:v2:"
+# Values sealed before the tenant became their associated data; refused by name, never opened.
+_UNBOUND_PREFIX = "enc:v1:"
 NONCE_BYTES = 12
 TAG_BYTES = 16
 # HKDF's `info`: binds the derived key to this use and format version.
@@ -160,14 +163,22 @@ def _aead(key: bytes) -> AESGCM:
     return AESGCM(derived)
 
 
+def _tenant_binding(tenant: str | None) -> bytes:
+    """AES-GCM associated data: a value sealed for one tenant does not open for another."""
+    return b"ztgate-tenant:" + (tenant or DEFAULT_TENANT).encode("utf-8")
+
+
 class AeadEncrypt(Operator):
-    """`enc:v1:` + base64(nonce || ciphertext || tag): AES-256-GCM, a fresh random nonce per value."""
+    """`enc:v2:` + base64(nonce || ciphertext || tag): AES-256-GCM, a fresh random nonce per value,
+    the tenant as associated data."""
 
     KEY = "key"
+    TENANT = "tenant"
 
     def operate(self, text: str = None, params: dict = None) -> str:
         nonce = os.urandom(NONCE_BYTES)
-        sealed = _aead(params[self.KEY]).encrypt(nonce, text.encode("utf-8"), None)
+        binding = _tenant_binding(params.get(self.TENANT))
+        sealed = _aead(params[self.KEY]).encrypt(nonce, text.encode("utf-8"), binding)
         return ENCRYPTED_PREFIX + base64.b64encode(nonce + sealed).decode("ascii")
 
     def validate(self, params: dict = None) -> None:
@@ -183,8 +194,12 @@ class AeadEncrypt(Operator):
         return OperatorType.Anonymize
 
 
-def open_sealed(key: bytes, value: str) -> str:
-    """Undoes `AeadEncrypt`; DecryptError if `value` is not one of its outputs under `key`, intact."""
+def open_sealed(key: bytes, value: str, tenant: str | None = None) -> str:
+    """Undoes `AeadEncrypt`; DecryptError if `value` is not one of its outputs under `key` for
+    `tenant` (None: `default`), intact."""
+    if value.startswith(_UNBOUND_PREFIX):
+        raise DecryptError(f"{_UNBOUND_PREFIX!r} values were sealed before values were bound to their "
+                           f"tenant and are not opened; encrypt the original again")
     if not value.startswith(ENCRYPTED_PREFIX):
         raise DecryptError(f"not an encrypt replacement (they start with {ENCRYPTED_PREFIX!r})")
     try:
@@ -194,10 +209,10 @@ def open_sealed(key: bytes, value: str) -> str:
     if len(raw) < NONCE_BYTES + TAG_BYTES:
         raise DecryptError("encrypt replacement too short: truncated")
     try:
-        plain = _aead(key).decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], None)
+        plain = _aead(key).decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:], _tenant_binding(tenant))
     except InvalidTag:
-        raise DecryptError("encrypt replacement failed authentication: altered, truncated, or "
-                           "encrypted under another key") from None
+        raise DecryptError("encrypt replacement failed authentication: altered, truncated, "
+                           "encrypted under another key, or for another tenant") from None
     return plain.decode("utf-8")
 
 
@@ -289,11 +304,14 @@ class Operators:
         raise ValueError(f"action '{rule.action.value}' replaces nothing")
 
     def replace(self, entity_type: str, value: str, rule: ResolvedRule,
-                allocator: PlaceholderAllocator | None = None) -> str:
-        """The replacement of one detected `value` under `rule` (pseudonymize needs an allocator)."""
+                allocator: PlaceholderAllocator | None = None, *, tenant: str | None = None) -> str:
+        """The replacement of one detected `value` under `rule` (pseudonymize needs an allocator;
+        encrypt binds the value to `tenant`, None meaning `default`)."""
         config = self.config_for(rule)
         params = dict(config.params)
         params["entity_type"] = entity_type
+        if config.operator_name == ENCRYPT_OPERATOR:
+            params[AeadEncrypt.TENANT] = tenant
         if config.operator_name == PSEUDONYMIZE_OPERATOR:
             if allocator is None:
                 raise ValueError("pseudonymize needs a placeholder allocator")
@@ -315,8 +333,9 @@ class Operators:
             configs[entity_type] = OperatorConfig(config.operator_name, params)
         return configs
 
-    def decrypt(self, ciphertext: str) -> str:
-        """Undoes `encrypt` with the configured key; DecryptError if the value was altered."""
+    def decrypt(self, ciphertext: str, tenant: str | None = None) -> str:
+        """Undoes `encrypt` with the configured key for `tenant`; DecryptError if the value was
+        altered or sealed for another tenant."""
         if self._encrypt_key is None:
             raise ConfigError("no encrypt_key is configured")
-        return open_sealed(self._encrypt_key, ciphertext)
+        return open_sealed(self._encrypt_key, ciphertext, tenant)

@@ -200,12 +200,16 @@ class RedactionService:
         self.lanes.close()
 
     def _policy(self, name: str, tenant: str) -> Policy:
-        """A tenant with a policy of its own cannot pick another (a weaker one) by name."""
+        """A tenant with a policy of its own cannot pick another (a weaker one) by name, and a policy
+        bound to tenants (its `tenants` list) serves only those tenants."""
         chosen = self.policies.resolve(name, tenant)
         own = self.policies.resolve("", tenant) if tenant else None
         if own is not None and own.name != "default" and chosen.name != own.name:
             raise PermissionDenied(f"tenant '{tenant}' is bound to policy '{own.name}' and cannot "
                                    f"use '{chosen.name}'")
+        if chosen.tenants and (tenant or "default") not in chosen.tenants:
+            raise PermissionDenied(f"policy '{chosen.name}' is bound to other tenants; tenant "
+                                   f"'{tenant or 'default'}' cannot use it")
         return chosen
 
     def _open(self, tenant: str, session_id: str) -> str:

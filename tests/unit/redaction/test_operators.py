@@ -259,3 +259,26 @@ def test_direct_path_gives_the_same_text_as_presidios_engine(operators):
     assert direct_text == engine_text
     assert direct_text.startswith("👋 <PERSON_1> <<EMAIL_ADDRESS:")
     assert direct_text.endswith("card ************1111 key <AWS_SECRET_KEY> <PERSON_1>")
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.text(max_size=60), owner=st.text(min_size=1, max_size=12), other=st.text(min_size=1, max_size=12))
+def test_a_value_sealed_for_one_tenant_opens_only_for_that_tenant(operators, value, owner, other):
+    """The tenant is AES-GCM's associated data: another tenant's decrypt fails authentication."""
+    ciphertext = operators.replace("IBAN_CODE", value, rule(Action.ENCRYPT), tenant=owner)
+    assert operators.decrypt(ciphertext, owner) == value
+    if other != owner:
+        with pytest.raises(DecryptError, match="another tenant"):
+            operators.decrypt(ciphertext, other)
+
+
+def test_no_tenant_is_the_default_tenant(operators):
+    ciphertext = operators.replace("IBAN_CODE", "DE89 3704", rule(Action.ENCRYPT))
+    assert operators.decrypt(ciphertext, "default") == "DE89 3704"
+    with pytest.raises(DecryptError):
+        operators.decrypt(ciphertext, "acme")
+
+
+def test_a_value_sealed_before_tenant_binding_is_refused_by_name(operators):
+    with pytest.raises(DecryptError, match="before values were bound to their tenant"):
+        operators.decrypt("enc:v1:" + base64.b64encode(bytes(40)).decode())

@@ -44,3 +44,14 @@ async def test_stream_chunks_are_scrubbed_off_the_event_loop_in_order(scanner: P
     assert len(replies) == len(chunks) and replies[-1].final
     assert slow.threads and threading.get_ident() not in slow.threads
     assert ticker.ticks >= 0.1 * len(slow.threads) / 0.01 / 4  # the loop ran on while each scan blocked
+
+
+@pytest.mark.parametrize("tenant", ["", "default", "globex"])
+async def test_a_policy_bound_to_other_tenants_serves_no_one_else(scanner: PatternScanner, tenant: str) -> None:
+    """`acme-strict` names its tenants; another tenant (or none) naming it is refused, not served."""
+    from ztgate.common.errors import PermissionDenied
+
+    service = make_service(scanner)
+    with pytest.raises(PermissionDenied, match="bound to other tenants"):
+        await service.redact(f"mail {EMAIL}", policy="acme-strict", tenant=tenant)
+    assert EMAIL not in (await service.redact(f"mail {EMAIL}", policy="default", tenant=tenant)).text
