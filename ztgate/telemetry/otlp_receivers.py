@@ -20,12 +20,15 @@ from ztgate.telemetry.collector import TelemetryCollector
 from ztgate.telemetry.otlp_metrics import count_points
 from ztgate.telemetry.otlp_signals import count_log_records, count_spans
 from ztgate.telemetry.retry_info import throttle_metadata
+from ztgate.telemetry.rtds import SERVICE_NAME as RTDS_SERVICE_NAME
+from ztgate.telemetry.rtds import registrar as rtds_registrar
 
 SERVICE_NAMES = (
     "ztgate.telemetry.v1.Telemetry",
     "opentelemetry.proto.collector.metrics.v1.MetricsService",
     "opentelemetry.proto.collector.trace.v1.TraceService",
     "opentelemetry.proto.collector.logs.v1.LogsService",
+    RTDS_SERVICE_NAME,
 )
 
 
@@ -87,7 +90,10 @@ class TelemetryServicer(telemetry_pb2_grpc.TelemetryServicer):
 
 
 def registrar(collector: TelemetryCollector) -> Callable[[grpc.aio.Server], None]:
+    rtds = rtds_registrar(collector.runtime, collector.restore)
+
     def register(server: grpc.aio.Server) -> None:
+        rtds(server)
         metrics_service_pb2_grpc.add_MetricsServiceServicer_to_server(
             MetricsReceiver(collector), server)
         trace_service_pb2_grpc.add_TraceServiceServicer_to_server(TraceReceiver(collector), server)
