@@ -87,8 +87,10 @@ def test_each_part_serves_mtls_as_its_certificate_and_takes_only_its_callers(com
     allowed = set(server.tls.allowed_clients)
     # Never the operator (no part holds its key); itself for its own health check.
     assert identity in allowed and pki.OPERATOR not in allowed
-    assert allowed - {identity} == ({pki.ENVOY, *pki.SERVERS} - {pki.TELEMETRY} if name == "telemetry"
-                                    else {pki.ENVOY})
+    expected = {"telemetry": {pki.ENVOY, *pki.SERVERS} - {pki.TELEMETRY},
+                # The collector's SLO probes of the primary.
+                "inference-primary": {pki.ENVOY, pki.TELEMETRY}}.get(name, {pki.ENVOY})
+    assert allowed - {identity} == expected
     # Only its own folder, read-only; the install's secrets volume is the issuer's alone.
     assert service["volumes"] == [f"part-{identity}:{folder}:ro"]
 
@@ -169,6 +171,9 @@ def test_the_issuer_gives_each_part_only_its_own_and_envoys_bootstrap_runs(compo
     assert redaction["type"] == "STRICT_DNS"
     [endpoint] = redaction["load_assignment"]["endpoints"][0]["lb_endpoints"]
     assert endpoint["endpoint"]["address"]["socket_address"] == {"address": "redaction", "port_value": 50051}
+    # The SLO controller's runtime comes from the collector's RTDS, by its service name.
+    [endpoint] = clusters["telemetry_rtds"]["load_assignment"]["endpoints"][0]["lb_endpoints"]
+    assert endpoint["endpoint"]["address"]["socket_address"] == {"address": "telemetry", "port_value": 4317}
     # A second run keeps the install's keys and certificates.
     jwks = (tmp_path / "parts" / "envoy" / "tokens" / "jwks.json").read_bytes()
     ca = (tmp_path / "ca.pem").read_bytes()
@@ -208,3 +213,15 @@ def test_the_readme_says_how_to_mint_a_token_and_scale() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "docker compose run --rm init ztgate token mint --tenant" in readme
     assert "--scale redaction=3" in readme and "ZTGATE_TOKEN" in readme
+
+
+def test_the_slo_controller_runs_and_moves_traffic_by_rtds(compose: dict) -> None:
+    """On here as under `ztgate up` (issue #31): its decisions reach Envoy by RTDS, the
+    collector cannot read Envoy's loopback console, and it probes the primary by its name."""
+    telemetry = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["telemetry"]))
+    assert telemetry.telemetry.slo.enabled and telemetry.telemetry.slo.envoy_admin is None
+    assert telemetry.telemetry.slo.probe_interval_s > 0
+    assert telemetry.inference.primary.server.listen == "inference-primary:50052"
+    envoy = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["init"]))
+    assert envoy.telemetry.slo.rtds_layer == telemetry.telemetry.slo.rtds_layer
+    assert "ENABLED: \"false\"" not in (ROOT / "compose.yaml").read_text()
