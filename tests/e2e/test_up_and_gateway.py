@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -144,6 +145,26 @@ def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
         assert time.monotonic() < deadline, "no rpc.server.duration for Redact reached /metrics"
         time.sleep(1)
     assert "rpc_server_duration_seconds_bucket" in body
+
+
+def test_envoy_takes_the_slo_split_from_the_collector_by_rtds_over_mtls(suite) -> None:
+    """Under `up` as in compose and Kubernetes, the controller's split reaches Envoy by RTDS, on
+    the mesh's mTLS (Envoy presents its certificate to the collector)."""
+    _, env = suite
+    deadline = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(f"http://{env['ZTGATE_GATEWAY__ADMIN']}/runtime?format=json") as resp:
+            runtime = json.loads(resp.read())
+        entry = runtime["entries"].get("ztgate.inference.primary_percent")
+        if entry is not None:
+            break
+        assert time.monotonic() < deadline, f"no SLO runtime in Envoy: {runtime}"
+        time.sleep(0.5)
+    assert runtime["layers"][-1] == "ztgate_slo" and entry["final_value"] == "100"
+    assert entry["layer_values"][-1] == "100"  # from the RTDS layer, not the console's
+    with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+        body = resp.read().decode()
+    assert "ztgate_slo_rtds_subscribers 1.0" in body and "ztgate_slo_rtds_rejected_total 0.0" in body
 
 
 def test_ctrl_c_stops_everything(suite) -> None:
