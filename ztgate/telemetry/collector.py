@@ -140,6 +140,11 @@ class TelemetryCollector:
                          "Data points accepted but not aggregated, by reason")
         for reason, count in sorted(dict(agg.dropped).items()):
             dropped.add(count, reason=reason)
+        starts = MetricBuilder("ztgate_telemetry_part_starts", "counter",
+                               "Processes of a part (job) first seen by the collector, each by "
+                               "its service.instance.id: a start, a restart or a new replica")
+        for job, count in sorted(self.pipeline.starts.snapshot().items()):
+            starts.add(count, job=job)
         overflow = MetricBuilder("ztgate_telemetry_overflow_points", "counter",
                           "Data points folded into the `other` series past the series limit")
         for name, count in sorted(agg.overflow_counts().items()):
@@ -154,7 +159,7 @@ class TelemetryCollector:
                    "Items taken from the queue and processed").add(self.pipeline.processed).metric,
             MetricBuilder("ztgate_telemetry_series", "gauge", "Series in the exposition")
             .add(agg.series_count()).metric,
-            accepted.metric, refused.metric, dropped.metric, overflow.metric,
+            accepted.metric, refused.metric, dropped.metric, overflow.metric, starts.metric,
         ]
         if self.forwarders:
             sent = MetricBuilder("ztgate_telemetry_forward_sent_exports", "counter",
@@ -191,6 +196,10 @@ class TelemetryCollector:
             MetricBuilder("ztgate_slo_fallback_active", "gauge",
                    "1 while inference traffic is moved to the fallback by the SLO controller")
             .add(0 if st.state == PRIMARY else 1).metric,
+            MetricBuilder("ztgate_slo_state_age_seconds", "gauge",
+                   "Seconds since the controller entered its current state (with "
+                   "ztgate_slo_fallback_active: how long traffic has been on the fallback)")
+            .add(slo.state_age_s).metric,
             MetricBuilder("ztgate_slo_ttft_p99_seconds", "gauge",
                    "Rolling P99 time to first token of the primary, as the controller measured it")
             .add(st.ttft_p99_s).metric,

@@ -96,6 +96,8 @@ class SloController:
                      if settings.tpot_trip_ms is not None else None)
         self.status = SloStatus()
         self._since = clock() - settings.min_hold_s
+        # When the current state was entered (the start counts as entering the primary).
+        self._entered = clock()
         self._misses_seen: int | None = None
         self._last_probe = -math.inf
 
@@ -135,7 +137,7 @@ class SloController:
         p99_ms = round((st.ttft_p99_s or 0.0) * 1000, 1)
         st.state = target
         st.transitions[target] += 1
-        self._since = self.clock()
+        self._since = self._entered = self.clock()
         for signal in self.observers:
             signal.window.clear()
         if target == FALLBACK:
@@ -150,6 +152,11 @@ class SloController:
                         self.settings.ttft_recover_ms,
                         extra={"event": "slo_transition", "state": target, "p99_ms": p99_ms,
                                "count": st.ttft_samples})
+
+    @property
+    def state_age_s(self) -> float:
+        """Seconds in the current state: how long traffic has been where it is."""
+        return self.clock() - self._entered
 
     def desired_percent(self) -> int:
         s = self.settings
@@ -204,7 +211,7 @@ class SloController:
         if state != FALLBACK or st.state == FALLBACK or any(st.transitions.values()):
             return
         st.state, st.restored = FALLBACK, st.restored + 1
-        self._since = self.clock()
+        self._since = self._entered = self.clock()
         for signal in self.observers:
             signal.window.clear()
         log.warning("envoy still routes to the fallback by an earlier decision: keeping it",

@@ -333,3 +333,13 @@ async def test_a_failing_probe_is_a_miss() -> None:
     await ctrl.step()
     assert ctrl.status.probes == {"ok": 0, "miss": 1}
     assert math.isclose(ctrl.ttft.window.quantile(0.5)[0], LATENCY_BUCKETS_S[-1])
+
+
+async def test_state_age_says_how_long_traffic_has_been_where_it_is() -> None:
+    ctrl, _, clock = _controller(min_hold_s=0)
+    clock.t += 30
+    assert ctrl.state_age_s == 30
+    _feed(ctrl, [5.0] * 30)
+    await ctrl.step()
+    clock.t += 7
+    assert ctrl.status.state == FALLBACK and ctrl.state_age_s == 7
