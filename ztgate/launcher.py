@@ -293,12 +293,27 @@ def _probe_address(address: str) -> str:
     return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else address
 
 
+async def part_health(config: ZtgateConfig, parts: tuple[str, ...] = (),
+                      identity: str = pki.OPERATOR, timeout_s: float = 1.0) -> list[dict[str, object]]:
+    """Each part's health (or only `parts`'), probed at once as `ztgate status` does: part,
+    healthy, address; shared by `status` and `top`."""
+    envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
+    children = [c for c in suite(config, None, envoy_config) if not parts or c.name in parts]
+    for child in children:
+        if child.health_address:
+            child.health_address = _probe_address(child.health_address)
+            if identity != pki.OPERATOR:
+                child.tls = pki.part_tls(config.mesh, identity)
+    healthy = await asyncio.gather(*(child.probe(timeout_s) for child in children))
+    return [{"part": child.name, "healthy": ok, "address": child.health_address or child.ready_url}
+            for child, ok in zip(children, healthy)]
+
+
 async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_json: bool = False,
                        identity: str = pki.OPERATOR) -> int:
     """Prints each part's health (or only `parts`'): a table, or with `as_json` one JSON object;
     exit code 0 only when all are healthy. `identity`: the certificate presented (a part's
     container checks itself with its own, and holds no other)."""
-    envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
     ok = True
     # A container's own check (`--part`) holds only its part's certificates and the operator's.
     if config.mesh.mtls and not parts:
@@ -307,20 +322,11 @@ async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_jso
         except pki.PkiError as exc:
             print(f"ztgate status: {exc}", file=sys.stderr)
             return 1
-    report = []
-    for child in suite(config, None, envoy_config):
-        if parts and child.name not in parts:
-            continue
-        if child.health_address:
-            child.health_address = _probe_address(child.health_address)
-            if identity != pki.OPERATOR:
-                child.tls = pki.part_tls(config.mesh, identity)
-        healthy = await child.probe()
-        ok &= healthy
-        where = child.health_address or child.ready_url
-        report.append({"part": child.name, "healthy": healthy, "address": where})
+    report = await part_health(config, parts, identity)
+    for entry in report:
+        ok &= entry["healthy"]
         if not as_json:
-            print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
+            print(f"{entry['part']:<18} {'SERVING' if entry['healthy'] else 'DOWN':<8} {entry['address']}")
     if as_json:
         print(json.dumps({"healthy": ok, "parts": report}, sort_keys=True))
     return 0 if ok else 1
