@@ -166,6 +166,11 @@ def test_top_shows_the_running_suite_with_real_figures_in_a_terminal(suite, tmp_
     socket = f"ztgate-top-{os.getpid()}"
     _tmux(socket, "new-session", "-d", "-s", "top", "-x", "200", "-y", "50", f"bash {script}")
     try:
+        deadline = time.monotonic() + 90
+        while "FIRST TOKEN" not in (screen := _tmux(socket, "capture-pane", "-p", "-t", "top")):
+            assert time.monotonic() < deadline, f"top drew nothing:\n{screen}"
+            time.sleep(0.5)
+        # Its window starts now: the calls below are its "last minute".
         for _ in range(3):  # calls while top watches (each a scrubbed prompt and a first token)
             result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"],
                           "--max-tokens", "4", "Say hello to jane.doe@example.com")
@@ -192,7 +197,10 @@ def test_top_shows_the_running_suite_with_real_figures_in_a_terminal(suite, tmp_
     [findings] = [line for line in screen.splitlines() if "EMAIL_ADDRESS" in line]
     assert int(findings.split("EMAIL_ADDRESS")[1].split()[0].replace(",", "")) >= 3, findings
     [doors] = [line for line in screen.splitlines() if line.startswith("DOORS")]
-    assert float(doors.split("inference gRPC")[1].split()[0]) >= 0, doors
+    total = doors.split("inference gRPC")[1].split()[1]  # "(N)": Envoy's upstream requests so far
+    assert int(total.strip("()").replace(",", "")) >= 3, doors
+    [served] = [line for line in screen.splitlines() if line.startswith("SPLIT")]
+    assert "served (last min): primary 100%" in served, served
 
 
 def test_envoy_takes_the_slo_split_from_the_collector_by_rtds_over_mtls(suite) -> None:

@@ -37,15 +37,17 @@ def _ms(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1000:,.0f} ms"
 
 
-def _door_rates(now: Snapshot, then: Snapshot | None) -> dict[str, float]:
+def _door_sum(counters: dict[str, float], prefixes: tuple[str, ...]) -> float:
+    return sum(v for name, v in counters.items() if name.endswith(".upstream_rq_total")
+               and any(name.removeprefix("cluster.").startswith(p) for p in prefixes))
+
+
+def _doors(now: Snapshot, then: Snapshot | None) -> dict[str, tuple[float | None, float]]:
+    """Per door: calls per second since `then` (None without it), and the total so far."""
     seconds = now.at - then.at if then else 0.0
     per_cluster = rate(now.envoy, then.envoy if then else None, seconds)
-    out = {}
-    for door, prefixes in DOORS:
-        out[door] = sum(v for name, v in per_cluster.items()
-                        if name.endswith(".upstream_rq_total")
-                        and any(name.removeprefix("cluster.").startswith(p) for p in prefixes))
-    return out
+    return {door: (_door_sum(per_cluster, prefixes) if then else None,
+                   _door_sum(now.envoy, prefixes)) for door, prefixes in DOORS}
 
 
 def _status(code: str) -> str:
@@ -62,9 +64,9 @@ def render(now: Snapshot, rate_then: Snapshot | None, window_then: Snapshot | No
              f"envoy {layout.envoy_admin}   (Ctrl-C quits)"]
     lines.append("PARTS   " + "   ".join(f"{name} {'SERVING' if ok else 'DOWN'}"
                                         for name, ok in now.health))
-    doors = _door_rates(now, rate_then)
-    lines.append("DOORS   calls/s  " + "   ".join(
-        f"{door} {value:.1f}" if rate_then else f"{door} -" for door, value in doors.items()))
+    lines.append("DOORS   calls/s (total)  " + "   ".join(
+        f"{door} {'-' if per_s is None else f'{per_s:.1f}'} ({total:,.0f})"
+        for door, (per_s, total) in _doors(now, rate_then).items()))
 
     # Traffic split: what Envoy's runtime says, what the SLO controller decided, what was served.
     percent = now.runtime.get(layout.runtime_key, "100 (default)")

@@ -85,7 +85,7 @@ def test_the_screen_shows_each_section_with_real_figures() -> None:
                        "http.ingress.downstream_rq_5xx": 2}, percent="0")
     screen = "\n".join(render(now, then, then, LAYOUT, width=200))
     assert "telemetry SERVING" in screen and "inference-primary DOWN" in screen
-    assert "inference gRPC 2.5" in screen and "redaction gRPC 0.5" in screen
+    assert "inference gRPC 2.5 (25)" in screen and "redaction gRPC 0.5 (5)" in screen
     assert "ztgate.inference.primary_percent=0" in screen
     assert "fallback 25%" in screen and "primary 75%" in screen  # the 60 probe calls left out
     assert "FALLBACK (tripped)" in screen
@@ -102,4 +102,4 @@ def test_an_unread_source_is_said_not_shown_as_zero() -> None:
     snap = Snapshot(at=0, errors=["collector http://127.0.0.1:9464/metrics: URLError"])
     screen = "\n".join(render(snap, None, None, LAYOUT))
     assert "unknown (collector unread)" in screen and "UNREAD  collector" in screen
-    assert "inference gRPC -" in screen
+    assert "inference gRPC - (0)" in screen
