@@ -10,7 +10,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+)
 
 from ztgate.telemetry.otlp_metrics import resource_labels
 

@@ -110,7 +110,7 @@ def rate(now: Mapping[str, float], then: Mapping[str, float] | None, seconds: fl
 
 
 def _get(url: str, timeout_s: float) -> bytes:
-    with urllib.request.urlopen(url, timeout=timeout_s) as resp:  # noqa: S310 - the suite's own
+    with urllib.request.urlopen(url, timeout=timeout_s) as resp:
         return resp.read()
 
 

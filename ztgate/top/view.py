@@ -60,8 +60,8 @@ def render(now: Snapshot, rate_then: Snapshot | None, window_then: Snapshot | No
     the line, traffic split and SLO state, redaction findings by type, errors by status.
     `rate_then` (a few seconds back) gives per-second rates, `window_then` (up to a minute back)
     the first-token quantiles and the served split."""
-    lines = [f"ztgate top   {time.strftime('%H:%M:%S')}   collector {layout.collector}   "
-             f"envoy {layout.envoy_admin}   (Ctrl-C quits)"]
+    lines = [(f"ztgate top   {time.strftime('%H:%M:%S')}   collector {layout.collector}   "
+              f"envoy {layout.envoy_admin}   (Ctrl-C quits)")]
     lines.append("PARTS   " + "   ".join(f"{name} {'SERVING' if ok else 'DOWN'}"
                                         for name, ok in now.health))
     lines.append("DOORS   calls/s (total)  " + "   ".join(

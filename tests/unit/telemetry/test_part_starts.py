@@ -1,7 +1,9 @@
 """Part starts: a process (service.instance.id) new to the collector counts once per part, so a
 restart shows in every deployment; memory is bounded however many ids arrive."""
 
-from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
+    ExportMetricsServiceRequest,
+)
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
 from ztgate.telemetry.part_starts import PartStarts
