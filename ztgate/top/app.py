@@ -4,6 +4,7 @@ draw the screen (ANSI: home, clear, lines), until Ctrl-C."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from collections import deque
@@ -49,6 +50,15 @@ async def snapshot(config: ZtgateConfig) -> Snapshot:
     return snap
 
 
+def _screen_size(out: TextIO) -> os.terminal_size:
+    """The terminal's own size (a COLUMNS left in the environment by a parent is not it), else
+    COLUMNS/LINES, else 100x30."""
+    try:
+        return os.get_terminal_size(out.fileno())
+    except (AttributeError, OSError, ValueError):
+        return shutil.get_terminal_size((100, 30))
+
+
 def _back(history: deque[Snapshot], seconds: float) -> Snapshot | None:
     """The oldest kept snapshot no older than `seconds` before the newest (None with one only)."""
     newest = history[-1]
@@ -68,7 +78,7 @@ async def run(config: ZtgateConfig, interval_s: float, out: TextIO = sys.stdout)
         history.append(await snapshot(config))
         while history[-1].at - history[0].at > WINDOW_S:
             history.popleft()
-        size = shutil.get_terminal_size((100, 30))
+        size = _screen_size(out)
         lines = render(history[-1], _back(history, RATE_S), _back(history, WINDOW_S), layout,
                        width=size.columns)
         out.write(HOME_CLEAR + "\n".join(lines[:size.lines]) + "\n")
