@@ -54,6 +54,7 @@ class RuntimePublisher:
         # Envoy streams open now, and responses Envoy refused (NACK) so far.
         self.subscribers = 0
         self.rejected = 0
+        self.closed = False
 
     def publish(self, fields: dict[str, int], state: str) -> None:
         """Makes `fields` the layer's content; every open stream sends it."""
@@ -63,9 +64,14 @@ class RuntimePublisher:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    def close(self) -> None:
+        """Ends every stream (shutdown): Envoy keeps what it has and reconnects elsewhere or later."""
+        self.closed = True
+        self._changed.set()
+
     async def changed(self, seen: str) -> None:
-        """Returns once the version differs from `seen`."""
-        while self.version == seen:
+        """Returns once the version differs from `seen`, or the publisher is closed."""
+        while self.version == seen and not self.closed:
             await self._changed.wait()
 
     def response(self, nonce: str) -> discovery_pb2.DiscoveryResponse:
@@ -108,7 +114,7 @@ class RuntimeDiscovery(rtds_pb2_grpc.RuntimeDiscoveryServiceServicer):
         sent = ""
         waiting: asyncio.Task[None] | None = None
         try:
-            while True:
+            while not pub.closed:
                 if pub.fields is not None and pub.version != sent:
                     sent = pub.version
                     yield pub.response(nonce=sent)

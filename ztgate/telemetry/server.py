@@ -50,9 +50,12 @@ def primary_probe(config: ZtgateConfig) -> PrimaryProbe | None:
 
 def build_spec(collector: TelemetryCollector) -> ServiceSpec:
     """The runtime's view of the collector (shared by `run` and tests)."""
+    async def drain() -> None:
+        collector.runtime.close()
+
     return ServiceSpec(name="telemetry", service_names=list(SERVICE_NAMES),
                        register=registrar(collector), start=collector.start,
-                       stop=collector.stop)
+                       stop=collector.stop, drain=drain)
 
 
 def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> ZtgateConfig:

@@ -148,3 +148,16 @@ async def test_a_request_for_another_resource_is_refused_with_a_clear_status(
 ])
 def test_version_names_its_state(version: str, state: str | None) -> None:
     assert version_state(version) == state
+
+
+async def test_shutdown_ends_every_stream_at_once(served) -> None:
+    """Envoy's stream never ends by itself: at shutdown the collector ends it, instead of the
+    server waiting out its whole grace for it."""
+    collector, stub = served
+    await collector.slo.step()
+    envoy = EnvoySide(stub)
+    envoy.ask()
+    await envoy.next()
+    collector.runtime.close()
+    assert await asyncio.wait_for(envoy.call.read(), 5) is grpc.aio.EOF
+    assert (await envoy.call.code()) == grpc.StatusCode.OK
