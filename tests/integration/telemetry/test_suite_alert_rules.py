@@ -1,7 +1,8 @@
 """The suite's own alerts in deploy/prometheus/rules.yaml (group ztgate-fallback): each fires on
 synthetic series that should fire it, with the labels and summary an operator reads, and stays
 quiet before and beside them (`promtool test rules`); every shipped alert has such a test; the
-rules name only metrics the collector exports."""
+rules, and the Grafana dashboard's queries (deploy/grafana), name only metrics the collector
+exports and parse as PromQL."""
 
 from __future__ import annotations
 
@@ -129,18 +130,46 @@ def test_every_shipped_alert_has_a_promtool_test() -> None:
         assert True in cases and False in cases, name
 
 
-def test_the_rules_name_only_exported_metrics() -> None:
+def _exported() -> set[str]:
     exported = set()
     for spec in sc.CATALOGUE:
         base, _ = metric_name(spec.name, spec.unit, spec.instrument)
         exported |= ({base + "_total"} if spec.instrument == "counter" else
                      {base + s for s in ("_bucket", "_sum", "_count")})
-    own = set(re.findall(r'MetricBuilder\("(ztgate_[a-z_]+)", "(counter|gauge)"', COLLECTOR.read_text()))
+    own = set(re.findall(r'MetricBuilder\("(ztgate_[a-z0-9_]+)", "(counter|gauge)"', COLLECTOR.read_text()))
     exported |= {name + "_total" if kind == "counter" else name for name, kind in own}
+    return exported
+
+
+def _names(expr: str) -> set[str]:
+    used = set(re.findall(r"\b((?:ztgate|gen_ai|rpc)_[a-z0-9_]+)(?=[{\[ )]|$)", expr))
+    return used - {"ztgate_instance", "ztgate_tenant", "ztgate_grpc_status", "ztgate_entity_type",
+                   "rpc_grpc_status_code", "rpc_service"}  # labels
+
+
+def test_the_rules_name_only_exported_metrics() -> None:
+    exported = _exported()
     for rule in _alerts("ztgate-fallback"):
-        used = set(re.findall(r"\b((?:ztgate|gen_ai)_[a-z_]+)(?=[{\[ )]|$)", rule["expr"]))
-        used -= {"ztgate_instance", "ztgate_tenant", "ztgate_grpc_status"}  # labels
+        used = _names(rule["expr"])
         assert used and used <= exported, (rule["alert"], used - exported)
+
+
+def test_the_dashboards_queries_parse_and_name_only_exported_metrics(tmp_path: Path) -> None:
+    import json
+
+    dashboard = json.loads((ROOT / "deploy" / "grafana" / "dashboards" / "ztgate.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    exported = _exported()
+    for expr in exprs:
+        used = _names(expr)
+        assert used and used <= exported, (expr, used - exported)
+    # promtool parses each as a recording rule's expression.
+    rules = {"groups": [{"name": "dashboard", "rules": [
+        {"record": f"ztgate:dashboard_{i}", "expr": e} for i, e in enumerate(exprs)]}]}
+    (tmp_path / "dashboard.yaml").write_text(yaml.safe_dump(rules))
+    check = subprocess.run([require_tool("promtool"), "check", "rules", str(tmp_path / "dashboard.yaml")],
+                           capture_output=True, text=True, timeout=30, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_promtool_accepts_the_rules_and_each_alert_fires_when_it_should(tmp_path: Path) -> None:
