@@ -17,10 +17,9 @@ from ztgate.inference.engines.base import Engine
 from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
 from ztgate.inference.engines.outputs import Delta
 from ztgate.inference.engines.request import GenerationRequest, engine_request_id
-from ztgate.inference.hallucination import HallucinationScorer
+from ztgate.inference.hallucination import HallucinationScorer, sampled
 from ztgate.inference.limits import RequestLimits
 from ztgate.inference.metrics import InferenceMetrics
-from ztgate.inference.scoring_sample import sampled
 
 log = logging.getLogger(__name__)
 

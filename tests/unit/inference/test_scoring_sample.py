@@ -2,7 +2,7 @@
 
 import pytest
 
-from ztgate.inference.scoring_sample import sampled
+from ztgate.inference.hallucination import sampled
 
 
 @pytest.mark.parametrize("percent, expected", [(100, 1.0), (0, 0.0)])
