@@ -311,6 +311,19 @@ def cmd_status(args: argparse.Namespace) -> int:
                                     identity=args.identity))
 
 
+def cmd_top(args: argparse.Namespace) -> int:
+    from ztgate.top.app import run
+
+    if not 0.1 <= args.interval <= 60:
+        print(f"ztgate top: --interval {args.interval:g} is outside 0.1 to 60 seconds", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(run(_config(args), args.interval))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ztgate", description=__doc__)
     parser.add_argument("--version", action="version", version=f"ztgate {_version()}")
@@ -506,6 +519,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "checks itself with its own)")
     with_json(p)
     p.set_defaults(func=cmd_status)
+
+    p = with_config(sub.add_parser("top", help="live terminal view of the running suite (Ctrl-C quits)"))
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between refreshes (default 1)")
+    p.set_defaults(func=cmd_top)
     return parser
 
 

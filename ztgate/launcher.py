@@ -308,6 +308,23 @@ def _probe_address(address: str) -> str:
     return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else address
 
 
+async def part_health(config: ZtgateConfig, parts: tuple[str, ...] = (),
+                      identity: str = pki.OPERATOR, timeout_s: float = 1.0) -> list[dict[str, object]]:
+    """Each part's health (or only `parts`'), probed at once on the address each part is configured
+    on (a replicated part's first replica): part, healthy, address; shared by `status` and `top`."""
+    tls = pki.operator_tls(config.mesh) if identity == pki.OPERATOR else pki.part_tls(config.mesh, identity)
+    probes = []
+    for part in active_parts(config):
+        if parts and part.name not in parts:
+            continue
+        ready_url = _ready_url(config, part)
+        probes.append(Child(part.name, [], None if ready_url else _probe_address(part.address(config)),
+                            part.service or "", ready_url=ready_url, tls=None if ready_url else tls))
+    healthy = await asyncio.gather(*(probe.probe(timeout_s) for probe in probes))
+    return [{"part": probe.name, "healthy": ok, "address": probe.health_address or probe.ready_url}
+            for probe, ok in zip(probes, healthy)]
+
+
 async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_json: bool = False,
                        identity: str = pki.OPERATOR) -> int:
     """Prints each part's health (or only `parts`'): a table, or with `as_json` one JSON object;
@@ -321,21 +338,11 @@ async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_jso
         except pki.PkiError as exc:
             print(f"ztgate status: {exc}", file=sys.stderr)
             return 1
-    tls = pki.operator_tls(config.mesh) if identity == pki.OPERATOR else pki.part_tls(config.mesh, identity)
-    report = []
-    for part in active_parts(config):
-        if parts and part.name not in parts:
-            continue
-        # Only the address each part is configured on (a replicated part's first replica).
-        ready_url = _ready_url(config, part)
-        probe = Child(part.name, [], None if ready_url else _probe_address(part.address(config)),
-                      part.service or "", ready_url=ready_url, tls=None if ready_url else tls)
-        healthy = await probe.probe()
-        ok &= healthy
-        where = probe.health_address or probe.ready_url
-        report.append({"part": part.name, "healthy": healthy, "address": where})
+    report = await part_health(config, parts, identity)
+    for entry in report:
+        ok &= entry["healthy"]
         if not as_json:
-            print(f"{part.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
+            print(f"{entry['part']:<18} {'SERVING' if entry['healthy'] else 'DOWN':<8} {entry['address']}")
     if as_json:
         print(json.dumps({"healthy": ok, "parts": report}, sort_keys=True))
     return 0 if ok else 1

@@ -410,10 +410,10 @@ class _Run:
 
     async def _slow(self, engine: list[int], hold_s: float, t0: float, stop_s: float) -> float | None:
         """Freezes `engine` in cycles for `hold_s`; when the controller moved traffic off (s from t0)."""
-        from ztgate.telemetry.envoy_admin import EnvoyRuntime
+        from ztgate.telemetry.envoy_admin import EnvoyAdmin
 
         key = self.runtime_key
-        runtime = EnvoyRuntime(self.up.admin, 2.0)
+        runtime = EnvoyAdmin(self.up.admin, 2.0)
         moved: float | None = None
         try:
             while time.monotonic() - t0 < hold_s:

@@ -173,7 +173,8 @@ def running_servers(engine: str | None, logs: Path, config: Path | None = None,
     addresses = {name: free_address() for name in SERIES}
     serve = [sys.executable, "-m", "ztgate.cli", "serve"]
     extra = ["--config", str(config)] if config else []
-    instance = {"ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false"}
+    instance = {"ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
+                "ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING": "false"}
     if engine:
         instance["ZTGATE_INFERENCE__PRIMARY__ENGINE"] = engine
     if engine == "transformers":

@@ -160,6 +160,8 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{primary.port}",
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": f"127.0.0.1:{fallback.port}",
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address,
+           # Where Envoy subscribes to the runtime (RTDS): a test's own collector may serve it.
+           "ZTGATE_TELEMETRY__SERVER__LISTEN": f"127.0.0.1:{free_port()}",
            # Without mesh the parts are started by hand, without certificates.
            **(mesh_env() if mesh else PLAINTEXT)}
     gateway_env = {**env, **(gateway_env or {})}

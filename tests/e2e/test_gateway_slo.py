@@ -5,8 +5,10 @@ One suite per module (gateway_suite.py): the real redaction service, Envoy with 
 `ztgate up` renders, and two RECORDING inference upstreams (`RecordingInference`, test doubles) whose
 first token comes after a prefill that grows with the prompt (0.5 ms a token here), as a model's
 does. The slow, failing, hanging and busy upstreams below are injected faults. The SLO test also
-runs the real telemetry collector (`ztgate serve telemetry`), whose controller reads Envoy's admin
-console and probes the primary directly.
+runs the real telemetry collector (`ztgate serve telemetry`) as compose and Kubernetes run it:
+Envoy subscribes to its runtime (RTDS) at the address the bootstrap names, the controller cannot
+read Envoy's admin console and probes the primary directly; the collector is killed and restarted
+while traffic is moved off the primary.
 
 The suite keeps the gateway's budget defaults (1.2 s, 12 s per 1,000 estimated tokens) but caps the
 per-try timeout at 6 s and the stream idle timeout at 7 s, admits 3 calls at a time per instance
@@ -16,8 +18,10 @@ and ejects for 1 s, so that each guarantee shows within seconds.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import shutil
+import signal
 import subprocess
 import time
 import urllib.request
@@ -30,7 +34,8 @@ import pytest
 from ztgate.common.semconv import PROBE_TENANT
 from ztgate.gateway.config import GatewaySettings
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
-from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
+from ztgate.gen.inference.v1 import inference_pb2_grpc
+from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyAdmin
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 from tests.procs import admin_get, free_port, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT
@@ -131,15 +136,22 @@ async def test_a_client_cannot_set_its_own_per_try_timeout_or_retries(suite: Sui
     assert _stat(suite, PRIMARY_BUDGET_MISSES) == misses
 
 
+def _runtime_modify(admin: str, percent: int) -> None:
+    """The operator's lever on the console's runtime layer (no collector publishes here)."""
+    request = urllib.request.Request(f"http://{admin}/runtime_modify?{RUNTIME_KEY}={percent}",
+                                     method="POST")
+    with urllib.request.urlopen(request, timeout=2) as resp:  # noqa: S310 - loopback
+        assert resp.status == 200
+
+
 async def test_get_score_reaches_the_primary_as_the_callers_tenant_whatever_the_runtime_key(
         suite: Suite, stub) -> None:
-    runtime = EnvoyRuntime(suite.admin, 2.0)
-    await runtime.set(RUNTIME_KEY, 0)  # new calls start on the fallback
+    _runtime_modify(suite.admin, 0)  # new calls start on the fallback
     try:
         reply = await stub.GetScore(ipb.ScoreRequest(request_id="r-7", wait_s=2.5,
                                                      tenant="someone-else"), timeout=30)
     finally:
-        await runtime.set(RUNTIME_KEY, 100)
+        _runtime_modify(suite.admin, 100)
     assert reply.state == "scored" and reply.hallucination_score == 0.25
     sent = suite.primary.score_requests[-1]
     # Without tokens Envoy sets the tenant `default`: the body's never goes through.
@@ -212,30 +224,55 @@ async def _until(predicate, what: str) -> None:
         await asyncio.sleep(0.2)
 
 
-async def test_a_primary_with_a_2s_first_token_trips_the_controller_and_heals_back(
+def _metrics(address: str) -> str:
+    with urllib.request.urlopen(f"http://{address}/metrics", timeout=5) as resp:  # noqa: S310
+        return resp.read().decode()
+
+
+def _value(text: str, name: str) -> float:
+    [value] = [float(v.split()[-1]) for v in text.splitlines() if v.startswith(name + " ")]
+    return value
+
+
+async def test_a_primary_with_a_2s_first_token_trips_the_controller_through_rtds_and_heals_back(
         suite: Suite, stub, tmp_path: Path) -> None:
-    listen, admin, metrics = f"127.0.0.1:{free_port()}", suite.admin, f"127.0.0.1:{free_port()}"
-    telemetry = spawn_service("telemetry", "telemetry", listen, tmp_path, env={
-        **PLAINTEXT, "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics,
-        "ZTGATE_TELEMETRY__SLO__ENVOY_ADMIN": admin, "ZTGATE_TELEMETRY__SLO__MIN_SAMPLES": "4",
-        "ZTGATE_TELEMETRY__SLO__WINDOW_S": "5", "ZTGATE_TELEMETRY__SLO__MIN_HOLD_S": "1",
-        "ZTGATE_TELEMETRY__SLO__EVALUATE_INTERVAL_S": "0.2",
-        "ZTGATE_TELEMETRY__SLO__PROBE_INTERVAL_S": "0.2",
-        # The probes' target: the primary's own address (the same setting the suite renders).
-        "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{suite.primary.port}"})
-    runtime = EnvoyRuntime(admin, 2.0)
+    """The controller's decision reaches Envoy by RTDS only (its admin console is out of the
+    collector's reach, as in compose and Kubernetes); a collector killed and restarted while
+    traffic is off the primary leaves it off, and the new one brings it back once healed."""
+    listen = suite.env["ZTGATE_TELEMETRY__SERVER__LISTEN"]  # where Envoy's bootstrap subscribes
+    metrics = f"127.0.0.1:{free_port()}"
+    env = {**PLAINTEXT, "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics,
+           "ZTGATE_TELEMETRY__SLO__MIN_SAMPLES": "4", "ZTGATE_TELEMETRY__SLO__WINDOW_S": "5",
+           "ZTGATE_TELEMETRY__SLO__MIN_HOLD_S": "1", "ZTGATE_TELEMETRY__SLO__EVALUATE_INTERVAL_S": "0.2",
+           "ZTGATE_TELEMETRY__SLO__PROBE_INTERVAL_S": "0.2",
+           # The probes' target: the primary's own address (the same setting the suite renders).
+           "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{suite.primary.port}"}
+
+    def start(name: str):
+        return spawn_service(name, "telemetry", listen, tmp_path, env=env)
+
+    telemetry = start("telemetry")
+    admin = EnvoyAdmin(suite.admin, 2.0)
     ejections = _stat(suite, "cluster.inference_primary.outlier_detection.ejections_enforced_total")
 
     async def percent(value: str) -> bool:
         assert telemetry.process.poll() is None, telemetry.log()[-3000:]
-        return await runtime.get(RUNTIME_KEY) == value
+        return await admin.get(RUNTIME_KEY) == value
+
+    async def subscribed() -> bool:
+        try:
+            return _value(await asyncio.to_thread(_metrics, metrics), "ztgate_slo_rtds_subscribers") == 1
+        except (OSError, ValueError):  # not listening yet
+            return False
 
     try:
         await asyncio.to_thread(wait_serving, telemetry, listen, "ztgate.telemetry.v1.Telemetry")
-        await _until(lambda: percent("100"), "the controller reconciles Envoy to the primary")
+        await _until(lambda: percent("100"), "the controller publishes the primary to Envoy")
+        layers = json.loads(admin_get(suite.admin, "/runtime"))["layers"]
+        assert layers == ["static", "admin", "ztgate_slo"]
 
         # Alive, healthy, and 2 s to its first token: each call pays the 1.2 s budget, then the
-        # fallback answers, until the controller has seen enough of them.
+        # fallback answers, and the controller's probes miss, until it has seen enough of them.
         suite.primary.delay_s = 2.0
 
         async def tripped() -> bool:
@@ -253,9 +290,25 @@ async def test_a_primary_with_a_2s_first_token_trips_the_controller_and_heals_ba
         assert _gateway_calls(suite.primary) == reached
         # A slow first token never ejected the primary: it stays the controller's to judge.
         assert _stat(suite, "cluster.inference_primary.outlier_detection.ejections_enforced_total") == ejections
-        # Still slow: the controller's probes keep finding it so, and traffic stays off it.
-        await asyncio.sleep(2)
-        assert await percent("0")
+
+        # The collector dies: Envoy keeps the last runtime it received, and calls still go to
+        # the fallback without paying the primary's budget.
+        telemetry.stop(signal.SIGKILL)
+        await asyncio.sleep(1.5)
+        assert await admin.get(RUNTIME_KEY) == "0"
+        answer = await stub.Generate(ipb.GenerateRequest(prompt="hi"), timeout=30)
+        assert answer.served_by == "fallback" and _gateway_calls(suite.primary) == reached
+        # A new collector, with nothing in memory: Envoy reconnects holding the fallback, and the
+        # controller keeps it (never a moment of 100 % back on the still-slow primary).
+        telemetry = start("telemetry-restarted")
+        await asyncio.to_thread(wait_serving, telemetry, listen, "ztgate.telemetry.v1.Telemetry")
+        await _until(subscribed, "Envoy subscribes to the restarted collector")
+        for _ in range(10):
+            assert await percent("0")
+            await asyncio.sleep(0.2)
+        text = _metrics(metrics)
+        assert _value(text, "ztgate_slo_restored_total") == 1, text
+        assert "ztgate_slo_fallback_active 1.0" in text
 
         suite.primary.delay_s = 0.0  # healed
         await _until(lambda: percent("100"), "the controller moves traffic back to the primary")
@@ -263,19 +316,15 @@ async def test_a_primary_with_a_2s_first_token_trips_the_controller_and_heals_ba
         assert answer.served_by == "primary"
         probes = [r for r in suite.primary.requests if r.tenant == PROBE_TENANT]
         assert probes and all(r.sampling.max_tokens == 1 for r in probes)
-        with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=5) as resp:  # noqa: S310
-            text = resp.read().decode()
-        for line in ('ztgate_slo_transitions_total{to="fallback"} 1.0',
-                     'ztgate_slo_transitions_total{to="primary"} 1.0', "ztgate_slo_fallback_active 0.0"):
+        text = _metrics(metrics)
+        for line in ('ztgate_slo_transitions_total{to="primary"} 1.0', "ztgate_slo_fallback_active 0.0",
+                     "ztgate_slo_rtds_rejected_total 0.0"):
             assert line in text, text
-        for name in ("ztgate_slo_budget_misses_total", 'ztgate_slo_probes_total{result="miss"}',
-                     'ztgate_slo_probes_total{result="ok"}'):
-            [value] = [float(v.split()[-1]) for v in text.splitlines() if v.startswith(name + " ")]
-            assert value > 0, name
+        for name in ('ztgate_slo_probes_total{result="miss"}', 'ztgate_slo_probes_total{result="ok"}'):
+            assert _value(text, name) > 0, name
         check = subprocess.run([shutil.which("promtool") or "promtool", "check", "metrics"],
                                input=text, capture_output=True, text=True, timeout=30)
         assert check.returncode == 0, check.stdout + check.stderr
     finally:
         suite.primary.delay_s = 0.0
         telemetry.stop()
-        await runtime.set(RUNTIME_KEY, 100)

@@ -147,7 +147,8 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     inference = spawn_service("inference", "inference", inference_address, logs, env={
         **otel, "ZTGATE_INFERENCE__PRIMARY__ENGINE": "transformers",
         "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": "none",
-        "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false"})
+        "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
+        "ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING": "false"})
     bootstrap = logs / "envoy.yaml"
     bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)

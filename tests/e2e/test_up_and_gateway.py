@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -144,6 +145,86 @@ def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
         assert time.monotonic() < deadline, "no rpc.server.duration for Redact reached /metrics"
         time.sleep(1)
     assert "rpc_server_duration_seconds_bucket" in body
+
+
+def _tmux(socket: str, *args: str) -> str:
+    """tmux on a server of the test's own (its socket name), never the user's."""
+    result = subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, timeout=30,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def _count(screen: str, label: str, field: int = 0) -> int:
+    """The number after `label` on the screen (field 1: the door's "(total)" after its rate)."""
+    for line in screen.splitlines():
+        if label in line:
+            return int(line.split(label)[1].split()[field].strip("()").replace(",", ""))
+    return 0
+
+
+def test_top_shows_the_running_suite_with_real_figures_in_a_terminal(suite, tmp_path: Path) -> None:
+    """`ztgate top` in a real terminal (a tmux pane, 200x50), read back with capture-pane while
+    calls go through the gateway: every part SERVING, the calls per door, the primary's first
+    token against the 1,200 ms line, the split Envoy takes from the collector, the findings."""
+    _, env = suite
+    script = tmp_path / "top.sh"
+    exports = {**env, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    script.write_text("".join(f"export {k}='{v}'\n" for k, v in exports.items())
+                      + f"exec {sys.executable} -m ztgate.cli top\n")
+    socket = f"ztgate-top-{os.getpid()}"
+    _tmux(socket, "new-session", "-d", "-s", "top", "-x", "200", "-y", "50", f"bash {script}")
+    try:
+        deadline = time.monotonic() + 90
+        while "FIRST TOKEN" not in (screen := _tmux(socket, "capture-pane", "-p", "-t", "top")):
+            assert time.monotonic() < deadline, f"top drew nothing:\n{screen}"
+            time.sleep(0.5)
+        # Its window starts now: the calls below are its "last minute".
+        for _ in range(3):  # calls while top watches (each a scrubbed prompt and a first token)
+            result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"],
+                          "--max-tokens", "4", "Say hello to jane.doe@example.com")
+            assert result.returncode == 0, result.stderr
+        deadline = time.monotonic() + 90
+        while True:  # until the three calls have been exported and counted (every 2 s)
+            screen = _tmux(socket, "capture-pane", "-p", "-t", "top")
+            primary = [line.split() for line in screen.splitlines()
+                       if line.strip().startswith("primary ") and "ms" in line]
+            if primary and _count(screen, "EMAIL_ADDRESS") >= 3 and _count(screen, "inference gRPC", 1) >= 3:
+                break
+            assert time.monotonic() < deadline, f"top never showed the calls:\n{screen}"
+            time.sleep(1)
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=30, check=False)
+    for part in ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy"):
+        assert f"{part} SERVING" in screen, screen
+    # The primary's first-token P50 and P99 of these calls, in ms, judged against the line.
+    [row] = primary
+    p50, p99 = float(row[1].replace(",", "")), float(row[3].replace(",", ""))
+    assert 0 < p50 <= p99 and row[5] in ("ok", "OVER"), row
+    assert "line 1,200 ms" in screen
+    assert "ztgate.inference.primary_percent=100" in screen and "SLO     primary" in screen
+    [served] = [line for line in screen.splitlines() if line.startswith("SPLIT")]
+    assert "served (last min): primary 100%" in served, served
+
+
+def test_envoy_takes_the_slo_split_from_the_collector_by_rtds_over_mtls(suite) -> None:
+    """Under `up` as in compose and Kubernetes, the controller's split reaches Envoy by RTDS, on
+    the mesh's mTLS (Envoy presents its certificate to the collector)."""
+    _, env = suite
+    deadline = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(f"http://{env['ZTGATE_GATEWAY__ADMIN']}/runtime?format=json") as resp:
+            runtime = json.loads(resp.read())
+        entry = runtime["entries"].get("ztgate.inference.primary_percent")
+        if entry is not None:
+            break
+        assert time.monotonic() < deadline, f"no SLO runtime in Envoy: {runtime}"
+        time.sleep(0.5)
+    assert runtime["layers"][-1] == "ztgate_slo" and entry["final_value"] == "100"
+    assert entry["layer_values"][-1] == "100"  # from the RTDS layer, not the console's
+    with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+        body = resp.read().decode()
+    assert "ztgate_slo_rtds_subscribers 1.0" in body and "ztgate_slo_rtds_rejected_total 0.0" in body
 
 
 def test_ctrl_c_stops_everything(suite) -> None:

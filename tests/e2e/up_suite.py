@@ -24,6 +24,7 @@ def up_env(logs: Path, **extra: str) -> dict[str, str]:
     env = dict(zip(ENV_KEYS, (f"127.0.0.1:{free_port()}" for _ in ENV_KEYS)))
     env["ZTGATE_REDACTION__WORKERS"] = "1"
     env["ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING"] = "false"
+    env["ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING"] = "false"
     env["ZTGATE_CACHE_DIR"] = str(compiled_cache_dir())
     env["ZTGATE_MESH__PKI_DIR"] = str(logs / "pki")  # empty: `up` issues the suite's certificates
     env["ZTGATE_REDACTION__KEYS_FILE"] = str(logs / "keys" / "redaction.json")  # and the redaction keys

@@ -7,6 +7,7 @@ collector never slows a request down.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable
 
 import grpc
@@ -38,7 +39,9 @@ def setup_telemetry(settings: OtelSettings, service: str) -> None:
     transport: dict[str, object] = (
         {"insecure": False, "credentials": client_credentials(settings.tls)} if settings.tls
         else {"insecure": True})
-    resource = Resource.create({"service.name": f"ztgate-{service}"})
+    # One id per process (the OTel convention): the collector counts a new one as a part's start.
+    resource = Resource.create({"service.name": f"ztgate-{service}",
+                                "service.instance.id": uuid.uuid4().hex})
     tracer_provider = TracerProvider(resource=resource)
     tracer_provider.add_span_processor(
         BatchSpanProcessor(OTLPSpanExporter(endpoint=settings.endpoint, **transport)))

@@ -53,6 +53,10 @@ GATEWAY_SERVICE_NAME = "ztgate-gateway"
 TRACE_EXPORT_TIMEOUT_S = 1.0
 # Exports of Envoy's spans in flight at most (a frozen collector holds them; more are dropped).
 TRACE_MAX_INFLIGHT_EXPORTS = 8
+# Seconds Envoy waits for the collector's runtime (RTDS) before serving by the route's default.
+RTDS_INITIAL_FETCH_TIMEOUT_S = 1
+# Longest pause, seconds, between Envoy's attempts to reach the collector's RTDS again.
+RTDS_MAX_RECONNECT_S = 2
 
 
 # Request headers with which a client could steer Envoy's router (its own timeouts, retries,
@@ -231,7 +235,13 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         # the pattern (RBAC) or nothing runs.
         default_tenant=DEFAULT_TENANT,
         tenant_regex=TENANT_PATTERN,
+        node=GATEWAY_SERVICE_NAME,
         tracing=_tracing(config),
+        # The collector serves the SLO controller's runtime layer at its OTLP address.
+        rtds={"layer": config.telemetry.slo.rtds_layer,
+              "collector": _address(config.telemetry.server.listen),
+              "initial_fetch_timeout_s": RTDS_INITIAL_FETCH_TIMEOUT_S,
+              "max_reconnect_s": RTDS_MAX_RECONNECT_S},
         openai=openai_door(gateway, adapter_upstream(
             config.openai_adapter.listen, config.inference.model_name)
             if config.openai_adapter_active else None),

@@ -125,8 +125,14 @@ class InstanceSettings(Strict):
     # minutes more per start, and on this project's 2-core CPU 25-40% more tokens/s
     # (docs/benchmarks.md).
     enforce_eager: bool = True
-    # Score every finished answer off the request path (teacher-forced pass in a background thread).
+    # Score finished answers off the request path (teacher-forced pass in a background thread),
+    # labelled by instance: on for both instances by default, so that answers served by the
+    # fallback (when something is wrong with the primary) are scored too. The scorer loads a copy
+    # of the instance's model and keeps at most 256 answers waiting (more are dropped).
     background_scoring: bool = False
+    # Percent of finished answers scored (chosen by request id, so a client's retry of the same id
+    # gets the same choice); lower it to bound the scorer's CPU on a busy instance.
+    score_sample_percent: int = Field(default=100, ge=0, le=100)
     # vLLM only: the device and its engine arguments (GPU memory, tensor parallelism, quantization).
     accelerator: AcceleratorSection = AcceleratorSection()
 
@@ -153,4 +159,5 @@ class InferenceSettings(Strict):
         name="primary", server=ServerSettings(listen="127.0.0.1:50052"), engine="vllm",
         speculative=SpeculativeSection(method="suffix"), background_scoring=True)
     fallback: InstanceSettings = InstanceSettings(
-        name="fallback", server=ServerSettings(listen="127.0.0.1:50053"), engine="transformers")
+        name="fallback", server=ServerSettings(listen="127.0.0.1:50053"), engine="transformers",
+        background_scoring=True)

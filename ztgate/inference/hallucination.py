@@ -26,6 +26,7 @@ is never reported: lookups answer None.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import math
 import queue
@@ -243,3 +244,14 @@ class HallucinationScorer:
                 event = self._events.pop(job.request_id, None)
                 if event is not None:
                     event.set()
+
+
+def sampled(engine_id: str, percent: int) -> bool:
+    """True for about `percent` % of ids, always the same answer for one id (a hash, not a
+    random draw: a retried request is scored, or not, as before)."""
+    if percent >= 100:
+        return True
+    if percent <= 0:
+        return False
+    bucket = int.from_bytes(hashlib.blake2b(engine_id.encode(), digest_size=8).digest(), "big") % 100
+    return bucket < percent

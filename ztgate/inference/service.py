@@ -17,7 +17,7 @@ from ztgate.inference.engines.base import Engine
 from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
 from ztgate.inference.engines.outputs import Delta
 from ztgate.inference.engines.request import GenerationRequest, engine_request_id
-from ztgate.inference.hallucination import HallucinationScorer
+from ztgate.inference.hallucination import HallucinationScorer, sampled
 from ztgate.inference.limits import RequestLimits
 from ztgate.inference.metrics import InferenceMetrics
 from ztgate.inference.speculator_lookup import default_speculator
@@ -142,7 +142,7 @@ class InferenceService:
                      completion_ids: tuple[int, ...], tenant: str) -> None:
         """Queues a finished answer for the background scorer (never blocks; drops when full),
         under its `engine_id`: a tenant asks for its own request's score, never another's."""
-        if self.scorer is None:
+        if self.scorer is None or not sampled(engine_id, self.instance.score_sample_percent):
             return
         if self.scorer.submit(engine_id, prompt_ids, completion_ids):
             asyncio.get_running_loop().create_task(self._report_score(engine_id, tenant))

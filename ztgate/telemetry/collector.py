@@ -21,6 +21,7 @@ from ztgate.telemetry.exposition import AggregationCollector, Exposition, Metric
 from ztgate.telemetry.forwarder import Forwarder, Send
 from ztgate.telemetry.pipeline import Pipeline
 from ztgate.telemetry.queue import IngestQueue, Item
+from ztgate.telemetry.rtds import RuntimePublisher
 from ztgate.telemetry.slo_controller import PRIMARY, Misses, Probe, SloController
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,6 @@ log = logging.getLogger(__name__)
 # Seconds the consumer gets to aggregate what is still queued at shutdown.
 STOP_TIMEOUT_S = 10.0
 UpstreamFactory = Callable[[ForwardEndpoint], tuple[Send, Callable[[], Awaitable[None]]]]
-Actuator = Callable[[int], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -44,18 +44,19 @@ class Status:
 
 class TelemetryCollector:
     def __init__(self, settings: TelemetrySettings, metrics_host: str, metrics_port: int,
-                 actuator: Actuator | None = None,
                  upstream: UpstreamFactory | None = None, *, misses: Misses | None = None,
                  probe: Probe | None = None,
                  closers: Iterable[Callable[[], Awaitable[None]]] = ()) -> None:
-        """`actuator`, `misses` and `probe` are the SLO controller's transports (Envoy's runtime,
-        Envoy's per-try-timeout counter, the primary); `closers` release them at stop."""
+        """`misses` and `probe` are the SLO controller's sources (Envoy's per-try-timeout
+        counter, the primary); `closers` release them at stop. The controller's decisions go to
+        Envoy through `runtime`, the RTDS layer this collector serves."""
         self.settings = settings
         self.queue = IngestQueue(settings.queue_size)
         self.aggregator = Aggregator(settings.max_series_per_metric, settings.max_metrics,
                                      settings.series_ttl_s)
-        self.slo = (SloController(settings.slo, actuator, misses=misses, probe=probe)
-                    if settings.slo.enabled and actuator is not None else None)
+        self.runtime = RuntimePublisher(settings.slo.rtds_layer)
+        self.slo = (SloController(settings.slo, self._publish, misses=misses, probe=probe)
+                    if settings.slo.enabled else None)
         self.forwarders: list[Forwarder] = []
         self._closers: list[Callable[[], Awaitable[None]]] = list(closers)
         for endpoint in settings.forward:
@@ -75,6 +76,14 @@ class TelemetryCollector:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = threading.Event()
         self._consumer: threading.Thread | None = None
+
+    def _publish(self, percent: int, state: str) -> None:
+        self.runtime.publish({self.settings.slo.runtime_key: percent}, state)
+
+    def restore(self, state: str) -> None:
+        """The state an Envoy reported holding when it (re)subscribed to the runtime."""
+        if self.slo is not None:
+            self.slo.restore(state)
 
     def offer(self, signal: str, request: object, weight: int) -> bool:
         """Queues an export for aggregation; False when it was refused (queue full)."""
@@ -131,6 +140,11 @@ class TelemetryCollector:
                          "Data points accepted but not aggregated, by reason")
         for reason, count in sorted(dict(agg.dropped).items()):
             dropped.add(count, reason=reason)
+        starts = MetricBuilder("ztgate_telemetry_part_starts", "counter",
+                               "Processes of a part (job) first seen by the collector, each by "
+                               "its service.instance.id: a start, a restart or a new replica")
+        for job, count in sorted(self.pipeline.starts.snapshot().items()):
+            starts.add(count, job=job)
         overflow = MetricBuilder("ztgate_telemetry_overflow_points", "counter",
                           "Data points folded into the `other` series past the series limit")
         for name, count in sorted(agg.overflow_counts().items()):
@@ -145,7 +159,7 @@ class TelemetryCollector:
                    "Items taken from the queue and processed").add(self.pipeline.processed).metric,
             MetricBuilder("ztgate_telemetry_series", "gauge", "Series in the exposition")
             .add(agg.series_count()).metric,
-            accepted.metric, refused.metric, dropped.metric, overflow.metric,
+            accepted.metric, refused.metric, dropped.metric, overflow.metric, starts.metric,
         ]
         if self.forwarders:
             sent = MetricBuilder("ztgate_telemetry_forward_sent_exports", "counter",
@@ -164,11 +178,11 @@ class TelemetryCollector:
                 buffered.add(f.buffered_bytes, upstream=f.name)
             out += [sent.metric, lost.metric, retries.metric, buffered.metric]
         if self.slo is not None:
-            out += self._slo_metrics(self.slo)
+            out += self._slo_metrics(self.slo, self.runtime)
         return out
 
     @staticmethod
-    def _slo_metrics(slo: SloController) -> list[Metric]:
+    def _slo_metrics(slo: SloController, runtime: RuntimePublisher) -> list[Metric]:
         st = slo.status
         transitions = MetricBuilder("ztgate_slo_transitions", "counter",
                              "SLO controller transitions, by the state moved to")
@@ -182,6 +196,10 @@ class TelemetryCollector:
             MetricBuilder("ztgate_slo_fallback_active", "gauge",
                    "1 while inference traffic is moved to the fallback by the SLO controller")
             .add(0 if st.state == PRIMARY else 1).metric,
+            MetricBuilder("ztgate_slo_state_age_seconds", "gauge",
+                   "Seconds since the controller entered its current state (with "
+                   "ztgate_slo_fallback_active: how long traffic has been on the fallback)")
+            .add(slo.state_age_s).metric,
             MetricBuilder("ztgate_slo_ttft_p99_seconds", "gauge",
                    "Rolling P99 time to first token of the primary, as the controller measured it")
             .add(st.ttft_p99_s).metric,
@@ -192,11 +210,17 @@ class TelemetryCollector:
                    "Rolling P99 time per output token of the primary (second signal)")
             .add(st.tpot_p99_s).metric,
             MetricBuilder("ztgate_slo_primary_percent", "gauge",
-                   "Percent of inference traffic last set for the primary in Envoy")
+                   "Percent of inference traffic last published for the primary (RTDS)")
             .add(st.applied_percent).metric,
-            MetricBuilder("ztgate_slo_actuation_failures", "counter",
-                   "Envoy admin calls of the SLO controller that failed")
-            .add(st.actuation_failures).metric,
+            MetricBuilder("ztgate_slo_rtds_subscribers", "gauge",
+                   "Envoy RTDS streams open to the collector (one per Envoy)")
+            .add(runtime.subscribers).metric,
+            MetricBuilder("ztgate_slo_rtds_rejected", "counter",
+                   "Runtime versions an Envoy refused (NACK)")
+            .add(runtime.rejected).metric,
+            MetricBuilder("ztgate_slo_restored", "counter",
+                   "Fallback decisions taken up again from Envoy after a collector restart")
+            .add(st.restored).metric,
             MetricBuilder("ztgate_slo_budget_misses", "counter",
                    "Primary-first tries Envoy abandoned at their first-token budget, counted "
                    "by the controller")

@@ -34,12 +34,18 @@ class ForwardEndpoint(Strict):
 
 
 class SloSettings(Strict):
-    # Runs the controller; off means no Envoy runtime change is ever made.
+    # Runs the controller; off means the collector publishes no runtime and Envoy routes by the
+    # route's default (every call starts on the primary).
     enabled: bool = True
-    # Envoy admin console that receives POST /runtime_modify (loopback).
-    envoy_admin: str = "127.0.0.1:9901"
+    # Envoy admin console whose per-try-timeout counter the controller reads (GET /stats, read
+    # only; loopback). Unset (null) where the collector cannot reach it (compose, Kubernetes):
+    # the probes then run in both states instead. `ztgate up` sets it to gateway.admin.
+    envoy_admin: str | None = None
     # Envoy runtime key read by the inference route's runtime_fraction (percent to the primary).
     runtime_key: str = "ztgate.inference.primary_percent"
+    # Name of the RTDS layer (and resource) that the collector serves and Envoy's bootstrap
+    # subscribes to: the controller publishes runtime_key there.
+    rtds_layer: str = Field(default="ztgate_slo", pattern=r"^[a-z][a-z0-9_]{0,63}$")
     # Percent sent to the primary while the SLO is breached (0 = all to the fallback).
     fallback_percent: int = Field(default=0, ge=0, le=100)
     # Percent sent to the primary in normal operation.
@@ -65,7 +71,7 @@ class SloSettings(Strict):
     evaluate_interval_s: float = Field(default=1.0, gt=0)
     # Seconds a state is held at least before the next transition (anti-flapping).
     min_hold_s: float = Field(default=10.0, ge=0)
-    # Seconds an Envoy admin call may take.
+    # Seconds a read of Envoy's admin console may take.
     admin_timeout_s: float = Field(default=2.0, gt=0)
     # Seconds between probes of the primary while traffic is moved off it: one short greedy call
     # (one token) straight to the primary (inference.primary.server.listen, as the telemetry

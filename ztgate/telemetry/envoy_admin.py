@@ -1,4 +1,6 @@
-"""Envoy's admin console as the SLO controller uses it: set and read runtime keys, read counters."""
+"""Envoy's admin console, read only: runtime keys and counters (the SLO controller's count of
+abandoned tries, tests, benchmarks). Nothing here writes: the controller publishes the runtime
+through RTDS (ztgate/telemetry/rtds.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ class AdminError(Exception):
     """Envoy's admin console refused or could not be reached; the message says which."""
 
 
-class EnvoyRuntime:
+class EnvoyAdmin:
     def __init__(self, admin: str, timeout_s: float) -> None:
         host, _, port = admin.rpartition(":")
         self.host, self.port = host.strip("[]"), int(port)
@@ -41,11 +43,6 @@ class EnvoyRuntime:
             raise AdminError(f"envoy admin {method} {path.split('?')[0]} answered "
                              f"{response.status}")
         return body
-
-    async def set(self, key: str, value: int) -> None:
-        """POST /runtime_modify?key=value (the admin runtime layer must be configured)."""
-        query = urllib.parse.urlencode({key: str(value)})
-        await asyncio.to_thread(self._call, "POST", f"/runtime_modify?{query}")
 
     async def get(self, key: str) -> str | None:
         """The key's final value from GET /runtime, or None when it is not set in any layer."""

@@ -20,11 +20,14 @@ from ztgate.telemetry.collector import TelemetryCollector
 from ztgate.telemetry.otlp_metrics import count_points
 from ztgate.telemetry.otlp_signals import count_log_records, count_spans
 from ztgate.telemetry.retry_info import throttle_metadata
+from ztgate.telemetry.rtds import SERVICE_NAME as RTDS_SERVICE_NAME
+from ztgate.telemetry.rtds import registrar as rtds_registrar
 
 # Full names from the proto descriptors, for health and reflection.
 SERVICE_NAMES = tuple(service.full_name for module in (
     telemetry_pb2, metrics_service_pb2, trace_service_pb2, logs_service_pb2)
     for service in module.DESCRIPTOR.services_by_name.values())
+SERVICE_NAMES = (*SERVICE_NAMES, RTDS_SERVICE_NAME)
 
 
 async def _export(collector: TelemetryCollector, signal: str, request: Any, weight: int,
@@ -85,7 +88,10 @@ class TelemetryServicer(telemetry_pb2_grpc.TelemetryServicer):
 
 
 def registrar(collector: TelemetryCollector) -> Callable[[grpc.aio.Server], None]:
+    rtds = rtds_registrar(collector.runtime, collector.restore)
+
     def register(server: grpc.aio.Server) -> None:
+        rtds(server)
         metrics_service_pb2_grpc.add_MetricsServiceServicer_to_server(
             MetricsReceiver(collector), server)
         trace_service_pb2_grpc.add_TraceServiceServicer_to_server(TraceReceiver(collector), server)

@@ -16,6 +16,7 @@ from ztgate.telemetry.aggregate import Aggregator, Kind
 from ztgate.telemetry.forwarder import Forwarder
 from ztgate.telemetry.otlp_metrics import HistogramObserver, fold
 from ztgate.telemetry.otlp_signals import evaluation_events, log_evaluation
+from ztgate.telemetry.part_starts import PartStarts
 from ztgate.telemetry.queue import IngestQueue, Item
 
 log = logging.getLogger(__name__)
@@ -45,9 +46,11 @@ class Pipeline:
         self.handoff = handoff
         # Items (data points, spans, log records) fully processed.
         self.processed = 0
+        self.starts = PartStarts()
 
     def process(self, item: Item) -> None:
         if item.signal == "metrics":
+            self.starts.observe(item.request)
             fold(item.request, self.aggregator, self.observers)
         elif item.signal == "logs":
             self._evaluations(item)

@@ -9,7 +9,7 @@ from ztgate.common.pki import TELEMETRY, part_tls
 from ztgate.common.server import ListenError, ServiceSpec, is_loopback, serve, split_host_port
 from ztgate.telemetry.collector import TelemetryCollector
 from ztgate.telemetry.config import ForwardEndpoint, TelemetrySettings
-from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
+from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyAdmin
 from ztgate.telemetry.forwarder import Send
 from ztgate.telemetry.otlp_client import OtlpUpstream
 from ztgate.telemetry.otlp_receivers import SERVICE_NAMES, registrar
@@ -25,21 +25,21 @@ def _upstream(endpoint: ForwardEndpoint) -> tuple[Send, Callable[[], Awaitable[N
 
 
 def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = None) -> TelemetryCollector:
-    """The collector with its real transports (Envoy admin, upstream OTLP over gRPC, and the SLO
-    controller's probe of the primary when one is given)."""
+    """The collector with its real transports (upstream OTLP over gRPC; for the SLO controller,
+    Envoy's per-try-timeout counter where its admin console is configured, and the probe of the
+    primary when one is given)."""
     host, port = split_host_port(settings.metrics_listen)
     if settings.metrics_tls is None and not is_loopback(host):
         raise ListenError(f"refusing to serve /metrics on {settings.metrics_listen} without TLS: "
                           "set telemetry.metrics_tls or use a loopback address")
-    runtime = EnvoyRuntime(settings.slo.envoy_admin, settings.slo.admin_timeout_s)
+    misses = None
+    if settings.slo.envoy_admin is not None:
+        admin = EnvoyAdmin(settings.slo.envoy_admin, settings.slo.admin_timeout_s)
 
-    async def actuate(percent: int) -> None:
-        await runtime.set(settings.slo.runtime_key, percent)
+        async def misses() -> int | None:
+            return await admin.counter(PRIMARY_BUDGET_MISSES)
 
-    async def misses() -> int | None:
-        return await runtime.counter(PRIMARY_BUDGET_MISSES)
-
-    return TelemetryCollector(settings, host, port, actuator=actuate, upstream=_upstream,
+    return TelemetryCollector(settings, host, port, upstream=_upstream,
                               misses=misses, probe=probe,
                               closers=[probe.close] if probe is not None else [])
 
@@ -54,9 +54,12 @@ def primary_probe(config: ZtgateConfig) -> PrimaryProbe | None:
 
 def build_spec(collector: TelemetryCollector) -> ServiceSpec:
     """The runtime's view of the collector (shared by `run` and tests)."""
+    async def drain() -> None:
+        collector.runtime.close()
+
     return ServiceSpec(name="telemetry", service_names=list(SERVICE_NAMES),
                        register=registrar(collector), start=collector.start,
-                       stop=collector.stop)
+                       stop=collector.stop, drain=drain)
 
 
 def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> ZtgateConfig:

@@ -15,11 +15,17 @@ slo.instance):
   call straight to the primary, timed to its first token, a miss past `ttft_trip_ms`), so that it
   can recover with no traffic there; the primary's OTLP points of these calls are skipped.
 
-When the P99 rises above `ttft_trip_ms` over at least `min_samples` samples, the controller sets
-Envoy's runtime key to `fallback_percent`; when it falls below the (lower) `ttft_recover_ms` it sets
-`primary_percent` again. Time per output token can be a second signal. The window is cleared at
-each transition, so the next decision rests on data gathered after it, and a state is held
-`min_hold_s` at least. A failed Envoy call is retried at every evaluation until it succeeds.
+Where Envoy's counter cannot be read (its admin console is on its own loopback, in another
+container or pod: `slo.envoy_admin` unset), the probes run in both states: a primary slower than
+the budget then shows as probe misses, since the calls Envoy abandoned never report.
+
+When the P99 rises above `ttft_trip_ms` over at least `min_samples` samples, the controller
+publishes Envoy's runtime key at `fallback_percent`; when it falls below the (lower)
+`ttft_recover_ms` it publishes `primary_percent` again. It publishes through Envoy's Runtime
+Discovery Service (ztgate/telemetry/rtds.py), the one way it moves traffic. Time per output token
+can be a second signal. The window is cleared at each transition, so the next decision rests on
+data gathered after it, and a state is held `min_hold_s` at least. After a restart of the
+collector, the state Envoy still holds is taken up again (`restore`) before any decision.
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ FALLBACK = "fallback"
 Misses = Callable[[], Awaitable[int | None]]
 # A probe of the primary with a deadline in seconds: its time to first token, None on a miss.
 Probe = Callable[[float], Awaitable[float | None]]
+# Publishes the percent of new inference calls that start on the primary, and the state it means.
+Publish = Callable[[int, str], None]
 
 
 @dataclass
@@ -56,10 +64,10 @@ class SloStatus:
     tpot_samples: int = 0
     # Transitions made, by target state.
     transitions: dict[str, int] = field(default_factory=lambda: {PRIMARY: 0, FALLBACK: 0})
-    # Envoy admin calls that failed.
-    actuation_failures: int = 0
-    # Percent last set in Envoy (None until the first successful call).
+    # Percent last published to Envoy (None until the first publication).
     applied_percent: int | None = None
+    # States taken up from what Envoy still held after a restart of the collector.
+    restored: int = 0
     # Tries Envoy abandoned at their first-token budget, counted into the window.
     budget_misses: int = 0
     # Probes of the primary, by result (ok, miss).
@@ -71,11 +79,11 @@ class SloStatus:
 
 
 class SloController:
-    def __init__(self, settings: SloSettings, actuate: Callable[[int], Awaitable[None]],
+    def __init__(self, settings: SloSettings, publish: Publish,
                  clock: Callable[[], float] = time.monotonic, *, misses: Misses | None = None,
                  probe: Probe | None = None) -> None:
         self.settings = settings
-        self._actuate = actuate
+        self._publish = publish
         self._misses = misses
         self._probe = probe
         self.clock = clock
@@ -88,7 +96,8 @@ class SloController:
                      if settings.tpot_trip_ms is not None else None)
         self.status = SloStatus()
         self._since = clock() - settings.min_hold_s
-        self._failing = False
+        # When the current state was entered (the start counts as entering the primary).
+        self._entered = clock()
         self._misses_seen: int | None = None
         self._last_probe = -math.inf
 
@@ -128,7 +137,7 @@ class SloController:
         p99_ms = round((st.ttft_p99_s or 0.0) * 1000, 1)
         st.state = target
         st.transitions[target] += 1
-        self._since = self.clock()
+        self._since = self._entered = self.clock()
         for signal in self.observers:
             signal.window.clear()
         if target == FALLBACK:
@@ -143,6 +152,11 @@ class SloController:
                         self.settings.ttft_recover_ms,
                         extra={"event": "slo_transition", "state": target, "p99_ms": p99_ms,
                                "count": st.ttft_samples})
+
+    @property
+    def state_age_s(self) -> float:
+        """Seconds in the current state: how long traffic has been where it is."""
+        return self.clock() - self._entered
 
     def desired_percent(self) -> int:
         s = self.settings
@@ -169,9 +183,11 @@ class SloController:
         self.status.budget_misses += new
 
     async def probe(self) -> None:
-        """While traffic is off the primary, one probe every probe_interval_s into the window."""
+        """While traffic is off the primary, or always where Envoy's counter is not read, one
+        probe every probe_interval_s into the window."""
         s = self.settings
-        if (self._probe is None or s.probe_interval_s <= 0 or self.status.state != FALLBACK
+        wanted = self.status.state == FALLBACK or self._misses is None
+        if (self._probe is None or s.probe_interval_s <= 0 or not wanted
                 or self.clock() - self._last_probe < s.probe_interval_s):
             return
         self._last_probe = self.clock()
@@ -187,33 +203,40 @@ class SloController:
             self.status.probes["ok"] += 1
             self.ttft.add(took)
 
+    def restore(self, state: str) -> None:
+        """Takes up the state an Envoy still holds from before a restart of the collector, when
+        this controller has decided nothing yet: the fallback is kept (and held min_hold_s, with
+        the probes to judge the primary afresh); anything else changes nothing."""
+        st = self.status
+        if state != FALLBACK or st.state == FALLBACK or any(st.transitions.values()):
+            return
+        st.state, st.restored = FALLBACK, st.restored + 1
+        self._since = self._entered = self.clock()
+        for signal in self.observers:
+            signal.window.clear()
+        log.warning("envoy still routes to the fallback by an earlier decision: keeping it",
+                    extra={"event": "slo_restored", "state": FALLBACK})
+        self._apply()
+
+    def _apply(self) -> None:
+        """Publishes the desired percent unless it is what was published last."""
+        percent = self.desired_percent()
+        if self.status.applied_percent == percent:
+            return
+        self._publish(percent, self.status.state)
+        self.status.applied_percent = percent
+        log.info("envoy runtime %s=%d published", self.settings.runtime_key, percent,
+                 extra={"event": "slo_published", "state": self.status.state})
+
     async def step(self) -> None:
-        """One evaluation: gather (Envoy's misses, a probe), decide, then bring Envoy to the
-        desired percent if it is not there."""
+        """One evaluation: gather (Envoy's misses, a probe), decide, then publish the desired
+        percent if it changed."""
         await self.count_misses()
         await self.probe()
         target = self.decide()
         if target is not None:
             self._transition(target)
-        percent = self.desired_percent()
-        if self.status.applied_percent == percent:
-            return
-        try:
-            await self._actuate(percent)
-        except Exception as exc:  # noqa: BLE001 - any failure is retried at the next step
-            self.status.actuation_failures += 1
-            if not self._failing:
-                log.warning("cannot set %s=%d in Envoy (%s); retrying every %.1f s",
-                            self.settings.runtime_key, percent, type(exc).__name__,
-                            self.settings.evaluate_interval_s,
-                            extra={"event": "slo_actuation_failed", "address":
-                                   self.settings.envoy_admin})
-            self._failing = True
-            return
-        self._failing = False
-        self.status.applied_percent = percent
-        log.info("envoy runtime %s=%d", self.settings.runtime_key, percent,
-                 extra={"event": "slo_actuated", "state": self.status.state})
+        self._apply()
 
     async def run(self) -> None:
         """Evaluates every evaluate_interval_s until cancelled."""

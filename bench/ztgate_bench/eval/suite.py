@@ -104,6 +104,7 @@ def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dic
         # One analysis worker and no background scoring: a small machine runs the eval.
         "ZTGATE_REDACTION__WORKERS": os.environ.get("ZTGATE_REDACTION__WORKERS", "1"),
         "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
+        "ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING": "false",
         # The gate judges answers, not time to first token (tests/e2e/test_gateway_slo.py does): a
         # loaded machine's slow first token must not turn a case into a failed call.
         "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),

@@ -172,3 +172,44 @@ async def test_a_score_is_found_only_by_the_tenant_whose_request_it_was(server) 
     for tenant in ("globex", ""):  # same request id, another tenant: nothing to see
         other = await stub.GetScore(pb.ScoreRequest(request_id="scored-1", tenant=tenant, wait_s=0.2))
         assert other.state == "unknown" and not other.HasField("hallucination_score")
+
+
+@pytest.mark.parametrize("percent, scored", [(100, True), (0, False)])
+async def test_the_fallbacks_answers_are_scored_and_labelled_by_instance(hf_engine, percent: int,
+                                                                          scored: bool) -> None:
+    """Issue #31: an answer the fallback served is scored like the primary's, and its score is
+    recorded as the fallback's (`ztgate.instance`); score_sample_percent bounds how many."""
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+    from ztgate.common.semconv import HALLUCINATION_SCORE, INSTANCE
+    from ztgate.inference.metrics import InferenceMetrics
+
+    reader = InMemoryMetricReader()
+    meter = MeterProvider(metric_readers=[reader]).get_meter("test")
+    instance = InstanceSettings(name="fallback", server=ServerSettings(listen="127.0.0.1:0"),
+                                engine="transformers", background_scoring=True,
+                                score_sample_percent=percent)
+    scorer = HallucinationScorer(hf_engine.model, max_len=hf_engine.max_model_len)
+    scorer.start()
+    service = InferenceService(hf_engine, instance, scorer=scorer,
+                               metrics=InferenceMetrics(hf_engine.model_name, "fallback", meter=meter))
+    try:
+        request = GenerationRequest(prompt="The capital of France is",
+                                    sampling=SamplingParams(temperature=0, max_tokens=6),
+                                    request_id=f"fb-{percent}", tenant="acme")
+        async for _ in service.generate(request):
+            pass
+        result = await scorer.wait(request.engine_id, 60)
+        await asyncio.sleep(0.1)  # the service records the score once the scorer has it
+    finally:
+        scorer.close()
+    points = [p for m in reader.get_metrics_data().resource_metrics[0].scope_metrics[0].metrics
+              if m.name == HALLUCINATION_SCORE for p in m.data.data_points]
+    assert (result is not None) == scored
+    if scored:
+        [point] = points
+        assert point.count == 1 and point.attributes[INSTANCE] == "fallback"
+        assert 0 <= point.sum <= 1
+    else:
+        assert points == []

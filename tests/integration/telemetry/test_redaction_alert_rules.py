@@ -1,6 +1,6 @@
-"""The alert rules docs/operations.md gives for the redaction metrics: promtool accepts them, they
+"""The redaction alert rules shipped in deploy/prometheus/rules.yaml: promtool accepts them, they
 fire on the series that should fire them and stay quiet on the others (`promtool test rules`),
-and they, like the doc's table, name the metrics as the collector exports them."""
+and they, like the table in docs/operations.md, name the metrics as the collector exports them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from ztgate.telemetry.naming import label_name, metric_name
 
 from telemetry_harness import require_tool
 
-OPERATIONS = Path(__file__).resolve().parents[3] / "docs" / "operations.md"
+ROOT = Path(__file__).resolve().parents[3]
+OPERATIONS = ROOT / "docs" / "operations.md"
+RULES = ROOT / "deploy" / "prometheus" / "rules.yaml"
 REDACTION_METRICS = (sc.REDACTION_FINDINGS, sc.BLOCKED_REQUESTS, sc.REDACTION_REFUSALS,
                      sc.REDACTION_DURATION)
 
@@ -29,9 +31,10 @@ def _exported(name: str) -> tuple[str, tuple[str, ...]]:
 
 
 def _rules_block() -> str:
-    blocks = re.findall(r"```yaml\n(.*?)```", OPERATIONS.read_text(), re.S)
-    [rules] = [b for b in blocks if "name: ztgate-redaction" in b]
-    return rules
+    """The file with the redaction group only."""
+    groups = yaml.safe_load(RULES.read_text())["groups"]
+    return yaml.safe_dump({"groups": [g for g in groups if g["name"] == "ztgate-redaction"]},
+                          sort_keys=False)
 
 
 def test_the_docs_name_each_redaction_metric_and_its_labels_as_exported() -> None:

@@ -26,6 +26,8 @@ SCHEMA = Path(__file__).with_name("schemas") / "compose-spec.json"
 PART_SERVICES = {"redaction": pki.REDACTION, "inference-primary": pki.INFERENCE_PRIMARY,
                  "inference-fallback": pki.INFERENCE_FALLBACK, "telemetry": pki.TELEMETRY}
 LONG_RUNNING = (*PART_SERVICES, "envoy", "inference-gpu")
+# `--profile observability`: Prometheus and Grafana, for those who run them.
+OBSERVABILITY = ("prometheus", "grafana")
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +57,10 @@ def test_compose_follows_the_compose_specification(compose: dict) -> None:
 
 def test_one_service_per_part_and_only_envoy_is_published(compose: dict) -> None:
     services = compose["services"]
-    assert set(PART_SERVICES) | {"init", "envoy", "inference-gpu"} == set(services)
+    assert set(PART_SERVICES) | {"init", "envoy", "inference-gpu", *OBSERVABILITY} == set(services)
     for name, service in services.items():
+        if name in OBSERVABILITY:  # optional; Grafana on the host's loopback only
+            continue
         assert ("ports" in service) == (name == "envoy"), name
         # A replica count of its own: no fixed container name (`--scale` needs none).
         assert "container_name" not in service, name
@@ -87,8 +91,10 @@ def test_each_part_serves_mtls_as_its_certificate_and_takes_only_its_callers(com
     allowed = set(server.tls.allowed_clients)
     # Never the operator (no part holds its key); itself for its own health check.
     assert identity in allowed and pki.OPERATOR not in allowed
-    assert allowed - {identity} == ({pki.ENVOY, *pki.SERVERS} - {pki.TELEMETRY} if name == "telemetry"
-                                    else {pki.ENVOY})
+    expected = {"telemetry": {pki.ENVOY, *pki.SERVERS} - {pki.TELEMETRY},
+                # The collector's SLO probes of the primary.
+                "inference-primary": {pki.ENVOY, pki.TELEMETRY}}.get(name, {pki.ENVOY})
+    assert allowed - {identity} == expected
     # Only its own folder, read-only; the install's secrets volume is the issuer's alone.
     assert service["volumes"] == [f"part-{identity}:{folder}:ro"]
 
@@ -169,6 +175,9 @@ def test_the_issuer_gives_each_part_only_its_own_and_envoys_bootstrap_runs(compo
     assert redaction["type"] == "STRICT_DNS"
     [endpoint] = redaction["load_assignment"]["endpoints"][0]["lb_endpoints"]
     assert endpoint["endpoint"]["address"]["socket_address"] == {"address": "redaction", "port_value": 50051}
+    # The SLO controller's runtime comes from the collector's RTDS, by its service name.
+    [endpoint] = clusters["telemetry_rtds"]["load_assignment"]["endpoints"][0]["lb_endpoints"]
+    assert endpoint["endpoint"]["address"]["socket_address"] == {"address": "telemetry", "port_value": 4317}
     # A second run keeps the install's keys and certificates.
     jwks = (tmp_path / "parts" / "envoy" / "tokens" / "jwks.json").read_bytes()
     ca = (tmp_path / "ca.pem").read_bytes()
@@ -208,3 +217,49 @@ def test_the_readme_says_how_to_mint_a_token_and_scale() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "docker compose run --rm init ztgate token mint --tenant" in readme
     assert "--scale redaction=3" in readme and "ZTGATE_TOKEN" in readme
+
+
+def test_the_slo_controller_runs_and_moves_traffic_by_rtds(compose: dict) -> None:
+    """On here as under `ztgate up` (issue #31): its decisions reach Envoy by RTDS, the
+    collector cannot read Envoy's loopback console, and it probes the primary by its name."""
+    telemetry = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["telemetry"]))
+    assert telemetry.telemetry.slo.enabled and telemetry.telemetry.slo.envoy_admin is None
+    assert telemetry.telemetry.slo.probe_interval_s > 0
+    assert telemetry.inference.primary.server.listen == "inference-primary:50052"
+    envoy = load_settings(ZtgateConfig, None, environ=_env(compose["services"]["init"]))
+    assert envoy.telemetry.slo.rtds_layer == telemetry.telemetry.slo.rtds_layer
+    assert "ENABLED: \"false\"" not in (ROOT / "compose.yaml").read_text()
+
+
+def test_the_observability_profile_scrapes_the_collector_and_provisions_the_dashboard(compose: dict) -> None:
+    """Checked statically: Prometheus shares the collector's network (its exposition stays on
+    loopback), scrapes where the collector serves it and loads the shipped rules; Grafana is
+    optional, on the host's loopback, and its datasource and dashboard are the shipped files."""
+    import subprocess
+
+    services = compose["services"]
+    prometheus, grafana = services["prometheus"], services["grafana"]
+    for service in (prometheus, grafana):
+        assert service["profiles"] == ["observability"] and service["cap_drop"] == ["ALL"]
+    assert prometheus["network_mode"] == "service:telemetry" and "ports" not in prometheus
+    telemetry = load_settings(ZtgateConfig, None, environ=_env(services["telemetry"]))
+    config = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text())
+    [job] = config["scrape_configs"]
+    assert job["static_configs"][0]["targets"] == [telemetry.telemetry.metrics_listen]
+    assert config["rule_files"] == ["rules.yaml"]
+    assert prometheus["volumes"] == ["./deploy/prometheus:/etc/prometheus:ro"]
+    check = subprocess.run(["promtool", "check", "config", str(ROOT / "deploy" / "prometheus" / "prometheus.yml")],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert grafana["ports"] == ["127.0.0.1:3000:3000"]
+    mounts = dict(v.rsplit(":", 1)[0].split(":", 1) for v in grafana["volumes"])
+    assert mounts["./deploy/grafana/provisioning"] == "/etc/grafana/provisioning"
+    datasource = yaml.safe_load((ROOT / "deploy/grafana/provisioning/datasources/prometheus.yaml").read_text())
+    [source] = datasource["datasources"]
+    assert source["url"] == "http://telemetry:9090"  # Prometheus, in the collector's namespace
+    provider = yaml.safe_load((ROOT / "deploy/grafana/provisioning/dashboards/ztgate.yaml").read_text())
+    assert provider["providers"][0]["options"]["path"] == mounts["./deploy/grafana/dashboards"]
+    dashboard = json.loads((ROOT / "deploy/grafana/dashboards/ztgate.json").read_text())
+    for panel in dashboard["panels"]:
+        assert panel["datasource"]["uid"] == source["uid"], panel["title"]
+        assert panel["targets"] and all(t["expr"] for t in panel["targets"]), panel["title"]

@@ -95,9 +95,12 @@ def test_only_envoy_reaches_redaction_and_inference_and_only_the_suite_the_colle
         target = policy["spec"]["podSelector"].get("matchLabels", {}).get("app.kubernetes.io/name")
         for rule in policy["spec"].get("ingress", []):
             allowed.setdefault(target, []).append(rule)
+    telemetry = [{"podSelector": {"matchLabels": {"app.kubernetes.io/name": "telemetry"}}}]
     for part in ("redaction", "inference-primary", "inference-fallback"):
         [rule] = allowed[part]
-        assert rule["from"] == envoy and rule["ports"] == [{"protocol": "TCP", "port": PORTS[part]}]
+        # The collector's SLO probes reach the primary too.
+        callers = envoy + telemetry if part == "inference-primary" else envoy
+        assert rule["from"] == callers and rule["ports"] == [{"protocol": "TCP", "port": PORTS[part]}]
     [rule] = allowed["telemetry"]
     assert rule["from"] == [{"podSelector": {"matchLabels": {"app.kubernetes.io/part-of": "ztgate"}}}]
     # Anyone may reach Envoy's ingress (TLS and a token still required), and nothing else of it.
@@ -214,3 +217,19 @@ def test_the_cli_writes_the_secrets_file_private_and_complete(tmp_path: Path) ->
                               str(tmp_path / "other.yaml")], capture_output=True, text=True, timeout=120,
                              env=env, cwd=ROOT)
     assert refused.returncode == 2 and "--kubernetes-secrets needs --parts" in refused.stderr
+
+
+def test_the_slo_controller_runs_and_probes_the_primary_by_its_service() -> None:
+    """On here as under `ztgate up` (issue #31): RTDS to Envoy, probes to the primary, whose
+    certificate check and network policy let the collector in."""
+    deployments = _by(_base(), "Deployment")
+
+    def env(name: str) -> dict[str, str]:
+        [main] = deployments[name]["spec"]["template"]["spec"]["containers"]
+        return {e["name"]: e["value"] for e in main["env"]}
+
+    collector = load_settings(ZtgateConfig, None, environ=env("telemetry"))
+    assert collector.telemetry.slo.enabled and collector.telemetry.slo.envoy_admin is None
+    assert collector.inference.primary.server.listen == f"inference-primary:{PORTS['inference-primary']}"
+    primary = load_settings(ZtgateConfig, None, environ=env("inference-primary"))
+    assert pki.TELEMETRY in primary.inference.primary.server.tls.allowed_clients

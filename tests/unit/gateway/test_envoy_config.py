@@ -167,10 +167,24 @@ def test_no_listener_shares_its_port_with_another_envoy(bootstrap: dict) -> None
     assert listeners and all(listener["enable_reuse_port"] is False for listener in listeners)
 
 
-def test_admin_runtime_layer_takes_runtime_modify(bootstrap: dict) -> None:
+def test_the_slo_runtime_comes_by_rtds_from_the_collector_above_the_admin_layer(
+        bootstrap: dict) -> None:
+    """The controller's split arrives over the mesh (RTDS), in every deployment; the console's
+    layer stays for the operator's levers, below it, so it cannot override the controller."""
     layers = bootstrap["layered_runtime"]["layers"]
-    assert [layer["name"] for layer in layers] == ["static", "admin"]
-    assert "admin_layer" in layers[-1]
+    assert [layer["name"] for layer in layers] == ["static", "admin", "ztgate_slo"]
+    assert "admin_layer" in layers[1]
+    rtds = layers[2]["rtds_layer"]
+    assert rtds["name"] == "ztgate_slo"
+    source = rtds["rtds_config"]["api_config_source"]
+    assert source["api_type"] == "GRPC"
+    assert source["grpc_services"][0]["envoy_grpc"]["cluster_name"] == "telemetry_rtds"
+    cluster = _clusters(bootstrap)["telemetry_rtds"]
+    address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]
+    assert address["socket_address"] == {"address": "127.0.0.1", "port_value": 4317}
+    tls = cluster["transport_socket"]["typed_config"]
+    assert tls["sni"] == "telemetry"  # the collector's certificate, over the suite's mTLS
+    assert bootstrap["node"]["id"] and bootstrap["node"]["cluster"]
 
 
 @pytest.mark.parametrize("key, value", [("LISTEN", "nohostport"),

@@ -12,11 +12,7 @@ from ztgate.telemetry.otlp_metrics import fold
 
 def _collector(**kw) -> TelemetryCollector:
     settings = TelemetrySettings(slo=SloSettings(enabled=False), **kw)
-
-    async def actuate(percent: int) -> None:
-        pass
-
-    return TelemetryCollector(settings, "127.0.0.1", 0, actuator=actuate)
+    return TelemetryCollector(settings, "127.0.0.1", 0)
 
 
 def _scrape(c: TelemetryCollector) -> dict:

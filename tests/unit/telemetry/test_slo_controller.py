@@ -1,8 +1,9 @@
 """The SLO controller: trips above 1200 ms P99, recovers below 800 ms, never on too few samples;
 Envoy's abandoned tries and its own probes of the primary count in its window.
 
-`FakeEnvoy` (the actuator), `Misses` (Envoy's counter) and `Probe` (the primary) are test doubles
-of the controller's transports: they record what the controller asks and answer what a test sets.
+`FakeEnvoy` (what the controller publishes over RTDS), `Misses` (Envoy's counter) and `Probe` (the
+primary) are test doubles of the controller's transports: they record what the controller asks
+and answer what a test sets. After a collector restart, a fallback Envoy still holds is kept.
 """
 
 import math
@@ -28,14 +29,15 @@ class Clock:
 
 
 class FakeEnvoy:
+    """Records each publication (percent, state)."""
+
     def __init__(self) -> None:
         self.calls: list[int] = []
-        self.fail = False
+        self.states: list[str] = []
 
-    async def __call__(self, percent: int) -> None:
-        if self.fail:
-            raise ConnectionRefusedError("envoy down")
+    def __call__(self, percent: int, state: str) -> None:
         self.calls.append(percent)
+        self.states.append(state)
 
 
 def _counts(values: list[float], bounds=LATENCY_BUCKETS_S) -> list[int]:
@@ -141,17 +143,73 @@ async def test_min_hold_prevents_flapping() -> None:
     assert ctrl.status.state == PRIMARY
 
 
-async def test_failed_envoy_call_is_counted_and_retried_until_it_succeeds() -> None:
+async def test_publishes_only_when_the_percent_changes_and_names_the_state() -> None:
     ctrl, envoy, _ = _controller()
-    envoy.fail = True
+    for _ in range(3):
+        await ctrl.step()
     _feed(ctrl, [5.0] * 30)
     await ctrl.step()
     await ctrl.step()
-    assert ctrl.status.state == FALLBACK and ctrl.status.actuation_failures == 2
-    assert ctrl.status.applied_percent is None
-    envoy.fail = False
+    assert envoy.calls == [100, 0] and envoy.states == [PRIMARY, FALLBACK]
+    assert ctrl.status.applied_percent == 0
+
+
+async def test_a_fallback_envoy_still_holds_is_kept_after_a_collector_restart() -> None:
+    """A new controller (the collector restarted) hears from Envoy that it routes to the
+    fallback: it keeps that, held min_hold_s, and recovers only on fresh healthy data."""
+    probe = Probe(ttft_s=2.0)                      # still slow
+    ctrl, envoy, clock = _controller(probe=probe, min_samples=5, min_hold_s=3, probe_interval_s=1)
+    await ctrl.step()                              # published before Envoy reconnected
+    ctrl.restore(FALLBACK)
+    assert ctrl.status.state == FALLBACK and ctrl.status.restored == 1
+    assert envoy.calls == [100, 0]
+    _feed(ctrl, [0.1] * 30)
+    clock.t += 1
     await ctrl.step()
-    assert envoy.calls == [0] and ctrl.status.applied_percent == 0
+    assert ctrl.status.state == FALLBACK           # held min_hold_s
+    for _ in range(4):
+        clock.t += 1
+        await ctrl.step()
+    assert ctrl.status.state == FALLBACK and envoy.calls == [100, 0]  # probes: still slow
+
+
+@pytest.mark.parametrize("history", ["primary_reported", "decided_itself"])
+async def test_a_reported_state_never_overrides_a_decision_of_its_own(history: str) -> None:
+    ctrl, envoy, clock = _controller(min_hold_s=0)
+    if history == "primary_reported":
+        ctrl.restore(PRIMARY)
+        assert ctrl.status.state == PRIMARY and envoy.calls == []
+        return
+    _feed(ctrl, [5.0] * 30)
+    await ctrl.step()
+    clock.t += 1
+    _feed(ctrl, [0.1] * 30)
+    await ctrl.step()
+    assert ctrl.status.state == PRIMARY and envoy.calls == [0, 100]
+    ctrl.restore(FALLBACK)                         # a stale Envoy's report, after a recovery
+    assert ctrl.status.state == PRIMARY and ctrl.status.restored == 0 and envoy.calls == [0, 100]
+
+
+async def test_without_envoys_counter_probes_run_on_the_primary_too_and_trip_it() -> None:
+    """Where Envoy's admin console is out of reach (compose, Kubernetes), a primary slower than
+    the budget is seen by the probes: the calls Envoy abandoned never report."""
+    probe = Probe(ttft_s=2.0)
+    ctrl, envoy, clock = _controller(probe=probe, min_samples=5, probe_interval_s=1)
+    for _ in range(5):
+        await ctrl.step()
+        clock.t += 1
+    assert ctrl.status.probes == {"ok": 0, "miss": 5}
+    await ctrl.step()
+    assert ctrl.status.state == FALLBACK and envoy.calls == [100, 0]
+
+
+async def test_with_envoys_counter_the_primary_is_not_probed_while_it_has_traffic() -> None:
+    probe = Probe(ttft_s=0.1)
+    ctrl, _, clock = _controller(Misses(), probe=probe, probe_interval_s=1)
+    for _ in range(5):
+        await ctrl.step()
+        clock.t += 1
+    assert probe.deadlines == []
 
 
 @pytest.mark.parametrize("tpot, state", [(0.2, FALLBACK), (0.02, PRIMARY)])
@@ -195,8 +253,8 @@ async def test_a_restarted_envoys_counter_and_an_unreachable_admin_count_nothing
 
 async def test_while_tripped_probes_feed_the_window_and_a_healed_primary_gets_traffic_back() -> None:
     probe = Probe(ttft_s=2.0)                      # alive, first token after 2 s
-    ctrl, envoy, clock = _controller(probe=probe, min_samples=5, min_hold_s=3, probe_interval_s=1,
-                                     window_s=8)
+    ctrl, envoy, clock = _controller(Misses(), probe=probe, min_samples=5, min_hold_s=3,
+                                     probe_interval_s=1, window_s=8)
     _feed(ctrl, [0.3] * 15 + [2.0] * 5)
     await ctrl.step()
     assert ctrl.status.state == FALLBACK and probe.deadlines == []  # no probe before the trip
@@ -222,7 +280,7 @@ async def test_while_tripped_probes_feed_the_window_and_a_healed_primary_gets_tr
 
 async def test_probes_come_no_faster_than_their_interval() -> None:
     probe = Probe(ttft_s=0.1)
-    ctrl, _, clock = _controller(probe=probe, probe_interval_s=2.0, min_hold_s=100)
+    ctrl, _, clock = _controller(Misses(), probe=probe, probe_interval_s=2.0, min_hold_s=100)
     _feed(ctrl, [5.0] * 30)
     await ctrl.step()
     for _ in range(8):                             # 4 s of evaluations every 0.5 s
@@ -233,7 +291,7 @@ async def test_probes_come_no_faster_than_their_interval() -> None:
 
 async def test_the_primarys_reports_of_the_probes_own_calls_are_not_counted_twice() -> None:
     probe = Probe(ttft_s=0.1)
-    ctrl, _, clock = _controller(probe=probe, min_hold_s=0)
+    ctrl, _, clock = _controller(Misses(), probe=probe, min_hold_s=0)
     _feed(ctrl, [5.0] * 30)
     await ctrl.step()
     assert ctrl.status.state == FALLBACK
@@ -267,7 +325,7 @@ async def test_a_failing_probe_is_a_miss() -> None:
     async def broken(deadline_s: float) -> float | None:
         raise OSError("primary unreachable")
 
-    ctrl, _, clock = _controller(min_hold_s=0)
+    ctrl, _, clock = _controller(Misses(), min_hold_s=0)
     ctrl._probe = broken
     _feed(ctrl, [5.0] * 30)
     await ctrl.step()
@@ -275,3 +333,13 @@ async def test_a_failing_probe_is_a_miss() -> None:
     await ctrl.step()
     assert ctrl.status.probes == {"ok": 0, "miss": 1}
     assert math.isclose(ctrl.ttft.window.quantile(0.5)[0], LATENCY_BUCKETS_S[-1])
+
+
+async def test_state_age_says_how_long_traffic_has_been_where_it_is() -> None:
+    ctrl, _, clock = _controller(min_hold_s=0)
+    clock.t += 30
+    assert ctrl.state_age_s == 30
+    _feed(ctrl, [5.0] * 30)
+    await ctrl.step()
+    clock.t += 7
+    assert ctrl.status.state == FALLBACK and ctrl.state_age_s == 7

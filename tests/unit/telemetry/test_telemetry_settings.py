@@ -10,10 +10,17 @@ def test_defaults_match_design_ports_and_slo() -> None:
     t = load_settings(ZtgateConfig, None, environ={}).telemetry
     assert t.server.listen == "127.0.0.1:4317"
     assert t.metrics_listen == "127.0.0.1:9464"
-    assert t.slo.envoy_admin == "127.0.0.1:9901"
+    assert t.slo.envoy_admin is None  # read only where reachable: `ztgate up` sets it
+    assert t.slo.rtds_layer == "ztgate_slo"
     assert t.slo.runtime_key == "ztgate.inference.primary_percent"
     assert (t.slo.ttft_trip_ms, t.slo.ttft_recover_ms) == (1200.0, 800.0)
     assert t.forward == []
+
+
+def test_compose_and_kubernetes_can_leave_envoys_admin_unset() -> None:
+    t = load_settings(ZtgateConfig, None, environ={
+        "ZTGATE_TELEMETRY__SLO__ENVOY_ADMIN": "null"}).telemetry
+    assert t.slo.envoy_admin is None
 
 
 def test_env_override_reaches_slo_keys() -> None:

@@ -1,0 +1,1 @@
+"""`ztgate top`: one terminal screen of the running suite, refreshed every second."""
