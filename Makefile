@@ -41,12 +41,13 @@ install: $(STAMP)
 models: install
 	$(BIN)/ztgate models prepare
 
-# Debian packages the tests use (Prometheus server and promtool); installed when run as root.
+# Debian packages the tests use (Prometheus server and promtool; tmux, the real terminal `ztgate top`
+# is driven in); installed when run as root.
 system-deps:
-	@command -v promtool >/dev/null && command -v prometheus >/dev/null || \
+	@command -v promtool >/dev/null && command -v prometheus >/dev/null && command -v tmux >/dev/null || \
 	{ [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y -qq --no-install-recommends prometheus >/dev/null; } || \
-	{ echo "the tests need Prometheus: apt-get install prometheus" >&2; exit 1; }
+	  apt-get install -y -qq --no-install-recommends prometheus tmux >/dev/null; } || \
+	{ echo "the tests need Prometheus and tmux: apt-get install prometheus tmux" >&2; exit 1; }
 
 # The fast tier (target: under two minutes once installed; the README has the time measured here;
 # CONTRIBUTING.md "Tiers"): no engine, no server,

@@ -340,7 +340,7 @@ async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_jso
             return 1
     report = await part_health(config, parts, identity)
     for entry in report:
-        ok &= entry["healthy"]
+        ok = ok and bool(entry["healthy"])
         if not as_json:
             print(f"{entry['part']:<18} {'SERVING' if entry['healthy'] else 'DOWN':<8} {entry['address']}")
     if as_json:
