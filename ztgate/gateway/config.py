@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import Strict, TlsSettings, host_port
+from ztgate.gateway.ingress import GatewayIngressSettings
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
 DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
@@ -225,6 +226,9 @@ class GatewaySettings(Strict):
     auth: GatewayAuthSettings = GatewayAuthSettings()
     # Per-tenant rate limit in Envoy (local token buckets); off until `rate_limit.requests_per_s` is set.
     rate_limit: GatewayRateLimitSettings = GatewayRateLimitSettings()
+    # What any caller can hold at the ingress: stream and header timeouts, streams per
+    # connection, connections, Envoy's heap, the tokenless health route (ztgate/gateway/ingress.py).
+    ingress: GatewayIngressSettings = GatewayIngressSettings()
     # TLS on Envoy's ingress listener (cert and key); with `client_ca`, clients must also present a
     # certificate from that CA (mTLS). Unset: plaintext, for a listener on loopback. `ztgate certs
     # init` issues a `gateway` certificate for it (localhost, 127.0.0.1 and any --name).

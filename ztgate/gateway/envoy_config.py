@@ -20,6 +20,7 @@ from ztgate.gateway.auth import SCOPES
 from ztgate.common.server import is_loopback, split_host_port
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_process import envoy_binary
+from ztgate.gateway.ingress import SHRINK_HEAP_AT, STOP_REQUESTS_AT
 from ztgate.gateway.openai_routes import adapter_upstream, openai_door
 
 # Package data (pyproject's package-data): found the same way in an editable or a wheel install.
@@ -66,6 +67,20 @@ ROUTER_CONTROL_HEADERS = (
 # stream per inference call, and the redaction service bounds its own work).
 REDACTION_BREAKERS = {"max_connections": 1024, "max_pending_requests": 1024,
                       "max_requests": 1024, "max_retries": 64}
+
+
+def _ingress(config: ZtgateConfig) -> dict[str, object]:
+    """The listener's and the overload manager's limits (gateway.ingress), with the heap
+    pressures at which Envoy acts."""
+    return {**config.gateway.ingress.model_dump(), "shrink_heap_at": SHRINK_HEAP_AT,
+            "stop_requests_at": STOP_REQUESTS_AT}
+
+
+def _health_breakers(config: ZtgateConfig) -> dict[str, int]:
+    """The tokenless health route's own cluster: a handful of calls in flight, no retries."""
+    limit = config.gateway.ingress.health_max_requests
+    return {"max_connections": limit, "max_pending_requests": limit, "max_requests": limit,
+            "max_retries": 1}
 
 
 def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
@@ -223,6 +238,8 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         tenant_header=TENANT_HEADER,
         router_control_headers=ROUTER_CONTROL_HEADERS,
         redaction_breakers=REDACTION_BREAKERS,
+        ingress=_ingress(config),
+        health_breakers=_health_breakers(config),
         # Without tokens, Envoy sets the header to this itself; with them, the claim must match
         # the pattern (RBAC) or nothing runs.
         default_tenant=DEFAULT_TENANT,

@@ -104,7 +104,8 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
             per_route = route.get("typed_per_filter_config", {}).get(name)
             disabled = bool(per_route and per_route.get("disabled"))
             # Off on the redaction service's own routes and on Envoy's own answer (GET /v1/models).
-            own = route.get("route", {}).get("cluster") in ("redaction", "redaction_sessions") or \
+            own = route.get("route", {}).get("cluster") in ("redaction", "redaction_sessions",
+                                                                "redaction_health") or \
                 route["match"].get("path") == "/v1/models"
             assert disabled == own, (name, route["match"])
 
@@ -279,7 +280,8 @@ def test_without_a_rate_limit_setting_no_call_is_limited(bootstrap: dict) -> Non
     assert "local_ratelimit" not in yaml.safe_dump(bootstrap)
 
 
-UPSTREAM_NAMES = {"redaction": "redaction", "redaction_sessions": "redaction", "inference_primary": "inference-primary",
+UPSTREAM_NAMES = {"redaction": "redaction", "redaction_sessions": "redaction",
+                  "redaction_health": "redaction", "inference_primary": "inference-primary",
                   "inference_fallback": "inference-fallback"}
 
 
