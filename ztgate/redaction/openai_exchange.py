@@ -155,7 +155,7 @@ class OpenAIExchange:
 
     def _parse(self, body: bytes) -> _Parsed:
         try:
-            payload = json.loads(body)
+            payload = self._limits.load_json(body)  # depth and value count bounded first
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise OpenAIRequestError(f"the request body is not valid JSON ({exc.__class__.__name__} "
                                      f"at byte {getattr(exc, 'pos', getattr(exc, 'start', 0))})") from None
