@@ -222,9 +222,11 @@ async def test_the_gateway_bench_sends_its_token(suite, keys) -> None:
     assert without.errors["gateway"] == 1 and "UNAUTHENTICATED" in without.error_kinds[0]
 
 
-# Held tokenless health streams (issue 28): on an Envoy with tokens and without a rate limit (the
-# default), so that nothing but the ingress limits stands between the streams and the suite.
+# Held tokenless health streams (issue 28): on an Envoy with tokens and without a rate limit (its
+# tokenless default bucket would refuse most of them), so that nothing but the ingress limits
+# stands between the streams and the suite.
 HELD_ENV = {"ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "null",
+            "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null",
             "ZTGATE_GATEWAY__INGRESS__HEALTH_MAX_STREAM_S": "2"}
 # The control's stand-in for the ext_proc cluster's 1,024 requests: the same exhaustion, from
 # fewer streams.

@@ -118,13 +118,22 @@ def _auth(config: ZtgateConfig) -> dict | None:
                        for name, prefixes in SCOPES.items()]}
 
 
-def _rate_limit(config: ZtgateConfig) -> dict | None:
-    """Token bucket per tenant (refilled every second), or None when no limit is set."""
+def rate_limit_in_force(config: ZtgateConfig) -> tuple[int, int] | None:
+    """(calls per second, burst) of each tenant's bucket in Envoy, or None: on by default wherever
+    tokens are on or the listener is off loopback (GatewayRateLimitSettings)."""
     limit = config.gateway.rate_limit
-    if limit.requests_per_s is None:
+    exposed = config.gateway.auth.jwks_path is not None or not _on_loopback(config.gateway.listen)
+    per_s = limit.per_s(tokens_or_exposed=exposed)
+    return None if per_s is None else (per_s, limit.burst or per_s)
+
+
+def _rate_limit(config: ZtgateConfig) -> dict | None:
+    """Token bucket per tenant (refilled every second), or None when no limit applies."""
+    in_force = rate_limit_in_force(config)
+    if in_force is None:
         return None
-    return {"per_s": limit.requests_per_s, "burst": limit.bucket_size,
-            "max_tenants": limit.max_tenants}
+    return {"per_s": in_force[0], "burst": in_force[1],
+            "max_tenants": config.gateway.rate_limit.max_tenants}
 
 
 def _mesh(config: ZtgateConfig) -> dict | None:

@@ -206,8 +206,11 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     bootstrap = yaml.safe_load(text)
     assert _tenant_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
     filters = _hcm(bootstrap)["http_filters"]
+    # With tokens the per-tenant rate limit is on by default (gateway.rate_limit.with_tokens_per_s).
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-                                            "envoy.filters.http.rbac", "envoy.filters.http.buffer",
+                                            "envoy.filters.http.rbac",
+                                            "envoy.filters.http.local_ratelimit",
+                                            "envoy.filters.http.buffer",
                                             "envoy.filters.http.ext_proc",
                                             "envoy.filters.http.router"]
     config = filters[0]["typed_config"]

@@ -123,3 +123,23 @@ def test_an_ingress_limit_that_cannot_work_stops_start_up_naming_it(key: str, va
                                                                      message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(ZtgateConfig, None, environ={**PLAINTEXT, f"ZTGATE_GATEWAY__INGRESS__{key}": value})
+
+
+def _rate(environ: dict[str, str]) -> dict | None:
+    text = render(load_settings(ZtgateConfig, None, environ={**PLAINTEXT, **environ}))
+    hcm = _hcm(yaml.safe_load(text))
+    [limit] = [f["typed_config"] for f in hcm["http_filters"]
+               if f["name"] == "envoy.filters.http.local_ratelimit"] or [None]
+    return limit and limit["token_bucket"]
+
+
+def test_a_rate_limit_is_on_by_default_wherever_tokens_are_and_can_be_set_or_turned_off(
+        tmp_path) -> None:
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text('{"keys": []}')
+    tokens = {"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)}
+    assert _rate({}) is None  # loopback, no tokens: development
+    default = _rate(tokens)
+    assert default["max_tokens"] == default["tokens_per_fill"] == 50
+    assert _rate({**tokens, "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "7"})["tokens_per_fill"] == 7
+    assert _rate({**tokens, "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null"}) is None
