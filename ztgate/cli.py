@@ -9,13 +9,16 @@ import os
 import sys
 from pathlib import Path
 
+from ztgate import parts as suite_parts
 from ztgate.common.config import ConfigError
 
 DEFAULT_ENVOY = "127.0.0.1:8080"
 
 
 # The parts `ztgate status --part` can probe (the names of `ztgate up`'s children).
-STATUS_PARTS = ("telemetry", "redaction", "inference-primary", "inference-fallback", "envoy")
+STATUS_PARTS = suite_parts.NAMES
+# The certificates `ztgate status --identity` can present: a server part's own, or the operator's.
+STATUS_IDENTITIES = (*suite_parts.SERVERS, suite_parts.OPERATOR)
 
 
 def _version() -> str:
@@ -28,63 +31,60 @@ def _version() -> str:
         return "unknown (not installed: run `make install`)"
 
 
-def _config(args: argparse.Namespace):
-    from ztgate.config import load_config
+def _config(args: argparse.Namespace, flags: dict[str, tuple[str, str]] | None = None):
+    """The configuration: the file, the ZTGATE_* environment, then `flags` ({key path: (flag,
+    value)}), which go through the same loader as ZTGATE_* variables, so a flag is validated as the
+    key it sets; ConfigError names the flag."""
+    from ztgate.common.config import load_settings
+    from ztgate.config import ZtgateConfig
 
-    return load_config(getattr(args, "config", None))
+    flags = flags or {}
+    environ = {**os.environ, **{suite_parts.env_var(key): value for key, (_, value) in flags.items()}}
+    try:
+        return load_settings(ZtgateConfig, getattr(args, "config", None), environ=environ)
+    except ConfigError as exc:
+        if not flags:
+            raise
+        said = ", ".join(f"{flag} {value} sets {key}" for key, (flag, value) in flags.items())
+        raise ConfigError(f"{exc}\n  (from the command line: {said})") from None
 
 
-def _with_instance_overrides(config, args: argparse.Namespace):
-    """Applies --listen, --speculative and --parity to the chosen inference instance."""
-    instance = getattr(config.inference, args.instance)
-    update: dict[str, object] = {}
-    if args.listen:
-        update["server"] = instance.server.model_copy(update={"listen": args.listen})
-    if args.speculative:
-        # Validated again (not model_copy), so the method's own defaults apply (medusa: no schedule).
-        update["speculative"] = type(instance.speculative).model_validate(
-            {**instance.speculative.model_dump(exclude_unset=True), "method": args.speculative})
-    if args.parity:
-        update["parity"] = args.parity
-    inference = config.inference.model_copy(update={args.instance: instance.model_copy(update=update)})
-    return config.model_copy(update={"inference": inference})
+def serve_flags(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+    """`ztgate serve`'s flags as {key path: (flag, value)}: --listen sets the served part's listen
+    address (ztgate/parts.py), the others their inference instance's or the collector's keys."""
+    part = suite_parts.BY_NAME[f"inference-{args.instance}" if args.service == "inference" else args.service]
+    given = {part.listen: ("--listen", args.listen)}
+    if args.service == "inference":
+        given[f"{part.section}.speculative.method"] = ("--speculative", args.speculative)
+        given[f"{part.section}.parity"] = ("--parity", args.parity)
+    if args.service == "telemetry":
+        given["telemetry.metrics_listen"] = ("--metrics-listen", args.metrics_listen)
+    return {key: (flag, value) for key, (flag, value) in given.items() if value}
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from ztgate.common.logging import setup_logging
 
-    config = _config(args)
+    config = _config(args, serve_flags(args))
     setup_logging(args.service, config.logging.level)
     if args.service == "redaction":
         from ztgate.redaction.server import run
 
-        if args.listen:
-            server = config.redaction.server.model_copy(update={"listen": args.listen})
-            config = config.model_copy(update={"redaction": config.redaction.model_copy(
-                update={"server": server})})
         asyncio.run(run(config))
         return 0
     if args.service == "inference":
         from ztgate.inference.server import run as run_inference
 
-        config = _with_instance_overrides(config, args)
         asyncio.run(run_inference(config, args.instance))
         return 0
     if args.service == "telemetry":
         from ztgate.telemetry.server import run as run_telemetry
 
-        if args.listen:
-            server = config.telemetry.server.model_copy(update={"listen": args.listen})
-            config = config.model_copy(update={"telemetry": config.telemetry.model_copy(
-                update={"server": server})})
-        asyncio.run(run_telemetry(config, metrics_listen=args.metrics_listen))
+        asyncio.run(run_telemetry(config))
         return 0
     if args.service == "openai-adapter":
         from ztgate.openai_adapter.server import run as run_adapter
 
-        if args.listen:
-            config = config.model_copy(update={"openai_adapter": config.openai_adapter.model_copy(
-                update={"listen": args.listen})})
         asyncio.run(run_adapter(config))
         return 0
     print(f"ztgate serve {args.service}: not part of this build yet", file=sys.stderr)
@@ -101,7 +101,7 @@ def cmd_up(args: argparse.Namespace) -> int:
     except ReplicaError as exc:
         print(f"ztgate up: {exc}", file=sys.stderr)
         return 2
-    return asyncio.run(run_suite(config, args.config, counts))
+    return asyncio.run(run_suite(config, args.config, counts, verbose=args.verbose))
 
 
 def cmd_envoy_config(args: argparse.Namespace) -> int:
@@ -129,8 +129,8 @@ def _client_tls(args: argparse.Namespace):
             raise ConfigError("--tls-cert and --tls-key go together")
         return ClientTlsSettings(ca=args.tls_ca, cert=args.tls_cert, key=args.tls_key)
     config = load_config(None)
-    services = {config.redaction.server.listen, config.inference.primary.server.listen,
-                config.inference.fallback.server.listen}
+    # The suite's gRPC servers, which take the operator's certificate.
+    services = {part.address(config) for part in suite_parts.PARTS if part.tls_section}
     if args.address not in services or not Pki.of(config.mesh).exists():
         return None
     return operator_tls(config.mesh)
@@ -292,9 +292,10 @@ def cmd_train_speculator(args: argparse.Namespace) -> int:
         steps=defaults.steps if args.steps is None else args.steps, seed=args.seed,
         draft_vocab=args.draft_vocab, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
         ttt_steps=args.ttt_steps, heads=args.heads, head_layers=args.head_layers, threads=args.threads,
-        self_prompts=args.self_prompts)
+        self_prompts=args.self_prompts, device=args.device, collector=args.collector,
+        collect_batch=args.collect_batch, heldout=args.heldout, time_budget_s=args.time_budget_s)
     try:
-        out = train_speculator(settings, out=args.out, model_dir=args.model_dir, resume=args.resume)
+        out = train_speculator(settings, out=args.out, model_dir=args.model, resume=args.resume)
     except (FileNotFoundError, ValueError) as exc:
         print(f"ztgate models train-speculator: {exc}", file=sys.stderr)
         return 2
@@ -334,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = with_config(sub.add_parser("serve", help="run one service in the foreground"))
-    p.add_argument("service", choices=["redaction", "inference", "telemetry", "openai-adapter"])
+    p.add_argument("service", choices=tuple(dict.fromkeys(p.serve[0] for p in suite_parts.PARTS if p.serve)))
     p.add_argument("--listen", help="HOST:PORT (overrides the config)")
     p.add_argument("--metrics-listen", help="HOST:PORT of the Prometheus exposition (telemetry)")
     p.add_argument("--instance", choices=["primary", "fallback"], default="primary",
@@ -347,9 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = with_config(sub.add_parser("up", help="run the whole suite behind Envoy until Ctrl-C"))
     p.add_argument("--replicas", action="append", default=[], metavar="PART=N",
-                   help="run PART (redaction, inference-primary, inference-fallback) as N replicas "
+                   help=f"run PART ({', '.join(suite_parts.REPLICABLE)}) as N replicas "
                         "behind Envoy, each on its configured port + i * supervisor.replica_port_stride "
                         "(repeat, or comma-separate, for several parts)")
+    p.add_argument("--verbose", action="store_true",
+                   help="every part's output on this terminal (default: one file per part, named at start)")
     p.set_defaults(func=cmd_up)
 
     p = with_config(sub.add_parser("envoy-config", help="render the Envoy bootstrap that `up` runs"))
@@ -449,8 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="convert again even if prepared")
     p.set_defaults(func=cmd_models)
     p = models.add_parser(
-        "train-speculator", help="train an EAGLE-3 head or Medusa heads for the default model on CPU "
-                                 "(self-distillation; docs/speculator.md)")
+        "train-speculator", help="train an EAGLE-3 head or Medusa heads for the default model, or the Llama-family "
+                                 "model in --model DIR, on the CPU or a GPU (self-distillation; docs/speculator.md)")
     p.add_argument("--method", choices=("eagle3", "medusa"), default="eagle3",
                    help="the speculator to train (default eagle3); both share the target's answers and "
                         "hidden states, cached in speculator-data/ beside the checkpoint folder")
@@ -461,9 +464,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, help="optimizer steps (default 600)")
     p.add_argument("--seed", type=int, default=0, help="seed of the prompts, the initial weights and the batches")
     p.add_argument("--out", type=Path,
-                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/SmolLM2-135M-Instruct-<method>)")
-    p.add_argument("--model-dir", type=Path, help="the target model (default: the one `models prepare` made)")
-    p.add_argument("--draft-vocab", type=int, default=8192, help="draft vocabulary size K (default 8192)")
+                   help="checkpoint folder (default: $ZTGATE_CACHE_DIR/models/<model folder name>-<method>, where "
+                        "a primary serving that model finds it)")
+    p.add_argument("--model", "--model-dir", dest="model", type=Path, metavar="DIR",
+                   help="the served Llama-family model (a Hugging Face folder) to train for (default: the one "
+                        "`models prepare` made)")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="where the target answers and the head trains (default cpu; the same code on both)")
+    p.add_argument("--collector", choices=("auto", "vllm", "transformers"), default="auto",
+                   help="who answers: vllm (the CPU engine), transformers (batched, on the device); default auto: "
+                        "vllm on cpu where installed, else transformers")
+    p.add_argument("--collect-batch", type=int, default=32,
+                   help="transformers collector: prompts per batch (default 32)")
+    p.add_argument("--heldout", type=float, default=0.05,
+                   help="share of the samples held out of training for the agreement figures (default 0.05, "
+                        "at most 400 samples)")
+    p.add_argument("--time-budget-s", type=float,
+                   help="seconds the command may run, collection included: training stops there, saves its state "
+                        "and writes the checkpoint (continue with --resume); default: no limit")
+    p.add_argument("--draft-vocab", type=int,
+                   help="draft vocabulary size K (default 8192, or the model's vocabulary if smaller)")
     p.add_argument("--max-new-tokens", type=int, default=128, help="length of each target answer (default 128)")
     p.add_argument("--batch-size", type=int, default=8, help="samples per step (default 8)")
     p.add_argument("--ttt-steps", type=int, default=3,
@@ -481,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--part", action="append", choices=STATUS_PARTS,
                    help="only this part (repeatable): a container's own health check, over gRPC health "
                         "with the operator certificate; a wildcard listen address is probed on loopback")
-    p.add_argument("--identity", choices=STATUS_PARTS[:-1] + ("operator",), default="operator",
+    p.add_argument("--identity", choices=STATUS_IDENTITIES, default="operator",
                    help="the suite certificate to present (default operator; a part's container "
                         "checks itself with its own)")
     with_json(p)

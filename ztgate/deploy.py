@@ -17,12 +17,14 @@ import os
 import shutil
 from pathlib import Path
 
+from ztgate import parts as suite_parts
 from ztgate.common import pki
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_config import render
 
-# Parts that run in containers of their own (the pki identities of the suite's servers, and Envoy).
-PARTS = (*pki.SERVERS, pki.ENVOY)
+# Parts that run in containers of their own with a certificate (ztgate/parts.py: the suite's
+# servers, and Envoy).
+PARTS = tuple(identity for part in suite_parts.PARTS if (identity := part.identity))
 ENVOY_BOOTSTRAP = "envoy.yaml"
 JWKS_SUBPATH = Path("tokens") / "jwks.json"
 REDACTION_KEYS_SUBPATH = Path("keys") / "redaction.json"

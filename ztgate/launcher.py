@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ztgate import parts
 from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.common.ports import bind_error
@@ -29,7 +30,8 @@ from ztgate.gateway.auth import TokenError, keygen_at
 from ztgate.gateway.envoy_config import check_exposure, rate_limit_in_force, render
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.redaction import keys
-from ztgate.replicas import REPLICABLE, Replica, ReplicaError, envoy_endpoints, plan
+from ztgate.parts import active as active_parts
+from ztgate.replicas import Replica, ReplicaError, envoy_endpoints, plan
 from ztgate.supervisor.child import Child, Listen, StartError
 from ztgate.supervisor.supervisor import Supervisor
 
@@ -38,69 +40,62 @@ log = logging.getLogger(__name__)
 
 # Every address `ztgate up` listens on, by its setting (replicas follow from these). A harness that runs a
 # suite of its own beside others (the eval, the failover bench, the e2e tests) gives each a free port.
-LISTEN_SETTINGS = ("gateway.listen", "gateway.admin", "redaction.server.listen", "telemetry.server.listen",
-                   "telemetry.metrics_listen", "inference.primary.server.listen",
-                   "inference.fallback.server.listen", "openai_adapter.listen")
+LISTEN_SETTINGS = parts.LISTEN_SETTINGS
 
 
 def listen_variables() -> tuple[str, ...]:
     """The environment variables that move each of LISTEN_SETTINGS (ZTGATE_GATEWAY__LISTEN, ...)."""
-    return tuple(Listen(setting, "").env_var for setting in LISTEN_SETTINGS)
+    return tuple(parts.env_var(setting) for setting in LISTEN_SETTINGS)
 
 
-# Per part: its key path in the configuration, and the suite identities it takes calls from.
-# Only Envoy calls the redaction and inference services (plus `ztgate up`'s health checks, and the
-# collector's SLO probes of the primary); every part exports telemetry to the collector.
+# Per part that serves gRPC with a certificate: the variable prefix of its server block, and the
+# suite identities it takes calls from (ztgate/parts.py says who calls whom).
 SERVED_PARTS: dict[str, tuple[str, tuple[str, ...]]] = {
-    pki.TELEMETRY: ("TELEMETRY__SERVER", (pki.ENVOY, pki.OPERATOR, *pki.SERVERS)),
-    pki.REDACTION: ("REDACTION__SERVER", (pki.ENVOY, pki.OPERATOR)),
-    pki.INFERENCE_PRIMARY: ("INFERENCE__PRIMARY__SERVER", (pki.ENVOY, pki.OPERATOR, pki.TELEMETRY)),
-    pki.INFERENCE_FALLBACK: ("INFERENCE__FALLBACK__SERVER", (pki.ENVOY, pki.OPERATOR)),
-}
+    part.name: (parts.env_var(part.tls_section).removeprefix("ZTGATE_"), part.allowed_callers())
+    for part in parts.PARTS if part.tls_section}
+
+
+def _ready_url(config: ZtgateConfig, part: parts.Part) -> str | None:
+    """The HTTP readiness URL of a part that is no gRPC server (health over gRPC otherwise)."""
+    if part.ready_setting is None:
+        return None
+    return f"http://{_probe_address(str(parts.setting(config, part.ready_setting)))}/ready"
 
 
 def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path,
           planned: Mapping[str, Sequence[Replica]] | None = None) -> list[Child]:
-    """The children of `ztgate up`, in start order; `planned` (ztgate/replicas.py `plan`) runs
-    a part as several replicas, each a child of its own on its own address."""
+    """The children of `ztgate up`, in start order (ztgate/parts.py); `planned` (ztgate/replicas.py
+    `plan`) runs a part as several replicas, each a child of its own on its own address."""
     serve = [sys.executable, "-m", "ztgate.cli", "serve"]
     extra = ["--config", str(config_path)] if config_path else []
     planned = planned or plan(config, {})
 
-    def replicated(part: str, argv: list[str], service: str, essential: bool = False) -> list[Child]:
-        setting, _ = REPLICABLE[part]
-        return [Child(r.name, argv, r.address, service, essential=essential, group=part,
-                      listens=(Listen(setting, r.address, "" if r.index == 0 else
+    def argv(part: parts.Part) -> list[str]:
+        return [*serve, *part.serve, *extra] if part.serve is not None else envoy_argv(envoy_config)
+
+    children = []
+    for part in parts.active(config):
+        if part.replicable:
+            children += [
+                Child(r.name, argv(part), r.address, part.service or "", essential=part.essential,
+                      group=part.name,
+                      listens=(Listen(part.listen, r.address, "" if r.index == 0 else
                                       f" + {r.index} * supervisor.replica_port_stride, replica "
                                       f"{r.index + 1}"),))
-                for r in planned[part]]
-
-    children = [
-        # First, so that the others' telemetry has somewhere to land.
-        Child("telemetry", [*serve, "telemetry", *extra], config.telemetry.server.listen,
-              "ztgate.telemetry.v1.Telemetry",
-              listens=(Listen("telemetry.server.listen", config.telemetry.server.listen),
-                       Listen("telemetry.metrics_listen", config.telemetry.metrics_listen))),
-        *replicated("redaction", [*serve, "redaction", *extra], "ztgate.redaction.v1.Redaction",
-                    essential=True),
-        *replicated("inference-primary", [*serve, "inference", "--instance", "primary", *extra],
-                    "ztgate.inference.v1.Inference"),
-        *replicated("inference-fallback", [*serve, "inference", "--instance", "fallback", *extra],
-                    "ztgate.inference.v1.Inference"),
-        *([Child("openai-adapter", [*serve, "openai-adapter", *extra],
-                 ready_url=f"http://{_probe_address(config.openai_adapter.listen)}/ready",
-                 listens=(Listen("openai_adapter.listen", config.openai_adapter.listen),))]
-          if config.openai_adapter_active else []),
-        Child("envoy", envoy_argv(envoy_config), ready_url=f"http://{config.gateway.admin}/ready",
-              essential=True, listens=(Listen("gateway.listen", config.gateway.listen),
-                                       Listen("gateway.admin", config.gateway.admin))),
-    ]
+                for r in planned[part.name]]
+            continue
+        ready_url = _ready_url(config, part)
+        children.append(Child(
+            part.name, argv(part), None if ready_url else part.address(config), part.service or "",
+            ready_url=ready_url, essential=part.essential,
+            listens=tuple(Listen(s, str(parts.setting(config, s)))
+                          for s in (part.listen, *part.also_listens))))
     tls = pki.operator_tls(config.mesh)
     for child in children:
         child.env = child_env(config, child.group)
-        if child.group in REPLICABLE:
+        if parts.BY_NAME[child.group].replicable:
             # Each replica on its own address (the first: the configured one).
-            child.env[f"ZTGATE_{SERVED_PARTS[child.group][0]}__LISTEN"] = child.listens[0].address
+            child.env[parts.env_var(parts.BY_NAME[child.group].listen)] = child.listens[0].address
         child.tls = tls if child.health_address else None
     return children
 
@@ -200,11 +195,21 @@ def children_config(config: ZtgateConfig, config_path: Path | None) -> ZtgateCon
     return load_settings(ZtgateConfig, config_path, environ=child_env(config))
 
 
+def send_logs_to_files(children: Sequence[Child]) -> Path:
+    """Gives each child a log file of its own (NAME.log) in a fresh folder, kept after `up` stops;
+    the folder. Without this (`--verbose`) every part writes to `up`'s terminal."""
+    folder = Path(tempfile.mkdtemp(prefix="ztgate-up-logs-"))
+    for child in children:
+        child.log_path = folder / f"{child.name}.log"
+    return folder
+
+
 async def run_suite(config: ZtgateConfig, config_path: Path | None,
-                    replica_counts: Mapping[str, int] | None = None) -> int:
+                    replica_counts: Mapping[str, int] | None = None, verbose: bool = False) -> int:
     """Starts the suite, reports endpoints, keeps every part running (restarting one that dies or
     stops answering), and stops it all on a signal or when an essential part is given up on.
-    `replica_counts` (`--replicas`, ztgate/replicas.py `parse`) runs parts as several replicas."""
+    `replica_counts` (`--replicas`, ztgate/replicas.py `parse`) runs parts as several replicas.
+    Each part's output goes to a file of its own, named on screen; `verbose`: to the terminal."""
     try:
         planned = plan(config, replica_counts or {})
     except ReplicaError as exc:
@@ -233,6 +238,10 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print(line, flush=True)
     tls = pki.operator_tls(config.mesh)
     envoy_config.write_text(render(envoy_settings, endpoints=envoy_endpoints(planned)))
+    logs = None if verbose else send_logs_to_files(children)
+    print(f"starting {', '.join(child.name for child in children)}; "
+          + (f"each part's output goes to {logs}/<part>.log (--verbose: here)" if logs
+             else "their output follows"), flush=True)
     supervisor = Supervisor(children, config.supervisor)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -259,6 +268,8 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             else f"ztgate's own model off ({config.openai_adapter_off_reason})"))
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
         print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        if logs:
+            print(f"  logs                   {logs}/<part>.log (one file per part, kept after a stop)")
         print("  inside the suite       " + (
             f"mTLS (certificates in {config.mesh.pki_dir}; services accept only the parts that call them)"
             if tls else "plaintext on loopback (mesh.mtls is off)"))
@@ -284,6 +295,10 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print("stopping ...", flush=True)
         await supervisor.stop_all()
         shutil.rmtree(workdir, ignore_errors=True)
+        if logs and any(f.stat().st_size for f in logs.iterdir()):
+            print(f"the parts' logs stay in {logs}", flush=True)
+        elif logs:
+            shutil.rmtree(logs, ignore_errors=True)  # no part wrote anything
 
 
 def _probe_address(address: str) -> str:
@@ -298,7 +313,6 @@ async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_jso
     """Prints each part's health (or only `parts`'): a table, or with `as_json` one JSON object;
     exit code 0 only when all are healthy. `identity`: the certificate presented (a part's
     container checks itself with its own, and holds no other)."""
-    envoy_config = Path(tempfile.gettempdir()) / "ztgate-status-unused.yaml"
     ok = True
     # A container's own check (`--part`) holds only its part's certificates and the operator's.
     if config.mesh.mtls and not parts:
@@ -307,20 +321,21 @@ async def print_status(config: ZtgateConfig, parts: tuple[str, ...] = (), as_jso
         except pki.PkiError as exc:
             print(f"ztgate status: {exc}", file=sys.stderr)
             return 1
+    tls = pki.operator_tls(config.mesh) if identity == pki.OPERATOR else pki.part_tls(config.mesh, identity)
     report = []
-    for child in suite(config, None, envoy_config):
-        if parts and child.name not in parts:
+    for part in active_parts(config):
+        if parts and part.name not in parts:
             continue
-        if child.health_address:
-            child.health_address = _probe_address(child.health_address)
-            if identity != pki.OPERATOR:
-                child.tls = pki.part_tls(config.mesh, identity)
-        healthy = await child.probe()
+        # Only the address each part is configured on (a replicated part's first replica).
+        ready_url = _ready_url(config, part)
+        probe = Child(part.name, [], None if ready_url else _probe_address(part.address(config)),
+                      part.service or "", ready_url=ready_url, tls=None if ready_url else tls)
+        healthy = await probe.probe()
         ok &= healthy
-        where = child.health_address or child.ready_url
-        report.append({"part": child.name, "healthy": healthy, "address": where})
+        where = probe.health_address or probe.ready_url
+        report.append({"part": part.name, "healthy": healthy, "address": where})
         if not as_json:
-            print(f"{child.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
+            print(f"{part.name:<18} {'SERVING' if healthy else 'DOWN':<8} {where}")
     if as_json:
         print(json.dumps({"healthy": ok, "parts": report}, sort_keys=True))
     return 0 if ok else 1

@@ -16,15 +16,13 @@ from dataclasses import dataclass
 
 from ztgate.common.server import ListenError, split_host_port
 from ztgate.config import ZtgateConfig
+from ztgate.parts import BY_NAME, PARTS
 
-# The parts that may run as several replicas: their setting of the configured address, and the
-# Envoy cluster their replicas are endpoints of. (Telemetry and Envoy are one each: the collector
-# holds the suite's metrics, and Envoy is the one door.)
+# The parts that may run as several replicas (ztgate/parts.py): their setting of the configured
+# address, and the Envoy cluster their replicas are endpoints of. (Telemetry and Envoy are one each:
+# the collector holds the suite's metrics, and Envoy is the one door.)
 REPLICABLE: dict[str, tuple[str, str]] = {
-    "redaction": ("redaction.server.listen", "redaction"),
-    "inference-primary": ("inference.primary.server.listen", "inference_primary"),
-    "inference-fallback": ("inference.fallback.server.listen", "inference_fallback"),
-}
+    part.name: (part.listen, part.cluster or part.name) for part in PARTS if part.replicable}
 # The most a port can be.
 _MAX_PORT = 65535
 
@@ -103,10 +101,7 @@ def replicas(config: ZtgateConfig, part: str, count: int) -> list[Replica]:
 
 def configured_address(config: ZtgateConfig, part: str) -> str:
     """The part's configured listen address (its first replica's)."""
-    inference = config.inference
-    return {"redaction": config.redaction.server.listen,
-            "inference-primary": inference.primary.server.listen,
-            "inference-fallback": inference.fallback.server.listen}[part]
+    return BY_NAME[part].address(config)
 
 
 def plan(config: ZtgateConfig, counts: Mapping[str, int]) -> dict[str, list[Replica]]:

@@ -261,7 +261,8 @@ class UpSuite:
         env["ZTGATE_SUPERVISOR__START_TIMEOUT_S"] = str(PART_START_TIMEOUT_S)
         self.env = env
         self.log_path = workdir / "up.log"
-        argv = [sys.executable, "-m", "ztgate.cli", "up", *(["--config", str(config_path)] if config_path else [])]
+        argv = [sys.executable, "-m", "ztgate.cli", "up", "--verbose",  # every part's output in up.log
+                *(["--config", str(config_path)] if config_path else [])]
         self.process = spawn(argv, self.log_path, env)
 
     @property

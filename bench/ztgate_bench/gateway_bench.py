@@ -49,10 +49,11 @@ from ztgate.common.settings import ClientTlsSettings
 from ztgate.common.tls import access_interceptors, add_port, open_channel
 from ztgate.config import ZtgateConfig
 from ztgate.launcher import mesh_env
+from ztgate.parts import INFERENCE_SERVICE
 from ztgate.gen.inference.v1 import inference_pb2, inference_pb2_grpc
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 
-INFERENCE = "ztgate.inference.v1.Inference"
+INFERENCE = INFERENCE_SERVICE
 EXT_PROC = "envoy.service.ext_proc.v3.ExternalProcessor"
 # A support-desk prompt: a name (NER), an email, a phone, a card and an AWS key (pattern tier).
 PROMPT = ("Hi, this is Maria Gonzalez from the Lisbon office. Our invoices go to "

@@ -37,8 +37,6 @@ from ztgate_bench.inference_report import (
 )
 
 from ztgate_bench.registry import (
-    DEFAULT_CONCURRENCY,
-    DEFAULT_MAX_TOKENS,
     add_inference_arguments,
 )
 

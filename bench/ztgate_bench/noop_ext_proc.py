@@ -22,8 +22,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from ztgate.common import pki
 from ztgate.common.tls import access_interceptors, add_port
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
+from ztgate.parts import REDACTION_SERVICE
 
-SERVICES = ("", "ztgate.redaction.v1.Redaction", "envoy.service.ext_proc.v3.ExternalProcessor")
+SERVICES = ("", REDACTION_SERVICE, ep.DESCRIPTOR.services_by_name["ExternalProcessor"].full_name)
 
 
 def _unchanged(body: bytes) -> ep.BodyResponse:

@@ -31,6 +31,7 @@ from pathlib import Path
 import grpc
 
 from ztgate.common.process import free_address, is_serving, spawn, stop_all, wait_until
+from ztgate.parts import INFERENCE_SERVICE, TELEMETRY_SERVICE
 from ztgate_bench.redaction_metrics import percentile
 
 SERIES = ("on", "off")
@@ -40,7 +41,7 @@ PROMPTS = ("Name three colours.", "What is two plus two?", "Say hello in French.
 MAX_TOKENS = 16
 # The target of issue #4: telemetry adds under 2% to an inference call.
 TARGET_PERCENT = 2.0
-INFERENCE = "ztgate.inference.v1.Inference"
+INFERENCE = INFERENCE_SERVICE
 # See the module docstring: two vLLM CPU servers side by side measure each other, not telemetry.
 DEFAULT_ENGINE = "transformers"
 
@@ -180,7 +181,7 @@ def running_servers(engine: str | None, logs: Path, config: Path | None = None,
     starts = [
         ("collector", [*serve, "telemetry", "--listen", collector, "--metrics-listen", free_address(),
                        *extra], {"ZTGATE_TELEMETRY__SLO__ENABLED": "false"}, collector,
-         "ztgate.telemetry.v1.Telemetry"),
+         TELEMETRY_SERVICE),
         ("on", [*serve, "inference", "--listen", addresses["on"], *extra],
          {**instance, "ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": collector,
           "ZTGATE_OTEL__EXPORT_INTERVAL_S": "2"}, addresses["on"], INFERENCE),

@@ -30,7 +30,6 @@ import pytest
 from ztgate.common.semconv import PROBE_TENANT
 from ztgate.gateway.config import GatewaySettings
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
-from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 from tests.procs import admin_get, free_port, spawn_service, wait_serving

@@ -33,8 +33,9 @@ def up_env(logs: Path, **extra: str) -> dict[str, str]:
 def start_up(logs: Path, env: dict[str, str], timeout_s: float = 480.0,
              args: Sequence[str] = ()) -> Child:
     """`ztgate up` with `env` (and `args`, e.g. --replicas), once it has printed "ztgate is up";
-    RuntimeError (with its log) if it exits or takes longer than `timeout_s`."""
-    child = spawn("up", [sys.executable, "-m", "ztgate.cli", "up", *args], logs, env)
+    RuntimeError (with its log) if it exits or takes longer than `timeout_s`. With --verbose, so that
+    every part's output is in its one log (the tests read it, e.g. for values that must never be logged)."""
+    child = spawn("up", [sys.executable, "-m", "ztgate.cli", "up", "--verbose", *args], logs, env)
     deadline = time.monotonic() + timeout_s
     while "ztgate is up" not in child.log():
         if child.process.poll() is not None or time.monotonic() > deadline:

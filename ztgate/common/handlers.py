@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
@@ -14,6 +14,7 @@ from ztgate.common.errors import ZtgateError
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+S = TypeVar("S", bound=Callable[..., AsyncIterator[Any]])
 
 
 async def abort_for(context: grpc.aio.ServicerContext, exc: BaseException, method: str) -> None:
@@ -49,7 +50,7 @@ def unary(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def streaming(method: F) -> F:
+def streaming(method: S) -> S:
     """Wraps a response-streaming servicer method (an async generator) the same way."""
 
     @functools.wraps(method)

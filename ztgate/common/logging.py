@@ -2,7 +2,7 @@
 
 Only the formatted message and a fixed set of fields are written. Callers log types, counts,
 ids and timings with %-style arguments; prompt text, answers, finding values and secrets are
-never passed to a logger (convention 10 in STYLE.md).
+never passed to a logger (docs/style.md, convention 10).
 """
 
 from __future__ import annotations

@@ -21,23 +21,23 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from ztgate import parts
 from ztgate.common.settings import ClientTlsSettings, MeshSettings, TlsSettings
+from ztgate.parts import identity_of
 
 CA_FILE = "ca.pem"
-# Envoy: a client of every service (ext_proc, routes, health checks) and of the collector.
-ENVOY = "envoy"
-# `ztgate up` / `ztgate status` health checks, and an operator calling a service directly.
-OPERATOR = "operator"
-REDACTION = "redaction"
-INFERENCE_PRIMARY = "inference-primary"
-INFERENCE_FALLBACK = "inference-fallback"
-TELEMETRY = "telemetry"
-# Envoy's ingress listener, when it serves TLS (`gateway.tls`): a server certificate only.
-GATEWAY = "gateway"
+# The identities, from the one list of parts (ztgate/parts.py); the names stay here for callers.
+ENVOY = identity_of("envoy")
+OPERATOR = parts.OPERATOR
+REDACTION = identity_of("redaction")
+INFERENCE_PRIMARY = identity_of("inference-primary")
+INFERENCE_FALLBACK = identity_of("inference-fallback")
+TELEMETRY = identity_of("telemetry")
+GATEWAY = parts.GATEWAY
 # Parts that serve gRPC (they also export OTLP to the collector, as clients).
-SERVERS = (REDACTION, INFERENCE_PRIMARY, INFERENCE_FALLBACK, TELEMETRY)
-CLIENTS_ONLY = (ENVOY, OPERATOR)
-IDENTITIES = (*SERVERS, *CLIENTS_ONLY, GATEWAY)
+SERVERS = parts.SERVERS
+CLIENTS_ONLY = tuple(name for name in parts.IDENTITIES if name not in (*SERVERS, GATEWAY))
+IDENTITIES = parts.IDENTITIES
 # Names every server certificate carries besides its own: the suite's services listen on loopback.
 _LOOPBACK_NAMES = ("localhost",)
 _LOOPBACK_IPS = ("127.0.0.1", "::1")

@@ -80,7 +80,7 @@ def _listeners(port: int) -> list[tuple[Ip, int]] | None:
 
 
 def _socket_inodes(pid: int) -> set[int]:
-    inodes = set()
+    inodes: set[int] = set()
     fd_dir = f"/proc/{pid}/fd"
     try:
         names = os.listdir(fd_dir)
@@ -101,7 +101,7 @@ def _host_ips(host: str, port: int) -> set[Ip]:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)
     except socket.gaierror:
         return set()
-    return {ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}
+    return {ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos}
 
 
 def listener_owned_by(pid: int, address: str) -> bool | None:

@@ -80,6 +80,16 @@ class ServerSettings(Strict):
     # Largest gRPC message accepted, in bytes (the payload limits of each service sit below it).
     max_message_bytes: int = Field(default=4 * 1024 * 1024, gt=0)
 
+    @field_validator("listen")
+    @classmethod
+    def _host_and_port(cls, value: str) -> str:
+        # The form only (loopback or TLS is checked where the server starts): refused at load, so
+        # a mistyped `--listen` or ZTGATE_*__LISTEN stops start-up naming its key.
+        _, sep, port = value.rpartition(":")
+        if not sep or not port.isdigit() or int(port) > 65535:
+            raise ValueError(f"{value!r} must be HOST:PORT, with a port from 0 to 65535")
+        return value
+
 
 class OtelSettings(Strict):
     # Turns on gRPC instrumentation (spans) and OTLP export of traces and metrics.

@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 import yaml
@@ -18,10 +19,13 @@ from ztgate.common.pki import ENVOY, Pki, PkiError
 from ztgate.common.tenants import DEFAULT_TENANT, TENANT_PATTERN, TENANT_RULE
 from ztgate.gateway.auth import SCOPES
 from ztgate.common.server import is_loopback, split_host_port
-from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_process import envoy_binary
 from ztgate.gateway.ingress import SHRINK_HEAP_AT, STOP_REQUESTS_AT
 from ztgate.gateway.openai_routes import adapter_upstream, openai_door
+
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
+
 
 # Package data (pyproject's package-data): found the same way in an editable or a wheel install.
 TEMPLATE = resources.files("ztgate.gateway") / "templates" / "envoy.yaml"

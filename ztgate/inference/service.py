@@ -20,17 +20,18 @@ from ztgate.inference.engines.request import GenerationRequest, engine_request_i
 from ztgate.inference.hallucination import HallucinationScorer
 from ztgate.inference.limits import RequestLimits
 from ztgate.inference.metrics import InferenceMetrics
+from ztgate.inference.speculator_lookup import default_speculator
 
 log = logging.getLogger(__name__)
 
 
-def speculative_settings(spec: SpeculativeSection) -> SpeculativeSettings:
+def speculative_settings(spec: SpeculativeSection, model_dir: Path | None = None) -> SpeculativeSettings:
     """The engine's speculative settings from an instance's `speculative:` section; an eagle3 or
-    medusa section without `draft_model` gets the trained or shipped speculator."""
-    from ztgate.speculators.shipped import default_speculator
-
+    medusa section without `draft_model` gets the speculator trained for the served model (the
+    folder `model_dir` names; default: the default model), or the shipped one for the default model."""
     draft_model = spec.draft_model
-    if draft_model is None and (found := default_speculator(spec.method)) is not None:
+    model = model_dir.name if model_dir is not None else models.DEFAULT_MODEL
+    if draft_model is None and (found := default_speculator(spec.method, model=model)) is not None:
         draft_model = str(found)
     return SpeculativeSettings(
         method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
@@ -41,10 +42,11 @@ def speculative_settings(spec: SpeculativeSection) -> SpeculativeSettings:
 
 
 def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> EngineConfig:
+    model_dir = Path(settings.model_dir or models.model_dir())
     return EngineConfig(
-        model_dir=Path(settings.model_dir or models.model_dir()),
+        model_dir=model_dir,
         model_name=settings.model_name, parity=instance.parity,
-        speculative=speculative_settings(instance.speculative),
+        speculative=speculative_settings(instance.speculative, model_dir),
         max_model_len=instance.max_model_len, max_num_seqs=instance.max_num_seqs,
         kv_cache_gib=instance.kv_cache_gib, reserved_cpus=instance.reserved_cpus,
         enforce_eager=instance.enforce_eager,

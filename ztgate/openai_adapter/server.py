@@ -20,18 +20,21 @@ import logging
 import signal
 import time
 import uuid
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import grpc
 from aiohttp import web
 
 from ztgate.common.errors import ZtgateError
 from ztgate.common.tls import client_credentials
-from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.openai_adapter import mapping
 from ztgate.redaction.openai_errors import RETRY_AFTER_S, SHAPES, error_shape
+
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
+
 
 log = logging.getLogger(__name__)
 

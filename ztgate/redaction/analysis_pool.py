@@ -15,11 +15,8 @@ costs seconds of spaCy loading); a worker still busy after that is terminated an
 keeps working on a text nobody waits for.
 A worker dies with the server, even one killed by SIGKILL (PR_SET_PDEATHSIG, ztgate/common/lifetime.py).
 
-Why not ``concurrent.futures.ProcessPoolExecutor``: its calls hop through a manager thread and a queue feeder
-thread on the way out and back; measured here (2 shared cores), an empty round trip costs 0.43-0.51 ms at the
-median and 1.5-5 ms at p99, against 0.15-0.19 ms and 0.2-0.65 ms for a pipe per worker read by the event loop
-itself. It also can stop a stuck call only by breaking the whole pool. Its useful parts (spawn context,
-initialise once, detect death) are a few lines here.
+Why not ``concurrent.futures.ProcessPoolExecutor``: slower round trips, and it can stop a stuck call only by
+breaking the whole pool (docs/adr/0001-analysis-workers-on-pipes.md has the measurement).
 
 This module imports neither Presidio nor spaCy: the server process stays small, and each worker makes the
 imports of torch and transformers fail before loading them (Presidio and thinc import them when installed;

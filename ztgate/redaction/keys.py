@@ -22,10 +22,14 @@ import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ztgate.common.config import ConfigError
 from ztgate.common.server import is_loopback, split_host_port
-from ztgate.config import ZtgateConfig
+
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
+
 
 # Published in ztgate's source as the old defaults: known to everyone, so never a secret.
 PUBLISHED_KEYS = frozenset({"ztgate-dev-hash-key", "ztgate-dev-key-0"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 import grpc
 
@@ -16,7 +17,6 @@ from ztgate.common.server import ServiceSpec, serve
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import TlsSettings
-from ztgate.config import ZtgateConfig
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.inference.limits import RequestLimits
 from ztgate.redaction.door_metrics import DoorMetrics
@@ -24,8 +24,12 @@ from ztgate.redaction import ext_proc, keys
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
 
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
+
+
 log = logging.getLogger(__name__)
-SERVICE_NAME = "ztgate.redaction.v1.Redaction"
+SERVICE_NAME = redaction_pb2.DESCRIPTOR.services_by_name["Redaction"].full_name
 
 
 def _finding(f: Finding) -> redaction_pb2.Finding:

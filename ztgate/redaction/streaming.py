@@ -23,7 +23,7 @@ Bounded work: a stream costs time linear in its length, however it is chunked.
   markers are looked for in the new chunk (and the few characters before it), and the rules for
   values of several words read a window of at most `_WINDOW` characters before the run and
   `_RUN` of the run. Nothing searches the whole held text: a regex anchored at its end, retried
-  from every position, cost its length squared (one 32 KB chunk of "1-1-1-..." held a server for 15 s).
+  from every position, cost its length squared (docs/adr/0003-stream-scrubbing-bounded-work.md).
 - The detector runs only when something can be sent, and reads at most `lookbehind` characters
   per chunk plus `SCAN_CREDIT` per character fed: a window that is mostly held (a long token,
   a value reaching into the tail) is scanned again only once the stream has paid for it, so

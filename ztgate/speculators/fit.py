@@ -35,6 +35,9 @@ class FitOptions:
     lr: float = 1e-3
     warmup: int = 10
     save_every: int = 50
+    # Wall-clock seconds this call may train for: past it, the state is saved and training stops
+    # before the next step (None: no limit). A later resume continues with the very same batches.
+    time_budget_s: float | None = None
 
 
 @dataclass
@@ -43,12 +46,13 @@ class FitResult:
     final_loss: float | None
     seconds_per_step: float | None
     resumed_from: int
+    stopped_by_time_budget: bool = False
 
 
 def batch_indices(num_samples: int, batch_size: int, seed: int, step: int) -> torch.Tensor:
     """The samples of one step: a function of (seed, step) only."""
     g = torch.Generator().manual_seed(seed * 1_000_003 + step)
-    return torch.randperm(num_samples, generator=g)[:batch_size]
+    return torch.randperm(num_samples, generator=g, device="cpu")[:batch_size]
 
 
 def make_batch(features: Features, draft_labels: torch.Tensor, embed: torch.Tensor,
@@ -58,15 +62,17 @@ def make_batch(features: Features, draft_labels: torch.Tensor, embed: torch.Tens
     spans = [(int(features.offsets[i]), int(features.offsets[i + 1])) for i in indices]
     t = max(b - a for a, b in spans)
     n, h3 = len(spans), features.aux.shape[1]
-    aux = torch.zeros(n, t, h3)
-    ids = torch.zeros(n, t, dtype=torch.long)
-    labels = torch.full((n, t), IGNORE, dtype=torch.long)
+    host = torch.device("cpu")  # staged on the host, where the data is, then moved once
+    aux = torch.zeros(n, t, h3, device=host)
+    ids = torch.zeros(n, t, dtype=torch.long, device=host)
+    labels = torch.full((n, t), IGNORE, dtype=torch.long, device=host)
     for row, (a, b) in enumerate(spans):
         aux[row, :b - a] = features.aux[a:b]
         ids[row, :b - a] = features.input_ids[a:b]
         labels[row, :b - a] = draft_labels[a:b]
-    positions = torch.arange(t).expand(n, t)
-    return F.embedding(ids, embed), aux, positions, labels
+    positions = torch.arange(t, device=host).expand(n, t)
+    device = embed.device  # the training device
+    return (F.embedding(ids.to(device), embed), aux.to(device), positions.to(device), labels.to(device))
 
 
 def loss_on(head: Eagle3Head, batch: tuple[torch.Tensor, ...], ttt_steps: int = 1
@@ -130,7 +136,12 @@ def fit(head: torch.nn.Module, step_loss: StepLoss, num_samples: int, options: F
     state_path.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     bar = tqdm(range(start, options.steps), initial=start, total=options.steps, desc="speculator", unit="step")
+    stopped = False
     for step in bar:
+        if options.time_budget_s is not None and time.perf_counter() - t0 >= options.time_budget_s:
+            stopped = True
+            _save(state_path, head, optimizer, step, loss_value, fingerprint)
+            break
         for group in optimizer.param_groups:
             group["lr"] = options.lr * min(1.0, (step + 1) / max(1, options.warmup))
         loss, correct, counted = step_loss(batch_indices(num_samples, options.batch_size, options.seed, step))
@@ -143,7 +154,8 @@ def fit(head: torch.nn.Module, step_loss: StepLoss, num_samples: int, options: F
         if (step + 1) % options.save_every == 0 or step + 1 == options.steps:
             _save(state_path, head, optimizer, step + 1, loss_value, fingerprint)
     bar.close()
-    done = options.steps - start
-    return FitResult(step=max(start, options.steps), final_loss=loss_value,
+    end = step if stopped else max(start, options.steps)
+    done = end - start
+    return FitResult(step=end, final_loss=loss_value,
                      seconds_per_step=(time.perf_counter() - t0) / done if done > 0 else None,
-                     resumed_from=resumed_from)
+                     resumed_from=resumed_from, stopped_by_time_budget=stopped)

@@ -62,7 +62,7 @@ class Attention(nn.Module):
         (k0, v0), chain = cache[0], cache[1:]
         scale = self.head_dim ** -0.5
         scores = (q @ k0.transpose(-1, -2)) * scale
-        scores = scores.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
+        scores = scores.masked_fill(torch.ones(t, t, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
         if chain:
             diag = torch.cat([(q * ks).sum(-1, keepdim=True) * scale for ks, _ in chain], dim=-1)
             scores = torch.cat([scores, diag], dim=-1)

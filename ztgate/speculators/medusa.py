@@ -75,10 +75,12 @@ def head_labels(features: Features, draft_labels: torch.Tensor, num_heads: int) 
 def medusa_step_loss(heads: MedusaHeads, features: Features, labels: torch.Tensor) -> StepLoss:
     """Mean over heads of the cross-entropy on every position of a step's samples."""
     def step_loss(idx: torch.Tensor) -> tuple[torch.Tensor, list[int], list[int]]:
-        rows = torch.cat([torch.arange(int(features.offsets[i]), int(features.offsets[i + 1])) for i in idx])
+        rows = torch.cat([torch.arange(int(features.offsets[i]), int(features.offsets[i + 1]), device="cpu")
+                          for i in idx])
+        device = heads.lm_head.weight.device  # the training device; the data stays on the host
         losses, correct, counted = [], [], []
-        for k, logits in enumerate(heads(features.final[rows])):
-            target = labels[rows, k]
+        for k, logits in enumerate(heads(features.final[rows].to(device))):
+            target = labels[rows, k].to(device)
             mask = target != IGNORE
             if not bool(mask.any()):
                 break

@@ -13,6 +13,7 @@ import os
 import signal
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ztgate.common.lifetime import group_members, parent_death_preexec
 from ztgate.common.ports import bind_error, listener_owned_by
@@ -21,6 +22,9 @@ from ztgate.common.settings import ClientTlsSettings
 
 # Seconds that `kill` waits for the rest of a process group to be gone after its leader.
 GROUP_EXIT_WAIT_S = 5.0
+# How much of a part's log a failed start shows: at most this many lines of its last bytes.
+LOG_TAIL_LINES = 20
+LOG_TAIL_BYTES = 16 * 1024
 
 
 class StartError(Exception):
@@ -83,6 +87,9 @@ class Child:
     process: asyncio.subprocess.Process | None = field(default=None, repr=False)
     # The part this process is a replica of (`ztgate up --replicas`); its name when it runs once.
     group: str = ""
+    # Where its standard output and error go (appended to across restarts); None: `up`'s own
+    # terminal (`ztgate up --verbose`).
+    log_path: Path | None = None
 
     def __post_init__(self) -> None:
         self.group = self.group or self.name
@@ -101,9 +108,30 @@ class Child:
         for listen in self.listens:
             if (error := bind_error(listen.address)) is not None:
                 raise StartError(f"{self.name}: {listen.refusal(error)}")
-        self.process = await asyncio.create_subprocess_exec(
-            *self.argv, env=self.env, start_new_session=True,
-            preexec_fn=parent_death_preexec(signal.SIGKILL))
+        if self.log_path is None:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv, env=self.env, start_new_session=True,
+                preexec_fn=parent_death_preexec(signal.SIGKILL))
+            return
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "ab") as out:  # the child keeps its own copy of the descriptor
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv, env=self.env, start_new_session=True, stdin=asyncio.subprocess.DEVNULL,
+                stdout=out, stderr=asyncio.subprocess.STDOUT,
+                preexec_fn=parent_death_preexec(signal.SIGKILL))
+
+    def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
+        """The last lines of its log file ("" without one): said when it fails to start."""
+        if self.log_path is None:
+            return ""
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(0, os.SEEK_END)
+                log.seek(max(0, log.tell() - LOG_TAIL_BYTES))
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
 
     async def wait(self) -> int:
         """Waits for the process to exit; its return code."""

@@ -65,6 +65,15 @@ def _warn(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _with_log(part: Part, message: str) -> str:
+    """A failed start's message with the end of the part's log file, when it writes one."""
+    path = getattr(part, "log_path", None)
+    tail = part.log_tail() if path is not None and hasattr(part, "log_tail") else ""
+    if path is None:
+        return message
+    return f"{message}; the end of its log {path}:\n{tail}" if tail else f"{message}; its log: {path} (empty)"
+
+
 class Supervisor:
     """Starts `parts` in order, supervises them, stops them in reverse order."""
 
@@ -77,18 +86,19 @@ class Supervisor:
         self._fatal: asyncio.Event | None = None
 
     async def _start(self, part: Part) -> None:
-        """Starts `part` and waits until it is healthy; StartError if it exits or runs out of time."""
+        """Starts `part` and waits until it is healthy; StartError if it exits or runs out of time
+        (with the end of its log, when it writes one)."""
         await part.start()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.start_timeout_s
         while loop.time() < deadline:
             if not part.running:
-                raise StartError(f"{part.name} {describe_exit(await part.wait())} during start")
+                raise StartError(_with_log(part, f"{part.name} {describe_exit(await part.wait())} during start"))
             if await self._check(part):
                 return
             await asyncio.sleep(START_POLL_S)
-        raise StartError(f"{part.name} was not healthy within {self.settings.start_timeout_s:g} s "
-                         "(supervisor.start_timeout_s)")
+        raise StartError(_with_log(part, f"{part.name} was not healthy within "
+                                         f"{self.settings.start_timeout_s:g} s (supervisor.start_timeout_s)"))
 
     async def _check(self, part: Part) -> bool:
         timeout = self.settings.check_timeout_s
@@ -105,7 +115,6 @@ class Supervisor:
         """Starts each part once the one before it is healthy; False if `stop` was set first.
         Raises StartError: a suite that cannot start is not started halfway."""
         for part in self.parts:
-            _say(f"starting {part.name} ...")
             starting = asyncio.ensure_future(self._start(part))
             stopping = asyncio.ensure_future(stop.wait())
             await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)

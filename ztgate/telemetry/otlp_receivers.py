@@ -21,12 +21,10 @@ from ztgate.telemetry.otlp_metrics import count_points
 from ztgate.telemetry.otlp_signals import count_log_records, count_spans
 from ztgate.telemetry.retry_info import throttle_metadata
 
-SERVICE_NAMES = (
-    "ztgate.telemetry.v1.Telemetry",
-    "opentelemetry.proto.collector.metrics.v1.MetricsService",
-    "opentelemetry.proto.collector.trace.v1.TraceService",
-    "opentelemetry.proto.collector.logs.v1.LogsService",
-)
+# Full names from the proto descriptors, for health and reflection.
+SERVICE_NAMES = tuple(service.full_name for module in (
+    telemetry_pb2, metrics_service_pb2, trace_service_pb2, logs_service_pb2)
+    for service in module.DESCRIPTOR.services_by_name.values())
 
 
 async def _export(collector: TelemetryCollector, signal: str, request: Any, weight: int,

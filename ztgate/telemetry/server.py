@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from ztgate.common.pki import TELEMETRY, part_tls
 from ztgate.common.server import ListenError, ServiceSpec, is_loopback, serve, split_host_port
-from ztgate.config import ZtgateConfig
 from ztgate.telemetry.collector import TelemetryCollector
 from ztgate.telemetry.config import ForwardEndpoint, TelemetrySettings
 from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyRuntime
@@ -14,6 +14,10 @@ from ztgate.telemetry.forwarder import Send
 from ztgate.telemetry.otlp_client import OtlpUpstream
 from ztgate.telemetry.otlp_receivers import SERVICE_NAMES, registrar
 from ztgate.telemetry.slo_probe import PrimaryProbe
+
+if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
+    from ztgate.config import ZtgateConfig
+
 
 def _upstream(endpoint: ForwardEndpoint) -> tuple[Send, Callable[[], Awaitable[None]]]:
     client = OtlpUpstream(endpoint)

@@ -132,7 +132,8 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
     token = mint(key, tenant=TENANT, issuer=auth.issuer, audience=auth.audience,
                  tenant_claim=auth.tenant_claim, ttl_s=min(3600, auth.max_token_lifetime_s),
                  max_ttl_s=auth.max_token_lifetime_s, scope_claim=auth.scope_claim)
-    argv = [sys.executable, "-m", "ztgate.cli", "up", *(["--config", str(config_path)] if config_path else [])]
+    argv = [sys.executable, "-m", "ztgate.cli", "up", "--verbose",  # every part's output in up.log
+            *(["--config", str(config_path)] if config_path else [])]
     log = workdir / "up.log"
     process = spawn(argv, log, env)
     print(f"ztgate eval: starting the suite (ztgate up; its log: {log}) ...", file=sys.stderr, flush=True)

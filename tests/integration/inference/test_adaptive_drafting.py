@@ -19,7 +19,7 @@ from ztgate.inference.engines.adaptive_scheduler import QUALNAME
 from ztgate.inference.engines.base import collect
 from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
 from ztgate.inference.engines.vllm_engine import VllmEngine
-from ztgate.speculators.shipped import CHECKPOINTS, checkpoint_name
+from ztgate.inference.speculator_lookup import CHECKPOINTS, checkpoint_name
 
 pytestmark = pytest.mark.slow
 

@@ -1,6 +1,7 @@
 """Speculators trained by `ztgate models train-speculator` really serve: vLLM loads the EAGLE-3 head
-with method eagle3 and the Medusa heads with method medusa, greedy output stays token-identical to
-plain decoding, and each drafts what the target says.
+with method eagle3 (trained from vLLM's answers, and from the device path's batched transformers
+answers) and the Medusa heads with method medusa, greedy output stays token-identical to plain
+decoding, and each drafts what the target says.
 
 The speculators are tiny (4 prompts, 20 steps), so on prompts they never saw they are rarely right; on
 their own training prompts they must be (a head whose hidden states, token alignment or weight names
@@ -32,10 +33,13 @@ def speculator_root(tmp_path_factory):
     return tmp_path_factory.mktemp("speculators")
 
 
-@pytest.fixture(scope="module", params=["eagle3", "medusa"])
+@pytest.fixture(scope="module", params=["eagle3", "medusa", "eagle3-transformers"])
 def tiny_speculator(request, model_dir, speculator_root):
-    settings = TrainSettings(**{**TINY.__dict__, "method": request.param})
-    return request.param, train_speculator(settings, out=speculator_root / request.param, model_dir=model_dir)
+    """Each method from vLLM's answers, and EAGLE-3 from the device path's (batched transformers,
+    `--collector transformers`: what `--device cuda` runs, here on the CPU)."""
+    method, _, collector = request.param.partition("-")
+    settings = TrainSettings(**{**TINY.__dict__, "method": method, "collector": collector or "vllm"})
+    return method, train_speculator(settings, out=speculator_root / request.param, model_dir=model_dir)
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +102,7 @@ def test_the_record_counts_the_prompts_the_target_wrote(tiny_speculator):
 
     record = json.loads((tiny_speculator[1] / "training.json").read_text())
     assert record["samples"] == TINY.samples + TINY.self_prompts and record["settings"]["self_prompts"] == 2
+    assert record["heldout_samples"] == 1 and len(record["heldout_top1_agreement_per_position"]) >= 1
     assert record["template_sha256"] == data_hash(training_prompts(TINY.samples, TINY.seed))
     assert record["data_sha256"] != record["template_sha256"] and SELF_SOURCE in record["data_source"]
 

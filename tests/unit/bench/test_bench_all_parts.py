@@ -1,4 +1,4 @@
-"""`ztgate bench` with no part: the orchestration and docs/benchmarks.md's writer.
+"""`ztgate bench` with no part: the orchestration and docs/results/full-run.md's writer.
 
 Test double: the parts are stand-in entry points (they print a report and return an exit code)
 instead of the real benches, which take tens of minutes; the writer, the plot and the doc rewrite
@@ -78,3 +78,17 @@ def test_rewrite_twice_is_stable_and_keeps_the_rest() -> None:
     once = rewrite("# B\n\ntext\n", generated)
     assert rewrite(once, generated) == once
     assert once.startswith("# B\n\ntext\n\n" + BEGIN) and "| gateway | met | 12.5 | - |" in once
+
+
+def test_a_part_that_exits_0_with_a_target_not_met_is_not_shown_as_met() -> None:
+    report = "Targets:\n- mixed speedup 1.02x, target 1.5x (NOT met)\n- identical 100% (met)\n"
+    results = [PartResult("inference", 0, 60.0, report), PartResult("gateway", 0, 12.5, "- p99: met")]
+    text = section(results, datetime(2026, 12, 1, tzinfo=timezone.utc), {}, {}, None)
+    assert "| inference | 1 target NOT met (exit 0) |" in text and "| gateway | met |" in text
+
+
+def test_the_generated_section_has_a_page_of_its_own() -> None:
+    assert all_parts.DOC.relative_to(all_parts.DOC.parents[2]).as_posix() == "docs/results/full-run.md"
+    text = all_parts.DOC.read_text(encoding="utf-8")
+    assert text.count(BEGIN) == 1 and text.count(END) == 1
+    assert (all_parts.DOC.parent / all_parts.PLOT).exists()

@@ -8,9 +8,10 @@ import json
 import pytest
 from safetensors import safe_open
 
+from ztgate.inference import models
+from ztgate.inference import speculator_lookup as shipped
 from ztgate.inference.config import SpeculativeSection
 from ztgate.inference.service import speculative_settings
-from ztgate.speculators import shipped
 
 
 @pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
@@ -63,3 +64,20 @@ def test_an_unset_draft_model_resolves_and_a_set_one_is_kept(monkeypatch, tmp_pa
     assert kept.draft_model == "/elsewhere"
     assert speculative_settings(SpeculativeSection(method="ngram")).draft_model is None
     assert shipped.default_speculator("draft_model") is None
+
+
+@pytest.mark.parametrize("method", shipped.TRAINED_METHODS)
+def test_another_models_primary_gets_its_own_head_and_never_the_shipped_one(method, monkeypatch, tmp_path):
+    """A head trained for SmolLM2 drafts nonsense for another model: the shipped one serves only the
+    default model, and a model served from its own folder gets the head trained for it (`--model DIR`)."""
+    monkeypatch.setenv("ZTGATE_CACHE_DIR", str(tmp_path))
+    other = tmp_path / "my-llama"
+    assert shipped.default_speculator(method, model="my-llama") is None
+    assert speculative_settings(SpeculativeSection(method=method), other).draft_model is None
+    trained = shipped.default_speculator(method, model=models.DEFAULT_MODEL).parent  # the shipped folder's parent
+    assert trained == shipped.CHECKPOINTS
+    own = models.default_cache_dir() / shipped.checkpoint_name(method, "my-llama")
+    own.mkdir(parents=True)
+    (own / "config.json").write_text("{}")
+    (own / "model.safetensors").write_bytes(b"")
+    assert speculative_settings(SpeculativeSection(method=method), other).draft_model == str(own)

@@ -36,3 +36,21 @@ def test_a_value_below_one_is_refused_naming_the_flag(flag, tmp_path, capsys):
     assert code == 2
     assert f"{flag} must be at least 1; got 0" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_device_path_flags_parse(tmp_path):
+    args = cli.build_parser().parse_args(
+        ["models", "train-speculator", "--device", "cuda", "--model", str(tmp_path), "--collector", "transformers",
+         "--collect-batch", "64", "--heldout", "0.1", "--time-budget-s", "600"])
+    assert (args.device, args.model, args.collector, args.collect_batch, args.heldout, args.time_budget_s) == (
+        "cuda", tmp_path, "transformers", 64, 0.1, 600.0)
+    # --model-dir, the flag's earlier name, still names the model; by default: cpu, auto, no budget
+    old = cli.build_parser().parse_args(["models", "train-speculator", "--model-dir", str(tmp_path)])
+    assert (old.model, old.device, old.collector, old.time_budget_s, old.draft_vocab) == (tmp_path, "cpu", "auto",
+                                                                                         None, None)
+
+
+def test_an_unknown_device_is_refused_by_the_parser(capsys):
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["models", "train-speculator", "--device", "tpu"])
+    assert "invalid choice: 'tpu'" in capsys.readouterr().err

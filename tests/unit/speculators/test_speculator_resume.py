@@ -82,3 +82,22 @@ def test_a_state_saved_by_one_method_is_not_resumed_by_the_other():
     assert eagle3 != medusa
     assert "heads" not in eagle3 and "ttt_steps" not in medusa  # each keeps only its own settings
     assert _state_fingerprint(data, TrainSettings(steps=5)) == eagle3  # more steps still resume
+
+
+def test_a_training_step_makes_no_tensor_off_its_datas_device():
+    """On a GPU, a tensor made on the default device beside the CUDA data fails the step (a causal mask
+    made on the CPU did). Checked without a GPU: the default device is made `meta` (a fault injected),
+    so a tensor the step creates without naming its device lands there, and mixing it with the real
+    data raises."""
+    from ztgate.speculators.medusa import MedusaHeads, head_labels, medusa_step_loss
+
+    features, labels, embed = _data()
+    head = tiny_head()
+    medusa = MedusaHeads(32, 2, 1, torch.randn(50, 32))
+    steps = [eagle3_step_loss(head, features, labels, embed, 3),
+             medusa_step_loss(medusa, features, head_labels(features, labels, 2))]
+    with torch.device("meta"):
+        for step in steps:
+            loss, _, counted = step(batch_indices(features.num_samples, 3, 0, 0))
+            loss.backward()
+            assert loss.device.type == "cpu" and counted[0] > 0
