@@ -10,6 +10,7 @@ uses `RegexUnderLockVault`, a FAULT INJECTED vault whose restore runs its regex 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import time
 
 from hypothesis import given, settings, strategies as st
@@ -25,9 +26,10 @@ EMAIL = "jane.doe@example.com"
 MIB = 1 << 20
 # Seconds each of the four threads keeps restoring; another tenant redacts meanwhile.
 SUSTAINED_S = 1.5
-# A Redact answered slower than this while the Restores run was stalled (alone it takes ~1 ms;
-# measured during the Restores: ~1 ms with the regex outside the lock, 230-490 ms under it).
-STALLED_S = 0.15
+# The yardstick is one 1 MiB Restore alone, timed in the test (so a busy host slows both sides):
+# a Redact whose median time during the Restores passes it was stalled. Measured on 2 shared
+# cores: Restore alone ~35 ms; Redacts during the Restores ~1 ms with the regex outside the lock,
+# 230-490 ms under it.
 
 
 class RegexUnderLockVault(Vault):
@@ -46,12 +48,19 @@ def _service(scanner: PatternScanner, vault: Vault) -> RedactionService:  # noqa
                                                 encrypt_key="0123456789abcdef"))
 
 
-async def _redacts_during_four_restore_threads(service: RedactionService) -> tuple[list[float], list[int]]:
+async def _redacts_during_four_restore_threads(
+        service: RedactionService) -> tuple[list[float], list[int], float]:
     """Another tenant's Redact latencies (seconds) while four threads of tenant `owner` restore a
-    1 MiB text of its session's placeholders back to back; and how many Restores each thread did."""
+    1 MiB text of its session's placeholders back to back; how many Restores each thread did; and
+    the seconds one such Restore takes alone (the best of three)."""
     mine = await service.redact(f"mail {EMAIL}", tenant="owner")
     [placeholder] = [f.replacement for f in mine.findings]
     big = f"{placeholder} " * (MIB // (len(placeholder) + 1))
+    alone = []
+    for _ in range(3):
+        started = time.perf_counter()
+        service.restore(big, session_id=mine.session_id, tenant="owner")
+        alone.append(time.perf_counter() - started)
 
     def restoring() -> int:
         done, end = 0, time.monotonic() + SUSTAINED_S
@@ -70,20 +79,22 @@ async def _redacts_during_four_restore_threads(service: RedactionService) -> tup
         latencies.append(time.perf_counter() - started)
         assert EMAIL not in other.text
         await asyncio.sleep(0.02)
-    return latencies, await asyncio.gather(*threads)
+    return latencies, await asyncio.gather(*threads), min(alone)
 
 
 async def test_another_tenants_redact_is_not_stalled_by_four_threads_of_large_restores(
         scanner: PatternScanner) -> None:  # noqa: F811
-    latencies, restores = await _redacts_during_four_restore_threads(_service(scanner, Vault()))
+    latencies, restores, alone = await _redacts_during_four_restore_threads(_service(scanner, Vault()))
     assert len(latencies) >= 5 and all(n >= 2 for n in restores)  # they overlapped, for real
-    assert max(latencies) < STALLED_S, latencies
+    assert statistics.median(latencies) < alone, (latencies, alone)
 
 
 async def test_control_with_the_regex_under_the_lock_the_same_redacts_stall(
         scanner: PatternScanner) -> None:  # noqa: F811
-    latencies, _ = await _redacts_during_four_restore_threads(_service(scanner, RegexUnderLockVault()))
-    assert max(latencies) > STALLED_S, latencies  # the event loop sat on the vault's lock
+    latencies, _, alone = await _redacts_during_four_restore_threads(
+        _service(scanner, RegexUnderLockVault()))
+    # The event loop sat on the vault's lock, for more than a whole Restore at a time.
+    assert statistics.median(latencies) > alone, (latencies, alone)
 
 
 PLACEHOLDERS = st.sampled_from(["<PERSON_1>", "<PERSON_12>", "<EMAIL_ADDRESS_1>", "<PERSON_2>",
