@@ -27,7 +27,7 @@ from ztgate.common.config import load_settings
 from ztgate.common.ports import bind_error
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.auth import TokenError, keygen_at
-from ztgate.gateway.envoy_config import check_exposure, render
+from ztgate.gateway.envoy_config import check_exposure, rate_limit_in_force, render
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.redaction import keys
 from ztgate.parts import active as active_parts
@@ -273,16 +273,16 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         print("  inside the suite       " + (
             f"mTLS (certificates in {config.mesh.pki_dir}; services accept only the parts that call them)"
             if tls else "plaintext on loopback (mesh.mtls is off)"))
-        auth, limit = config.gateway.auth, config.gateway.rate_limit
+        auth = config.gateway.auth
         print("  bearer tokens          " + (
             f"required (JWKS {auth.jwks_path}, at most {auth.max_token_lifetime_s} s each; "
             "`ztgate token mint --tenant T`)" if auth.jwks_path
             else "off: every call runs as tenant default (set gateway.auth.jwks_path)"))
         for warning in warnings:  # again, last thing on screen
             print(warning, file=sys.stderr, flush=True)
-        if limit.requests_per_s is not None:
-            print(f"  rate limit             {limit.requests_per_s}/s per tenant, "
-                  f"burst {limit.bucket_size}")
+        in_force = rate_limit_in_force(config)
+        if in_force is not None:
+            print(f"  rate limit             {in_force[0]}/s per tenant, burst {in_force[1]}")
         s = config.supervisor
         print(f"A part that exits or fails {s.failure_threshold} health checks in a row is restarted "
               f"(at most {s.max_restarts} times in {s.restart_window_s:g} s). Ctrl-C stops everything.",

@@ -54,6 +54,7 @@ from ztgate_bench.canaries import Canaries
 from ztgate_bench.gateway_bench import running_suite
 from ztgate_bench.redaction_metrics import percentile
 from ztgate.config import ZtgateConfig
+from ztgate.gateway.envoy_config import rate_limit_in_force
 
 NORMAL, ATTACKER = "normal", "attacker"
 METHODS = ("Generate", "Redact")
@@ -312,12 +313,11 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
     upstream = json.loads(record.read_text()) if record.is_file() else None
-    limit, vault = config.gateway.rate_limit, config.redaction.vault
+    limit, vault = rate_limit_in_force(config), config.redaction.vault
     return AttackBench(calls=calls, duration_s=duration_s, kinds=kinds, seed=seed, baseline=baseline,
                        under_attack=under, attacks=figures, upstream=upstream, sessions=sessions,
                        recovery_s=recovery, recovery_limit_s=recovery_limit_s, mtls=config.mesh.mtls,
-                       rate_limit=(f"{limit.requests_per_s}/s (burst {limit.bucket_size})"
-                                   if limit.requests_per_s else "off"),
+                       rate_limit=f"{limit[0]}/s (burst {limit[1]})" if limit else "off",
                        vault_sessions_per_tenant=vault.max_sessions_per_tenant, vault_sessions=vault.max_sessions)
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+import yaml
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from ztgate.common import pki
@@ -201,13 +203,20 @@ async def _wait_healthy(suite: Suite, admin: str, envoy: Child, timeout: float) 
     await asyncio.to_thread(wait_for, healthy, "Envoy sees every upstream healthy", timeout, envoy)
 
 
-async def add_gateway(suite: Suite, name: str, gateway_env: dict[str, str]) -> tuple[str, str]:
+async def add_gateway(suite: Suite, name: str, gateway_env: dict[str, str],
+                      edit: Callable[[dict], None] | None = None) -> tuple[str, str]:
     """Another Envoy in front of the suite's parts, with more ZTGATE_* settings; its (listener,
-    admin) once it sees every upstream healthy. `stop_suite` stops it too."""
+    admin) once it sees every upstream healthy. `stop_suite` stops it too. `edit` changes the
+    rendered bootstrap in place first (a control test's bootstrap without a defence)."""
     env = {**suite.env, "ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}", **gateway_env}
     bootstrap = suite.logs / f"{name}.yaml"
-    bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
+    text = render(load_settings(ZtgateConfig, None, environ=env))
+    if edit is not None:
+        tree = yaml.safe_load(text)
+        edit(tree)
+        text = yaml.safe_dump(tree, sort_keys=False)
+    bootstrap.write_text(text)
     envoy = spawn(name, envoy_argv(bootstrap), suite.logs)
     suite.extra_envoys.append(envoy)
     await _wait_healthy(suite, env["ZTGATE_GATEWAY__ADMIN"], envoy, 60.0)

@@ -88,7 +88,11 @@ async def _start(logs: Path, vault: dict[str, str] | None = None) -> tuple[Suite
     key, jwks = keygen(logs / "keys")
     tokens = {t: mint(key, tenant=t, issuer="ztgate", audience="ztgate-gateway") for t in (NORMAL, ATTACKER)}
     suite = await start_suite(logs, policies={"default.yaml": (DEFAULT_POLICY_DIR / "default.yaml").read_text()},
-                              message_timeout_s=2.0, gateway_env={"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)},
+                              message_timeout_s=2.0, gateway_env={"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks),
+                                                                  # The defences behind the rate limit
+                                                                  # (on by default with tokens) are
+                                                                  # what these attacks test.
+                                                                  "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null"},
                               # Two analysis workers, the default on this 2-core machine (one per
                               # CPU): a tenant's fair share is one less than the workers, so the
                               # attacker can never hold the one the normal tenant needs.

@@ -23,9 +23,11 @@ from ztgate_bench.gateway_bench import measure
 from ztgate.gateway.auth import ALGORITHM, keygen, load_signing_key, mint
 from ztgate.gateway.config import DEFAULT_MAX_TOKEN_LIFETIME_S
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
+from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
 from ztgate.gen.redaction.v1 import redaction_pb2_grpc
-from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
+from tests.e2e.gateway_suite import Suite, add_gateway, start_suite, stop_suite
+from tests.e2e.held_streams import hold_streams, wait_stat
 
 pytestmark = pytest.mark.slow
 
@@ -218,3 +220,66 @@ async def test_the_gateway_bench_sends_its_token(suite, keys) -> None:
     assert with_token.errors["gateway"] == 0 and len(with_token.gateway.durations_ms) == 2
     without = await measure(*args, calls=1, warmup=0)
     assert without.errors["gateway"] == 1 and "UNAUTHENTICATED" in without.error_kinds[0]
+
+
+# Held tokenless health streams (issue 28): on an Envoy with tokens and without a rate limit (its
+# tokenless default bucket would refuse most of them), so that nothing but the ingress limits
+# stands between the streams and the suite.
+HELD_ENV = {"ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "null",
+            "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null",
+            "ZTGATE_GATEWAY__INGRESS__HEALTH_MAX_STREAM_S": "2"}
+# The control's stand-in for the ext_proc cluster's 1,024 requests: the same exhaustion, from
+# fewer streams.
+CONTROL_BREAKER = 16
+
+
+def _health_on_the_scrubbing_cluster(bootstrap: dict) -> None:
+    """The bootstrap as it was before the defence: health routed to the cluster ext_proc dials
+    (its breakers lowered to CONTROL_BREAKER), with no bound on a stream's life."""
+    hcm = bootstrap["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+    for route in hcm["route_config"]["virtual_hosts"][0]["routes"]:
+        if route["match"].get("prefix") == "/grpc.health.v1.Health/":
+            route["route"] = {"cluster": "redaction", "timeout": "2s"}
+    [redaction] = [c for c in bootstrap["static_resources"]["clusters"] if c["name"] == "redaction"]
+    redaction["circuit_breakers"]["thresholds"][0].update(
+        max_requests=CONTROL_BREAKER, max_pending_requests=CONTROL_BREAKER)
+
+
+async def test_held_tokenless_health_streams_leave_every_tenant_its_calls(suite, keys) -> None:
+    _, jwks = keys
+    gateway, admin = await add_gateway(suite, "envoy-held", {
+        **HELD_ENV, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
+    held = await hold_streams(gateway, connections=8, per_connection=50)
+    try:
+        # The health route's own cluster fills (16 in flight by default); every other stream is
+        # refused at once.
+        assert await wait_stat(admin, "cluster.redaction_health.upstream_rq_active", 16) == 16
+        async with grpc.aio.insecure_channel(gateway) as channel:
+            reply = await inference_pb2_grpc.InferenceStub(channel).Generate(
+                ipb.GenerateRequest(prompt=f"mail {EMAIL}"), metadata=_auth(_token(keys)), timeout=10)
+        assert reply.text and EMAIL not in reply.text
+        assert held.refused_at_once(within_s=5.0) >= 400 - 2 * 16
+        # The held ones end by gateway.ingress.health_max_stream_s (2 s here), not whenever the
+        # caller lets go.
+        await asyncio.wait_for(asyncio.gather(*held.tasks), timeout=10)
+        assert len(held.ended) == 400 and max(at for _, at in held.ended) < 8
+    finally:
+        await held.close()
+
+
+async def test_control_health_on_the_scrubbing_cluster_lets_held_streams_deny_every_tenant(
+        suite, keys) -> None:
+    """Without the defence the same attack works: the test above could fail."""
+    _, jwks = keys
+    gateway, admin = await add_gateway(suite, "envoy-held-control", {
+        **HELD_ENV, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)}, edit=_health_on_the_scrubbing_cluster)
+    held = await hold_streams(gateway, connections=2, per_connection=CONTROL_BREAKER)
+    try:
+        assert await wait_stat(admin, "cluster.redaction.upstream_rq_active", CONTROL_BREAKER) >= CONTROL_BREAKER
+        async with grpc.aio.insecure_channel(gateway) as channel:
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await inference_pb2_grpc.InferenceStub(channel).Generate(
+                    ipb.GenerateRequest(prompt=f"mail {EMAIL}"), metadata=_auth(_token(keys)), timeout=10)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        await held.close()

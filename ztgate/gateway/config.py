@@ -12,6 +12,7 @@ from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import Strict, TlsSettings, host_port, on_loopback
 from ztgate.protocols.openai.schema import DoorOptions
+from ztgate.gateway.ingress import GatewayIngressSettings
 
 # Longest a gateway token may live, by default: a day (a stolen token is good at most that long).
 DEFAULT_MAX_TOKEN_LIFETIME_S = 24 * 3600
@@ -48,18 +49,24 @@ class GatewayAuthSettings(Strict):
 
 class GatewayRateLimitSettings(Strict):
     # Calls per second each tenant may make through the gateway (without tokens every call is
-    # tenant `default`, and all share its bucket); unset: no limit. Past it Envoy answers
-    # RESOURCE_EXHAUSTED at once and nothing reaches a service.
+    # tenant `default`, and all share its bucket); unset: `with_tokens_per_s` wherever tokens are
+    # on or the listener is off loopback (compose, Kubernetes), else no limit. Past it Envoy
+    # answers RESOURCE_EXHAUSTED at once and nothing reaches a service.
     requests_per_s: int | None = Field(default=None, ge=1)
+    # The limit that applies, unless `requests_per_s` is set, wherever tokens are on or the
+    # listener is off loopback; null: none there either.
+    with_tokens_per_s: int | None = Field(default=50, ge=1)
     # Calls a tenant may make at once after being idle (the bucket's size); default: one second's.
     burst: int | None = Field(default=None, ge=1)
     # Tenants tracked at once (Envoy's dynamic descriptors); a tenant evicted starts a fresh bucket.
     max_tenants: int = Field(default=1000, ge=1)
 
-    @property
-    def bucket_size(self) -> int | None:
-        """Calls a tenant may make at once: `burst`, else one second's worth; None when off."""
-        return self.burst or self.requests_per_s
+    def per_s(self, *, tokens_or_exposed: bool) -> int | None:
+        """The per-tenant rate in force: `requests_per_s`, else `with_tokens_per_s` where tokens
+        are on or the listener is off loopback; None: no limit."""
+        if self.requests_per_s is not None:
+            return self.requests_per_s
+        return self.with_tokens_per_s if tokens_or_exposed else None
 
 
 class GatewayBreakerSettings(Strict):
@@ -234,8 +241,12 @@ class GatewaySettings(Strict):
     # Bearer tokens (JWT) checked by Envoy; off until `auth.jwks_path` is set, which a listener
     # off loopback requires.
     auth: GatewayAuthSettings = GatewayAuthSettings()
-    # Per-tenant rate limit in Envoy (local token buckets); off until `rate_limit.requests_per_s` is set.
+    # Per-tenant rate limit in Envoy (local token buckets): `rate_limit.requests_per_s`, else on by
+    # default wherever tokens are on or the listener is off loopback (`with_tokens_per_s`).
     rate_limit: GatewayRateLimitSettings = GatewayRateLimitSettings()
+    # What any caller can hold at the ingress: stream and header timeouts, streams per
+    # connection, connections, Envoy's heap, the tokenless health route (ztgate/gateway/ingress.py).
+    ingress: GatewayIngressSettings = GatewayIngressSettings()
     # TLS on Envoy's ingress listener (cert and key); with `client_ca`, clients must also present a
     # certificate from that CA (mTLS). Unset: plaintext, for a listener on loopback. `ztgate certs
     # init` issues a `gateway` certificate for it (localhost, 127.0.0.1 and any --name).

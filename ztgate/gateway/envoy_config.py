@@ -20,6 +20,7 @@ from ztgate.common.tenants import DEFAULT_TENANT, TENANT_PATTERN, TENANT_RULE
 from ztgate.gateway.auth import SCOPES
 from ztgate.common.server import is_loopback, split_host_port
 from ztgate.gateway.envoy_process import envoy_binary
+from ztgate.gateway.ingress import SHRINK_HEAP_AT, STOP_REQUESTS_AT
 from ztgate.gateway.openai_routes import adapter_upstream, openai_door
 
 if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
@@ -76,6 +77,20 @@ REDACTION_BREAKERS = {"max_connections": 1024, "max_pending_requests": 1024,
                       "max_requests": 1024, "max_retries": 64}
 
 
+def _ingress(config: ZtgateConfig) -> dict[str, object]:
+    """The listener's and the overload manager's limits (gateway.ingress), with the heap
+    pressures at which Envoy acts."""
+    return {**config.gateway.ingress.model_dump(), "shrink_heap_at": SHRINK_HEAP_AT,
+            "stop_requests_at": STOP_REQUESTS_AT}
+
+
+def _health_breakers(config: ZtgateConfig) -> dict[str, int]:
+    """The tokenless health route's own cluster: a handful of calls in flight, no retries."""
+    limit = config.gateway.ingress.health_max_requests
+    return {"max_connections": limit, "max_pending_requests": limit, "max_requests": limit,
+            "max_retries": 1}
+
+
 def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
     """Envoy's tracer settings, or None: traced only while OpenTelemetry export is on."""
     if not (config.otel.enabled and config.gateway.tracing):
@@ -111,13 +126,22 @@ def _auth(config: ZtgateConfig) -> dict | None:
                        for name, prefixes in SCOPES.items()]}
 
 
-def _rate_limit(config: ZtgateConfig) -> dict | None:
-    """Token bucket per tenant (refilled every second), or None when no limit is set."""
+def rate_limit_in_force(config: ZtgateConfig) -> tuple[int, int] | None:
+    """(calls per second, burst) of each tenant's bucket in Envoy, or None: on by default wherever
+    tokens are on or the listener is off loopback (GatewayRateLimitSettings)."""
     limit = config.gateway.rate_limit
-    if limit.requests_per_s is None:
+    exposed = config.gateway.auth.jwks_path is not None or not _on_loopback(config.gateway.listen)
+    per_s = limit.per_s(tokens_or_exposed=exposed)
+    return None if per_s is None else (per_s, limit.burst or per_s)
+
+
+def _rate_limit(config: ZtgateConfig) -> dict | None:
+    """Token bucket per tenant (refilled every second), or None when no limit applies."""
+    in_force = rate_limit_in_force(config)
+    if in_force is None:
         return None
-    return {"per_s": limit.requests_per_s, "burst": limit.bucket_size,
-            "max_tenants": limit.max_tenants}
+    return {"per_s": in_force[0], "burst": in_force[1],
+            "max_tenants": config.gateway.rate_limit.max_tenants}
 
 
 def _mesh(config: ZtgateConfig) -> dict | None:
@@ -231,6 +255,8 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         tenant_header=TENANT_HEADER,
         router_control_headers=ROUTER_CONTROL_HEADERS,
         redaction_breakers=REDACTION_BREAKERS,
+        ingress=_ingress(config),
+        health_breakers=_health_breakers(config),
         # Without tokens, Envoy sets the header to this itself; with them, the claim must match
         # the pattern (RBAC) or nothing runs.
         default_tenant=DEFAULT_TENANT,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from pydantic import Field, model_validator
 
+from ztgate.common import bounded_json
 from ztgate.common.errors import InvalidArgument, RequestTooLarge
 from ztgate.common.settings import Strict
 
@@ -51,6 +52,13 @@ class RequestLimits(Strict):
     # Largest max_tokens a request may ask for; one above the model's context is refused too. An
     # unset max_tokens is the default (256), clamped to the room the prompt leaves in the context.
     max_output_tokens: int = Field(default=4096, gt=0)
+    # A JSON request body (the OpenAI door) is refused before it is parsed when it nests deeper
+    # than this, or holds more values than this (objects, arrays and scalars; keys not counted):
+    # parsed, a 2 MiB body of `[{},{},...]` was ~700,000 objects (51 MB) held while its call
+    # waited. OpenAI requests nest a few levels (tool schemas a few more) and a 256-message chat
+    # with tools holds a few thousand values.
+    max_json_depth: int = Field(default=64, gt=0)
+    max_json_values: int = Field(default=50_000, gt=0)
 
     @model_validator(mode="after")
     def _prompt_fits_the_request(self) -> RequestLimits:
@@ -59,6 +67,14 @@ class RequestLimits(Strict):
                              f"limits.max_request_bytes ({self.max_request_bytes}), which bounds the "
                              "whole request")
         return self
+
+    def check_json(self, body: bytes) -> None:
+        """Refuses (RequestTooLarge, naming the setting) a body past max_json_depth or
+        max_json_values, from its bytes, before any object is built."""
+        try:
+            bounded_json.check(body, depth_limit=self.max_json_depth, value_limit=self.max_json_values)
+        except bounded_json.JsonTooComplex as exc:
+            raise RequestTooLarge(f"{exc} (limits.max_json_{exc.bound})") from None
 
     def check(self, *, prompt: str, contents: Sequence[str], stops: Sequence[str],
               max_tokens: int | None, request_bytes: int | None = None) -> None:

@@ -62,6 +62,11 @@ class RedactionSettings(Strict):
     # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant
     # holds every worker; set it to the worker count for a single-tenant deployment.
     max_inflight_per_tenant: int = Field(default=0, ge=0)
+    # Calls of one tenant that may wait for its share of the workers, besides those running (a
+    # chat request is one call, whatever its messages); the next is refused at once,
+    # RESOURCE_EXHAUSTED (429 on the OpenAI door) naming this setting. Each waiting call holds its
+    # request until its deadline: without tokens every caller is tenant `default` and shares it.
+    max_queued_per_tenant: int = Field(default=64, ge=0)
     # Threads for the in-process CPU work (stream chunks, answers through the gateway, Restore, large
     # policy applications), so that the event loop keeps serving while it runs (thread_lanes.py).
     worker_threads: int = Field(default=8, ge=1)

@@ -22,9 +22,18 @@ from ztgate.redaction.openai_exchange import OpenAIExchange
 INSTANCE = "openai"
 
 
+# The model label of a call for a model the gateway does not serve (an attacker's random names
+# would otherwise each make series of their own, and push real ones into the collector's `other`).
+OTHER_MODEL = "other"
+
+
 class DoorMetrics:
-    def __init__(self, meter: metrics.Meter | None = None) -> None:
+    def __init__(self, meter: metrics.Meter | None = None,
+                 models: frozenset[str] | None = None) -> None:
+        """`models`: the configured models, the only values of the model label (others are
+        OTHER_MODEL); None labels every call with its own model (tests)."""
         meter = meter or metrics.get_meter("ztgate.gateway.openai")
+        self._models = models
         spec = {s.name: s for s in sc.CATALOGUE}
 
         def histogram(name: str) -> metrics.Histogram:
@@ -41,7 +50,8 @@ class DoorMetrics:
         stats = exchange.stats
         if stats is None or exchange.sent_at is None:
             return
-        attrs = {sc.OPERATION_NAME: exchange.operation, sc.REQUEST_MODEL: exchange.model,
+        model = exchange.model if self._models is None or exchange.model in self._models else OTHER_MODEL
+        attrs = {sc.OPERATION_NAME: exchange.operation, sc.REQUEST_MODEL: model,
                  sc.INSTANCE: INSTANCE}
         if exchange.tenant:
             attrs[sc.TENANT] = exchange.tenant

@@ -8,21 +8,30 @@ the tenant's own line, in order, while the workers it does not hold serve the ot
 Past the cap a call waits rather than being refused: one chat request is several texts (its messages)
 that may rightly exceed the cap together, and every call has a deadline, so the wait is bounded. A call
 whose deadline passes in line fails with DEADLINE_EXCEEDED naming the cap and its setting.
+
+The line itself is bounded too (`TenantCalls`): each waiting call holds its request (a parsed body of
+up to limits.max_request_bytes) for up to its deadline, so a tenant that queued calls without end
+would hold memory, and the service, from every tenant. Past `max_queued` waiting calls a tenant's
+next call is refused at once with RESOURCE_EXHAUSTED naming the limit and its setting.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ztgate.common.errors import DeadlineExceeded
+from ztgate.common.errors import DeadlineExceeded, ResourceExhausted
 
 
 class TenantBusy(DeadlineExceeded):
     """The call's deadline passed while the tenant's analyses filled its share of the workers."""
+
+
+class TenantQueueFull(ResourceExhausted):
+    """The tenant already has its limit of calls waiting for its share of the workers."""
 
 
 def default_share(workers: int) -> int:
@@ -102,3 +111,40 @@ class TenantSlots:
         line.users -= 1
         if line.users == 0 and self._lines.get(tenant) is line:
             del self._lines[tenant]
+
+
+class TenantCalls:
+    """``with calls.admit(tenant):`` around one call's whole wait for, and use of, the tenant's
+    slots (however many texts it has): at most `running + max_queued` of a tenant's calls are in
+    its line at once, where `running` is its share of slots; the next is refused at once."""
+
+    def __init__(self, running: int, max_queued: int,
+                 setting: str = "redaction.max_queued_per_tenant") -> None:
+        if running < 1 or max_queued < 0:
+            raise ValueError(f"need running >= 1 and max_queued >= 0; got {running}, {max_queued}")
+        self.running, self.max_queued, self.setting = running, max_queued, setting
+        self._calls: dict[str, int] = {}
+
+    def in_line(self, tenant: str) -> int:
+        """The tenant's calls waiting or running now (diagnostics, tests)."""
+        return self._calls.get(tenant, 0)
+
+    @contextmanager
+    def admit(self, tenant: str) -> Iterator[None]:
+        """Refuses (TenantQueueFull) when the tenant's line is full; else holds a place in it for
+        the block. Synchronous: nothing runs between the check and the count."""
+        calls = self._calls.get(tenant, 0)
+        if calls >= self.running + self.max_queued:
+            raise TenantQueueFull(
+                f"tenant '{tenant or 'default'}' already has {self.max_queued} calls waiting for its "
+                f"share of the analysis workers ({self.setting}), besides those running: retry "
+                "when some have finished, or send fewer calls at once")
+        self._calls[tenant] = calls + 1
+        try:
+            yield
+        finally:
+            left = self._calls[tenant] - 1
+            if left:
+                self._calls[tenant] = left
+            else:
+                del self._calls[tenant]  # idle tenants cost nothing

@@ -97,6 +97,7 @@ class OpenAIExchange:
     # ---- request -------------------------------------------------------------------------
 
     def _parse(self, body: bytes) -> _Parsed:
+        self._limits.check_json(body)  # depth and value count bounded before any object is built
         payload = parse_body(body)
         for key, what in (("messages", "messages"), ("prompt", "prompts")):
             items = payload.get(key)

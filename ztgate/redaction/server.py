@@ -20,6 +20,7 @@ from ztgate.common.settings import TlsSettings
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.inference.limits import RequestLimits
 from ztgate.protocols.openai.schema import DoorOptions
+from ztgate.redaction.door_metrics import DoorMetrics
 from ztgate.redaction import ext_proc, keys
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
@@ -100,13 +101,15 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
                limits: RequestLimits | None = None,
                timeouts: ScrubTimeouts | None = None,
                door: DoorOptions | None = None,
-               own_models: frozenset[str] = frozenset()) -> ServiceSpec:
+               own_models: frozenset[str] = frozenset(),
+               door_models: frozenset[str] | None = None) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `budget` sets each inference call's
     per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
     request body) bound the gateway's calls (the gateway's settings); `door`: the
     gateway.openai_* settings of the HTTP door; `own_models`: the OpenAI models ztgate's own adapter
-    serves (their first-token budget is the gateway's gRPC route's, not the door's)."""
+    serves (their first-token budget is the gateway's gRPC route's, not the door's);
+    `door_models`: every model the door routes, the only values of its metrics' model label."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
@@ -116,7 +119,8 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
             ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
                                                timeouts=timeouts,
                                                door=door,
-                                               own_models=own_models), server)
+                                               own_models=own_models,
+                                               door_metrics=DoorMetrics(models=door_models)), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
@@ -128,9 +132,10 @@ async def run(config: ZtgateConfig) -> None:
     operator_keys, source = keys.resolve(config)
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(config.redaction, operator_keys)
+    own_models = frozenset([config.inference.model_name]) if config.openai_adapter_active else frozenset()
+    door_models = own_models | {m for u in config.gateway.openai_upstreams for m in u.models}
     await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
                            limits=config.limits, timeouts=config.gateway.scrub_timeouts,
                            door=config.gateway.door_options(),
-                           own_models=frozenset([config.inference.model_name])
-                           if config.openai_adapter_active else frozenset()),
+                           own_models=own_models, door_models=frozenset(door_models)),
                 config.redaction.server, config.otel)

@@ -32,7 +32,7 @@ from ztgate.redaction import anonymize
 from ztgate.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
 from ztgate.redaction.anonymize import Finding
 from ztgate.redaction.config import RedactionSettings
-from ztgate.redaction.fair_share import TenantSlots, default_share
+from ztgate.redaction.fair_share import TenantCalls, TenantSlots, default_share
 from ztgate.redaction.metrics import RedactionMetrics, ScrubPath
 from ztgate.redaction.normalise import detect_on_view
 from ztgate.redaction.operators import Operators
@@ -145,12 +145,15 @@ class RedactionService:
     def __init__(self, *, policies: PolicyStore, pool: AnalysisPool, scanner: PatternScanner,
                  vault: Vault, operators: Operators, max_text_bytes: int,
                  max_inflight_per_tenant: int | None = None,
+                 max_queued_per_tenant: int = 64,
                  lanes: ThreadLanes | None = None,
                  metrics: RedactionMetrics | None = None) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
         self.tenant_slots = TenantSlots(max_inflight_per_tenant or default_share(pool.size))
+        # A tenant's calls in its line at once: its running share plus so many waiting.
+        self.tenant_calls = TenantCalls(self.tenant_slots.limit, max_queued_per_tenant)
         # Threads for CPU work off the event loop, a fair share per tenant (`off_loop`).
         self.lanes = lanes or ThreadLanes(RedactionSettings().worker_threads)
         self.scanner = scanner
@@ -187,6 +190,7 @@ class RedactionService:
             operators=Operators(hash_key=keys.hash_key, encrypt_key=keys.encrypt_key),
             max_text_bytes=settings.max_text_bytes,
             max_inflight_per_tenant=settings.max_inflight_per_tenant or None,
+            max_queued_per_tenant=settings.max_queued_per_tenant,
             lanes=ThreadLanes(settings.worker_threads, settings.worker_threads_per_tenant or None),
             metrics=RedactionMetrics(max_tenants=settings.metrics_max_tenants),
         )
@@ -249,8 +253,9 @@ class RedactionService:
         tenant = _check_ids(tenant, session_id)
         self.check_size(text)
         chosen = self._policy(policy, tenant)
-        session_id = self._open(tenant, session_id)
-        detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
+        with self.tenant_calls.admit(tenant):  # a refused call opens no session
+            session_id = self._open(tenant, session_id)
+            detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
         [outcome] = await self._apply([text], [detections], chosen, tenant, session_id,
                                       ScrubPath.REDACT)
         return RedactResult(outcome.text, outcome.findings, session_id)
@@ -269,12 +274,14 @@ class RedactionService:
         for text in texts:
             self.check_size(text)
         chosen = self._policy(policy, tenant)
-        session_id = self._open(tenant, session_id)
         deadline = self._deadline(timeout_s)
-        if len(texts) == 1:  # the usual prompt: no tasks to gather
-            found = [await self._detect(texts[0], chosen, tenant, deadline)]
-        else:
-            found = await _all_or_none([self._detect(text, chosen, tenant, deadline) for text in texts])
+        with self.tenant_calls.admit(tenant):  # a refused call opens no session
+            session_id = self._open(tenant, session_id)
+            if len(texts) == 1:  # the usual prompt: no tasks to gather
+                found = [await self._detect(texts[0], chosen, tenant, deadline)]
+            else:
+                found = await _all_or_none([self._detect(text, chosen, tenant, deadline)
+                                            for text in texts])
         outcomes = await self._apply(texts, found, chosen, tenant, session_id, path)
         return [RedactResult(o.text, o.findings, session_id) for o in outcomes]
 
@@ -296,7 +303,8 @@ class RedactionService:
         tenant = _check_ids(tenant, "")
         self.check_size(text)
         chosen = self._policy(policy, tenant)
-        detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
+        with self.tenant_calls.admit(tenant):
+            detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
 
         def findings() -> list[Finding]:
             return [Finding(d.entity_type, d.start, d.end, d.score, d.recognizer, "",

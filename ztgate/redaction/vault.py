@@ -19,7 +19,11 @@
   instead of silently forgetting older ones, which would make earlier answers unrestorable), and
   expires `ttl_s` seconds after its last use (open, commit or restore).
 - Secrets are never stored: asking for a secret type's placeholder raises.
-- One lock guards everything; every operation under it is short (dict work, one regex pass).
+- One lock guards the bookkeeping (sessions, quotas, recency across tenants), and only dict work
+  runs under it. Restore's regex passes over its text (up to redaction.max_text_bytes: 0.26 s a
+  MiB) run outside it, on the caller's thread: under it, four concurrent 1 MiB Restores on a
+  tenant's own live session held the lock that the event loop takes on every Redact, and stalled
+  every tenant's calls toward Envoy's per-message timeout.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
 # A placeholder the vault hands out: `<PERSON_1>`, `<EMAIL_ADDRESS_12>`.
 PLACEHOLDER_RE = re.compile(r"<([A-Z][A-Z0-9_]*)_([1-9][0-9]{0,8})>")
+# The same, as one capturing group: `split` then gives text and placeholders in turn, in C.
+_PLACEHOLDER_SPLIT = re.compile(r"(<[A-Z][A-Z0-9_]*_[1-9][0-9]{0,8}>)")
 # Entity types that can get a restorable placeholder.
 RESTORABLE_ENTITY_TYPES: frozenset[str] = ALL_ENTITY_TYPES - SECRET_ENTITY_TYPES
 # Where the vault's settings live, for messages.
@@ -192,6 +198,10 @@ class Vault:
         """Replaces the session's placeholders in `text` by their originals; anything else is left
         as is. SessionUnknownError when this tenant has no such live session."""
         key = _key(tenant, session_id)
+        # Text and the placeholders it names, in turn (odd places), split before taking the lock:
+        # the one costly pass, in C, with no Python call per placeholder.
+        parts = _PLACEHOLDER_SPLIT.split(text) if "<" in text else [text]
+        named = set(parts[1::2])
         with self._lock:
             session = self._live_session(key)
             if session is None:
@@ -202,10 +212,12 @@ class Vault:
                     f"{_SETTINGS}.max_sessions_per_tenant or max_bytes_per_tenant); its pseudonyms "
                     "cannot be restored: redact again in a new session")
             self._touch(key, session)
-            if "<" not in text:
-                return text
-            originals = session.originals
-            return PLACEHOLDER_RE.sub(lambda m: originals.get(m.group(0), m.group(0)), text)
+            held = session.originals
+            originals = {p: held[p] for p in named if p in held}  # one lookup per distinct name
+        if not originals:
+            return text
+        parts[1::2] = [originals.get(name, name) for name in parts[1::2]]
+        return "".join(parts)
 
     def forget(self, tenant: str | None, session_id: str) -> bool:
         """Drops a session; True if it existed."""

@@ -67,6 +67,11 @@ class SloSettings(Strict):
     window_s: float = Field(default=60.0, gt=0)
     # Fewest samples in the window before any decision is taken.
     min_samples: int = Field(default=50, ge=1)
+    # No one tenant decides: while two or more tenants have samples in the window, the P99s are
+    # judged without the tenant that raises them most (its few slow first tokens, say from
+    # digit-dense prompts, no longer move every tenant to the fallback). Samples of no tenant
+    # (abandoned tries, probes) always count; with one tenant alone the window counts whole.
+    tenant_guard: bool = True
     # Seconds between evaluations.
     evaluate_interval_s: float = Field(default=1.0, gt=0)
     # Seconds a state is held at least before the next transition (anti-flapping).

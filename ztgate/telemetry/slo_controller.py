@@ -26,6 +26,9 @@ Discovery Service (ztgate/telemetry/rtds.py), the one way it moves traffic. Time
 can be a second signal. The window is cleared at each transition, so the next decision rests on
 data gathered after it, and a state is held `min_hold_s` at least. After a restart of the
 collector, the state Envoy still holds is taken up again (`restore`) before any decision.
+
+No one tenant moves every tenant: while two or more tenants have samples in the window, the P99
+judged is the window's without the tenant that raises it most (slo_window.py; `tenant_guard`).
 """
 
 from __future__ import annotations
@@ -88,11 +91,13 @@ class SloController:
         self._probe = probe
         self.clock = clock
         instance_label = label_name(INSTANCE)
+        # No one tenant decides a P99 (slo_window.py) unless slo.tenant_guard is off.
+        tenant_label = label_name(TENANT) if settings.tenant_guard else None
         self.ttft = LatencySignal(FIRST_TOKEN_EXCESS, instance_label, settings.instance,
                                   settings.window_s, clock, bounds=LATENCY_BUCKETS_S,
-                                  skip=(label_name(TENANT), PROBE_TENANT))
+                                  skip=(label_name(TENANT), PROBE_TENANT), tenant_label=tenant_label)
         self.tpot = (LatencySignal(TIME_PER_OUTPUT_TOKEN, instance_label, settings.instance,
-                                   settings.window_s, clock)
+                                   settings.window_s, clock, tenant_label=tenant_label)
                      if settings.tpot_trip_ms is not None else None)
         self.status = SloStatus()
         self._since = clock() - settings.min_hold_s

@@ -4,6 +4,14 @@ Cumulative points are turned into deltas per source (a restarted source, seen by
 time or a count going down, starts again from zero). The window keeps (arrival time, bucket
 deltas) and answers quantiles the way PromQL's histogram_quantile does: linear interpolation
 inside the bucket that holds the rank, the highest finite bound when the rank lies in +Inf.
+
+No one tenant can set the window's quantile (`LatencySignal(tenant_label=...)`): each sample is
+kept with the tenant it was measured for, and while two tenants or more have samples, the quantile
+judged is the lowest of the whole window's and those with one tenant left out, i.e. the window
+without the tenant that raises it most. A handful of one tenant's slow first tokens would otherwise
+make the P99 of a quiet window and move every tenant to the fallback. Samples of no tenant
+(Envoy's abandoned tries, the controller's probes) are never left out, and with one tenant alone
+the window is judged whole: its calls are all there is.
 """
 
 from __future__ import annotations
@@ -47,11 +55,12 @@ class RollingHistogram:
         self.window_s = window_s
         self.clock = clock
         self._lock = threading.Lock()
-        self._entries: deque[tuple[float, tuple[float, ...], tuple[float, ...]]] = deque()
+        self._entries: deque[tuple[float, tuple[float, ...], tuple[float, ...], str]] = deque()
 
-    def add(self, bounds: tuple[float, ...], counts: Sequence[float]) -> None:
+    def add(self, bounds: tuple[float, ...], counts: Sequence[float], tenant: str = "") -> None:
+        """One entry of bucket counts; `tenant` is whom they were measured for ("" for none)."""
         with self._lock:
-            self._entries.append((self.clock(), bounds, tuple(counts)))
+            self._entries.append((self.clock(), bounds, tuple(counts), tenant))
             if len(self._entries) > MAX_ENTRIES:
                 self._entries.popleft()
 
@@ -64,26 +73,51 @@ class RollingHistogram:
         while self._entries and self._entries[0][0] < cutoff:
             self._entries.popleft()
 
-    def merged(self) -> tuple[tuple[float, ...], list[float]]:
-        """Bounds of the newest entry and the window's counts in them."""
+    def merged_by_tenant(self) -> tuple[tuple[float, ...], list[float], dict[str, list[float]]]:
+        """Bounds of the newest entry, the window's counts in them, and each tenant's share of
+        those counts (tenants named in the entries; "" not listed)."""
         with self._lock:
             self._prune()
             entries = list(self._entries)
         if not entries:
-            return (), []
+            return (), [], {}
         bounds = entries[-1][1]
         total = [0.0] * (len(bounds) + 1)
-        for _, b, counts in entries:
+        tenants: dict[str, list[float]] = {}
+        for _, b, counts, tenant in entries:
             if b != bounds:
                 counts = tuple(rebucket(b, counts, bounds))
+            own = tenants.setdefault(tenant, [0.0] * len(total)) if tenant else None
             for i, c in enumerate(counts):
                 total[i] += c
+                if own is not None:
+                    own[i] += c
+        return bounds, total, tenants
+
+    def merged(self) -> tuple[tuple[float, ...], list[float]]:
+        """Bounds of the newest entry and the window's counts in them."""
+        bounds, total, _ = self.merged_by_tenant()
         return bounds, total
 
     def quantile(self, q: float) -> tuple[float | None, int]:
         """The q-quantile over the window and the number of samples it rests on."""
         bounds, counts = self.merged()
         return quantile(q, bounds, counts), int(sum(counts))
+
+    def quantile_no_tenant_decides(self, q: float) -> tuple[float | None, int]:
+        """The q-quantile no one tenant sets: with two tenants or more in the window, the lowest of
+        the whole window's and those with one tenant's samples left out (and the samples it rests
+        on); else the whole window's. Leaving a tenant out only ever lowers it."""
+        bounds, total, tenants = self.merged_by_tenant()
+        best = (quantile(q, bounds, total), int(sum(total)))
+        if len(tenants) < 2 or best[0] is None:
+            return best
+        for own in tenants.values():
+            rest = [t - o for t, o in zip(total, own)]
+            value = quantile(q, bounds, rest)
+            if value is not None and value < best[0]:
+                best = (value, int(round(sum(rest))))
+        return best
 
 
 class LatencySignal:
@@ -97,7 +131,8 @@ class LatencySignal:
     def __init__(self, metric: str, instance_label: str, instance: str, window_s: float,
                  clock: Callable[[], float] = time.monotonic,
                  wall_ns: Callable[[], int] = time.time_ns,
-                 bounds: tuple[float, ...] = (), skip: tuple[str, str] | None = None) -> None:
+                 bounds: tuple[float, ...] = (), skip: tuple[str, str] | None = None,
+                 tenant_label: str | None = None) -> None:
         self.metric = metric
         self.instance_label = instance_label
         self.instance = instance
@@ -106,6 +141,8 @@ class LatencySignal:
         # Buckets of the samples added directly (the metric's own bounds).
         self.bounds = bounds
         self.skip = skip
+        # The label naming each point's tenant; set, no one tenant decides the P99 (module doc).
+        self.tenant_label = tenant_label
         self._last: OrderedDict[Labels, tuple[int, tuple[float, ...]]] = OrderedDict()
 
     def add(self, value_s: float, count: int = 1) -> None:
@@ -143,7 +180,10 @@ class LatencySignal:
                     and all(c >= p for c, p in zip(current, previous[1])):
                 delta = tuple(c - p for c, p in zip(current, previous[1]))
         if sum(delta) > 0:
-            self.window.add(tuple(bounds), delta)
+            tenant = attributes.get(self.tenant_label, "") if self.tenant_label else ""
+            self.window.add(tuple(bounds), delta, str(tenant))
 
     def p99(self) -> tuple[float | None, int]:
+        if self.tenant_label:
+            return self.window.quantile_no_tenant_decides(0.99)
         return self.window.quantile(0.99)

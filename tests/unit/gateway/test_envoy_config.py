@@ -104,7 +104,8 @@ def test_ext_proc_fails_closed_and_is_off_only_on_the_redaction_services_routes(
             per_route = route.get("typed_per_filter_config", {}).get(name)
             disabled = bool(per_route and per_route.get("disabled"))
             # Off on the redaction service's own routes and on Envoy's own answer (GET /v1/models).
-            own = route.get("route", {}).get("cluster") in ("redaction", "redaction_sessions") or \
+            own = route.get("route", {}).get("cluster") in ("redaction", "redaction_sessions",
+                                                                "redaction_health") or \
                 route["match"].get("path") == "/v1/models"
             assert disabled == own, (name, route["match"])
 
@@ -219,8 +220,11 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     bootstrap = yaml.safe_load(text)
     assert _tenant_mutations(bootstrap) == [{"remove": "x-ztgate-tenant"}]  # jwt_authn sets it
     filters = _hcm(bootstrap)["http_filters"]
+    # With tokens the per-tenant rate limit is on by default (gateway.rate_limit.with_tokens_per_s).
     assert [f["name"] for f in filters] == ["envoy.filters.http.jwt_authn", "envoy.filters.http.rbac",
-                                            "envoy.filters.http.rbac", "envoy.filters.http.buffer",
+                                            "envoy.filters.http.rbac",
+                                            "envoy.filters.http.local_ratelimit",
+                                            "envoy.filters.http.buffer",
                                             "envoy.filters.http.ext_proc",
                                             "envoy.filters.http.router"]
     config = filters[0]["typed_config"]
@@ -299,7 +303,8 @@ def test_without_a_rate_limit_setting_no_call_is_limited(bootstrap: dict) -> Non
     assert "local_ratelimit" not in yaml.safe_dump(bootstrap)
 
 
-UPSTREAM_NAMES = {"redaction": "redaction", "redaction_sessions": "redaction", "inference_primary": "inference-primary",
+UPSTREAM_NAMES = {"redaction": "redaction", "redaction_sessions": "redaction",
+                  "redaction_health": "redaction", "inference_primary": "inference-primary",
                   "inference_fallback": "inference-fallback"}
 
 

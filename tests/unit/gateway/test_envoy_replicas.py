@@ -37,10 +37,12 @@ def test_each_cluster_takes_the_replicas_it_is_given_and_envoy_accepts_them() ->
     # The ext_proc cluster and the session-hashed one see the same replicas, each health-checked.
     assert _addresses(clusters["redaction"]) == replicas
     assert _addresses(clusters["redaction_sessions"]) == replicas
+    assert _addresses(clusters["redaction_health"]) == replicas
     assert _addresses(clusters["inference_primary"]) == [("127.0.0.1", 6011), ("127.0.0.1", 6012)]
     # Not given: the configured address.
     assert _addresses(clusters["inference_fallback"]) == [("127.0.0.1", 50053)]
-    for name in ("redaction", "redaction_sessions", "inference_primary", "inference_fallback"):
+    for name in ("redaction", "redaction_sessions", "redaction_health", "inference_primary",
+                 "inference_fallback"):
         assert clusters[name]["health_checks"][0]["grpc_health_check"]["service_name"]
 
 

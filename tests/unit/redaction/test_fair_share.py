@@ -10,9 +10,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from ztgate.common.errors import DeadlineExceeded
-from ztgate.redaction.fair_share import TenantBusy, TenantSlots, default_share
+from ztgate.redaction.fair_share import TenantBusy, TenantCalls, TenantQueueFull, TenantSlots, default_share
 from ztgate.redaction.operators import Operators
 from ztgate.redaction.pattern_scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
@@ -28,9 +29,11 @@ def scanner(hs_cache_dir: Path) -> PatternScanner:
     return PatternScanner(cache_dir=hs_cache_dir)
 
 
-def _service(scanner: PatternScanner, pool: HeldPool, share: int | None = None) -> RedactionService:
+def _service(scanner: PatternScanner, pool: HeldPool, share: int | None = None,
+             queued: int = 64) -> RedactionService:
     return RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=pool, scanner=scanner,
                             vault=Vault(), max_text_bytes=65536, max_inflight_per_tenant=share,
+                            max_queued_per_tenant=queued,
                             operators=Operators(hash_key="test-hash-key-0123456",
                                                 encrypt_key="0123456789abcdef"))
 
@@ -179,3 +182,67 @@ async def test_a_hold_on_a_future_already_done_gives_the_slot_back_at_once() -> 
     async with slots.slot("t", loop.time() + 1) as hold:
         hold(done)
     assert slots.in_use("t") == 0
+
+
+async def test_past_its_queue_a_tenants_call_is_refused_at_once_naming_the_setting(
+        scanner: PatternScanner) -> None:
+    pool = HeldPool(size=2)
+    pool.held_prefixes = {"flood"}
+    service = _service(scanner, pool, queued=3)  # 1 running (the default share) and 3 waiting
+    flood = [asyncio.ensure_future(service.redact(f"flood {i}", tenant="noisy")) for i in range(4)]
+    await _until(lambda: service.tenant_calls.in_line("noisy") == 4, "the flood filled its line")
+    sessions = len(service.vault)
+    with pytest.raises(TenantQueueFull) as info:
+        await asyncio.wait_for(service.redact("flood 4", tenant="noisy"), 1)  # refused, not queued
+    assert info.value.status == "RESOURCE_EXHAUSTED"
+    assert "redaction.max_queued_per_tenant" in str(info.value) and "3 calls waiting" in str(info.value)
+    assert "flood 4" not in pool.texts and len(service.vault) == sessions
+    # Another tenant's line is its own.
+    assert (await asyncio.wait_for(service.redact("hello", tenant="quiet"), 2)).text == "hello"
+    pool.release()
+    await asyncio.gather(*flood)
+    assert service.tenant_calls.in_line("noisy") == 0
+    assert (await service.redact("flood again", tenant="noisy")).text == "flood again"
+
+
+async def test_a_chat_request_is_one_call_in_the_queue_whatever_its_messages(
+        scanner: PatternScanner) -> None:
+    pool = HeldPool(size=2)
+    pool.held_prefixes = {"msg"}
+    service = _service(scanner, pool, queued=0)  # no call may wait: only the running one
+    chat = asyncio.ensure_future(service.redact_many([f"msg {i}" for i in range(5)], tenant="acme"))
+    await _until(lambda: pool.running == ["msg 0"], "the first message reached a worker")
+    assert service.tenant_calls.in_line("acme") == 1
+    with pytest.raises(TenantQueueFull):
+        await service.redact_many(["msg second call"], tenant="acme")
+    pool.release()
+    assert len(await chat) == 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(running=st.integers(1, 4), max_queued=st.integers(0, 4),
+       steps=st.lists(st.tuples(st.sampled_from(["a", "b"]), st.booleans()), max_size=40))
+def test_generated_arrivals_and_departures_never_overfill_a_line(running: int, max_queued: int,
+                                                                   steps: list[tuple[str, bool]]) -> None:
+    """A family of interleavings: a call arrives (True) or the oldest of a tenant's leaves (False).
+    A call is refused exactly when its tenant's line is full, and never because of the other's."""
+    calls = TenantCalls(running, max_queued)
+    open_: dict[str, list] = {"a": [], "b": []}
+    for tenant, arrive in steps:
+        if arrive:
+            full = len(open_[tenant]) >= running + max_queued
+            admission = calls.admit(tenant)
+            if full:
+                with pytest.raises(TenantQueueFull):
+                    admission.__enter__()
+            else:
+                admission.__enter__()
+                open_[tenant].append(admission)
+        elif open_[tenant]:
+            open_[tenant].pop(0).__exit__(None, None, None)
+        for name in ("a", "b"):
+            assert calls.in_line(name) == len(open_[name]) <= running + max_queued
+    for name in ("a", "b"):
+        for admission in open_[name]:
+            admission.__exit__(None, None, None)
+    assert calls._calls == {}  # idle tenants cost nothing
