@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS ?= dev,inference
 
-.PHONY: install models system-deps check lint types unit unit-redaction unit-rest test eval up protos clean lock
+.PHONY: install models system-deps check lint types unit unit-redaction unit-rest unit-engine test eval up protos clean lock
 
 # Every dependency at the version and hash of the locks (scripts/lock.py writes them from
 # pyproject.toml's pins); then ztgate itself, editable. TORCH_INDEX: PyTorch's CPU index, for a
@@ -66,10 +66,14 @@ UNIT_SHARD := tests/unit/redaction tests/unit/bench
 unit: unit-redaction unit-rest
 
 unit-redaction: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" $(UNIT_SHARD)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow and not engine" $(UNIT_SHARD)
 
 unit-rest: install
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow" tests/unit $(addprefix --ignore=,$(UNIT_SHARD))
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "not slow and not engine" tests/unit $(addprefix --ignore=,$(UNIT_SHARD))
+
+# The unit modules that load torch, vLLM or transformers (tests/conftest.py, ENGINE_UNIT_MODULES).
+unit-engine: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "engine" tests/unit
 
 test: install system-deps models
 	$(BIN)/python -m pytest

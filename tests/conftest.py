@@ -1,7 +1,8 @@
 """Test tiers by folder: tests/integration and tests/e2e start real processes and are `slow`.
 
-`make check` runs `-m "not slow"` (tests/unit and the layout checks); `make test` runs every tier.
-A test in tests/unit that starts a real process marks itself `slow` too.
+`make check` runs `-m "not slow and not engine"` (tests/unit and the layout checks, without the unit
+modules that load an engine library); `make test` runs every tier. A test in tests/unit that starts a
+real process marks itself `slow` too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,16 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 # Folders whose every test starts real processes (Envoy, engines, a whole suite).
 SLOW_TIERS = ("integration", "e2e")
+# Unit modules that load an engine library (torch, vLLM, transformers) at import, and the helpers they
+# share: `engine`, run by `make test` and `make unit-engine`, not by `make check`. The layout test
+# (tests/unit/test_test_layout.py) holds this list equal to the modules that really do.
+ENGINE_UNIT_MODULES = frozenset({
+    "unit/inference/test_hallucination_score.py", "unit/inference/test_speculation_schedule.py",
+    "unit/inference/test_vllm_cpu_fixes.py", "unit/speculators/test_speculator_checkpoint.py",
+    "unit/speculators/test_speculator_resume.py", "unit/speculators/test_medusa_heads.py",
+    "unit/speculators/test_speculator_vocab.py", "unit/speculators/speculator_fixtures.py",
+    "unit/speculators/test_device_training.py", "unit/speculators/tiny_llama.py",
+})
 
 
 def tier_of(path: Path) -> str:
@@ -25,5 +36,15 @@ def tier_of(path: Path) -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if tier_of(Path(str(item.path))) in SLOW_TIERS:
+        path = Path(str(item.path))
+        if tier_of(path) in SLOW_TIERS:
             item.add_marker(pytest.mark.slow)
+        elif _relative(path) in ENGINE_UNIT_MODULES:
+            item.add_marker(pytest.mark.engine)
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(TESTS))
+    except ValueError:
+        return ""

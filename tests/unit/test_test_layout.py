@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from tests.conftest import ENGINE_UNIT_MODULES
+
 TESTS = Path(__file__).resolve().parents[1]
 
 
@@ -40,17 +42,10 @@ def test_integration_and_e2e_tests_are_slow_by_their_folder() -> None:
 
 
 # Engine libraries: a unit module imports them inside the tests that need them, so that `make check`
-# (the unit tier) does not pay their import. Known exceptions, owned by the speculator and inference
-# work (docs: CONTRIBUTING.md "Tiers"): remove one from the list once it imports them lazily.
+# (the unit tier) does not pay their import; the modules that cannot are marked `engine` by
+# tests/conftest.py's list (left out of `make check`, run by `make test`).
 _ENGINE_MODULES = ("torch", "vllm", "transformers")
-_ENGINE_IMPORT_EXCEPTIONS = {
-    "unit/inference/test_hallucination_score.py", "unit/inference/test_speculation_schedule.py",
-    "unit/inference/test_vllm_cpu_fixes.py", "unit/speculators/test_speculator_checkpoint.py",
-    "unit/speculators/test_speculator_resume.py", "unit/speculators/test_medusa_heads.py",
-    "unit/speculators/test_speculator_vocab.py", "unit/speculators/speculator_fixtures.py",
-    # The device trainer's tests build a tiny Llama with torch (CPU, seconds).
-    "unit/speculators/test_device_training.py", "unit/speculators/tiny_llama.py",
-}
+_ENGINE_IMPORT_EXCEPTIONS = ENGINE_UNIT_MODULES
 
 
 def _module_level_imports(path: Path) -> set[str]:
