@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from ztgate.common import process as common_process
 from ztgate.common.process import free_port  # noqa: F401 - the tests import it from here
 
@@ -87,3 +89,11 @@ def admin_get(admin: str, path: str) -> str:
     """A GET on Envoy's admin console (loopback)."""
     with urllib.request.urlopen(f"http://{admin}{path}", timeout=2) as resp:  # noqa: S310 - loopback
         return resp.read().decode()
+
+
+def plaintext_mesh_clusters(bootstrap: Path) -> list[str]:
+    """Envoy clusters that dial a suite part (they have endpoints) without TLS; the OpenAI adapter's
+    (plain HTTP on loopback by design, `openai_*`) aside. An empty list: every hop behind Envoy is mTLS."""
+    clusters = yaml.safe_load(bootstrap.read_text())["static_resources"]["clusters"]
+    return [c["name"] for c in clusters if "load_assignment" in c and not c["name"].startswith("openai_")
+            and "UpstreamTlsContext" not in str(c.get("transport_socket", ""))]

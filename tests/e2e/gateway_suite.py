@@ -8,6 +8,7 @@ as under `ztgate up`."""
 from __future__ import annotations
 
 import asyncio
+import urllib.error
 import math
 import time
 from collections.abc import Callable
@@ -191,14 +192,24 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
     return suite
 
 
+def _envoy_live(admin: str) -> bool:
+    try:
+        return admin_get(admin, "/ready").strip() == "LIVE"
+    except urllib.error.HTTPError:  # 503 while initialising
+        return False
+
+
 async def _wait_healthy(suite: Suite, admin: str, envoy: Child, timeout: float) -> None:
     def healthy() -> bool:
         if suite.redaction.process.poll() is not None:
             raise AssertionError(f"redaction exited:\n{suite.redaction.log()[-3000:]}")
         clusters = admin_get(admin, "/clusters")
-        return all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
+        upstreams = all(f"{name}::{address}::health_flags::healthy" in clusters for name, address in [
             ("redaction", suite.redaction_address), ("inference_primary", f"127.0.0.1:{suite.primary.port}"),
             ("inference_fallback", f"127.0.0.1:{suite.fallback.port}")])
+        # Listeners start only once Envoy's initialisation ends, which waits for the RTDS layer's first
+        # fetch (up to its initial_fetch_timeout where no collector answers): /ready says LIVE then.
+        return upstreams and _envoy_live(admin)
 
     await asyncio.to_thread(wait_for, healthy, "Envoy sees every upstream healthy", timeout, envoy)
 

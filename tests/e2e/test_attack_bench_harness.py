@@ -14,6 +14,7 @@ from ztgate_bench.attack_bench import ATTACKER, NORMAL, render_report, run
 from ztgate_bench.attack_load import KINDS
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
+from tests.procs import plaintext_mesh_clusters
 
 pytestmark = pytest.mark.slow
 
@@ -45,4 +46,4 @@ def test_bench_runs_every_attack_kind_and_no_canary_reaches_the_upstream(tmp_pat
     json.dumps(result.to_json(), allow_nan=False, default=str)
     # Tokens and mTLS as `ztgate up` runs them: a key made and certificates issued for this run.
     assert (tmp_path / "keys" / "jwks.json").is_file() and (tmp_path / "pki" / "envoy.pem").is_file()
-    assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 4
+    assert plaintext_mesh_clusters(tmp_path / "envoy.yaml") == []

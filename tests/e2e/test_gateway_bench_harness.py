@@ -10,6 +10,7 @@ import pytest
 from ztgate_bench.gateway_bench import render_report, run
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
+from tests.procs import plaintext_mesh_clusters
 
 pytestmark = pytest.mark.slow
 
@@ -23,7 +24,7 @@ def test_bench_runs_every_series_over_mtls_without_errors(tmp_path: Path) -> Non
         assert len(series.durations_ms) == 4
     # Every hop behind Envoy was mTLS: the certificates were issued for this run.
     assert (tmp_path / "pki" / "envoy.pem").is_file()
-    assert (tmp_path / "envoy.yaml").read_text().count("UpstreamTlsContext") == 4
+    assert plaintext_mesh_clusters(tmp_path / "envoy.yaml") == []
     assert "mTLS behind Envoy" in render_report(result, mtls=config.mesh.mtls)
     assert "serving" in (tmp_path / "redaction.log").read_text()  # the real redaction service
 
