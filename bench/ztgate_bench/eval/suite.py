@@ -105,6 +105,9 @@ def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dic
         "ZTGATE_REDACTION__WORKERS": os.environ.get("ZTGATE_REDACTION__WORKERS", "1"),
         "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
         "ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING": "false",
+        # The gate sends its cases as one tenant, many at once: it judges what redaction and the model
+        # answer, not the per-tenant rate limit that tokens turn on (tests/e2e/test_gateway_auth.py does).
+        "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null",
         # The gate judges answers, not time to first token (tests/e2e/test_gateway_slo.py does): a
         # loaded machine's slow first token must not turn a case into a failed call.
         "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),
