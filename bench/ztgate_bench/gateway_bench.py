@@ -208,12 +208,16 @@ async def measure(gateway: str, upstream: str, redaction: str, *, calls: int = 3
 
 
 def _clusters_healthy(admin: str, expected: list[str]) -> bool:
+    """Envoy sees the `expected` upstreams healthy and its listeners are up: they start once its
+    initialisation ends, which waits for the RTDS layer's first fetch (/ready says LIVE then)."""
     try:
         with urllib.request.urlopen(f"http://{admin}/clusters", timeout=1) as resp:  # noqa: S310 - loopback
             text = resp.read().decode()
-    except OSError:
+        with urllib.request.urlopen(f"http://{admin}/ready", timeout=1) as resp:  # noqa: S310 - loopback
+            live = resp.read().decode().strip() == "LIVE"
+    except OSError:  # HTTPError (503 while initialising) included
         return False
-    return all(line in text for line in expected)
+    return live and all(line in text for line in expected)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ import pytest
 
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.redaction.openai_errors import error_shape
+from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction.openai_exchange import CHAT_PATH, OpenAIExchange
 from ztgate.redaction.pattern_scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
@@ -42,6 +43,8 @@ async def test_a_body_past_a_json_bound_is_413_naming_the_setting(service: Redac
 
 
 async def test_a_body_within_the_bounds_is_scrubbed_as_before(service: RedactionService) -> None:
-    exchange = OpenAIExchange(service, CHAT_PATH, tenant="", limits=LIMITS)
+    # A vendor field the operator names (gateway.openai_extra_fields): scrubbed as JSON, then passed.
+    exchange = OpenAIExchange(service, CHAT_PATH, tenant="", limits=LIMITS,
+                              options=DoorOptions(extra_fields=frozenset({"x_vendor"})))
     outcome = await exchange.request_body(_chat(x_vendor=[{}] * 50))
     assert json.loads(outcome.body)["x_vendor"] == [{}] * 50

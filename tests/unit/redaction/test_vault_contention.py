@@ -84,17 +84,16 @@ async def _redacts_during_four_restore_threads(
 
 async def test_another_tenants_redact_is_not_stalled_by_four_threads_of_large_restores(
         scanner: PatternScanner) -> None:  # noqa: F811
-    latencies, restores, alone = await _redacts_during_four_restore_threads(_service(scanner, Vault()))
+    """Measured against the control in the same test, on the same machine: with the regex under the
+    lock (the control) the event loop waits on the vault's lock for whole Restores; without it, only
+    for the interpreter lock between the restoring threads' C calls (a loaded 2-core machine makes
+    that tens of milliseconds, so the bound is relative, not one Restore's time)."""
+    latencies, restores, _ = await _redacts_during_four_restore_threads(_service(scanner, Vault()))
     assert len(latencies) >= 5 and all(n >= 2 for n in restores)  # they overlapped, for real
-    assert statistics.median(latencies) < alone, (latencies, alone)
-
-
-async def test_control_with_the_regex_under_the_lock_the_same_redacts_stall(
-        scanner: PatternScanner) -> None:  # noqa: F811
-    latencies, _, alone = await _redacts_during_four_restore_threads(
-        _service(scanner, RegexUnderLockVault()))
-    # The event loop sat on the vault's lock, for more than a whole Restore at a time.
-    assert statistics.median(latencies) > alone, (latencies, alone)
+    control, _, alone = await _redacts_during_four_restore_threads(_service(scanner, RegexUnderLockVault()))
+    # The control: the event loop sat on the vault's lock, for more than a whole Restore at a time.
+    assert statistics.median(control) > alone, (control, alone)
+    assert statistics.median(latencies) * 2 < statistics.median(control), (latencies, control)
 
 
 PLACEHOLDERS = st.sampled_from(["<PERSON_1>", "<PERSON_12>", "<EMAIL_ADDRESS_1>", "<PERSON_2>",
