@@ -62,7 +62,9 @@ lint: install
 types: install
 	$(BIN)/mypy
 
-UNIT_SHARD := tests/unit/redaction tests/unit/bench
+# The first shard: the tests on the real redaction service (its own and the gateway processor's,
+# which compile the pattern tier once per shard) and the benches'.
+UNIT_SHARD := tests/unit/redaction tests/unit/gateway/processor tests/unit/bench
 unit: unit-redaction unit-rest
 
 unit-redaction: install

@@ -68,9 +68,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = _config(args, serve_flags(args))
     setup_logging(args.service, config.logging.level)
     if args.service == "redaction":
+        from ztgate.gateway.processor.ext_proc import hosted
         from ztgate.redaction.server import run
 
-        asyncio.run(run(config))
+        # The part's process serves the gateway's ext_proc processor too, on its service.
+        asyncio.run(run(config, hosted=[hosted(config)]))
         return 0
     if args.service == "inference":
         from ztgate.inference.server import run as run_inference

@@ -1,7 +1,7 @@
 """Limits on the shape of an inference request, declared once: the `limits:` section of ztgate.yaml.
 
 Two places enforce them, both reading this one model: the gateway, on each GenerateRequest before
-any redaction work (`redaction/exchange.py`), and the inference service, for callers inside the
+any redaction work (`gateway/processor/`), and the inference service, for callers inside the
 mesh (`inference/service.py`). Envoy enforces `max_request_bytes` itself, as the size of body it
 buffers (`gateway/envoy_config.py`), so a body past it never reaches a check here.
 

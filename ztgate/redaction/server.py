@@ -1,12 +1,15 @@
 """gRPC servicer of ztgate.redaction.v1.Redaction: parse, call the domain, map errors.
 
-Stream chunks and restores run in a worker thread (`off_loop`), one chunk after the other.
+Stream chunks and restores run in a worker thread (`off_loop`), one chunk after the other. The
+part's process also serves what the composition hands in on its service (`Hosted`: the gateway's
+ext_proc processor, composed by the CLI; redaction does not import the gateway).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import grpc
@@ -14,14 +17,8 @@ import grpc
 from ztgate.common.handlers import streaming, unary
 from ztgate.common.identity import TenantAccess
 from ztgate.common.server import ServiceSpec, serve
-from ztgate.common.first_token import FirstTokenBudget
-from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import TlsSettings
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
-from ztgate.inference.limits import RequestLimits
-from ztgate.protocols.openai.schema import DoorOptions
-from ztgate.redaction.door_metrics import DoorMetrics
-from ztgate.redaction import ext_proc
 from ztgate.redaction.anonymising import keys
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
@@ -98,45 +95,40 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
                                             final=True, findings=[_finding(f) for f in tail.findings])
 
 
-def build_spec(service: RedactionService, tls: TlsSettings | None, budget: FirstTokenBudget, *,
-               limits: RequestLimits | None = None,
-               timeouts: ScrubTimeouts | None = None,
-               door: DoorOptions | None = None,
-               own_models: frozenset[str] = frozenset(),
-               door_models: frozenset[str] | None = None) -> ServiceSpec:
+@dataclass(frozen=True)
+class Hosted:
+    """Another API this part's process serves beside Redaction, on its service: the gateway's
+    ext_proc processor, which the composition (the CLI's serve branch) hands in."""
+
+    # Its full proto service name (health reports it, reflection lists it).
+    service_name: str
+    # Adds its servicer to the server, given the redaction service and who may act for which
+    # tenant on this listener (called as the server starts, after telemetry is set up).
+    register: Callable[[RedactionService, TenantAccess, grpc.aio.Server], None]
+
+
+def build_spec(service: RedactionService, tls: TlsSettings | None, *,
+               hosted: Sequence[Hosted] = ()) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
-    listener's, which says who may act for which tenant; `budget` sets each inference call's
-    per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
-    request body) bound the gateway's calls (the gateway's settings); `door`: the
-    gateway.openai_* settings of the HTTP door; `own_models`: the OpenAI models ztgate's own adapter
-    serves (their first-token budget is the gateway's gRPC route's, not the door's);
-    `door_models`: every model the door routes, the only values of its metrics' model label."""
+    listener's, which says who may act for which tenant; `hosted`: the other APIs served on the
+    service (the gateway's processor)."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service, access), server)
-        # Envoy's ext_proc filter: scrubs inference calls on their way through the gateway.
-        ext_proc.ep_grpc.add_ExternalProcessorServicer_to_server(
-            ext_proc.ExternalProcessorServicer(service, access, budget, limits=limits,
-                                               timeouts=timeouts,
-                                               door=door,
-                                               own_models=own_models,
-                                               door_metrics=DoorMetrics(models=door_models)), server)
+        for other in hosted:
+            other.register(service, access, server)
 
-    return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
+    return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, *(h.service_name for h in hosted)],
                        register=register,
                        start=service.start, stop=service.close)
 
 
-async def run(config: ZtgateConfig) -> None:
-    """`ztgate serve redaction`."""
+async def run(config: ZtgateConfig, *, hosted: Sequence[Hosted] = ()) -> None:
+    """`ztgate serve redaction`; `hosted`: what else the process serves (the CLI hands in the
+    gateway's processor)."""
     operator_keys, source = keys.resolve(config)
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(config.redaction, operator_keys)
-    own_models = frozenset([config.inference.model_name]) if config.openai_adapter_active else frozenset()
-    door_models = own_models | {m for u in config.gateway.openai_upstreams for m in u.models}
-    await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
-                           limits=config.limits, timeouts=config.gateway.scrub_timeouts,
-                           door=config.gateway.door_options(),
-                           own_models=own_models, door_models=frozenset(door_models)),
+    await serve(build_spec(service, config.redaction.server.tls, hosted=hosted),
                 config.redaction.server, config.otel)

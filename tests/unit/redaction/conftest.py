@@ -27,12 +27,6 @@ def ner_engine_ungated(ner_engine: GatedSpacyNlpEngine) -> GatedSpacyNlpEngine:
 
 
 @pytest.fixture(scope="session")
-def hs_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A Hyperscan database cache private to this session (compiled once, then loaded)."""
-    return tmp_path_factory.mktemp("hs-cache")
-
-
-@pytest.fixture(scope="session")
 def redaction_analyzer(ner_engine: GatedSpacyNlpEngine, hs_cache_dir: Path) -> Analyzer:
     """The production Analyzer: Hyperscan tier 1 + gated NER in Presidio's AnalyzerEngine."""
     return Analyzer(build_analyzer_engine(ner_engine, default_tier1_recognizers(cache_dir=hs_cache_dir)))

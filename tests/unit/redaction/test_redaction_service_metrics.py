@@ -33,8 +33,9 @@ from ztgate.redaction.server import RedactionServicer
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection
 from tests.fake_context import FakeContext
-from tests.unit.redaction.test_ext_proc import (AWS, EMAIL, GENERATE, STREAM, _body, _chunks, _drive,
-                                                _headers, _request, make_service)
+from tests.unit.gateway.processor.test_ext_proc import (AWS, EMAIL, GENERATE, STREAM, _body, _chunks,
+                                                        _drive, _headers, _request)
+from tests.unit.redaction.pattern_service import make_service
 
 SSN = "536-22-8790"  # acme's policy blocks US_SSN
 Points = dict[frozenset[tuple[str, str]], float]

@@ -17,7 +17,7 @@ from ztgate.gen.redaction.v1 import redaction_pb2 as pb
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.server import RedactionServicer
 from tests.fake_context import FakeContext
-from tests.unit.redaction.test_ext_proc import SlowScanner, Ticker, make_service
+from tests.unit.redaction.pattern_service import SlowScanner, Ticker, make_service
 
 EMAIL = "jane.doe@example.com"
 

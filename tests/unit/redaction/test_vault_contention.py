@@ -20,7 +20,7 @@ from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import PLACEHOLDER_RE, Vault, _key
-from tests.unit.redaction.test_ext_proc import TEST_POLICIES, ScannerPool, scanner  # noqa: F401
+from tests.unit.redaction.pattern_service import TEST_POLICIES, ScannerPool, scanner  # noqa: F401
 
 EMAIL = "jane.doe@example.com"
 MIB = 1 << 20

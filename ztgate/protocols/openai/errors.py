@@ -47,6 +47,16 @@ def error_shape(exc: ZtgateError) -> tuple[int, dict]:
                               "param": getattr(exc, "param", None), "code": code}}
 
 
+def refusal_headers(status: int) -> dict[str, str]:
+    """The headers of a refusal with HTTP `status`: its body is JSON, and a 429 says when to try
+    again (the gateway's processor sends these; Envoy's own refusals on these routes get the same
+    from the bootstrap's local-reply mappers, ztgate/gateway/openai_routes.py)."""
+    headers = {"content-type": "application/json"}
+    if status == 429:
+        headers["retry-after"] = str(RETRY_AFTER_S)
+    return headers
+
+
 class AnswerUnreadable(ZtgateError):
     """An upstream's answer the gateway cannot read: the call fails rather than pass it on
     unscrubbed (HTTP 500)."""

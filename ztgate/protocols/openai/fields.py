@@ -125,7 +125,8 @@ STOP = AnyOf((Text(), Array(Text())))
 LOGIT_BIAS = Map(Pattern(r"-?[0-9]{1,12}", "a token id (digits)"), Number(-100, 100), 1024)
 STREAM_OPTIONS = Obj({"include_usage": Field(Boolean()), "include_obfuscation": Field(Boolean())})
 # Log-probabilities carry the model's tokens one by one: a pseudonym split across tokens cannot be
-# put back, so the gateway neither asks for them nor passes any an upstream sends (openai_exchange).
+# put back, so the gateway neither asks for them nor passes any an upstream sends
+# (ztgate/gateway/processor/openai_answers.py).
 LOGPROBS = ("the gateway does not pass log-probabilities: their token strings would carry pieces of "
             "pseudonyms it cannot restore")
 

@@ -16,24 +16,27 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ztgate.common import semconv as sc
 from ztgate.common.identity import TenantAccess
 from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
-from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
+from ztgate.gateway.processor.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
+from ztgate.gateway.processor.openai_api import OpenAIExchange
+from ztgate.protocols.openai.errors import OpenAIRequestError, UnknownRoute
+from ztgate.protocols.openai.fields import CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER
 from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.protocols.openai.sse import SseReader
-from ztgate.redaction.openai_exchange import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER,
-                                                OpenAIExchange, OpenAIRequestError, UnknownRoute)
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from tests.fake_context import FakeContext
-from tests.unit.redaction.test_ext_proc import (AWS, BUDGET, CANARIES, EMAIL, GITHUB, PHONE,
-                                                make_service, scanner)  # noqa: F401 (fixture)
+from tests.unit.gateway.processor.test_ext_proc import AWS, BUDGET, CANARIES, EMAIL, GITHUB, PHONE
+from tests.unit.redaction.pattern_service import make_service
+from tests.unit.redaction.test_redaction_service_metrics import Recorded, finding
 
 MODEL = "qwen2.5-0.5b"
 
 
 @pytest.fixture
-def service(scanner: PatternScanner) -> RedactionService:  # noqa: F811
+def service(scanner: PatternScanner) -> RedactionService:
     return make_service(scanner)
 
 
@@ -421,7 +424,7 @@ async def test_door_calls_record_genai_metrics_with_their_operation(service: Red
     from opentelemetry.sdk.metrics import MeterProvider
     from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-    from ztgate.redaction.door_metrics import DoorMetrics
+    from ztgate.gateway.processor.openai_metrics import DoorMetrics
 
     reader = InMemoryMetricReader()
     door = DoorMetrics(MeterProvider(metric_readers=[reader]).get_meter("test"))
@@ -485,3 +488,16 @@ async def test_a_text_repeated_across_a_tool_schema_is_scrubbed_once(service: Re
     assert seen and seen[0] < 70  # 50 keys, a handful of distinct words; not the 200-odd copies
     described = {p["description"] for p in sent["tools"][0]["function"]["parameters"]["properties"].values()}
     assert described == {"mail <EMAIL_ADDRESS_1>"}
+
+
+async def test_the_doors_prompt_findings_are_counted_as_the_gateways(scanner: PatternScanner) -> None:
+    """The HTTP door's prompts are scrubbed in the call's session as the gRPC door's are, and their
+    findings counted on the same path (gateway_request), never as direct Redact calls."""
+    recorded = Recorded()
+    service = make_service(scanner)
+    service.metrics = recorded.metrics
+    body = _json({"model": MODEL, "messages": [{"role": "user", "content": f"I am {EMAIL}"}]})
+    await _drive(service, [_headers(CHAT_PATH),
+                           ep.ProcessingRequest(request_body=ep.HttpBody(body=body, end_of_stream=True))])
+    assert recorded.points(sc.REDACTION_FINDINGS) == {
+        finding("EMAIL_ADDRESS", "pseudonymize", "pattern", "gateway_request", "default"): 1}

@@ -29,7 +29,7 @@ from typing import Any
 
 from ztgate.protocols.openai.errors import AnswerUnreadable
 from ztgate.protocols.openai.sse import SseReader, event, split_data
-from ztgate.redaction.exchange import MAX_MESSAGE_BYTES, OutputFilter
+from ztgate.gateway.processor.session import MAX_MESSAGE_BYTES, OutputFilter
 
 # Values of structural fields that carry no text of the model's (left as they are).
 PLAIN = {"object": {"chat.completion", "chat.completion.chunk", "text_completion", "list", "error"},

@@ -17,14 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ztgate.inference.limits import LimitExceeded, RequestTooLarge
+from ztgate.gateway.processor.openai_api import OpenAIExchange
 from ztgate.protocols.openai.errors import OpenAIRequestError
 from ztgate.protocols.openai.fields import CHAT_PATH, COMPLETIONS_PATH
-from ztgate.redaction.openai_exchange import OpenAIExchange
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.openai_requests import CARD, EMAIL, PRIVATE, SSN, VENDOR_FIELD, answers, requests
-from tests.unit.redaction.test_ext_proc import make_service, scanner  # noqa: F401 (fixture)
+from tests.unit.redaction.pattern_service import make_service
 
 PLACEHOLDERS = ("<EMAIL_ADDRESS_1>", "<US_SSN_1>", "<CREDIT_CARD_1>")
 FAMILY = settings(max_examples=150, deadline=None,
@@ -33,7 +33,7 @@ FAMILY = settings(max_examples=150, deadline=None,
 
 
 @pytest.fixture
-def service(scanner: PatternScanner) -> RedactionService:  # noqa: F811
+def service(scanner: PatternScanner) -> RedactionService:
     return make_service(scanner)
 
 

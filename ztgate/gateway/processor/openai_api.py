@@ -1,7 +1,8 @@
 """One OpenAI-compatible call through the gateway (`/v1/chat/completions`, `/v1/completions`).
 
 The protocol-free part of the HTTP door (no grpc import; ext_proc.py drives it), the JSON twin of
-`exchange.InferenceExchange`:
+`grpc_api.InferenceExchange`, holding its call's redaction session the same way (session.py's
+`CallSession`):
 
 - `OpenAIExchange.request_body` parses the whole JSON body (Envoy buffers it, up to
   `limits.max_request_bytes`), checks it against its route's schema
@@ -13,7 +14,7 @@ The protocol-free part of the HTTP door (no grpc import; ext_proc.py drives it),
   in `MODEL_HEADER` for Envoy to route on (with the route cache cleared), and the scrubbed texts'
   size (the per-try timeout).
 - `OpenAIExchange.response_headers` / `response_body` scrub the answer and put the session's
-  pseudonyms back wherever the client reads them (ztgate/redaction/openai_answers.py).
+  pseudonyms back wherever the client reads them (openai_answers.py).
 
 Bounded cost: one JSON parse of a request at most `limits.max_request_bytes` and one walk of it;
 the answer's costs are openai_answers.py's.
@@ -23,24 +24,15 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
+from ztgate.gateway.processor.openai_answers import AnswerStats, SseAnswer, WholeAnswer
+from ztgate.gateway.processor.session import INLINE_BODY_BYTES, CallSession, finding_counts
 from ztgate.inference.limits import RequestLimits, RequestTooLarge, utf8_length
 from ztgate.protocols.openai.errors import AnswerUnreadable, OpenAIRequestError, UnknownRoute
-from ztgate.protocols.openai.fields import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER, OPENAI_PREFIX,
-                                            OPERATIONS, check_request)
+from ztgate.protocols.openai.fields import CHAT_PATH, COMPLETIONS_PATH, OPERATIONS, check_request
 from ztgate.protocols.openai.schema import DoorOptions, Walk, parse_body
-from ztgate.redaction.exchange import INLINE_BODY_BYTES, OutputFilter, PlaceholderRestorer
-from ztgate.redaction.openai_answers import AnswerStats, SseAnswer, WholeAnswer
 from ztgate.redaction.service import RedactionService
-
-__all__ = ["CHAT_PATH", "COMPLETIONS_PATH", "MODEL_HEADER", "OPENAI_PREFIX", "OPERATIONS",
-           "AnswerStats", "OpenAIExchange", "OpenAIOutcome", "OpenAIRequestError", "UnknownRoute"]
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +75,18 @@ class OpenAIExchange:
                                f"POST {CHAT_PATH}, POST {COMPLETIONS_PATH} and GET /v1/models")
         self.path = path
         self.operation = OPERATIONS[path]
-        self.tenant = tenant
-        self.session_id = uuid.uuid4().hex
+        self.session = CallSession(service, tenant)
         self.streaming = False  # the answer is SSE (decided by its content-type)
-        self._service = service
         self._limits = limits or RequestLimits()
         self._options = options or DoorOptions()
         self._requested = False
         self._answer: WholeAnswer | SseAnswer | None = None
         self.model = ""
         self.sent_at: float | None = None  # time.perf_counter() when the scrubbed body went on
+
+    @property
+    def tenant(self) -> str:
+        return self.session.tenant
 
     # ---- request -------------------------------------------------------------------------
 
@@ -122,39 +116,26 @@ class OpenAIExchange:
         self._requested = True
         self._limits.check(prompt="", contents=(), stops=(), max_tokens=None, request_bytes=len(body))
         inline = len(body) <= INLINE_BODY_BYTES
-        parsed = self._parse(body) if inline else await self._off_loop(self._parse, body)
+        parsed = self._parse(body) if inline else await self.session.off_loop(self._parse, body)
         texts = parsed.walk.texts
         # Each distinct text once (a tool schema repeats `type`, `string`, `description` hundreds
         # of times), in order of first appearance, so pseudonyms are numbered as in the request.
         unique = list(dict.fromkeys(texts.values))
-        results = await self._service.redact_many(unique, tenant=self.tenant,
-                                                  session_id=self.session_id, timeout_s=timeout_s)
+        results = await self.session.redact(unique, timeout_s)
         by_text = {text: result.text for text, result in zip(unique, results)}
         scrubbed = [by_text[text] for text in texts.values]
         texts.put_back(scrubbed)
-        findings: dict[str, int] = {}
-        for result in results:
-            for finding in result.findings:
-                findings[finding.entity_type] = findings.get(finding.entity_type, 0) + 1
+        findings = finding_counts(results)
 
         def encode() -> bytes:
             return json.dumps(parsed.payload, ensure_ascii=False, separators=(",", ":")).encode()
-        data = encode() if inline else await self._off_loop(encode)
+        data = encode() if inline else await self.session.off_loop(encode)
         self.model = parsed.payload["model"]
         self.sent_at = time.perf_counter()
         return OpenAIOutcome(data, findings, utf8_length(scrubbed), self.model,
                              stream=parsed.payload.get("stream") is True)
 
     # ---- answer --------------------------------------------------------------------------
-
-    async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
-        """`fn(*args)` in a worker thread, within this call's tenant's share (service.off_loop)."""
-        return await self._service.off_loop(self.tenant, fn, *args)
-
-    def _filter(self) -> OutputFilter:
-        return OutputFilter(
-            self._service.open_output_stream(tenant=self.tenant, session_id=self.session_id),
-            PlaceholderRestorer(self._service, self.tenant, self.session_id))
 
     def response_headers(self, content_type: str, content_encoding: str = "") -> None:
         """The answer's content-type decides how its body is read: SSE events, or one JSON text.
@@ -166,13 +147,14 @@ class OpenAIExchange:
                                    f"{content_encoding[:32]!r}, which the gateway cannot scrub; "
                                    "nothing of it was passed on")
         self.streaming = content_type.split(";", 1)[0].strip().lower() == "text/event-stream"
-        self._answer = SseAnswer(self._filter) if self.streaming else WholeAnswer(self._filter)
+        filters = self.session.output_filter
+        self._answer = SseAnswer(filters) if self.streaming else WholeAnswer(filters)
 
     async def response_body(self, chunk: bytes, end_of_stream: bool) -> bytes:
         """What to send on in place of `chunk` (in a worker thread, one chunk after the other)."""
         if self._answer is None:
             raise OpenAIRequestError("an answer body before its headers")
-        return await self._off_loop(self._answer.feed, chunk, end_of_stream)
+        return await self.session.off_loop(self._answer.feed, chunk, end_of_stream)
 
     @property
     def stats(self) -> AnswerStats | None:
@@ -180,4 +162,5 @@ class OpenAIExchange:
         return self._answer.stats if self._answer is not None else None
 
     def close(self) -> None:
-        self._service.vault.forget(self.tenant, self.session_id)
+        """The call is over: the session's originals leave memory now rather than at expiry."""
+        self.session.close()

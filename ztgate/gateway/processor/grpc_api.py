@@ -3,7 +3,8 @@
 Envoy's ext_proc filter hands the redaction service the raw HTTP/2 bodies of a call to
 `ztgate.inference.v1.Inference`: gRPC length-prefixed messages (1 byte compressed flag, 4 bytes
 big-endian length, the message), in chunks that may split a message anywhere. This module is the
-protocol-free part (no grpc import, see ext_proc.py for the servicer):
+protocol-free part (no grpc import, see ext_proc.py for the servicer); the call's redaction session
+and its worker-thread hop are session.py's `CallSession`, shared with the OpenAI door:
 
 - `FrameReader` reassembles messages from chunks, holding back an incomplete one, and inflates
   compressed ones (gzip and deflate; they go on uncompressed, which gRPC allows whatever the
@@ -25,8 +26,8 @@ protocol-free part (no grpc import, see ext_proc.py for the servicer):
 
 `token_ids` are dropped from answers: they encode the text before it was scrubbed.
 
-Answers are scrubbed in a worker thread (`service.off_loop`), one body chunk after the other, so the
-event loop keeps serving every other call however large or adversarial an answer is; so is the
+Answers are scrubbed in a worker thread (`CallSession.off_loop`), one body chunk after the other, so
+the event loop keeps serving every other call however large or adversarial an answer is; so is the
 request's framing when its body is compressed or larger than `INLINE_BODY_BYTES`.
 """
 
@@ -35,33 +36,23 @@ from __future__ import annotations
 import logging
 import math
 import struct
-import uuid
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from google.protobuf.message import DecodeError
 
 from ztgate.common.errors import InvalidArgument, ZtgateError
 from ztgate.common.first_token import SCORE_WAIT_MAX_S
+from ztgate.gateway.processor.session import (INLINE_BODY_BYTES, MAX_MESSAGE_BYTES, CallSession,
+                                              OutputFilter, finding_counts)
 from ztgate.gen.inference.v1 import inference_pb2
 from ztgate.inference.limits import RequestLimits
-from ztgate.redaction.metrics import ScrubPath
-from ztgate.redaction.service import RedactionService, RedactionStream
-from ztgate.redaction.vault import pending_placeholder_length
+from ztgate.parts import INFERENCE_SERVICE
+from ztgate.redaction.service import RedactionService
 
-T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 _HEADER = struct.Struct(">BI")
-# Largest single message accepted in either direction (a bound on what one call may hold in memory).
-MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-# A request body up to this size, uncompressed, is parsed and re-framed on the event loop (tens of
-# microseconds, less than a thread hop); a larger or compressed one in a worker thread.
-INLINE_BODY_BYTES = 64 * 1024
-
-INFERENCE_SERVICE = "ztgate.inference.v1.Inference"
 # Method path -> whether its answer is a stream of GenerateChunk (else one GenerateResponse).
 METHODS: dict[str, bool] = {
     f"/{INFERENCE_SERVICE}/Generate": False,
@@ -160,51 +151,6 @@ def _generate_request(message: bytes) -> inference_pb2.GenerateRequest:
     return request
 
 
-class PlaceholderRestorer:
-    """Puts a session's pseudonyms back into streamed text, holding back a placeholder cut in two."""
-
-    def __init__(self, service: RedactionService, tenant: str, session_id: str) -> None:
-        self._vault = service.vault
-        self._tenant = tenant
-        self._session_id = session_id
-        self._held = ""
-
-    def feed(self, text: str) -> str:
-        text = self._held + text
-        cut = len(text) - pending_placeholder_length(text)
-        self._held = text[cut:]
-        return self._vault.restore(self._tenant, self._session_id, text[:cut])
-
-    def finish(self) -> str:
-        return self.finish_with("")
-
-    def finish_with(self, text: str) -> str:
-        """`text` is the end: everything held and it, restored."""
-        text, self._held = self._held + text, ""
-        return self._vault.restore(self._tenant, self._session_id, text)
-
-
-class OutputFilter:
-    """A model's answer: secrets scrubbed first (placeholders are not secrets), then pseudonyms restored.
-
-    The order matters: scrubbing after restoring would treat the restored originals as new PII.
-    """
-
-    def __init__(self, scrubber: RedactionStream, restorer: PlaceholderRestorer) -> None:
-        self._scrubber = scrubber
-        self._restorer = restorer
-
-    def feed(self, text: str) -> str:
-        return self._restorer.feed(self._scrubber.feed(text).text) if text else ""
-
-    def finish(self) -> str:
-        return self._restorer.feed(self._scrubber.finish().text) + self._restorer.finish()
-
-    def whole(self, text: str) -> str:
-        """A whole answer at once (a unary call's): one scan, nothing held back."""
-        return self._restorer.finish_with(self._scrubber.scrub(text).text) if text else ""
-
-
 @dataclass(frozen=True, slots=True)
 class RequestOutcome:
     body: bytes
@@ -229,16 +175,16 @@ class InferenceExchange:
                                 f"known: {', '.join(sorted([*METHODS, SCORE_METHOD]))}")
         self.path = path
         self.streaming = bool(streaming)
-        self.tenant = tenant
-        # A fresh session per call, whatever the client sent: pseudonyms of other calls (of this or
-        # any other tenant) can never be restored into this answer.
-        self.session_id = uuid.uuid4().hex
-        self._service = service
+        self.session = CallSession(service, tenant)
         self._limits = limits or RequestLimits()
         self._responses = FrameReader()
         self._requested = False
         self._output: OutputFilter | None = None
         self._response_type = inference_pb2.GenerateChunk if streaming else inference_pb2.GenerateResponse
+
+    @property
+    def tenant(self) -> str:
+        return self.session.tenant
 
     async def request_body(self, body: bytes, timeout_s: float | None = None) -> RequestOutcome:
         """The whole request body (one GenerateRequest) checked, scrubbed and re-framed, within
@@ -251,10 +197,10 @@ class InferenceExchange:
             limits.check(prompt="", contents=(), stops=(), max_tokens=None,
                          request_bytes=_HEADER.unpack_from(body)[1])
         inline = len(body) <= INLINE_BODY_BYTES and body[:1] != b"\x01"  # uncompressed and small
-        raw = _one_message(body) if inline else await self._off_loop(_one_message, body)
+        raw = _one_message(body) if inline else await self.session.off_loop(_one_message, body)
         if self.scoring:
             return self._score_request(raw)
-        request = _generate_request(raw) if inline else await self._off_loop(_generate_request, raw)
+        request = _generate_request(raw) if inline else await self.session.off_loop(_generate_request, raw)
         # Stop sequences too: they reach the inference service, and scrubbed in the prompt's session
         # they become the same pseudonyms the model sees, so a stop on a name still stops.
         contents = [m.content for m in request.messages]
@@ -262,9 +208,7 @@ class InferenceExchange:
         limits.check(prompt=request.prompt, contents=contents, stops=stops,
                      max_tokens=request.sampling.max_tokens if request.sampling.HasField("max_tokens")
                      else None, request_bytes=len(raw))
-        results = await self._service.redact_many([request.prompt, *contents, *stops],
-                                                  tenant=self.tenant, session_id=self.session_id,
-                                                  timeout_s=timeout_s, path=ScrubPath.GATEWAY_REQUEST)
+        results = await self.session.redact([request.prompt, *contents, *stops], timeout_s)
         request.prompt = results[0].text
         for message, result in zip(request.messages, results[1:1 + len(contents)]):
             message.content = result.text
@@ -272,14 +216,12 @@ class InferenceExchange:
             request.sampling.stop[:] = [result.text for result in results[1 + len(contents):]]
         # The body's tenant and session are the client's word; the gateway's replace them.
         request.tenant = self.tenant
-        request.session_id = self.session_id
-        findings: dict[str, int] = {}
-        for result in results:
-            for finding in result.findings:
-                findings[finding.entity_type] = findings.get(finding.entity_type, 0) + 1
+        request.session_id = self.session.session_id
+        findings = finding_counts(results)
         prompt_bytes = sum(len(text.encode("utf-8")) for text in (request.prompt, *(
             m.content for m in request.messages)))
-        encoded = request.SerializeToString() if inline else await self._off_loop(request.SerializeToString)
+        encoded = request.SerializeToString() if inline else await self.session.off_loop(
+            request.SerializeToString)
         return RequestOutcome(encode_frame(encoded), findings, prompt_bytes)
 
     def _score_request(self, message: bytes) -> RequestOutcome:
@@ -295,15 +237,6 @@ class InferenceExchange:
         return RequestOutcome(encode_frame(request.SerializeToString()), {},
                               score_wait_s=request.wait_s)
 
-    async def _off_loop(self, fn: Callable[..., T], *args: object) -> T:
-        """`fn(*args)` in a worker thread, within this call's tenant's share (service.off_loop)."""
-        return await self._service.off_loop(self.tenant, fn, *args)
-
-    def _filter(self) -> OutputFilter:
-        return OutputFilter(
-            self._service.open_output_stream(tenant=self.tenant, session_id=self.session_id),
-            PlaceholderRestorer(self._service, self.tenant, self.session_id))
-
     async def response_body(self, chunk: bytes, end_of_stream: bool) -> bytes:
         """What to send on in place of `chunk`: the complete messages in it, rewritten (in a worker
         thread; the caller awaits each chunk before the next, which keeps the stream's order)."""
@@ -311,7 +244,7 @@ class InferenceExchange:
             raise BadFrame("an answer to a call whose request was never scrubbed")
         if self.scoring:  # a score and a request id: nothing to scrub or restore
             return chunk
-        return await self._off_loop(self._rewrite_answer, chunk, end_of_stream)
+        return await self.session.off_loop(self._rewrite_answer, chunk, end_of_stream)
 
     def _rewrite_answer(self, chunk: bytes, end_of_stream: bool) -> bytes:
         out: list[bytes] = []
@@ -323,13 +256,13 @@ class InferenceExchange:
                 raise BadFrame(f"the answer is not a {self._response_type.__name__}") from None
             if self.streaming:
                 if self._output is None:
-                    self._output = self._filter()
+                    self._output = self.session.output_filter()
                 text = self._output.feed(message.text)
                 if message.finish_reason:  # the last chunk: flush everything held back
                     text += self._output.finish()
                     self._output = None
             else:
-                text = self._filter().whole(message.text)
+                text = self.session.output_filter().whole(message.text)
             message.text = text
             del message.token_ids[:]
             out.append(encode_frame(message.SerializeToString()))
@@ -344,4 +277,4 @@ class InferenceExchange:
 
     def close(self) -> None:
         """The call is over: the session's originals leave memory now rather than at expiry."""
-        self._service.vault.forget(self.tenant, self.session_id)
+        self.session.close()

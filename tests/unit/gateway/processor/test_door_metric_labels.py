@@ -1,6 +1,6 @@
 """The OpenAI door's metrics label a call's model only with a configured model: any other name a
 client sends (random ones, 256 characters long) is `other`, so it cannot make series of its own or
-push real ones into the collector's overflow. Driven through the real processor (test_openai_exchange.py's
+push real ones into the collector's overflow. Driven through the real processor (test_openai_api.py's
 helpers) on the pattern tier."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-from ztgate.redaction.door_metrics import OTHER_MODEL, DoorMetrics
-from ztgate.redaction.openai_exchange import COMPLETIONS_PATH
+from ztgate.gateway.processor.openai_metrics import OTHER_MODEL, DoorMetrics
+from ztgate.protocols.openai.fields import COMPLETIONS_PATH
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
-from tests.unit.redaction.test_ext_proc import make_service, scanner  # noqa: F401 (fixture)
-from tests.unit.redaction.test_openai_exchange import (MODEL, _drive, _headers, _json,
-                                                       _response_headers, _sse)
+from tests.unit.gateway.processor.test_openai_api import (MODEL, _drive, _headers, _json,
+                                                         _response_headers, _sse)
+from tests.unit.redaction.pattern_service import make_service
 
 
 @pytest.fixture
-def service(scanner: PatternScanner) -> RedactionService:  # noqa: F811
+def service(scanner: PatternScanner) -> RedactionService:
     return make_service(scanner)
 
 

@@ -1,7 +1,7 @@
 """GenAI metrics of calls through the OpenAI-compatible door, recorded by the gateway's processor.
 
-An external upstream (vLLM's server, a hosted API) reports nothing to ztgate, so the redaction
-service's ext_proc, which sees every call's request and answer, records the same GenAI metrics
+An external upstream (vLLM's server, a hosted API) reports nothing to ztgate, so the gateway's
+ext_proc processor, which sees every call's request and answer, records the same GenAI metrics
 as the inference service (ztgate/common/semconv.py): `gen_ai.server.time_to_first_token` (from
 the scrubbed request going on to the first text of the answer), `gen_ai.server.request.duration`
 (to the end of the answer) and `gen_ai.client.token.usage` (the upstream's `usage`, when it sends
@@ -17,7 +17,7 @@ import time
 from opentelemetry import metrics
 
 from ztgate.common import semconv as sc
-from ztgate.redaction.openai_exchange import OpenAIExchange
+from ztgate.gateway.processor.openai_api import OpenAIExchange
 
 INSTANCE = "openai"
 

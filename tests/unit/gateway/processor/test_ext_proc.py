@@ -1,8 +1,8 @@
 """The gateway's ext_proc processor without Envoy: gRPC frames, prompt scrubbing, answer restoring.
 
 The RedactionService here is the real one (policies, operators, vault, Hyperscan pattern tier) with
-its analysis pool replaced by the pattern tier alone (`ScannerPool`), so no NER model loads; the
-PII used is what the pattern tier finds (emails, phones, cards). The processor is driven with the
+its analysis pool replaced by the pattern tier alone (tests/unit/redaction/pattern_service.py), so
+no NER model loads; the PII used is what the pattern tier finds (emails, phones, cards). The processor is driven with the
 ext_proc messages Envoy would send, in Envoy's order, on a stream whose caller is given by a
 FakeContext (TEST DOUBLE, tests/fake_context.py): Envoy's certificate unless a test says otherwise.
 """
@@ -13,7 +13,6 @@ import asyncio
 import gzip
 import struct
 import threading
-import time
 import zlib
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
@@ -29,19 +28,16 @@ from ztgate.common.identity import TenantAccess
 from ztgate.common.settings import TlsSettings
 from ztgate.gateway.config import GatewaySettings
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
-from ztgate.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
-                                         encode_frame)
-from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
-from ztgate.redaction.anonymising.operators import Operators
+from ztgate.gateway.processor.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
+from ztgate.gateway.processor.grpc_api import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
+                                               encode_frame)
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
-from ztgate.redaction.policies import Action, Policy, PolicyStore
+from ztgate.redaction.policies import Action, Policy
 from ztgate.redaction.service import RedactionService, output_policy
-from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection
-from ztgate.redaction.vault import Vault
 from tests.disguises import SECRET_FAMILIES, Disguised, chunked, disguised
 from tests.fake_context import FakeContext
+from tests.unit.redaction.pattern_service import SlowScanner, Ticker, make_service
 
-TEST_POLICIES = Path(__file__).parent / "data" / "policies"
 GENERATE = "/ztgate.inference.v1.Inference/Generate"
 STREAM = "/ztgate.inference.v1.Inference/GenerateStream"
 EMAIL = "jane.doe@example.com"
@@ -52,71 +48,6 @@ CANARIES = (EMAIL, PHONE, AWS, GITHUB)
 SCORE = "/ztgate.inference.v1.Inference/GetScore"
 # The defaults: 1.2 s, 2 s per 1,000 tokens, at most 30 s, 2.5 bytes per token.
 BUDGET = GatewaySettings().first_token_budget
-
-
-class ScannerPool:
-    """Stands in for the analysis worker pool: the pattern tier only, in this process."""
-
-    size = 2
-    timeout_s = 10.0
-
-    def __init__(self, scanner: PatternScanner) -> None:
-        self._scanner = scanner
-        self.supported_entities = PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES
-
-    async def analyze(self, text: str, entities: Iterable[str] | None = None, *,
-                      deadline: float | None = None, on_abandon: object = None) -> list[Detection]:
-        wanted = None if entities is None else set(entities)
-        return [d for d in self._scanner.scan(text) if wanted is None or d.entity_type in wanted]
-
-
-class SlowScanner:
-    """The real scanner, slowed and watched (a fault injected): each scan blocks its thread for
-    `delay_s` and records the thread it ran on."""
-
-    def __init__(self, scanner: PatternScanner, delay_s: float = 0.2) -> None:
-        self._scanner = scanner
-        self._delay_s = delay_s
-        self.threads: list[int] = []
-
-    def scan(self, text: str) -> list[Detection]:
-        self.threads.append(threading.get_ident())
-        time.sleep(self._delay_s)
-        return self._scanner.scan(text)
-
-
-class Ticker:
-    """Counts how often the event loop ran a 10 ms timer: a blocked loop counts nothing."""
-
-    def __init__(self) -> None:
-        self.ticks = 0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(0.01)
-            self.ticks += 1
-
-    async def __aenter__(self) -> Ticker:
-        self._task = asyncio.create_task(self._run())
-        await asyncio.sleep(0)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
-
-
-@pytest.fixture(scope="module")
-def scanner(hs_cache_dir: Path) -> PatternScanner:
-    return PatternScanner(cache_dir=hs_cache_dir)
-
-
-def make_service(scanner: PatternScanner, stream_scanner: object | None = None) -> RedactionService:
-    """The real service on the pattern tier; `stream_scanner` scans streams and answers in its place."""
-    return RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=ScannerPool(scanner),
-                            scanner=stream_scanner or scanner, vault=Vault(), max_text_bytes=65536,
-                            operators=Operators(hash_key="test-hash-key-0123456", encrypt_key="0123456789abcdef"))
 
 
 @pytest.fixture
@@ -199,7 +130,7 @@ async def test_prompt_is_scrubbed_and_the_gateway_sets_tenant_and_session(servic
     sent = _decode_request(outcome.body)
     assert not [c for c in CANARIES if c in sent.SerializeToString().decode("utf-8", "replace")]
     assert "<EMAIL_ADDRESS_1>" in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
-    assert sent.tenant == "" and sent.session_id == exchange.session_id != "client-chosen-session"
+    assert sent.tenant == "" and sent.session_id == exchange.session.session_id != "client-chosen-session"
     assert outcome.findings["EMAIL_ADDRESS"] == 1
 
 
@@ -331,11 +262,11 @@ async def test_another_calls_pseudonyms_are_never_restored(service: RedactionSer
     first = await _exchange_with_email(service)
     second = InferenceExchange(service, STREAM, tenant="")
     await second.request_body(_request(ipb.GenerateRequest(prompt="no PII here",
-                                                           session_id=first.session_id)))
+                                                           session_id=first.session.session_id)))
     text, _ = await _answer_text(second, [_chunks(["Hi <EMAIL_ADDRESS_1>"])])
     assert text == "Hi <EMAIL_ADDRESS_1>"
     first.close()
-    assert service.vault.entry_count("", first.session_id) == 0
+    assert service.vault.entry_count("", first.session.session_id) == 0
 
 
 async def test_tenant_output_policy_keeps_its_secret_rules_and_never_blocks(

@@ -21,17 +21,17 @@ from ztgate.common.scrub_timeout import OVERRIDE_FROM_BYTES, ScrubTimeouts, scru
 from ztgate.gateway.config import GatewaySettings
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
-from ztgate.redaction.exchange import FrameReader, InferenceExchange, encode_frame
-from ztgate.redaction.ext_proc import ExternalProcessorServicer
+from ztgate.gateway.processor.ext_proc import ExternalProcessorServicer
+from ztgate.gateway.processor.grpc_api import FrameReader, InferenceExchange, encode_frame
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import Vault
 from tests.fake_context import FakeContext
+from tests.unit.redaction.pattern_service import TEST_POLICIES
 from tests.unit.redaction.pool_doubles import HeldPool
 
-TEST_POLICIES = Path(__file__).parent / "data" / "policies"
 GENERATE = "/ztgate.inference.v1.Inference/Generate"
 BUDGET = GatewaySettings().first_token_budget
 LIMITS = RequestLimits(max_request_bytes=8192, max_prompt_bytes=1000, max_messages=4,

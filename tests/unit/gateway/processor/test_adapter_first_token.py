@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
-from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER
-from ztgate.redaction.openai_exchange import CHAT_PATH, MODEL_HEADER
+from ztgate.gateway.processor.ext_proc import PER_TRY_TIMEOUT_HEADER
+from ztgate.protocols.openai.fields import CHAT_PATH, MODEL_HEADER
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
-from tests.unit.redaction.test_ext_proc import EMAIL, make_service, scanner  # noqa: F401 (fixture)
-from tests.unit.redaction.test_openai_exchange import _drive, _headers, _json
+from tests.unit.gateway.processor.test_ext_proc import EMAIL
+from tests.unit.gateway.processor.test_openai_api import _drive, _headers, _json
+from tests.unit.redaction.pattern_service import make_service
 
 OURS, THEIRS = "SmolLM2-135M-Instruct", "qwen2.5-0.5b"
 
 
-async def _set_headers(scanner: PatternScanner, model: str) -> dict[str, bytes]:  # noqa: F811
+async def _set_headers(scanner: PatternScanner, model: str) -> dict[str, bytes]:
     body = _json({"model": model, "stream": True,
                   "messages": [{"role": "user", "content": f"I am {EMAIL}"}]})
     responses = await _drive(make_service(scanner), [
@@ -26,7 +27,7 @@ async def _set_headers(scanner: PatternScanner, model: str) -> dict[str, bytes]:
     return {h.header.key: h.header.raw_value for h in common.header_mutation.set_headers}
 
 
-async def test_only_the_adapters_model_goes_without_a_per_try_timeout(scanner: PatternScanner) -> None:  # noqa: F811
+async def test_only_the_adapters_model_goes_without_a_per_try_timeout(scanner: PatternScanner) -> None:
     ours = await _set_headers(scanner, OURS)
     assert ours[MODEL_HEADER] == OURS.encode() and PER_TRY_TIMEOUT_HEADER not in ours
     theirs = await _set_headers(scanner, THEIRS)

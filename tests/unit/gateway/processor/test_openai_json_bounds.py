@@ -8,19 +8,20 @@ import json
 
 import pytest
 
+from ztgate.gateway.processor.openai_api import OpenAIExchange
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
-from ztgate.redaction.openai_errors import error_shape
+from ztgate.protocols.openai.errors import error_shape
+from ztgate.protocols.openai.fields import CHAT_PATH
 from ztgate.protocols.openai.schema import DoorOptions
-from ztgate.redaction.openai_exchange import CHAT_PATH, OpenAIExchange
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
-from tests.unit.redaction.test_ext_proc import make_service, scanner  # noqa: F401 (fixture)
+from tests.unit.redaction.pattern_service import make_service
 
 LIMITS = RequestLimits(max_json_depth=8, max_json_values=200)
 
 
 @pytest.fixture
-def service(scanner: PatternScanner) -> RedactionService:  # noqa: F811
+def service(scanner: PatternScanner) -> RedactionService:
     return make_service(scanner)
 
 

@@ -9,7 +9,7 @@ redaction session) lives in the stream:
   strips from clients before any filter and always sets itself (a verified token's claim, or
   `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
   Envoy's certificate, the header alone);
-- request body: the method must be one `exchange.METHODS` knows (or GetScore), else UNIMPLEMENTED;
+- request body: the method must be one `grpc_api.METHODS` knows (or GetScore), else UNIMPLEMENTED;
   the body is checked against `limits` (RESOURCE_EXHAUSTED or INVALID_ARGUMENT naming the setting),
   then scrubbed and re-framed (`InferenceExchange.request_body`). Envoy waits for that answer
   `message_timeout`; on a body above a few KiB this service first sends an
@@ -32,11 +32,15 @@ the headers on to the router before the body is scrubbed, the router starts the 
 a retry (the primary refusing the connection) replays the body ext_proc is still holding, the
 original. With SEND and a BUFFERED body, the headers wait for the body's answer.
 
-Calls on the OpenAI-compatible HTTP door (`/v1/...`) are `OpenAIExchange`s
-(openai_exchange.py, checked against ztgate/protocols/openai/): a JSON request body, the route picked from its `model` (`MODEL_HEADER`,
-with `clear_route_cache`), the answer's headers sent too (their routes' processing mode: its
-content-type says SSE or JSON, and content-length goes), refusals in OpenAI's error shape
-(openai_errors.py), and GenAI metrics per call (door_metrics.py).
+Calls on the OpenAI-compatible HTTP door (`/v1/...`) are `OpenAIExchange`s (openai_api.py,
+checked against ztgate/protocols/openai/): a JSON request body, the route picked from its `model`
+(`MODEL_HEADER`, with `clear_route_cache`), the answer's headers sent too (their routes' processing
+mode: its content-type says SSE or JSON, and content-length goes), refusals in OpenAI's error shape
+(`openai_refusal`, ztgate/protocols/openai/errors.py), and GenAI metrics per call
+(openai_metrics.py).
+
+The processor is served by the redaction part's process, on its service (`hosted`: the CLI
+composes it into the redaction server, which does not import the gateway).
 
 Refusals are ext_proc ImmediateResponses carrying a gRPC status, which Envoy turns into a
 trailers-only gRPC answer (or a reset stream once the answer has begun). Any other failure also
@@ -45,9 +49,11 @@ refuses (INTERNAL): the filter never lets the original text through.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 import grpc
 from envoy.config.core.v3 import base_pb2
@@ -60,15 +66,19 @@ from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.identity import TENANT_HEADER, TenantAccess
 from ztgate.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from ztgate.common.tls import peer_name
+from ztgate.gateway.processor.grpc_api import InferenceExchange, RequestOutcome
+from ztgate.gateway.processor.openai_api import OpenAIExchange, OpenAIOutcome
+from ztgate.gateway.processor.openai_metrics import DoorMetrics
 from ztgate.inference.limits import RequestLimits
-from ztgate.redaction.door_metrics import DoorMetrics
-from ztgate.redaction.exchange import InferenceExchange, RequestOutcome
+from ztgate.protocols.openai.errors import error_shape, refusal_headers
+from ztgate.protocols.openai.fields import MODEL_HEADER, OPENAI_PREFIX
 from ztgate.protocols.openai.schema import DoorOptions
-from ztgate.redaction.openai_exchange import (MODEL_HEADER, OPENAI_PREFIX, OpenAIExchange,
-                                                OpenAIOutcome)
-from ztgate.redaction.openai_errors import openai_refusal
 from ztgate.redaction.metrics import ScrubPath
+from ztgate.redaction.server import Hosted
 from ztgate.redaction.service import RedactionService
+
+if TYPE_CHECKING:  # a type only: the whole configuration is the composition's (layer above)
+    from ztgate.config import ZtgateConfig
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +109,20 @@ def refusal(code: grpc.StatusCode, message: str) -> ep.ProcessingResponse:
         grpc_status=ep.GrpcStatus(status=code.value[0]),
         body=message.encode("utf-8"),
         details=f"ztgate_redaction_{code.name.lower()}"))
+
+
+def openai_refusal(exc: ZtgateError) -> ep.ProcessingResponse:
+    """An ImmediateResponse in OpenAI's error shape (ztgate/protocols/openai/errors.py), which Envoy
+    sends to an OpenAI client as is: its details start with `ztgate_`, which the bootstrap's
+    local-reply mappers leave alone (ztgate/gateway/openai_routes.py gives Envoy's own refusals on
+    these routes the same shape)."""
+    status, body = error_shape(exc)
+    headers = [_set(key, value) for key, value in refusal_headers(status).items()]
+    return ep.ProcessingResponse(immediate_response=ep.ImmediateResponse(
+        status=http_status_pb2.HttpStatus(code=status),
+        headers=ep.HeaderMutation(set_headers=headers),
+        body=json.dumps(body).encode(),
+        details=f"ztgate_openai_{body['error']['code']}"))
 
 
 def _body(data: bytes) -> ep.CommonResponse:
@@ -303,7 +327,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                         yield extension
                     exchange, response = await self._respond(kind, request, exchange, caller, context)
                 except Exception as exc:  # noqa: BLE001 - fail closed: counted, then refused
-                    self._service.metrics.failed(_scrub_path(kind), exchange and exchange.tenant, exc)
+                    self._service.metrics.failed(_scrub_path(kind), exchange.tenant if exchange else None, exc)
                     yield self._refusal(exc, kind, exchange, openai)
                     return
                 yield response
@@ -329,6 +353,26 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                   extra={"event": "gateway_failed", "method": kind}, exc_info=exc)
         message = f"redaction failed ({type(exc).__name__}); nothing was forwarded"
         return openai_refusal(ZtgateError(message)) if openai else refusal(grpc.StatusCode.INTERNAL, message)
+
+
+def hosted(config: ZtgateConfig) -> Hosted:
+    """The processor as the redaction part's process serves it (`redaction.server.run(hosted=)`),
+    set from the configuration: each inference call's per-try timeout (its first-token budget),
+    Envoy's waits for a scrubbed body and the request limits (the gateway's settings), the HTTP
+    door's gateway.openai_* options; `own_models`: the OpenAI models ztgate's own adapter serves
+    (their first-token budget is the gateway's gRPC route's, not the door's); every model the door
+    routes is the only value of its metrics' model label."""
+    gateway = config.gateway
+    own_models = frozenset([config.inference.model_name]) if config.openai_adapter_active else frozenset()
+    door_models = own_models | {m for u in gateway.openai_upstreams for m in u.models}
+
+    def register(service: RedactionService, access: TenantAccess, server: grpc.aio.Server) -> None:
+        ep_grpc.add_ExternalProcessorServicer_to_server(ExternalProcessorServicer(
+            service, access, gateway.first_token_budget, limits=config.limits,
+            timeouts=gateway.scrub_timeouts, door=gateway.door_options(), own_models=own_models,
+            door_metrics=DoorMetrics(models=frozenset(door_models))), server)
+
+    return Hosted(SERVICE_NAME, register)
 
 
 def _scrub_path(kind: str | None) -> ScrubPath:
