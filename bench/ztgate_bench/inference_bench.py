@@ -42,7 +42,7 @@ from ztgate_bench.registry import (
 
 if TYPE_CHECKING:  # the engines are imported when a run starts, not when the CLI builds its parser
     from ztgate.inference.engines.base import Engine
-    from ztgate.inference.engines.engine_config import SpeculativeSettings
+    from ztgate.inference.spec_decode.settings import SpeculativeSettings
 
 
 _PASSAGE = ("The city council approved the new budget on Monday after a long debate. The plan adds two "
@@ -116,7 +116,7 @@ def parse_config(text: str) -> SpeculativeSettings:
     ValueError naming the form."""
     from dataclasses import replace
 
-    from ztgate.inference.engines.engine_config import (
+    from ztgate.inference.spec_decode.settings import (
         MAX_DRAFT_TOKEN_COST,
         SUFFIX_MAX_SPEC_FACTOR,
         SpeculativeSettings,
@@ -164,7 +164,7 @@ def parse_config(text: str) -> SpeculativeSettings:
 
 def config_name(spec: SpeculativeSettings) -> str:
     """The inverse of parse_config: the name a configuration has in the table and the JSON."""
-    from ztgate.inference.engines.engine_config import SUFFIX_MAX_SPEC_FACTOR
+    from ztgate.inference.spec_decode.settings import SUFFIX_MAX_SPEC_FACTOR
 
     if spec.method == "none":
         return PLAIN
@@ -287,7 +287,7 @@ async def run(args: argparse.Namespace, prompt_sets: dict[str, tuple[str, ...]] 
     from ztgate.inference import accelerator, models
     from ztgate.inference.engines.engine_config import EngineConfig
     from ztgate.inference.engines.errors import EngineConfigError
-    from ztgate.inference.service import speculative_settings
+    from ztgate.inference.spec_decode.section import speculative_settings
 
     if any(c < 1 for c in args.concurrency) or args.max_tokens < 1 or args.repeat < 1:
         print("ztgate bench inference: --concurrency, --max-tokens and --repeat must be >= 1", file=sys.stderr)

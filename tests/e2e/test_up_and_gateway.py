@@ -123,7 +123,7 @@ def test_status_reports_every_part_serving(suite) -> None:
 @pytest.mark.parametrize("temperature", ["0", "0.7"])
 def test_generate_through_the_gateway_answers_with_stats(suite, temperature: str) -> None:
     # A sampled call is served by the speculative primary too: vLLM loads our fix for its CPU build's
-    # speculative sampling (ztgate/inference/vllm_cpu_fixes.py) from this project's entry point.
+    # speculative sampling (ztgate/inference/vllm_compat/cpu_fixes.py) from this project's entry point.
     served_by = "primary"
     _, env = suite
     result = _cli(env, "generate", "--address", env["ZTGATE_GATEWAY__LISTEN"], "--max-tokens", "8",

@@ -10,35 +10,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from ztgate.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
-from ztgate.inference import accelerator, models
+from ztgate.inference import accelerator, models, vllm_compat
 from ztgate.inference.admission import AdmissionLimiter, Overloaded
-from ztgate.inference.config import InferenceSettings, InstanceSettings, SpeculativeSection
+from ztgate.inference.config import InferenceSettings, InstanceSettings
 from ztgate.inference.engines.base import Engine
-from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.engine_config import EngineConfig
 from ztgate.inference.engines.outputs import Delta
 from ztgate.inference.engines.request import GenerationRequest, engine_request_id
 from ztgate.inference.hallucination import HallucinationScorer, sampled
 from ztgate.inference.limits import RequestLimits
 from ztgate.inference.metrics import InferenceMetrics
-from ztgate.inference.speculator_lookup import default_speculator
+from ztgate.inference.spec_decode.section import speculative_settings
 
 log = logging.getLogger(__name__)
-
-
-def speculative_settings(spec: SpeculativeSection, model_dir: Path | None = None) -> SpeculativeSettings:
-    """The engine's speculative settings from an instance's `speculative:` section; an eagle3 or
-    medusa section without `draft_model` gets the speculator trained for the served model (the
-    folder `model_dir` names; default: the default model), or the shipped one for the default model."""
-    draft_model = spec.draft_model
-    model = model_dir.name if model_dir is not None else models.DEFAULT_MODEL
-    if draft_model is None and (found := default_speculator(spec.method, model=model)) is not None:
-        draft_model = str(found)
-    return SpeculativeSettings(
-        method=spec.method, num_speculative_tokens=spec.num_speculative_tokens,
-        prompt_lookup_min=spec.prompt_lookup_min, prompt_lookup_max=spec.prompt_lookup_max,
-        draft_model=draft_model, suffix_cached_requests=spec.suffix_cached_requests,
-        suffix_max_spec_factor=spec.suffix_max_spec_factor,
-        batch_schedule=spec.batch_schedule(), draft_token_cost=spec.token_cost())
 
 
 def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> EngineConfig:
@@ -86,8 +70,10 @@ class InferenceService:
         """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
         config = engine_config(settings, instance)
         if instance.engine == "vllm":
-            # Before any weight is loaded: a setting the installed vLLM build cannot honour stops
-            # the start, naming the setting (EngineConfigError).
+            # Before any weight is loaded: a vLLM release our patches were not written for, or a
+            # setting the installed vLLM build cannot honour, stops the start naming it
+            # (EngineConfigError).
+            vllm_compat.require_supported()
             key = next((k for k in ("primary", "fallback") if getattr(settings, k) == instance), instance.name)
             accelerator.check(instance.accelerator, f"inference.{key}.accelerator")
         return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,

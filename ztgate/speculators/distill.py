@@ -113,7 +113,8 @@ def answers(model_dir: Path, texts: list[str], max_new_tokens: int, concurrency:
     applied); an answer that ended on its own keeps the end-of-sequence token. Several times the rate
     of transformers' batched `generate` on this CPU, and the very tokens vLLM verifies."""
     from ztgate.inference.engines.base import collect as collect_answer
-    from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+    from ztgate.inference.engines.engine_config import EngineConfig
+    from ztgate.inference.spec_decode.settings import SpeculativeSettings
     from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
     from ztgate.inference.engines.vllm_engine import VllmEngine
 

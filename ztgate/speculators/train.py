@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ztgate.inference import models
-from ztgate.inference import speculator_lookup as shipped
+from ztgate.inference.spec_decode import speculator_lookup as shipped
 from ztgate.speculators import checkpoint, device_collect, prompts, target
 from ztgate.speculators.distill import Features, answers, collect, default_aux_layers
 from ztgate.speculators.fit import FitOptions, FitResult, StepLoss, eagle3_step_loss, fit
@@ -40,7 +40,7 @@ MAX_HELDOUT = 400  # held-out samples at most: enough for agreement to two decim
 
 def default_out_dir(method: str = "eagle3", model: str = models.DEFAULT_MODEL) -> Path:
     """`<cache_dir>/models/<model>-eagle3` (or `-medusa`): where a primary serving `model` with no
-    `draft_model` looks first (ztgate/inference/speculator_lookup.py)."""
+    `draft_model` looks first (ztgate/inference/spec_decode/speculator_lookup.py)."""
     return models.default_cache_dir() / shipped.checkpoint_name(method, model)
 
 

@@ -17,14 +17,11 @@ import pytest
 from ztgate.inference import models  # noqa: E402
 from ztgate.inference.config import InferenceSettings  # noqa: E402
 from ztgate.inference.engines.base import collect  # noqa: E402
-from ztgate.inference.engines.engine_config import (  # noqa: E402
-    DEFAULT_DRAFT_TOKEN_COST,
-    EngineConfig,
-    SpeculativeSettings,
-)
+from ztgate.inference.engines.engine_config import EngineConfig  # noqa: E402
 from ztgate.inference.engines.transformers_engine import TransformersEngine  # noqa: E402
 from ztgate.inference.engines.vllm_engine import VllmEngine  # noqa: E402
-from ztgate.inference.service import speculative_settings  # noqa: E402
+from ztgate.inference.spec_decode.section import speculative_settings  # noqa: E402
+from ztgate.inference.spec_decode.settings import DEFAULT_DRAFT_TOKEN_COST, SpeculativeSettings  # noqa: E402
 from ztgate.speculators.distill import self_prompts  # noqa: E402
 from ztgate.speculators.prompts import user_turn_prefix  # noqa: E402
 

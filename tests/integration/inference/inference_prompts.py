@@ -4,7 +4,7 @@ that it imports unambiguously beside other test folders' conftest files)."""
 from __future__ import annotations
 
 from ztgate.inference.engines.base import collect
-from ztgate.inference.engines.engine_config import SpeculativeSettings
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 
 MAX_TOKENS = 32

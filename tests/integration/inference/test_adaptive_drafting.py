@@ -1,5 +1,5 @@
 """Adaptive drafting really runs in vLLM: our scheduler (ztgate/inference/engines/
-adaptive_scheduler.py, loaded through vLLM's `scheduler_cls`) truncates or drops each request's drafts
+spec_decode/adaptive_scheduler.py, loaded through vLLM's `scheduler_cls`) truncates or drops each request's drafts
 by its acceptance and asks the EAGLE-3 drafter for fewer tokens, and greedy output stays
 token-identical to plain decoding, with the requests batched together.
 
@@ -15,11 +15,12 @@ import asyncio
 import pytest
 from inference_prompts import PARITY_PROMPTS, greedy_request
 
-from ztgate.inference.engines.adaptive_scheduler import QUALNAME
+from ztgate.inference.spec_decode.adaptive_scheduler import QUALNAME
 from ztgate.inference.engines.base import collect
-from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
 from ztgate.inference.engines.vllm_engine import VllmEngine
-from ztgate.inference.speculator_lookup import CHECKPOINTS, checkpoint_name
+from ztgate.inference.spec_decode.speculator_lookup import CHECKPOINTS, checkpoint_name
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,8 @@ import pytest
 from inference_prompts import PARITY_PROMPTS, run_all
 
 from ztgate.inference.engines.base import collect
-from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from ztgate.inference.engines.vllm_engine import VllmEngine
 from ztgate.speculators.prompts import training_prompts

@@ -18,7 +18,8 @@ from inference_prompts import (
 )
 
 from ztgate.inference.engines.base import collect
-from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
 from ztgate.inference.engines.errors import EngineConfigError, InvalidRequest, SamplingUnsupported
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
 from ztgate.inference.engines.vllm_engine import VllmEngine
@@ -126,7 +127,7 @@ def _chi_square_p(a: list[int], b: list[int], min_count: int = 10) -> float:
 async def test_speculative_sampling_has_plain_samplings_distribution(vllm_engine, plain_vllm_distribution):
     """Sampled requests on the speculative engine, against the plain engine with the same seeds: at
     every answer position the token's distribution must be the same (rejection sampling is exact).
-    Without our fix to vLLM CPU's expand kernel (ztgate/inference/vllm_cpu_fixes.py) every draft
+    Without our fix to vLLM CPU's expand kernel (ztgate/inference/vllm_compat/cpu_fixes.py) every draft
     position samples from garbage temperatures and this fails with p < 1e-30."""
     spec = await sample_distribution(vllm_engine)
     stats = [r.final.speculative for r in spec]

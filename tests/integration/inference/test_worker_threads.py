@@ -15,7 +15,8 @@ import psutil
 import pytest
 from inference_prompts import run_all
 
-from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
 from ztgate.inference.engines.vllm_engine import VllmEngine
 from ztgate.inference.openmp import RESERVED_CPUS_VARIABLE
 

@@ -22,7 +22,7 @@ from ztgate_bench.inference_bench import (
     run_pass,
     run_set,
 )
-from ztgate.inference.engines.engine_config import SpeculativeSettings
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
 from ztgate.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
 from ztgate.inference.engines.request import GenerationRequest
 

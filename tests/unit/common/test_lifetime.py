@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from ztgate.common.lifetime import descendants, group_members
-from ztgate.inference.engines import engine_core
+from ztgate.inference.vllm_compat import engine_core
 from tests.procs import ROOT, alive
 
 SPAWN_PARENT = """

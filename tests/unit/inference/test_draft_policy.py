@@ -1,4 +1,4 @@
-"""Adaptive drafting's policy (ztgate/inference/engines/draft_policy.py): which draft tokens are
+"""Adaptive drafting's policy (ztgate/inference/spec_decode/draft_policy.py): which draft tokens are
 worth verifying, from a request's acceptance and the measured cost of a verified token. Properties
 over generated acceptance rates, costs and batch sizes, under the model the policy assumes (a step
 of n tokens costs 1 + cost * n; draft j is accepted with probability p**j)."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ztgate.inference.engines.draft_policy import (
+from ztgate.inference.spec_decode.draft_policy import (
     HALF_LIFE_STEPS,
     AcceptanceEstimate,
     break_even,

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from ztgate.inference.engines import create_engine
-from ztgate.inference.engines.engine_config import SUFFIX_MAX_SPEC_FACTOR, EngineConfig, SpeculativeSettings
+from ztgate.inference.engines.engine_config import EngineConfig
+from ztgate.inference.spec_decode.settings import SUFFIX_MAX_SPEC_FACTOR, SpeculativeSettings
 from ztgate.inference.engines.errors import EngineConfigError
 from ztgate.inference.engines.request import GenerationRequest, SamplingParams
 from ztgate.inference.engines.transformers_engine import TransformersEngine
@@ -215,8 +216,7 @@ def test_the_spec_factor_lets_a_fresh_match_draft_past_its_own_length():
 
 
 def test_the_instance_section_carries_the_spec_factor_to_the_engine():
-    from ztgate.inference.config import SpeculativeSection
-    from ztgate.inference.service import speculative_settings
+    from ztgate.inference.spec_decode.section import SpeculativeSection, speculative_settings
 
     assert speculative_settings(SpeculativeSection(method="suffix")).suffix_max_spec_factor == SUFFIX_MAX_SPEC_FACTOR
     assert speculative_settings(SpeculativeSection(method="suffix", suffix_max_spec_factor=1)).suffix_max_spec_factor == 1

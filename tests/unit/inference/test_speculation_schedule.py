@@ -11,8 +11,7 @@ from vllm.v1.spec_decode.dynamic.utils import (
     validate_and_normalize_dynamic_sd_schedule,
 )
 
-from ztgate.inference.config import SpeculativeSection
-from ztgate.inference.engines.engine_config import (
+from ztgate.inference.spec_decode.settings import (
     DEFAULT_DRAFT_TOKEN_COST,
     FIXED_DRAFT_COUNT,
     MAX_DRAFT_TOKEN_COST,
@@ -21,7 +20,7 @@ from ztgate.inference.engines.engine_config import (
 )
 from ztgate.inference.engines.errors import EngineConfigError
 from ztgate.inference.engines.vllm_engine import speculative_config
-from ztgate.inference.service import speculative_settings
+from ztgate.inference.spec_decode.section import SpeculativeSection, speculative_settings
 from ztgate.inference.engines.engine_config import EngineConfig
 
 
@@ -120,7 +119,7 @@ def test_a_method_with_a_fixed_draft_count_takes_no_default_schedule(method: str
 def test_a_draft_token_cost_loads_the_adaptive_scheduler_and_nothing_else_does(tmp_path) -> None:
     """vLLM gets our scheduler (by its qualified name, imported in the engine-core process) and the
     cost through its own settings; without speculation or with the cost at 0 vLLM's own runs."""
-    from ztgate.inference.engines.adaptive_scheduler import COST_KEY, QUALNAME
+    from ztgate.inference.spec_decode.adaptive_scheduler import COST_KEY, QUALNAME
     from ztgate.inference.engines.vllm_engine import adaptive_drafting_args
 
     adaptive = SpeculativeSettings(method="suffix", draft_token_cost=0.05)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from vllm.platforms import current_platform
 
-from ztgate.inference import vllm_cpu_fixes
-from ztgate.inference.vllm_cpu_fixes import expand_kernel_impl
+from ztgate.inference.vllm_compat import cpu_fixes
+from ztgate.inference.vllm_compat.cpu_fixes import expand_kernel_impl
 
 _DTYPES = {"float32": torch.float32, "int32": torch.int32, "int64": torch.int64}
 
@@ -65,8 +65,8 @@ def test_the_plugin_replaces_vllms_fallback_and_is_idempotent(monkeypatch):
     from vllm.utils import cpu_triton_utils
 
     monkeypatch.setattr(cpu_triton_utils, "_expand_kernel_impl", cpu_triton_utils._expand_kernel_impl)
-    vllm_cpu_fixes.register()
-    vllm_cpu_fixes.register()
+    cpu_fixes.register()
+    cpu_fixes.register()
     assert cpu_triton_utils._expand_kernel_impl is expand_kernel_impl
 
 
@@ -77,4 +77,4 @@ def test_the_engine_knows_whether_vllm_will_load_the_fix(monkeypatch, allowlist,
         monkeypatch.delenv("VLLM_PLUGINS", raising=False)
     else:
         monkeypatch.setenv("VLLM_PLUGINS", allowlist)
-    assert vllm_cpu_fixes.loaded_by_vllm() is loads  # the project is installed with its entry point
+    assert cpu_fixes.loaded_by_vllm() is loads  # the project is installed with its entry point

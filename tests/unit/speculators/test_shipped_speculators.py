@@ -9,9 +9,8 @@ import pytest
 from safetensors import safe_open
 
 from ztgate.inference import models
-from ztgate.inference import speculator_lookup as shipped
-from ztgate.inference.config import SpeculativeSection
-from ztgate.inference.service import speculative_settings
+from ztgate.inference.spec_decode import speculator_lookup as shipped
+from ztgate.inference.spec_decode.section import SpeculativeSection, speculative_settings
 
 
 @pytest.mark.parametrize("method", shipped.TRAINED_METHODS)

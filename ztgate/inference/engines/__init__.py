@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ztgate.inference.engines.base import Engine
-from ztgate.inference.engines.engine_config import EngineConfig
 from ztgate.inference.engines.errors import EngineConfigError
+
+if TYPE_CHECKING:  # at run time only errors: spec_decode imports them, and engine_config imports spec_decode
+    from ztgate.inference.engines.base import Engine
+    from ztgate.inference.engines.engine_config import EngineConfig
 
 EngineKind = Literal["vllm", "transformers"]
 

@@ -18,14 +18,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ztgate.inference import openmp, vllm_cpu_fixes
+from ztgate.inference import openmp, vllm_compat
 from ztgate.inference.engines.base import Engine
-from ztgate.inference.engines.engine_config import EngineConfig, SpeculativeSettings
-from ztgate.inference.engines.engine_core import bind_engine_core_to_server
+from ztgate.inference.engines.engine_config import EngineConfig
 from ztgate.inference.engines.errors import EngineConfigError, SamplingUnsupported
 from ztgate.inference.engines.outputs import Delta, FinalStats, SpeculativeStats, Usage
 from ztgate.inference.engines.prompt import PromptRenderer
 from ztgate.inference.engines.request import GenerationRequest
+from ztgate.inference.spec_decode.settings import SpeculativeSettings
+from ztgate.inference.vllm_compat import cpu_fixes
+from ztgate.inference.vllm_compat.engine_core import bind_engine_core_to_server
 
 logger = logging.getLogger(__name__)
 
@@ -128,12 +130,12 @@ def _medusa_load_workaround(config: EngineConfig) -> dict[str, Any]:
 
 
 def adaptive_drafting_args(config: EngineConfig) -> dict[str, Any]:
-    """vLLM engine arguments that load our acceptance-following scheduler (adaptive_scheduler.py)
+    """vLLM engine arguments that load our acceptance-following scheduler (spec_decode/adaptive_scheduler.py)
     when this engine speculates with a draft-token cost; none otherwise (vLLM's own scheduler)."""
     spec = config.speculative
     if spec.method == "none" or spec.draft_token_cost <= 0:
         return {}
-    from ztgate.inference.engines.adaptive_scheduler import COST_KEY, QUALNAME
+    from ztgate.inference.spec_decode.adaptive_scheduler import COST_KEY, QUALNAME
 
     return {"scheduler_cls": QUALNAME, "additional_config": {COST_KEY: spec.draft_token_cost}}
 
@@ -163,7 +165,7 @@ class VllmEngine(Engine):
         self._totals = SpeculativeTotals()
         self._totals_lock = threading.Lock()
         # vLLM's CPU build (0.32) with speculation samples garbage at temperature > 0 (greedy is exact)
-        # unless our fix (ztgate/inference/vllm_cpu_fixes.py) loads into its processes; set at start,
+        # unless our fix (ztgate/inference/vllm_compat/cpu_fixes.py) loads into its processes; set at start,
         # when the platform is known.
         self._sampling_broken = False
 
@@ -202,6 +204,8 @@ class VllmEngine(Engine):
         )
 
     async def _start(self) -> PromptRenderer:
+        # Our patches (vllm_compat) are for one vLLM release: on another, refuse before any is applied.
+        vllm_compat.require_supported()
         from vllm.platforms import current_platform
         from vllm.v1.engine.async_llm import AsyncLLM
 
@@ -214,10 +218,10 @@ class VllmEngine(Engine):
             logger.warning("%s", reason)
             self.config = replace(self.config, speculative=SpeculativeSettings(method="none"))
         self._sampling_broken = (current_platform.is_cpu() and self.config.speculative.method != "none"
-                                 and not vllm_cpu_fixes.loaded_by_vllm())
+                                 and not cpu_fixes.loaded_by_vllm())
         if self._sampling_broken:
             logger.warning("speculative sampling on vLLM CPU needs the %s plugin (reinstall this project, or "
-                           "add it to VLLM_PLUGINS): sampled requests are refused here", vllm_cpu_fixes.PLUGIN)
+                           "add it to VLLM_PLUGINS): sampled requests are refused here", cpu_fixes.PLUGIN)
         args = self.engine_args()
         bind_engine_core_to_server()  # its EngineCore process dies with this server, even on SIGKILL
         # Around both steps: vLLM's CPU platform picks the OpenMP its processes preload while it
@@ -246,7 +250,7 @@ class VllmEngine(Engine):
         if self._sampling_broken and not request.sampling.greedy:
             raise SamplingUnsupported(
                 "this instance (vLLM CPU build with speculative decoding, without the "
-                f"{vllm_cpu_fixes.PLUGIN} plugin) cannot sample correctly at temperature "
+                f"{cpu_fixes.PLUGIN} plugin) cannot sample correctly at temperature "
                 f"{request.sampling.temperature:g}: send temperature 0 (greedy), call through the gateway, "
                 "which retries on the fallback instance, or reinstall this project so vLLM loads the fix")
 

@@ -3,7 +3,7 @@ train-speculator` wrote to the model cache for the served model, else (for the d
 the checkpoint shipped with ztgate.
 
 Serving owns this lookup and the shipped checkpoints (ztgate/inference/speculator_checkpoints/,
-package data), so that the trainer (ztgate/speculators/) depends on inference and never the
+package data of ztgate.inference, left where they are beside this subpackage), so that the trainer (ztgate/speculators/) depends on inference and never the
 reverse. Each shipped folder's training.json says how it was made (seed, settings, versions, data
 hash, steps). Retraining writes to the cache, which then takes precedence.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ztgate.inference import models
 
-CHECKPOINTS = Path(__file__).parent / "speculator_checkpoints"
+CHECKPOINTS = Path(__file__).parents[1] / "speculator_checkpoints"
 TRAINED_METHODS = ("eagle3", "medusa")
 
 

@@ -1,6 +1,6 @@
 """vLLM's EngineCore process dies with the inference server, even when the server is SIGKILLed.
 
-vLLM (0.32; spawn on CPU) starts EngineCore with `multiprocessing.Process(target=
+vLLM (0.32.0, vllm_compat.SUPPORTED_VLLM; spawn on CPU) starts EngineCore with `multiprocessing.Process(target=
 EngineCoreProc.run_engine_core)` and stops it from the server's shutdown path, which a SIGKILL
 skips. Seen: a killed primary left its EngineCore running, orphaned, holding ~700 MB and a busy
 core, until killed by hand. vLLM has no setting or hook for that child's start, and the kernel's

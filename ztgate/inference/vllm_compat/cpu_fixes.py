@@ -1,4 +1,4 @@
-"""A fix for vLLM CPU 0.32, loaded into every vLLM process as a `vllm.general_plugins` entry point.
+"""A fix for vLLM CPU 0.32.0 (vllm_compat.SUPPORTED_VLLM), loaded into every vLLM process as a `vllm.general_plugins` entry point.
 
 vLLM CPU replaces the Triton kernels of speculative decoding with C++ fallbacks
 (`vllm.utils.cpu_triton_utils`, registered by `CpuPlatform.register_triton_kernel_overrides` right
@@ -9,7 +9,8 @@ tensor from `new_empty`, keeps whatever memory it had, and the float input is tr
 integer besides. Every sampled (temperature > 0) request served with speculation then divides its
 logits by garbage and samples word salad; greedy requests never read it. This module swaps in a
 torch implementation with the kernel's semantics (ztgate/inference tests check the sampled
-distribution against plain decoding).
+distribution against plain decoding). On any other vLLM release it patches nothing (the engine
+refuses to start there: ztgate/inference/vllm_compat/__init__.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import os
 from importlib.metadata import entry_points
 
 import torch
+
+from ztgate.inference import vllm_compat
 
 PLUGIN = "ztgate_cpu_fixes"  # the entry point's name in pyproject.toml
 
@@ -33,7 +36,10 @@ def expand_kernel_impl(output: torch.Tensor, input_val: torch.Tensor, cu_num_tok
 
 
 def register() -> None:
-    """The plugin's entry point: idempotent, and a no-op off CPU or where the module moved."""
+    """The plugin's entry point: idempotent, and a no-op off CPU, on another vLLM release, or where
+    the module moved."""
+    if not vllm_compat.is_supported(vllm_compat.installed_version() or ""):
+        return
     from vllm.platforms import current_platform
 
     if not current_platform.is_cpu():

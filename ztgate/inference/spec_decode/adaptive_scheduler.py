@@ -1,4 +1,4 @@
-"""vLLM's scheduler, verifying only the drafts that pay (ztgate/inference/engines/draft_policy.py).
+"""vLLM's scheduler, verifying only the drafts that pay (draft_policy.py beside it).
 
 vLLM 0.32 can change the draft count by batch size only. This subclass of its scheduler, loaded
 through vLLM's own `scheduler_cls` setting into the engine-core process, also follows each
@@ -21,8 +21,8 @@ from typing import Any
 
 from vllm.v1.core.sched.scheduler import Scheduler
 
-from ztgate.inference.engines.draft_policy import AcceptanceEstimate, draft_limit
-from ztgate.inference.engines.engine_config import FIXED_DRAFT_COUNT
+from ztgate.inference.spec_decode.draft_policy import AcceptanceEstimate, draft_limit
+from ztgate.inference.spec_decode.settings import FIXED_DRAFT_COUNT
 
 COST_KEY = "ztgate_draft_token_cost"
 QUALNAME = f"{__name__}.AdaptiveDraftScheduler"
