@@ -34,10 +34,11 @@ from opentelemetry import metrics
 from ztgate.common import semconv as sc
 from ztgate.common.errors import ZtgateError
 from ztgate.common.tenants import DEFAULT_TENANT, is_tenant
-from ztgate.redaction.detection.analyzer import NER_RECOGNIZER_NAME
-from ztgate.redaction.detection.names.recognizers import CONTEXT_RECOGNIZER_NAME, GAZETTEER_RECOGNIZER_NAME
 from ztgate.redaction.anonymising.anonymize import BlockedError, Finding
 from ztgate.redaction.config import RedactionSettings
+from ztgate.redaction.detection.analyzer import NER_RECOGNIZER_NAME
+from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
+from ztgate.redaction.detection.names.gazetteer_recognizer import GAZETTEER_RECOGNIZER_NAME
 from ztgate.redaction.policies import Action
 from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection
 
@@ -66,11 +67,11 @@ class Tier(StrEnum):
     PATTERN = "pattern"  # Hyperscan catalogue rules and their validators (the recognizer: a rule id)
     NER = "ner"          # spaCy NER (SpacyRecognizer)
     GAZETTEER = "gazetteer"  # the name and place lists, judged by context (GazetteerRecognizer)
-    CONTEXT = "context"  # a capitalised word in a strong person or place context (ContextRecognizer)
+    CONTEXT = "context"  # a word in a strong person or place context (the context recognizers, context/)
 
 
 _TIERS = {NER_RECOGNIZER_NAME: Tier.NER, GAZETTEER_RECOGNIZER_NAME: Tier.GAZETTEER,
-          CONTEXT_RECOGNIZER_NAME: Tier.CONTEXT}
+          **dict.fromkeys(CONTEXT_RECOGNIZER_NAMES, Tier.CONTEXT)}
 
 
 def tier_of(recognizer: str) -> Tier:

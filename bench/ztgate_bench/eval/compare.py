@@ -15,7 +15,7 @@ from collections import defaultdict
 
 from ztgate_bench.eval import facts
 from ztgate_bench.eval.measure import ENGINES, Observations, selected
-from ztgate_bench.eval.schema import Goldens, RedactionAnswer, RedactionCase
+from ztgate_bench.eval.schema import Finding, Goldens, RedactionAnswer, RedactionCase
 
 REPORT_SCHEMA = "ztgate.eval.report/1"
 # Lines of diff shown per drifted case (the JSON report keeps them all).
@@ -32,22 +32,66 @@ def text_diff(expected: str | None, observed: str | None, what: str = "text") ->
                                                               lineterm="", n=1)]
 
 
-def _finding_lines(answer: RedactionAnswer, text: str) -> set[str]:
-    return {f"{f.type} [{f.start}:{f.end}]" for f in answer.findings}
+# The recognizer of a golden finding recorded before findings carried theirs.
+UNRECORDED = "(not recorded)"
+
+
+def _spans(answer: RedactionAnswer) -> dict[str, Finding]:
+    return {f"{f.type} [{f.start}:{f.end}]": f for f in answer.findings}
+
+
+def _by(finding: Finding) -> str:
+    return f" by {finding.recognizer}" if finding.recognizer else ""
+
+
+def finding_changes(expected: RedactionAnswer, observed: RedactionAnswer) -> tuple[list[str], list[Finding],
+                                                                                  list[Finding]]:
+    """The finding lines of a diff, and the golden findings gone and observed findings new. A finding is
+    its type and span; one whose recognizer changed (both recorded) is gone under the golden's recognizer
+    and new under the observed one."""
+    old, new = _spans(expected), _spans(observed)
+    lines, missing, added = [], [], []
+    for key in sorted(old.keys() - new.keys()):
+        lines.append(f"- finding {key}{_by(old[key])}")
+        missing.append(old[key])
+    for key in sorted(new.keys() - old.keys()):
+        lines.append(f"+ finding {key}{_by(new[key])}")
+        added.append(new[key])
+    for key in sorted(old.keys() & new.keys()):
+        was, now = old[key].recognizer, new[key].recognizer
+        if was and now and was != now:
+            lines.append(f"~ finding {key}: golden by {was}, observed by {now}")
+            missing.append(old[key])
+            added.append(new[key])
+    return lines, missing, added
 
 
 def redaction_diff(expected: RedactionAnswer | None, observed: RedactionAnswer, text: str) -> list[str]:
-    """What changed in one case: status, findings (type and span) and the output text."""
+    """What changed in one case: status, findings (type and span, by which recognizer) and the output text."""
     if expected is None:
         return ["no golden recorded for this case (run `ztgate eval --update` and review the diff)"]
     lines = []
     if expected.status != observed.status:
         lines.append(f"status: golden {expected.status}, observed {observed.status}")
-    old, new = _finding_lines(expected, text), _finding_lines(observed, text)
-    lines += [f"- finding {item}" for item in sorted(old - new)]
-    lines += [f"+ finding {item}" for item in sorted(new - old)]
+    lines += finding_changes(expected, observed)[0]
     lines += text_diff(expected.text, observed.text, "output")
     return lines
+
+
+def _count_recognizers(by_recognizer: dict[str, dict[str, int]], expected: RedactionAnswer | None,
+                       observed: RedactionAnswer) -> list[str]:
+    """Adds one case's findings to the per-recognizer counts; the recognizers its drift names."""
+    for f in observed.findings:
+        by_recognizer[f.recognizer or UNRECORDED]["found"] += 1
+    if expected is None:
+        return []
+    for f in expected.findings:
+        by_recognizer[f.recognizer or UNRECORDED]["golden"] += 1
+    _, missing, added = finding_changes(expected, observed)
+    for what, findings in (("missing", missing), ("added", added)):
+        for f in findings:
+            by_recognizer[f.recognizer or UNRECORDED][what] += 1
+    return sorted({f.recognizer or UNRECORDED for f in (*missing, *added)})
 
 
 def _truth_spans(case: RedactionCase) -> list[tuple[str, int, int]]:
@@ -73,6 +117,8 @@ def judge_redaction(goldens: Goldens, obs: Observations, full: bool, gates: list
     drifted, clean_altered, blocked_wrong = [], [], []
     counts: dict[str, dict[str, int]] = defaultdict(lambda: {"truth": 0, "found": 0, "true_positive_truth": 0,
                                                              "true_positive_found": 0})
+    by_recognizer: dict[str, dict[str, int]] = defaultdict(lambda: {"golden": 0, "found": 0, "missing": 0,
+                                                                    "added": 0})
     n = blocked = 0
     for shape, golden in sorted(goldens.redaction.items()):
         expected = goldens.redaction_expected.get(shape)
@@ -81,8 +127,9 @@ def judge_redaction(goldens: Goldens, obs: Observations, full: bool, gates: list
             observed = obs.redaction.get(case.id, RedactionAnswer(status="NOT RUN"))
             want = expected.cases.get(case.id) if expected else None
             diff = redaction_diff(want, observed, case.text)
+            recognizers = _count_recognizers(by_recognizer, want, observed)
             if diff:
-                drifted.append({"id": case.id, "shape": shape, "diff": diff})
+                drifted.append({"id": case.id, "shape": shape, "recognizers": recognizers, "diff": diff})
             if shape == "blocked" or (want is not None and want.status != "OK"):
                 blocked += 1
                 if want is None or observed.status != want.status:
@@ -116,7 +163,8 @@ def judge_redaction(goldens: Goldens, obs: Observations, full: bool, gates: list
     _gate(gates, "clean texts altered", len(clean_altered), t.max_clean_altered, "<=")
     correct = (blocked - len(blocked_wrong)) / blocked if blocked else 1.0
     _gate(gates, "blocked cases answered with their golden status", round(correct, 4), t.min_blocked_correct, ">=")
-    return {"cases": n, "drifted": drifted, "by_type": by_type, "clean_altered": clean_altered,
+    return {"cases": n, "drifted": drifted, "by_type": by_type, "by_recognizer": dict(sorted(by_recognizer.items())),
+            "clean_altered": clean_altered,
             "blocked": {"cases": blocked, "correct": blocked - len(blocked_wrong), "wrong": blocked_wrong}}
 
 

@@ -60,7 +60,8 @@ async def _redact(stub, target: Target, case_id: str, text: str, policy: str) ->
                                   timeout=CALL_TIMEOUT_S, metadata=target.metadata())
     except grpc.aio.AioRpcError as exc:
         return case_id, RedactionAnswer(text=None, findings=[], status=exc.code().name)
-    findings = sorted((Finding(type=f.entity_type, start=f.start, end=f.end) for f in reply.findings),
+    findings = sorted((Finding(type=f.entity_type, start=f.start, end=f.end, recognizer=f.recognizer)
+                       for f in reply.findings),
                       key=lambda f: (f.start, f.end, f.type))
     return case_id, RedactionAnswer(text=reply.text, findings=findings, status="OK")
 

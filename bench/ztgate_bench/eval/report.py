@@ -38,6 +38,12 @@ def markdown(report: dict, png: str | None = REPORT_PNG) -> str:
               "| type | truth | found | recall | precision |", "|---|---:|---:|---:|---:|"]
     lines += [f"| {t} | {v['truth']} | {v['found']} | {_fmt(v['recall'])} | {_fmt(v['precision'])} |"
               for t, v in r["by_type"].items()]
+    changed = {name: v for name, v in r["by_recognizer"].items() if v["missing"] or v["added"]}
+    lines += ["", f"Findings by recognizer ({len(r['by_recognizer'])} recognizers; "
+              f"{len(changed)} with findings missing or added against the golden):", "",
+              "| recognizer | golden | found | missing | added |", "|---|---:|---:|---:|---:|"]
+    lines += [f"| {name} | {v['golden']} | {v['found']} | {v['missing']} | {v['added']} |"
+              for name, v in sorted(r["by_recognizer"].items(), key=lambda item: (not changed.get(item[0]), item[0]))]
     lines += ["", f"Blocked cases: {r['blocked']['correct']} of {r['blocked']['cases']} answered with their golden "
               f"status. Clean texts altered: {len(r['clean_altered'])}."]
     for wrong in r["blocked"]["wrong"]:
@@ -47,7 +53,8 @@ def markdown(report: dict, png: str | None = REPORT_PNG) -> str:
     if r["drifted"]:
         lines += ["", f"### Drifted redaction cases ({len(r['drifted'])})", ""]
         for case in r["drifted"]:
-            lines += [f"`{case['id']}` ({case['shape']}):", *_diff_block(case["diff"]), ""]
+            named = f"; {', '.join(case['recognizers'])}" if case["recognizers"] else ""
+            lines += [f"`{case['id']}` ({case['shape']}{named}):", *_diff_block(case["diff"]), ""]
     a = report["answers"]
     lines += ["", f"## Answers ({a['cases']} cases)", "",
               f"Exact match: {a['exact_matches']} of {a['comparisons']} comparisons ({a['exact_match_rate']:.1%}); "

@@ -103,6 +103,44 @@ def test_a_changed_redaction_rule_fails_naming_each_drifted_case() -> None:
     assert all(f"`{cid}`" in text for cid in touched)
 
 
+def test_a_drift_names_its_recognizer_and_the_report_counts_findings_per_recognizer() -> None:
+    """A recognizer that stops finding (here the CSV column rule) fails the gate, and the report says which
+    one: per-recognizer counts, and each drifted case and diff line names it; one that is renamed shows as
+    gone under its old name and new under its new one."""
+    obs = observed_as_golden()
+    gone = "CsvColumnFieldRecognizer"
+    before = compare.judge(GOLDENS, obs, full=False)["redaction"]["by_recognizer"]
+    assert before[gone]["golden"] == before[gone]["found"] > 10
+    assert all(v["missing"] == v["added"] == 0 for v in before.values())
+    assert compare.UNRECORDED not in before  # every golden finding carries its recognizer
+    touched = {cid for cid, a in obs.redaction.items() if any(f.recognizer == gone for f in a.findings)}
+    obs.redaction = {cid: a.model_copy(update={"findings": [f for f in a.findings if f.recognizer != gone]})
+                     for cid, a in obs.redaction.items()}
+    renamed_case = next(cid for cid, a in sorted(obs.redaction.items())
+                        if cid not in touched and any(f.recognizer == "DisplayNameRecognizer" for f in a.findings))
+    answer = obs.redaction[renamed_case]
+    obs.redaction[renamed_case] = answer.model_copy(update={"findings": [
+        f.model_copy(update={"recognizer": "AddressNameRecognizer"}) if f.recognizer == "DisplayNameRecognizer" else f
+        for f in answer.findings]})
+    result = compare.judge(GOLDENS, obs, full=False)
+    counts = result["redaction"]["by_recognizer"]
+    assert counts[gone] == {"golden": before[gone]["golden"], "found": 0, "missing": before[gone]["golden"],
+                            "added": 0}
+    assert counts["DisplayNameRecognizer"]["missing"] == counts["AddressNameRecognizer"]["added"] >= 1
+    assert counts["GazetteerRecognizer"] == before["GazetteerRecognizer"]  # the others as golden
+    assert not result["passed"] and "redaction cases drifted from golden" in failed_gates(result)
+    drifted = {case["id"]: case for case in result["redaction"]["drifted"]}
+    assert set(drifted) == touched | {renamed_case}
+    assert all(drifted[cid]["recognizers"] == [gone] for cid in touched)
+    assert all(line.endswith(f" by {gone}") for cid in touched for line in drifted[cid]["diff"]
+               if line.startswith("- finding"))
+    assert any(line.startswith("~ finding PERSON") and line.endswith(
+        "golden by DisplayNameRecognizer, observed by AddressNameRecognizer") for line in drifted[renamed_case]["diff"])
+    text = report.markdown(result)
+    assert f"| {gone} | {before[gone]['golden']} | 0 | {before[gone]['golden']} | 0 |" in text
+    assert f"; {gone}):" in text
+
+
 def test_a_changed_sampling_default_fails_naming_every_answer() -> None:
     """Sampling at a temperature above 0 (a changed default) picks other tokens: every answer drifts."""
     obs = observed_as_golden()

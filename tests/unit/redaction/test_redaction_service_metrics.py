@@ -26,6 +26,7 @@ from ztgate.common.identity import TenantAccess
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
 from ztgate.redaction.detection.analyzer import Analyzer
+from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.metrics import OTHER_TENANT, RedactionMetrics, ScrubPath, Tier, tier_of
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import Action
@@ -331,8 +332,12 @@ def test_tenant_labels_are_bounded_and_never_an_invalid_name(tenants: list[str])
     assert not any(c in label for label in labels_seen - {OTHER_TENANT} for c in " /é\n")
 
 
-def test_every_tier2_recognizer_has_a_tier_of_its_own(redaction_analyzer: Analyzer) -> None:
-    """A recognizer added to tier 2 must not be counted as a catalogue rule's finding."""
+def test_every_tier2_recognizer_has_its_tier(redaction_analyzer: Analyzer) -> None:
+    """A recognizer added to tier 2 must not be counted as a catalogue rule's finding; the context rules
+    share the `context` tier (the label set stays small; a finding carries the rule's own name)."""
     names = {r.name for r in redaction_analyzer.engine.registry.recognizers} - {"HyperscanRecognizer"}
     assert names and all(tier_of(n) is not Tier.PATTERN for n in names), names
-    assert len({tier_of(n) for n in names}) == len(names)
+    assert CONTEXT_RECOGNIZER_NAMES <= names
+    assert {tier_of(n) for n in CONTEXT_RECOGNIZER_NAMES} == {Tier.CONTEXT}
+    assert {n: tier_of(n) for n in names - CONTEXT_RECOGNIZER_NAMES} == {
+        "SpacyRecognizer": Tier.NER, "GazetteerRecognizer": Tier.GAZETTEER}

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from ztgate.redaction.detection.names import gazetteer, ner
 from ztgate.redaction.detection.normalise import detect_on_view, view_of
 from ztgate.redaction.detection.overlaps import resolve_overlaps
-from ztgate.redaction.detection.names.recognizers import ContextRecognizer
+from ztgate.redaction.detection.names.context import context_recognizers
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
 from ztgate.redaction.types import Detection
@@ -299,7 +299,7 @@ def test_ner_gate_and_gazetteer_are_linear(shape: Shape) -> None:
 
 
 def _context_recognizer(text: str) -> object:
-    return ContextRecognizer().analyze(text, ["PERSON", "LOCATION"])
+    return [r.analyze(text, ["PERSON", "LOCATION"]) for r in context_recognizers()]
 
 
 @pytest.mark.parametrize("unit", ["i met john ", "hi i am john from boston ", "JOHN SMITH LONDON "])

@@ -19,14 +19,16 @@ from ztgate.redaction.detection.analyzer import (
     UnsupportedEntityError,
     build_analyzer_engine,
 )
+from ztgate.redaction.detection.names.context import CONTEXT_RULES
 from ztgate.redaction.detection.names.ner import GatedSpacyNlpEngine
 from ztgate.redaction.types import ALL_ENTITY_TYPES, NER_ENTITY_TYPES, Detection
 
 
 def test_registry_holds_only_tier1_and_tier2s_own_recognizers(redaction_analyzer: Analyzer) -> None:
     recognizers = redaction_analyzer.engine.registry.recognizers
-    assert sorted(type(r).__name__ for r in recognizers) == [
-        "ContextRecognizer", "GazetteerRecognizer", "HyperscanRecognizer", "SpacyRecognizer"]
+    assert [type(r).__name__ for r in recognizers] == [
+        "HyperscanRecognizer", "SpacyRecognizer", "GazetteerRecognizer", *(rule.NAME for rule in CONTEXT_RULES)]
+    assert len({r.name for r in recognizers}) == len(recognizers)  # a finding's recognizer names one
     assert not [r for r in recognizers if isinstance(r, PatternRecognizer)]  # Presidio's built-ins are gone
     spacy_recognizer = next(r for r in recognizers if isinstance(r, SpacyRecognizer))
     assert set(spacy_recognizer.supported_entities) == NER_ENTITY_TYPES

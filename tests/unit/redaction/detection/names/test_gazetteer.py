@@ -6,7 +6,7 @@ import pytest
 
 from ztgate.redaction.detection.names import gazetteer
 from ztgate.redaction.detection.names.ner import GatedSpacyNlpEngine
-from ztgate.redaction.detection.names.recognizers import GAZETTEER_SCORE, GazetteerRecognizer
+from ztgate.redaction.detection.names.gazetteer_recognizer import GAZETTEER_SCORE, GazetteerRecognizer
 
 
 def _found(text: str) -> list[tuple[str, str]]:

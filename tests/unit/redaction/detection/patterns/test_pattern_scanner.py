@@ -14,7 +14,7 @@ from ztgate.redaction.detection.patterns.catalogue import Catalogue, CatalogueEr
 from ztgate.redaction.detection.patterns.recognizer import HyperscanRecognizer
 from ztgate.redaction.detection.patterns import scanner as pattern_scanner
 from ztgate.redaction.detection.patterns.scanner import (CACHE_DIR_ENV, MAX_PREFIXES_JUDGED, PatternScanner,
-                                                default_cache_dir)
+                                                         default_cache_dir)
 from ztgate.redaction.types import Detection
 
 

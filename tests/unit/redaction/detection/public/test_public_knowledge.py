@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ztgate.common.config import ConfigError
 from ztgate.redaction.anonymising.anonymize import redact
 from ztgate.redaction.anonymising.operators import Operators
-from ztgate.redaction.detection.names.recognizers import CONTEXT_RECOGNIZER_NAME
+from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.public import PUBLIC_LISTS, canonical, load
 from ztgate.redaction.policies import Policy, PolicyStore, load_policy_file
 from ztgate.redaction.types import Detection
@@ -131,10 +131,10 @@ def test_a_public_name_given_to_a_person_is_hidden(value, template):
 
 
 @settings(max_examples=100, deadline=None)
-@given(PLACES, NEUTRAL_PLACE)
-def test_the_context_recognizer_s_findings_are_never_public(value, template):
+@given(PLACES, NEUTRAL_PLACE, st.sampled_from(sorted(CONTEXT_RECOGNIZER_NAMES)))
+def test_the_context_recognizers_findings_are_never_public(value, template, recognizer):
     text = template.format(value)
-    assert value not in run(text, value, "LOCATION", DEFAULT, recognizer=CONTEXT_RECOGNIZER_NAME)
+    assert value not in run(text, value, "LOCATION", DEFAULT, recognizer=recognizer)
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,0 +1,59 @@
+"""The context recognizers, one per rule (detection/names/context/): each is its own Presidio recognizer with
+its own name and score, registered in the analyzer, and what it finds carries its name."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from ztgate.redaction.detection.analyzer import Analyzer
+from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES, CONTEXT_RULES, ContextRule
+
+# One text per rule, the value it must find there and the value's type. Invented names: no list or NER
+# label outscores the rule on them.
+EXAMPLES: dict[str, tuple[str, str, str]] = {
+    "CuedPlaceRecognizer": ("She lives in Vellinor now.", "Vellinor", "LOCATION"),
+    "KeyValueFieldRecognizer": ('{"displayName": "Quaxtor Vellim", "id": 7}', "Quaxtor Vellim", "PERSON"),
+    "SqlInsertFieldRecognizer": ("INSERT INTO users (id, name) VALUES (1, 'Quaxtor Vellim');", "Quaxtor Vellim",
+                                 "PERSON"),
+    "CsvColumnFieldRecognizer": ("id,name,plan\n1,Quaxtor Vellim,gold\n", "Quaxtor Vellim", "PERSON"),
+    "ContactBlockRecognizer": ("Quaxtor Vellim\nVellinor\nqv@example.org\n", "Quaxtor Vellim", "PERSON"),
+    "DisplayNameRecognizer": ("Please write to Quaxtor Vellim <qv@example.org> today.", "Quaxtor Vellim", "PERSON"),
+    "HeaderNameRecognizer": ("Fix the cache key\n\nReviewed-by: Quaxtor Vellim\n", "Quaxtor Vellim", "PERSON"),
+    "SignOffRecognizer": ("The patch is attached.\n\nThanks,\nQuaxtor\n", "Quaxtor", "PERSON"),
+    "GreetingRecognizer": ("Dear Quaxtor,\nthe build is green again.", "Quaxtor", "PERSON"),
+    "TodoHandleRecognizer": ("x = 1  # TODO(qvellim): drop after the migration", "qvellim", "PERSON"),
+    "SubjectNameRecognizer": ("Subject: Contract renewal - Quaxtor Vellim\n\nHello all", "Quaxtor Vellim",
+                              "PERSON"),
+    "LatinNameInOtherScriptRecognizer": ("请联系Quaxtor Vellim确认", "Quaxtor Vellim", "PERSON"),
+}
+
+
+def test_every_rule_has_a_name_a_score_and_a_module_of_its_own() -> None:
+    assert len(CONTEXT_RECOGNIZER_NAMES) == len(CONTEXT_RULES)  # names are unique
+    assert {rule.NAME for rule in CONTEXT_RULES} == set(EXAMPLES)  # and each has an example below
+    for rule in CONTEXT_RULES:
+        assert rule.NAME == rule.__name__ and 0 < rule.SCORE <= 1 and rule.ENTITIES
+        module = inspect.getmodule(rule)
+        assert [c for _, c in inspect.getmembers(module, inspect.isclass)
+                if issubclass(c, ContextRule) and c is not ContextRule] == [rule], rule.NAME
+
+
+@pytest.mark.parametrize("rule", CONTEXT_RULES, ids=lambda rule: rule.NAME)
+def test_a_rule_reports_under_its_own_name_and_score(rule: type[ContextRule]) -> None:
+    text, value, entity_type = EXAMPLES[rule.NAME]
+    results = rule().analyze(text, list(rule.ENTITIES))
+    found = [(text[r.start:r.end], r.entity_type, r.score, r.recognition_metadata["recognizer_name"])
+             for r in results]
+    assert (value, entity_type, rule.SCORE, rule.NAME) in found
+    assert rule().analyze(text, ["EMAIL_ADDRESS"]) == []  # only the types asked for
+
+
+@pytest.mark.parametrize("rule", CONTEXT_RULES, ids=lambda rule: rule.NAME)
+def test_the_analyzer_runs_each_rule_and_its_findings_carry_its_name(redaction_analyzer: Analyzer,
+                                                                     rule: type[ContextRule]) -> None:
+    text, value, entity_type = EXAMPLES[rule.NAME]
+    found = {(text[d.start:d.end], d.entity_type): d for d in redaction_analyzer.analyze(text)}
+    detection = found[(value, entity_type)]
+    assert (detection.recognizer, detection.score) == (rule.NAME, rule.SCORE)

@@ -1,0 +1,38 @@
+"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer
+per rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own
+score, so that a finding, a metric's tier and the golden gate's report say which rule found it.
+
+In the order the analyzer runs them (a span two rules find alike keeps the name of the first):
+cued places ("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV
+columns), address labels above a contact line, display names before an e-mail address, Git trailers and
+headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the name that ends an
+e-mail subject, and Latin names inside text in another script ("请联系John Smith确认").
+"""
+
+from __future__ import annotations
+
+from ztgate.redaction.detection.names.context.base import ContextRule
+from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
+from ztgate.redaction.detection.names.context.csv_columns import CsvColumnFieldRecognizer
+from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecognizer
+from ztgate.redaction.detection.names.context.display_names import DisplayNameRecognizer
+from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
+from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
+from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
+from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
+from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
+from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldRecognizer
+from ztgate.redaction.detection.names.context.subject_names import SubjectNameRecognizer
+from ztgate.redaction.detection.names.context.todo_handles import TodoHandleRecognizer
+
+CONTEXT_RULES: tuple[type[ContextRule], ...] = (
+    CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
+    ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
+    TodoHandleRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
+)
+CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
+
+
+def context_recognizers() -> list[ContextRule]:
+    """One instance of every context rule, in the order the analyzer runs them."""
+    return [rule() for rule in CONTEXT_RULES]
