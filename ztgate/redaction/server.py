@@ -13,7 +13,8 @@ import grpc
 
 from ztgate.common.handlers import streaming, unary
 from ztgate.common.identity import TenantAccess
-from ztgate.common.server import ServiceSpec, serve
+from ztgate.common.memory import MemoryCeiling
+from ztgate.common.server import ServiceSpec, memory_ceiling, serve
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
 from ztgate.common.settings import TlsSettings
@@ -31,6 +32,10 @@ if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = redaction_pb2.DESCRIPTOR.services_by_name["Redaction"].full_name
+# The redaction service's memory ceiling unless redaction.server.max_rss_mib says otherwise: its
+# server process holds some 650-700 MiB once ready (measured with one analysis worker, which is a
+# process of its own and not counted), the rest is room for bodies in flight and the vault.
+DEFAULT_MAX_RSS_MIB = 1536
 
 
 def _finding(f: Finding) -> redaction_pb2.Finding:
@@ -102,14 +107,17 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
                timeouts: ScrubTimeouts | None = None,
                door: DoorOptions | None = None,
                own_models: frozenset[str] = frozenset(),
-               door_models: frozenset[str] | None = None) -> ServiceSpec:
+               door_models: frozenset[str] | None = None,
+               memory: MemoryCeiling | None = None) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `budget` sets each inference call's
     per-try timeout from its prompt; `limits` and `timeouts` (Envoy's waits for a scrubbed
     request body) bound the gateway's calls (the gateway's settings); `door`: the
     gateway.openai_* settings of the HTTP door; `own_models`: the OpenAI models ztgate's own adapter
     serves (their first-token budget is the gateway's gRPC route's, not the door's);
-    `door_models`: every model the door routes, the only values of its metrics' model label."""
+    `door_models`: every model the door routes, the only values of its metrics' model label;
+    `memory`: the part's RSS ceiling, which the ext_proc checks for each request body (None: none
+    there, the runtime's own for every other call)."""
     access = TenantAccess(tls)
 
     def register(server: grpc.aio.Server) -> None:
@@ -120,11 +128,14 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
                                                timeouts=timeouts,
                                                door=door,
                                                own_models=own_models,
-                                               door_metrics=DoorMetrics(models=door_models)), server)
+                                               door_metrics=DoorMetrics(models=door_models),
+                                               memory=memory), server)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, ext_proc.SERVICE_NAME],
                        register=register,
-                       start=service.start, stop=service.close)
+                       start=service.start, stop=service.close,
+                       default_max_rss_mib=DEFAULT_MAX_RSS_MIB, memory=memory,
+                       memory_exempt=[ext_proc.SERVICE_NAME])
 
 
 async def run(config: ZtgateConfig) -> None:
@@ -137,5 +148,7 @@ async def run(config: ZtgateConfig) -> None:
     await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
                            limits=config.limits, timeouts=config.gateway.scrub_timeouts,
                            door=config.gateway.door_options(),
-                           own_models=own_models, door_models=frozenset(door_models)),
+                           own_models=own_models, door_models=frozenset(door_models),
+                           memory=memory_ceiling(config.redaction.server, "redaction",
+                                                 DEFAULT_MAX_RSS_MIB)),
                 config.redaction.server, config.otel)
