@@ -509,15 +509,15 @@ KINDS: dict[str, Kind] = {
                                  _cross_tenant_restore),
     "cancelled": Kind(f"Generate or RedactStream of 256 KiB of PII, cancelled after {CANCEL_AFTER_S * 1000:g} ms",
                       1, 1000, _cancelled),
-    "held_streams": Kind("health Watch streams with no token, headers only, 64 held at once", 64, 20_000,
+    "held_streams": Kind("health Watch streams with no token, headers only, 64 held at once", 64, 2000,
                          _held_streams),
     "queue_flood": Kind("Redact of 16 KiB of names, 96 at once (past redaction.max_queued_per_tenant)", 96,
-                        20_000, _queue_flood),
+                        2000, _queue_flood),
     "large_bodies": Kind(f"OpenAI door: {inputs.LARGE_BODY_BYTES:,}-byte bodies (whitespace around 16 KiB "
                          "of names), 16 at once", 16, 2000, _large_bodies),
     "live_restore": Kind("Restore of 1 MiB of placeholders on the attacker's own live session, 4 at once", 4,
                          2000, _live_restore),
-    "label_flood": Kind("OpenAI door: a new model name on every call (metric labels)", 2, 20_000, _label_flood),
+    "label_flood": Kind("OpenAI door: a new model name on every call (metric labels)", 2, 2000, _label_flood),
     "large_prompts": Kind(f"Generate: two {inputs.LARGE_PROMPT_BYTES // inputs.KiB} KiB name-dense prompts at "
                           "once (limits.max_prompt_bytes)", 2, 1000, _large_prompts),
     "replica_kill": Kind("the bench SIGKILLs the second of two redaction replicas a third into the phase", 0, 0,
