@@ -337,3 +337,27 @@ def test_report_says_how_many_sessions_the_flood_left_against_the_vaults_bounds(
     assert ("The attacker's flood left 3 sessions; the vault keeps 20 per tenant "
             "(redaction.vault.max_sessions_per_tenant), 40 in all (max_sessions).") in render_report(result)
     assert "flood left" not in render_report(_bench())  # no flood, no line
+
+
+async def test_rss_sampling_keeps_each_live_parts_peak_and_skips_a_part_gone() -> None:
+    import asyncio
+    import os
+    import subprocess
+    import sys
+
+    from ztgate_bench.attack_bench import alive, sample_rss
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    while not Path(f"/proc/{zombie.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+        await asyncio.sleep(0.01)  # exited, not yet waited for: a part that died
+    assert alive(os.getpid()) and not alive(gone.pid) and not alive(zombie.pid)
+    zombie.wait()
+    peaks: dict[str, int] = {}
+    stop = asyncio.Event()
+    sampler = asyncio.ensure_future(sample_rss({"me": os.getpid(), "gone": gone.pid}, peaks, stop))
+    await asyncio.sleep(0.3)
+    stop.set()
+    await sampler
+    assert 10 < peaks["me"] < 64 * 1024 and "gone" not in peaks
