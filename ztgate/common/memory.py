@@ -1,7 +1,7 @@
-"""A part's memory ceiling (`server.max_rss_mib`): new work is refused, RESOURCE_EXHAUSTED naming the
-setting, while the process's resident memory plus what the calls it already admitted may still take
-comes near the ceiling, rather than the part being killed for memory (a redaction service killed so
-loses every session's pseudonyms).
+"""A part's memory ceiling (`server.max_rss_mib`; docs/adr/0006-memory-ceiling-per-part.md): new
+work is refused, RESOURCE_EXHAUSTED naming the setting, while the process's resident memory plus
+what the calls it already admitted may still take comes near the ceiling, rather than the part
+being killed for memory (a redaction service killed so loses every session's pseudonyms).
 
 RSS is read from /proc/self/statm (a few microseconds, at every admission). It lags what an admitted
 call is about to build (a body parsed, its texts scrubbed and re-encoded), so each admission also
