@@ -29,6 +29,7 @@ import json
 import math
 import os
 import platform
+import signal
 import sys
 import tempfile
 import time
@@ -38,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ztgate_bench.attack_load import (
+    BENCH_KINDS,
     KINDS,
     NORMAL_VALUES,
     AttackerProcess,
@@ -53,8 +55,11 @@ from ztgate_bench.attack_load import (
 from ztgate_bench.canaries import Canaries
 from ztgate_bench.gateway_bench import running_suite
 from ztgate_bench.redaction_metrics import percentile
+from ztgate.common.memory import MIB, rss_bytes
+from ztgate.common.server import memory_ceiling
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_config import rate_limit_in_force
+from ztgate.redaction.server import DEFAULT_MAX_RSS_MIB
 
 NORMAL, ATTACKER = "normal", "attacker"
 METHODS = ("Generate", "Redact")
@@ -73,6 +78,35 @@ RECOVERY_LIMIT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 # The issue's target: a normal call's p99 under attack within this multiple of its p99 alone.
 P99_FACTOR = 2.0
+# Seconds between readings of each part's resident memory.
+RSS_INTERVAL_S = 0.1
+# The replica `replica_kill` takes away (the second of two), and when: this share into the phase.
+KILLED_REPLICA = "redaction-2"
+KILL_AT = 1 / 3
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet waited for, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
+
+
+async def sample_rss(pids: dict[str, int], peaks: dict[str, int], stop: asyncio.Event) -> None:
+    """Each part's highest RSS in MiB into `peaks` until `stop` (a part gone is skipped)."""
+    while True:
+        for name, pid in pids.items():
+            try:
+                peaks[name] = max(peaks.get(name, 0), rss_bytes(pid) // MIB)
+            except OSError:
+                pass
+        try:
+            await asyncio.wait_for(stop.wait(), RSS_INTERVAL_S)
+            return
+        except TimeoutError:
+            continue
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +148,15 @@ class AttackBench:
     # The vault's session bounds (redaction.vault): per tenant, and all tenants together.
     vault_sessions_per_tenant: int = 0
     vault_sessions: int = 0
+    # Each part's peak RSS in MiB: with the normal tenant alone ("before") and under attack ("during").
+    rss_mib: dict[str, dict[str, int]] = field(default_factory=dict)
+    # The redaction service's RSS ceiling (redaction.server.max_rss_mib or its default; 0: none).
+    rss_ceiling_mib: int = 0
+    # Parts that were not running at the end (a replica the bench killed on purpose aside).
+    exited: list[str] = field(default_factory=list)
+    # The part the bench killed on purpose (replica_kill), and when (seconds into the phase).
+    killed: str = ""
+    killed_at_s: float = 0.0
     when: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
     def stats(self, phase: str, method: str) -> PhaseStats:
@@ -145,9 +188,20 @@ class AttackBench:
     def normal_failures(self) -> int:
         return sum(1 for c in self.under_attack if c.code != "OK")
 
+    @property
+    def redaction_peak_mib(self) -> int:
+        """The highest RSS of any redaction replica under attack (0: not measured)."""
+        return max((p.get("during", 0) for name, p in self.rss_mib.items() if name.startswith("redaction")),
+                   default=0)
+
     def targets(self) -> dict[str, bool]:
         """The issue's targets, each met or not."""
         within = all(self.p99_ratio(m) <= P99_FACTOR for m in METHODS if self.stats("attack", m).calls)
+        capacity = {
+            "no part exited or restarted (a replica killed on purpose aside)": bool(self.rss_mib) and not self.exited,
+            f"the redaction service's peak RSS under its ceiling ({self.rss_ceiling_mib} MiB)":
+                0 < self.redaction_peak_mib < self.rss_ceiling_mib,
+        }
         return {
             "every normal call succeeds under attack": bool(self.under_attack) and self.normal_failures == 0,
             f"normal p99 under attack within {P99_FACTOR:g}x its baseline": bool(self.under_attack) and within,
@@ -156,6 +210,7 @@ class AttackBench:
             "no other tenant's value from Restore": self.victim_values_returned == 0,
             "the normal tenant's sessions all restore after the attack":
                 set(self.sessions) <= {"restored"} and sum(self.sessions.values()) > 0,
+            **capacity,
         }
 
     @property
@@ -256,6 +311,17 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
            f"{result.vault_sessions_per_tenant} per tenant (redaction.vault.max_sessions_per_tenant), "
            f"{result.vault_sessions} in all (max_sessions)."] if "session_flood" in result.kinds else []),
         "",
+        "",
+        "| part | peak RSS, normal tenant alone (MiB) | peak RSS under attack (MiB) |",
+        "|---|---:|---:|",
+        *(f"| {name} | {peaks.get('before', 0)} | {peaks.get('during', 0)} |"
+          for name, peaks in result.rss_mib.items()),
+        "",
+        f"The redaction service's RSS ceiling: {result.rss_ceiling_mib} MiB (redaction.server.max_rss_mib). "
+        f"Parts not running at the end: {', '.join(result.exited) or 'none'}"
+        + (f"; {result.killed} was SIGKILLed by the bench {result.killed_at_s:.1f} s into the attack."
+           if result.killed else "."),
+        "",
         "Targets:",
         *(f"- {name}: {'met' if met else 'NOT met'}" for name, met in result.targets().items()),
     ]
@@ -280,18 +346,57 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
                   seed: int, call_timeout_s: float, recovery_limit_s: float) -> tuple:
     gateway, token = parts.gateway, parts.tokens[NORMAL]
     await _normal_phase(gateway, token, WARMUP_CALLS)
-    baseline = await _normal_phase(gateway, token, calls)
-    plan = AttackPlan(gateway=gateway, token=parts.tokens[ATTACKER], kinds=kinds, duration_s=duration_s,
+    baseline, before = await _baseline_rss(parts, gateway, token, calls)
+    plan = AttackPlan(gateway=gateway, token=parts.tokens[ATTACKER],
+                      kinds=tuple(k for k in kinds if k not in BENCH_KINDS), duration_s=duration_s,
                       call_timeout_s=call_timeout_s, seed=seed, victim_tenant=NORMAL,
                       victim_sessions=tuple(baseline.sessions))
+    during: dict[str, int] = {}
+    stop = asyncio.Event()
+    sampler = asyncio.ensure_future(sample_rss(parts.pids, during, stop))
     started = time.monotonic()
     attack = asyncio.ensure_future(attacker.run(plan))
+    kill = asyncio.ensure_future(_kill_replica(parts.pids, RAMP_S + (duration_s - RAMP_S) * KILL_AT)
+                                 if "replica_kill" in kinds else asyncio.sleep(0, None))
     await asyncio.sleep(RAMP_S)
     under = await _normal_phase(gateway, token, calls, span_s=duration_s - RAMP_S, until=started + duration_s)
     figures = await attack
+    killed_at = await kill
+    stop.set()
+    await sampler
+    for kind in kinds:
+        if kind in BENCH_KINDS:
+            figures[kind] = KindFigures()
+            if killed_at is not None:
+                figures[kind].add(KILLED_REPLICA, "SIGKILL", killed_at * 1000)
     recovery = await time_to_recover(gateway, token, limit_s=recovery_limit_s)
     sessions = await restorable(gateway, token, baseline.sessions + under.sessions)
-    return baseline.calls, under.calls, figures, dict(sessions), recovery
+    rss = {name: {"before": before.get(name, 0), "during": during.get(name, 0)} for name in parts.pids}
+    exited = [name for name, pid in parts.pids.items()
+              if not alive(pid) and not (name == KILLED_REPLICA and killed_at is not None)]
+    return baseline.calls, under.calls, figures, dict(sessions), recovery, rss, exited, killed_at
+
+
+async def _kill_replica(pids: dict[str, int], after_s: float) -> float | None:
+    """SIGKILLs the second redaction replica `after_s` into the phase; when it did (None: no such replica)."""
+    started = time.monotonic()
+    await asyncio.sleep(after_s)
+    pid = pids.get(KILLED_REPLICA)
+    if pid is None:
+        return None
+    os.kill(pid, signal.SIGKILL)
+    return time.monotonic() - started
+
+
+async def _baseline_rss(parts, gateway: str, token: str, calls: int) -> tuple[NormalLoad, dict[str, int]]:
+    """The normal tenant's calls alone, with each part's peak RSS meanwhile."""
+    before: dict[str, int] = {}
+    stop = asyncio.Event()
+    sampler = asyncio.ensure_future(sample_rss(parts.pids, before, stop))
+    load = await _normal_phase(gateway, token, calls)
+    stop.set()
+    await sampler
+    return load, before
 
 
 def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float = DEFAULT_DURATION_S,
@@ -308,8 +413,10 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
     record.unlink(missing_ok=True)
     with running_suite(config, logs, auth=True, tenants=(NORMAL, ATTACKER), unlimited_rate=False,
                        upstream_args=("--canaries", str(values), "--record", str(record)),
-                       stop_timeout_s=STOP_TIMEOUT_S) as parts, AttackerProcess() as attacker:
-        baseline, under, figures, sessions, recovery = asyncio.run(_phases(
+                       stop_timeout_s=STOP_TIMEOUT_S,
+                       redaction_replicas=2 if "replica_kill" in kinds else 1) as parts, \
+            AttackerProcess() as attacker:
+        baseline, under, figures, sessions, recovery, rss, exited, killed_at = asyncio.run(_phases(
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
     upstream = json.loads(record.read_text()) if record.is_file() else None
@@ -318,7 +425,11 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        under_attack=under, attacks=figures, upstream=upstream, sessions=sessions,
                        recovery_s=recovery, recovery_limit_s=recovery_limit_s, mtls=config.mesh.mtls,
                        rate_limit=f"{limit[0]}/s (burst {limit[1]})" if limit else "off",
-                       vault_sessions_per_tenant=vault.max_sessions_per_tenant, vault_sessions=vault.max_sessions)
+                       vault_sessions_per_tenant=vault.max_sessions_per_tenant, vault_sessions=vault.max_sessions,
+                       rss_mib=rss, exited=exited,
+                       rss_ceiling_mib=memory_ceiling(config.redaction.server, "redaction",
+                                                      DEFAULT_MAX_RSS_MIB).max_bytes // MIB,
+                       killed=KILLED_REPLICA if killed_at is not None else "", killed_at_s=killed_at or 0.0)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ plain context, so a scrubber that works catches them; one that reaches the upstr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from ztgate_bench.canaries import Canaries
@@ -123,3 +124,49 @@ def pii_dense(canaries: Canaries, size_bytes: int) -> str:
     """Nothing but canary sentences: the most findings per byte (the work a cancelled call leaves)."""
     sentence = canaries.sentence()
     return sized([sentence * (size_bytes // len(sentence.encode()))], size_bytes, filler=" ")
+
+
+# ---- shared capacity (issue #28): what one tenant may hold that every tenant needs -------------
+
+# A body just under the gateway's default request limit (limits.max_request_bytes, 2 MiB).
+LARGE_BODY_BYTES = 2 * MiB - 4 * KiB
+# A Restore text just under the redaction service's default text limit (redaction.max_text_bytes).
+RESTORE_BYTES = MiB - 4 * KiB
+# The largest prompt the gateway takes by default (limits.max_prompt_bytes, 64 KiB): the issue's two
+# 512 KB prompts at once are refused whole since then, so the largest allowed is what is sent.
+LARGE_PROMPT_BYTES = 64 * KiB - KiB
+# Names, places and an address to look up: the slowest text per byte for the NER tier.
+NAME_DENSE_UNIT = "Maria Gonzalez met John Smith and Anna Schmidt in Springfield at 12 Lake Avenue. "
+
+
+def name_dense(canaries: Canaries, size_bytes: int) -> str:
+    """Names and places, the canaries first: exactly `size_bytes` (a scrub that holds a worker)."""
+    sentence = canaries.sentence()
+    return sized([sentence, _fill(NAME_DENSE_UNIT, size_bytes - len(sentence.encode()))], size_bytes,
+                 filler=" ")
+
+
+def door_body(model: str, content: str, size_bytes: int = 0) -> bytes:
+    """An OpenAI chat body for `model`, padded with JSON whitespace to exactly `size_bytes` (valid
+    JSON, cheap to parse, held whole while its call waits); unpadded when `size_bytes` is 0."""
+    head = json.dumps({"model": model, "messages": [{"role": "user", "content": content}]}).encode()
+    if not size_bytes:
+        return head
+    missing = size_bytes - len(head)
+    if missing < 0:
+        raise ValueError(f"the body is {-missing} bytes over {size_bytes}")
+    return head[:-1] + b" " * missing + b"}"
+
+
+def label_model(seed: int, n: int) -> str:
+    """A model name no upstream serves, new for every call (a metric-label flood), 1-256 printable ASCII."""
+    return f"flood-{seed:x}-{n:08x}"
+
+
+def restore_text(placeholders: list[str], size_bytes: int = RESTORE_BYTES) -> str:
+    """The session's placeholders over and over, to exactly `size_bytes`: a Restore that runs its
+    substitution over all of it on a live session (the attacker's own)."""
+    if not placeholders:
+        raise ValueError("a live session's Restore needs at least one placeholder")
+    unit = " ".join(placeholders) + " "
+    return sized([_fill(unit, size_bytes)], size_bytes, filler=" ")

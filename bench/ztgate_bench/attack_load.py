@@ -19,12 +19,15 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ztgate_bench import attack_inputs as inputs
 from ztgate_bench.canaries import Canaries, carried
@@ -237,6 +240,9 @@ class _Attacker:
         self.metadata = bearer(plan.token)
         self.inference = inference_pb2_grpc.InferenceStub(channel)
         self.redaction = redaction_pb2_grpc.RedactionStub(channel)
+        self.health = health_pb2_grpc.HealthStub(channel)
+        # The attacker's own live session (live_restore): id and scrubbed text, made once.
+        self.own_session: Session | None = None
 
     @cached_property
     def stream_1mib(self) -> str:
@@ -249,6 +255,15 @@ class _Attacker:
     @cached_property
     def messages_20k(self) -> inference_pb2.GenerateRequest:
         return self._spoofed(inputs.many_messages(self.canaries))
+
+    @cached_property
+    def name_dense_16k(self) -> str:
+        return inputs.name_dense(self.canaries, 16 * inputs.KiB)
+
+    @cached_property
+    def large_prompt(self) -> inference_pb2.GenerateRequest:
+        return self._spoofed(inference_pb2.GenerateRequest(
+            prompt=inputs.name_dense(self.canaries, inputs.LARGE_PROMPT_BYTES)))
 
     @cached_property
     def cancelled_text(self) -> str:
@@ -312,6 +327,16 @@ class _Attacker:
         text = await self.timed(figures, "Restore", call)
         if text is not None and carried(text, NORMAL_VALUES):
             figures.victim_values_returned += 1
+
+    async def door(self, figures: KindFigures, body: bytes) -> None:
+        """One OpenAI-door call (HTTP/1.1, the attacker's token), recorded as "Door STATUS"."""
+        started = time.perf_counter()
+        status, text = await asyncio.to_thread(post_door, self.plan.gateway, self.plan.token, body,
+                                               self.plan.call_timeout_s)
+        failed = status != 200
+        figures.add("Door", str(status), (time.perf_counter() - started) * 1000,
+                    " ".join(text.split())[:DETAIL_CHARS] if failed else "")
+        self.check_answer(figures, text)
 
     async def cancelled(self, figures: KindFigures, api: str, call: grpc.aio.Call,
                         drain: Callable[[], Awaitable[object]]) -> None:
@@ -405,6 +430,69 @@ async def _cancelled(a: _Attacker, f: KindFigures, n: int) -> None:
     await a.cancelled(f, "RedactStream", stream, drain)
 
 
+def post_door(gateway: str, token: str, body: bytes, timeout_s: float) -> tuple[int, str]:
+    """POST /v1/chat/completions through the gateway: (HTTP status, 0 when no answer; body text)."""
+    request = urllib.request.Request(f"http://{gateway}/v1/chat/completions", data=body, headers={
+        "content-type": "application/json", "authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:  # noqa: S310 - loopback
+            return response.status, response.read().decode(errors="replace")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode(errors="replace")
+    except OSError as exc:
+        return 0, type(exc).__name__
+
+
+async def _held_streams(a: _Attacker, f: KindFigures, n: int) -> None:
+    """A health Watch with no token, headers only, held until the gateway ends it."""
+    async def call() -> str:
+        stream = a.health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=a.plan.call_timeout_s)
+        async for _ in stream:
+            pass
+        return ""
+    await a.timed(f, "Watch", call)
+
+
+async def _queue_flood(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.redact(f, a.name_dense_16k)
+
+
+async def _large_bodies(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.door(f, inputs.door_body("attack", f"Ticket {n}. {a.name_dense_16k}", inputs.LARGE_BODY_BYTES))
+
+
+async def _live_restore(a: _Attacker, f: KindFigures, n: int) -> None:
+    """Restore of 1 MiB of placeholders on the attacker's own live session (made by its first call)."""
+    if a.own_session is None:
+        async def call() -> str:
+            reply = await a.redaction.Redact(redaction_pb2.RedactRequest(text=a.canaries.sentence()),
+                                             timeout=a.plan.call_timeout_s, metadata=a.metadata)
+            a.own_session = Session(reply.session_id, reply.text)
+            return reply.text
+        a.check_answer(f, await a.timed(f, "Redact", call))
+        return
+    placeholders = [m.group(0) for m in PLACEHOLDER_RE.finditer(a.own_session.text)]
+    if not placeholders:  # nothing was pseudonymised: nothing to restore at size
+        a.own_session = None
+        return
+    await a.restore(f, Session(a.own_session.session_id, inputs.restore_text(placeholders)))
+
+
+async def _label_flood(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.door(f, inputs.door_body(inputs.label_model(a.plan.seed, n), "Say hello."))
+
+
+async def _large_prompts(a: _Attacker, f: KindFigures, n: int) -> None:
+    await a.generate(f, a.large_prompt)
+
+
+async def _bench_acts(a: _Attacker, f: KindFigures, n: int) -> None:
+    """Not the attacker's: the bench itself acts (replica_kill), the attacker sends nothing."""
+
+
+# Kinds the bench carries out itself rather than the attacker (no worker of the attacker's).
+BENCH_KINDS = frozenset({"replica_kill"})
+
 KINDS: dict[str, Kind] = {
     "stream_32k": Kind('RedactStream: a canary chunk, then the 32 KB chunk "1-" * 16000 + "a"', 1, 100, _stream_32k),
     "stream_1mib": Kind("RedactStream: one 1 MiB chunk of every regex-food family", 1, 100, _stream_1mib),
@@ -421,6 +509,19 @@ KINDS: dict[str, Kind] = {
                                  _cross_tenant_restore),
     "cancelled": Kind(f"Generate or RedactStream of 256 KiB of PII, cancelled after {CANCEL_AFTER_S * 1000:g} ms",
                       1, 1000, _cancelled),
+    "held_streams": Kind("health Watch streams with no token, headers only, 64 held at once", 64, 2000,
+                         _held_streams),
+    "queue_flood": Kind("Redact of 16 KiB of names, 96 at once (past redaction.max_queued_per_tenant)", 96,
+                        2000, _queue_flood),
+    "large_bodies": Kind(f"OpenAI door: {inputs.LARGE_BODY_BYTES:,}-byte bodies (whitespace around 16 KiB "
+                         "of names), 16 at once", 16, 2000, _large_bodies),
+    "live_restore": Kind("Restore of 1 MiB of placeholders on the attacker's own live session, 4 at once", 4,
+                         2000, _live_restore),
+    "label_flood": Kind("OpenAI door: a new model name on every call (metric labels)", 2, 2000, _label_flood),
+    "large_prompts": Kind(f"Generate: two {inputs.LARGE_PROMPT_BYTES // inputs.KiB} KiB name-dense prompts at "
+                          "once (limits.max_prompt_bytes)", 2, 1000, _large_prompts),
+    "replica_kill": Kind("the bench SIGKILLs the second of two redaction replicas a third into the phase", 0, 0,
+                         _bench_acts),
 }
 
 

@@ -232,6 +232,8 @@ class RunningParts:
     tokens: dict[str, str]
     # The operator's credentials for direct calls to the services (None when mesh.mtls is off).
     tls: ClientTlsSettings | None
+    # Each part's process id by name (redaction, redaction-2, ..., upstream, envoy).
+    pids: dict[str, int] = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -321,7 +323,8 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
             *(f"redaction::{address}::health_flags::healthy" for address in replicas),
             f"inference_primary::{upstream}::health_flags::healthy"]),
             "Envoy seeing its upstreams healthy", processes, logs, 60.0)
-        yield RunningParts(gateway.listen, upstream, redaction, gateway.admin, tokens, tls)
+        yield RunningParts(gateway.listen, upstream, redaction, gateway.admin, tokens, tls,
+                           {name: process.pid for name, process in zip(argvs, processes)})
     finally:
         stop_all(processes, stop_timeout_s)
 

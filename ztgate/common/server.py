@@ -19,6 +19,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from ztgate.common.memory import MemoryCeiling, MemoryCeilingInterceptor
 from ztgate.common.settings import OtelSettings, ServerSettings
 from ztgate.common.telemetry import server_interceptors, setup_telemetry, shutdown_telemetry
 from ztgate.common.tls import access_interceptors, add_port
@@ -47,6 +48,13 @@ class ServiceSpec:
     drain: Callable[[], Awaitable[None]] | None = None
     # Extra server options, e.g. message size limits.
     options: list[tuple[str, int]] = field(default_factory=list)
+    # The part's memory ceiling when its server.max_rss_mib is unset (MiB; 0: none).
+    default_max_rss_mib: int = 0
+    # The ceiling itself, when the service checks it too (the redaction service's ext_proc admits
+    # each request body by its size); else the runtime makes one from the settings.
+    memory: MemoryCeiling | None = None
+    # Services the runtime's memory check leaves alone (they admit their own work).
+    memory_exempt: Sequence[str] = ()
 
 
 def split_host_port(address: str) -> tuple[str, int]:
@@ -71,6 +79,12 @@ def is_loopback(host: str) -> bool:
         return bool(infos) and all(ipaddress.ip_address(i[4][0]).is_loopback for i in infos)
 
 
+def memory_ceiling(settings: ServerSettings, part: str, default_mib: int) -> MemoryCeiling:
+    """The part's ceiling: `server.max_rss_mib`, else the part's default."""
+    mib = default_mib if settings.max_rss_mib is None else settings.max_rss_mib
+    return MemoryCeiling(mib, part)
+
+
 class Runtime:
     """A started server with its health servicer; `serve` drives one to completion."""
 
@@ -81,8 +95,13 @@ class Runtime:
         options = [("grpc.max_receive_message_length", settings.max_message_bytes),
                    ("grpc.max_send_message_length", settings.max_message_bytes),
                    ("grpc.so_reuseport", 0), *spec.options]
-        # The caller check first: a refused caller leaves no span or duration behind.
-        interceptors = [*access_interceptors(settings.tls), *server_interceptors(otel, spec.name)]
+        self.memory = spec.memory or memory_ceiling(settings, spec.name, spec.default_max_rss_mib)
+        exempt = frozenset([health.SERVICE_NAME, *spec.memory_exempt])
+        # The caller check first: a refused caller leaves no span or duration behind. Then the
+        # memory ceiling, before any work (health is never refused: it must tell the truth).
+        interceptors = [*access_interceptors(settings.tls),
+                        MemoryCeilingInterceptor(self.memory, exempt),
+                        *server_interceptors(otel, spec.name)]
         self.server = grpc.aio.server(interceptors=interceptors, options=options)
         self.port = 0
 

@@ -92,6 +92,11 @@ class ServerSettings(Strict):
     shutdown_grace_s: float = Field(default=10.0, ge=0)
     # Largest gRPC message accepted, in bytes (the payload limits of each service sit below it).
     max_message_bytes: int = Field(default=4 * 1024 * 1024, gt=0)
+    # Memory ceiling of this part's server process, in MiB of resident memory: past 90 % of it
+    # (with what the calls in flight may still take) new calls are refused RESOURCE_EXHAUSTED (429
+    # on the OpenAI door) naming this setting, rather than the part being killed for memory. Unset:
+    # the part's default (redaction 1536, each inference instance 4096, telemetry 512); 0: none.
+    max_rss_mib: int | None = Field(default=None, ge=0)
 
     @field_validator("listen")
     @classmethod

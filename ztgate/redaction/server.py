@@ -16,7 +16,8 @@ import grpc
 
 from ztgate.common.handlers import streaming, unary
 from ztgate.common.identity import TenantAccess
-from ztgate.common.server import ServiceSpec, serve
+from ztgate.common.memory import MemoryCeiling
+from ztgate.common.server import ServiceSpec, memory_ceiling, serve
 from ztgate.common.settings import TlsSettings
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.redaction.anonymising import keys
@@ -29,6 +30,10 @@ if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = redaction_pb2.DESCRIPTOR.services_by_name["Redaction"].full_name
+# The redaction service's memory ceiling unless redaction.server.max_rss_mib says otherwise: its
+# server process holds some 650-700 MiB once ready (docs/adr/0006-memory-ceiling-per-part.md); the rest
+# is room for bodies in flight and the vault.
+DEFAULT_MAX_RSS_MIB = 1536
 
 
 def _finding(f: Finding) -> redaction_pb2.Finding:
@@ -103,25 +108,30 @@ class Hosted:
     # Its full proto service name (health reports it, reflection lists it).
     service_name: str
     # Adds its servicer to the server, given the redaction service and who may act for which
-    # tenant on this listener (called as the server starts, after telemetry is set up).
-    register: Callable[[RedactionService, TenantAccess, grpc.aio.Server], None]
+    # tenant on this listener, and the part's memory ceiling, which it checks for its own work
+    # (called as the server starts, after telemetry is set up).
+    register: Callable[[RedactionService, TenantAccess, grpc.aio.Server, MemoryCeiling], None]
 
 
 def build_spec(service: RedactionService, tls: TlsSettings | None, *,
-               hosted: Sequence[Hosted] = ()) -> ServiceSpec:
+               hosted: Sequence[Hosted] = (), memory: MemoryCeiling | None = None) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `hosted`: the other APIs served on the
-    service (the gateway's processor)."""
+    service (the gateway's processor), which admit their own work by `memory`, the part's RSS
+    ceiling (None: none)."""
     access = TenantAccess(tls)
+    ceiling = memory or MemoryCeiling(0, "redaction")
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service, access), server)
         for other in hosted:
-            other.register(service, access, server)
+            other.register(service, access, server, ceiling)
 
     return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, *(h.service_name for h in hosted)],
                        register=register,
-                       start=service.start, stop=service.close)
+                       start=service.start, stop=service.close,
+                       default_max_rss_mib=DEFAULT_MAX_RSS_MIB, memory=memory,
+                       memory_exempt=[h.service_name for h in hosted])
 
 
 async def run(config: ZtgateConfig, *, hosted: Sequence[Hosted] = ()) -> None:
@@ -130,5 +140,6 @@ async def run(config: ZtgateConfig, *, hosted: Sequence[Hosted] = ()) -> None:
     operator_keys, source = keys.resolve(config)
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(config.redaction, operator_keys)
-    await serve(build_spec(service, config.redaction.server.tls, hosted=hosted),
+    memory = memory_ceiling(config.redaction.server, "redaction", DEFAULT_MAX_RSS_MIB)
+    await serve(build_spec(service, config.redaction.server.tls, hosted=hosted, memory=memory),
                 config.redaction.server, config.otel)

@@ -19,6 +19,11 @@ if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
     from ztgate.config import ZtgateConfig
 
 
+# The collector's memory ceiling unless telemetry.server.max_rss_mib says otherwise (it holds under
+# 100 MiB once ready, measured; its SLO window and series are bounded).
+DEFAULT_MAX_RSS_MIB = 512
+
+
 def _upstream(endpoint: ForwardEndpoint) -> tuple[Send, Callable[[], Awaitable[None]]]:
     client = OtlpUpstream(endpoint)
     return client.send, client.close
@@ -59,7 +64,8 @@ def build_spec(collector: TelemetryCollector) -> ServiceSpec:
 
     return ServiceSpec(name="telemetry", service_names=list(SERVICE_NAMES),
                        register=registrar(collector), start=collector.start,
-                       stop=collector.stop, drain=drain)
+                       stop=collector.stop, drain=drain,
+                       default_max_rss_mib=DEFAULT_MAX_RSS_MIB)
 
 
 def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> ZtgateConfig:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from ztgate_bench import attack_inputs as inputs
 from ztgate_bench.attack_bench import AttackBench, phase_stats, render_report
 from ztgate_bench.attack_load import (
+    BENCH_KINDS,
     KINDS,
     NORMAL_PROMPT,
     NORMAL_VALUES,
@@ -27,7 +28,9 @@ from ztgate_bench.attack_load import (
 from ztgate_bench.canaries import Canaries, CanaryRecorder, carried, luhn_check_digit
 from ztgate_bench.gateway_bench import EchoInference
 from ztgate.gen.inference.v1 import inference_pb2
+from ztgate.inference.limits import RequestLimits
 from ztgate.redaction.detection.patterns.validators import luhn
+from ztgate.redaction.vault import PLACEHOLDER_RE
 
 
 @pytest.mark.parametrize("payload, digit", [("411111111111111", "1"), ("7992739871", "3"),
@@ -144,7 +147,45 @@ def test_check_kinds_keeps_the_catalogue_order_and_names_unknown_kinds() -> None
     assert {"stream_32k", "stream_1mib", "prompt_8mib", "messages_20k", "max_tokens_1e9", "stop_sequences",
             "session_flood", "cross_tenant_restore", "cancelled"} <= set(KINDS)
     assert {f"regex_{family}" for family in inputs.FAMILIES} <= set(KINDS)
-    assert all(kind.max_calls > 0 and kind.concurrency > 0 for kind in KINDS.values())
+    assert {"held_streams", "queue_flood", "large_bodies", "live_restore", "label_flood", "large_prompts",
+            "replica_kill"} <= set(KINDS)
+    assert all(kind.max_calls > 0 and kind.concurrency > 0 for name, kind in KINDS.items()
+               if name not in BENCH_KINDS)
+    assert BENCH_KINDS <= set(KINDS)
+
+
+def test_large_bodies_are_valid_json_of_their_size_within_the_gateways_limits() -> None:
+    content = inputs.name_dense(Canaries.from_seed(3), 16 * inputs.KiB)
+    body = inputs.door_body("attack", content, inputs.LARGE_BODY_BYTES)
+    assert len(body) == inputs.LARGE_BODY_BYTES <= RequestLimits().max_request_bytes
+    assert json.loads(body)["messages"][0]["content"] == content  # whitespace around, nothing else
+    assert json.loads(inputs.door_body("m", "hi")) == {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    with pytest.raises(ValueError):
+        inputs.door_body("m", "x" * 100, 50)
+
+
+def test_name_dense_text_and_the_large_prompt_are_exact_and_carry_the_canaries() -> None:
+    canaries = Canaries.from_seed(5)
+    text = inputs.name_dense(canaries, inputs.LARGE_PROMPT_BYTES)
+    assert len(text.encode()) == inputs.LARGE_PROMPT_BYTES <= RequestLimits().max_prompt_bytes
+    assert set(carried(text, canaries.labelled())) == set(canaries.labelled())
+    assert text.count("Maria Gonzalez") > 500
+
+
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=0, max_value=10**6))
+def test_label_flood_models_are_new_every_call_and_valid_model_names(seed: int, n: int) -> None:
+    model = inputs.label_model(seed, n)
+    assert 1 <= len(model) <= 256 and model.isascii() and model.isprintable()
+    assert model != inputs.label_model(seed, n + 1)
+
+
+def test_a_live_restore_text_is_placeholders_only_at_its_size() -> None:
+    text = inputs.restore_text(["<EMAIL_ADDRESS_1>", "<CREDIT_CARD_1>"])
+    assert len(text.encode()) == inputs.RESTORE_BYTES
+    assert not PLACEHOLDER_RE.sub("", text).strip()
+    assert len(PLACEHOLDER_RE.findall(text)) > 50_000
+    with pytest.raises(ValueError):
+        inputs.restore_text([])
 
 
 def test_normal_values_are_the_normal_prompts() -> None:
@@ -179,15 +220,21 @@ def test_phase_stats_time_every_call_and_count_errors_per_status() -> None:
     assert empty.calls == 0 and math.isnan(empty.p99_ms)
 
 
+RSS = {"redaction": {"before": 650, "during": 900}, "upstream": {"before": 60, "during": 70},
+       "envoy": {"before": 80, "during": 300}}
+
+
 def _bench(under: list[Call] | None = None, hits: int = 0, sessions: dict[str, int] | None = None,
-           upstream: bool = True, **figures: int) -> AttackBench:
+           upstream: bool = True, rss: dict | None = None, ceiling: int = 1536, exited: tuple[str, ...] = (),
+           **figures: int) -> AttackBench:
     baseline = [Call(m, "OK", 10.0) for m in ("Generate", "Redact")] * 5
     attack = KindFigures(calls=3, statuses={"RedactStream OK": 3}, durations_ms=[5.0, 6.0, 7.0], **figures)
     return AttackBench(calls=10, duration_s=5.0, kinds=("stream_32k",), seed=7, baseline=baseline,
                        under_attack=under if under is not None else [Call(m, "OK", 15.0) for m in ("Generate", "Redact")] * 5,
                        attacks={"stream_32k": attack},
                        upstream={"requests_by_tenant": {"normal": 10}, "hits": {"attack card": hits}} if upstream else None,
-                       sessions=sessions if sessions is not None else {"restored": 10}, recovery_s=0.1)
+                       sessions=sessions if sessions is not None else {"restored": 10}, recovery_s=0.1,
+                       rss_mib=RSS if rss is None else rss, rss_ceiling_mib=ceiling, exited=list(exited))
 
 
 def test_targets_are_met_when_nothing_failed_slowed_or_leaked() -> None:
@@ -205,6 +252,11 @@ def test_targets_are_met_when_nothing_failed_slowed_or_leaked() -> None:
     ({"victim_values_returned": 1}, "no other tenant's value from Restore"),
     ({"sessions": {"restored": 8, "lost": 2}}, "the normal tenant's sessions all restore after the attack"),
     ({"sessions": {"restored": 9, "unchecked": 1}}, "the normal tenant's sessions all restore after the attack"),
+    ({"exited": ("redaction",)}, "no part exited or restarted (a replica killed on purpose aside)"),
+    ({"rss": {}}, "no part exited or restarted (a replica killed on purpose aside)"),   # not measured
+    ({"rss": {**RSS, "redaction-2": {"before": 650, "during": 1600}}},
+     "the redaction service's peak RSS under its ceiling (1536 MiB)"),
+    ({"ceiling": 0}, "the redaction service's peak RSS under its ceiling (0 MiB)"),   # no ceiling: not proven
 ])
 def test_each_target_is_missed_by_what_it_guards(change: dict, target: str) -> None:
     result = _bench(**change)
@@ -220,6 +272,12 @@ def test_report_shows_both_phases_every_kind_the_canaries_and_the_targets() -> N
     assert "Canaries that reached the upstream: 2" in text
     assert "- no canary reaches the upstream: NOT met" in text
     assert "- no other tenant's value from Restore: met" in text
+    assert "| redaction | 650 | 900 |" in text and "| envoy | 80 | 300 |" in text
+    assert "RSS ceiling: 1536 MiB (redaction.server.max_rss_mib)" in text
+    assert "Parts not running at the end: none." in text
+    killed = _bench()
+    killed.killed, killed.killed_at_s = "redaction-2", 3.25
+    assert "redaction-2 was SIGKILLed by the bench 3.2 s into the attack" in render_report(killed)
 
 
 def test_json_figures_are_strict_json_with_the_summary() -> None:
@@ -279,3 +337,27 @@ def test_report_says_how_many_sessions_the_flood_left_against_the_vaults_bounds(
     assert ("The attacker's flood left 3 sessions; the vault keeps 20 per tenant "
             "(redaction.vault.max_sessions_per_tenant), 40 in all (max_sessions).") in render_report(result)
     assert "flood left" not in render_report(_bench())  # no flood, no line
+
+
+async def test_rss_sampling_keeps_each_live_parts_peak_and_skips_a_part_gone() -> None:
+    import asyncio
+    import os
+    import subprocess
+    import sys
+
+    from ztgate_bench.attack_bench import alive, sample_rss
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    while not Path(f"/proc/{zombie.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+        await asyncio.sleep(0.01)  # exited, not yet waited for: a part that died
+    assert alive(os.getpid()) and not alive(gone.pid) and not alive(zombie.pid)
+    zombie.wait()
+    peaks: dict[str, int] = {}
+    stop = asyncio.Event()
+    sampler = asyncio.ensure_future(sample_rss({"me": os.getpid(), "gone": gone.pid}, peaks, stop))
+    await asyncio.sleep(0.3)
+    stop.set()
+    await sampler
+    assert 10 < peaks["me"] < 64 * 1024 and "gone" not in peaks

@@ -113,6 +113,20 @@ def test_calls_that_never_reached_a_replica_are_retried_and_sent_ones_never(defa
             assert hosts == "envoy.retry_host_predicates.previous_hosts"
 
 
+def test_a_scrub_stream_that_never_reached_a_replica_is_opened_on_another(defaults: dict) -> None:
+    """The ext_proc stream is dialled by Envoy's gRPC client, not the router: the route retries
+    above do not cover it, its grpc_service's retry policy does."""
+    [ext_proc] = [f["typed_config"] for f in _hcm(defaults)["http_filters"]
+                  if f["name"] == "envoy.filters.http.ext_proc"]
+    policy = ext_proc["grpc_service"]["retry_policy"]
+    # Only a stream that never went out: one that reached a replica (a prompt sent, an answer
+    # begun) is never opened twice.
+    assert set(policy["retry_on"].split(",")) == {"connect-failure", "refused-stream", "reset-before-request"}
+    assert policy["num_retries"] >= 1
+    assert policy["retry_host_predicate"][0]["name"] == "envoy.retry_host_predicates.previous_hosts"
+    assert ext_proc["failure_mode_allow"] is False  # and past the retries it still fails closed
+
+
 @pytest.mark.parametrize("key, value, message", [
     ("REQUEST_HEADERS_TIMEOUT_S", "120", "request_headers_timeout_s"),
     ("MAX_HEAP_BYTES", "1000", "max_heap_bytes"),

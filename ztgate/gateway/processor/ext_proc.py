@@ -64,6 +64,7 @@ from envoy.type.v3 import http_status_pb2
 from ztgate.common.errors import DeadlineExceeded, InvalidArgument, ZtgateError
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.identity import TENANT_HEADER, TenantAccess
+from ztgate.common.memory import MemoryCeiling
 from ztgate.common.scrub_timeout import ScrubTimeouts, scrub_budget_s
 from ztgate.common.tls import peer_name
 from ztgate.gateway.processor.grpc_api import InferenceExchange, RequestOutcome
@@ -129,6 +130,10 @@ def _body(data: bytes) -> ep.CommonResponse:
     mutation = ep.BodyMutation(body=data) if data else ep.BodyMutation(clear_body=True)
     return ep.CommonResponse(body_mutation=mutation)
 
+
+# A request body may take this many times its size while it is parsed, scrubbed and re-encoded
+# (its bytes, the parsed objects, the scrubbed texts, the new body and its message).
+BODY_GROWTH = 6
 
 # Read by Envoy's router: the call's per-try timeout, i.e. its first-token budget.
 PER_TRY_TIMEOUT_HEADER = "x-envoy-upstream-rq-per-try-timeout-ms"
@@ -198,8 +203,11 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                  timeouts: ScrubTimeouts | None = None,
                  door: DoorOptions | None = None,
                  door_metrics: DoorMetrics | None = None,
-                 own_models: frozenset[str] = frozenset()) -> None:
+                 own_models: frozenset[str] = frozenset(),
+                 memory: MemoryCeiling | None = None) -> None:
         self._service = service
+        # The part's RSS ceiling: each request body is admitted by it, before it is parsed.
+        self._memory = memory or MemoryCeiling(0, "redaction")
         # GenAI metrics of the OpenAI door's calls (the gRPC door's come from the inference service).
         self._door_metrics = door_metrics or DoorMetrics()
         self._access = access
@@ -309,6 +317,7 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         envoy_reply = False  # an answer Envoy made itself before any request reached this stream
         started = time.perf_counter()
         caller = peer_name(context)
+        reserved = 0  # memory promised to this call's request body until it is scrubbed
         try:
             async for request in request_iterator:
                 kind = request.WhichOneof("request")
@@ -322,21 +331,36 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
                     yield _pass_through(kind)
                     continue
                 try:
+                    if kind == "request_headers" and exchange is None:
+                        reserved = self._admit(request.request_headers)
                     extension = self._extension(kind, request, exchange)
                     if extension is not None:
                         yield extension
                     exchange, response = await self._respond(kind, request, exchange, caller, context)
+                    if kind == "request_body":
+                        self._memory.release(reserved)
+                        reserved = 0
                 except Exception as exc:  # noqa: BLE001 - fail closed: counted, then refused
                     self._service.metrics.failed(_scrub_path(kind), exchange.tenant if exchange else None, exc)
                     yield self._refusal(exc, kind, exchange, openai)
                     return
                 yield response
         finally:
+            self._memory.release(reserved)
             if exchange is not None:
                 exchange.close()
             log.debug("ext_proc stream done", extra={
                 "event": "gateway_call_done",
                 "duration_ms": round((time.perf_counter() - started) * 1000, 3)})
+
+    def _admit(self, headers: ep.HttpHeaders) -> int:
+        """Admits a call by the part's memory ceiling before its body is read (Envoy's buffer
+        filter has read it whole and set its content-length), reserving what the body may grow
+        into while it is parsed, scrubbed and re-encoded; MemoryCeilingReached (RESOURCE_EXHAUSTED,
+        429 on the door) near the ceiling, and the body is never read here."""
+        length = _header(headers, "content-length")
+        size = int(length) if length.isdigit() else self._limits.max_request_bytes
+        return self._memory.reserve(BODY_GROWTH * min(size, self._limits.max_request_bytes))
 
     @staticmethod
     def _refusal(exc: Exception, kind: str | None, exchange: Exchange | None,
@@ -366,11 +390,12 @@ def hosted(config: ZtgateConfig) -> Hosted:
     own_models = frozenset([config.inference.model_name]) if config.openai_adapter_active else frozenset()
     door_models = own_models | {m for u in gateway.openai_upstreams for m in u.models}
 
-    def register(service: RedactionService, access: TenantAccess, server: grpc.aio.Server) -> None:
+    def register(service: RedactionService, access: TenantAccess, server: grpc.aio.Server,
+                 memory: MemoryCeiling) -> None:
         ep_grpc.add_ExternalProcessorServicer_to_server(ExternalProcessorServicer(
             service, access, gateway.first_token_budget, limits=config.limits,
             timeouts=gateway.scrub_timeouts, door=gateway.door_options(), own_models=own_models,
-            door_metrics=DoorMetrics(models=frozenset(door_models))), server)
+            door_metrics=DoorMetrics(models=frozenset(door_models)), memory=memory), server)
 
     return Hosted(SERVICE_NAME, register)
 
