@@ -49,7 +49,6 @@ from ztgate.gen.inference.v1 import inference_pb2
 from ztgate.inference.limits import RequestLimits
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import RedactionService, RedactionStream
-from ztgate.redaction.vault import pending_placeholder_length
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -171,7 +170,7 @@ class PlaceholderRestorer:
 
     def feed(self, text: str) -> str:
         text = self._held + text
-        cut = len(text) - pending_placeholder_length(text)
+        cut = len(text) - self._vault.pending_length(self._tenant, self._session_id, text)
         self._held = text[cut:]
         return self._vault.restore(self._tenant, self._session_id, text[:cut])
 
