@@ -86,6 +86,7 @@ class _Session:
     # Surrogates and the single names of persons' surrogates -> original, and their pattern (built on use).
     surrogates: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
+    table: dict[str, str] | None = None                                     # placeholders and surrogates
 
 
 @dataclass(slots=True)
@@ -254,8 +255,7 @@ class Vault:
         with self._lock:
             session = self._session_for_restore(key, session_id)
             if session.surrogates:
-                pattern = _surrogate_pattern(session)
-                table = {**session.originals, **session.surrogates}
+                pattern, table = _surrogate_pattern(session)
         if session.surrogates:   # one pass for placeholders and surrogates, outside the lock
             return pattern.sub(lambda match: table.get(match.group(0), match.group(0)), text)
         with self._lock:
@@ -408,6 +408,7 @@ class Vault:
         if txn.staged_surrogates:
             session.surrogates.update(txn.staged_surrogates)
             session.pattern = None
+        session.table = None
         session.size += added
         self._tenants[key[0]].size += added
         self._size += added
@@ -443,13 +444,16 @@ def _occurs(word: str, text: str) -> bool:
     return word in text
 
 
-def _surrogate_pattern(session: _Session) -> re.Pattern[str]:
-    """Placeholders, and the session's surrogates as whole words (longest first)."""
+def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, str]]:
+    """Placeholders, and the session's surrogates as whole words (longest first); and what each stands for.
+    Built on the first restore after a commit, then reused (a streamed answer restores chunk by chunk)."""
     if session.pattern is None:
         words = sorted(session.surrogates, key=len, reverse=True)
         alternation = "|".join(map(re.escape, words))
         session.pattern = re.compile(rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>|(?<!\w)(?:{alternation})(?!\w)")
-    return session.pattern
+    if session.table is None:
+        session.table = {**session.originals, **session.surrogates}
+    return session.pattern, session.table
 
 
 def _pending_surrogate_length(text: str, words: tuple[str, ...]) -> int:
