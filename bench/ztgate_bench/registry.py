@@ -94,6 +94,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replicas", nargs="?", const="1,2", default=None, metavar="N,N",
                    help="gateway: throughput with this many redaction replicas behind Envoy, side by "
                         "side (default 1,2; --clients concurrent clients, default 8; --calls, default 200)")
+    p.add_argument("--answers", action="store_true",
+                   help="utility: instead, ask the default model through a suite of its own with placeholders "
+                        "and with surrogates, and check the restored answers' facts (utility_answers.py)")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     add_inference_arguments(p.add_argument_group("inference"))

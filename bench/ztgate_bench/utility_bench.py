@@ -141,6 +141,8 @@ def main(args: argparse.Namespace) -> int:
     reported) and on the tuning prompts (shown apart); exit 1 when the default policy misses a target on the
     held-out prompts (at most MAX_ALTERED of clean prompts altered, at least MIN_KEPT of public names kept,
     no private value reaching the model)."""
+    if getattr(args, "answers", False):
+        return answers_main(args)
     from ztgate_bench.presidio_baseline import SYSTEM_NAME, build_presidio
 
     redactors = [(f"ztgate {name}", ztgate_redactor(name)) for name in DEFAULT_POLICIES]
@@ -160,6 +162,19 @@ def main(args: argparse.Namespace) -> int:
     return 0 if meets_targets(reported[0]) else 1
 
 
+def answers_main(args: argparse.Namespace) -> int:
+    """`--answers`: placeholders against surrogates through the gateway (ztgate_bench.utility_answers)."""
+    from ztgate_bench import utility_answers
+
+    report = "\n\n".join(["# ztgate bench utility --answers",
+                           utility_answers.markdown(utility_answers.run(getattr(args, "config", None)))])
+    print(report)
+    out = getattr(args, "out", None)
+    if out:
+        Path(out).write_text(report + "\n", encoding="utf-8")
+    return 0
+
+
 MAX_ALTERED = 0.02
 MIN_KEPT = 0.95
 
@@ -172,4 +187,5 @@ def meets_targets(s: UtilityScore) -> bool:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--answers", action="store_true")
     sys.exit(main(parser.parse_args()))

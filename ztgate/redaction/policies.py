@@ -37,6 +37,7 @@ class Action(StrEnum):
     """What happens to a detected value."""
 
     PSEUDONYMIZE = "pseudonymize"  # numbered placeholder (<PERSON_1>), restorable through the vault
+    SURROGATE = "surrogate"        # a stand-in of the same kind (surrogates.py), restorable like a placeholder
     MASK = "mask"                  # every code point replaced by mask_char (optionally keeping a tail)
     REDACT = "redact"              # replaced by <ENTITY_TYPE>
     HASH = "hash"                  # keyed HMAC-SHA256, truncated: <ENTITY_TYPE:3fa9c2...>

@@ -19,6 +19,9 @@
   instead of silently forgetting older ones, which would make earlier answers unrestorable), and
   expires `ttl_s` seconds after its last use (open, commit or restore).
 - Secrets are never stored: asking for a secret type's placeholder raises.
+- Surrogates (surrogates.py, the `surrogate` action) are held the same way, surrogate -> original;
+  a session holding any restores them (and a person's surrogate's single names) as whole words, in
+  the same one pass as its placeholders, and `pending_length` holds back a surrogate cut in two.
 - One lock guards the bookkeeping (sessions, quotas, recency across tenants), and only dict work
   runs under it. Restore's regex passes over its text (up to redaction.max_text_bytes: 0.26 s a
   MiB) run outside it, on the caller's thread: under it, four concurrent 1 MiB Restores on a
@@ -38,6 +41,7 @@ from types import TracebackType
 
 from ztgate.common.errors import NotFound, ResourceExhausted
 from ztgate.common.tenants import DEFAULT_TENANT
+from ztgate.redaction import surrogates
 from ztgate.redaction.config import VaultSettings
 from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
@@ -79,6 +83,10 @@ class _Session:
     counters: dict[str, int] = field(default_factory=dict)                  # type -> last number used
     expires_at: float = 0.0
     size: int = 0                                                           # UTF-8 bytes of originals
+    # Surrogates and the single names of persons' surrogates -> original, and their pattern (built on use).
+    surrogates: dict[str, str] = field(default_factory=dict)
+    pattern: re.Pattern[str] | None = None
+    table: dict[str, str] | None = None                                     # placeholders and surrogates
 
 
 @dataclass(slots=True)
@@ -106,6 +114,8 @@ class PseudonymTransaction:
         # New placeholders by (entity type, original), and the last number used per type, not yet committed.
         self.staged: dict[tuple[str, str], str] = {}
         self.counters: dict[str, int] = {}
+        # New surrogates (and single names) -> original, not yet committed.
+        self.staged_surrogates: dict[str, str] = {}
 
     def placeholder_for(self, entity_type: str, original: str) -> str:
         """The session's placeholder for this value, allocating the next number if it is new."""
@@ -124,14 +134,54 @@ class PseudonymTransaction:
         if held + len(self.staged) >= self._max_entries:
             raise SessionFullError(f"this session already holds {self._max_entries} pseudonyms "
                                    f"({_SETTINGS}.max_entries_per_session); start a new session")
-        number = self.counters.get(entity_type)
-        if number is None:
-            number = session.counters.get(entity_type, 0) if session is not None else 0
-        number += 1
-        self.counters[entity_type] = number
+        number = self._next_number(entity_type)
         placeholder = format_placeholder(entity_type, number)
         self.staged[key] = placeholder
         return placeholder
+
+    def _next_number(self, entity_type: str) -> int:
+        number = self.counters.get(entity_type)
+        if number is None:
+            number = self._session.counters.get(entity_type, 0) if self._session is not None else 0
+        number += 1
+        self.counters[entity_type] = number
+        return number
+
+    def surrogate_for(self, entity_type: str, original: str, context: str) -> str:
+        """The session's surrogate for this value: a new one is none of the session's values (surrogates,
+        their single names, originals), is not in `context` (the text being redacted) and is not the
+        original; with no such candidate (or no surrogate for the type), the value's placeholder."""
+        if entity_type in SECRET_ENTITY_TYPES:
+            raise SecretNotStorableError(f"{entity_type} is a secret type and is never pseudonymised")
+        key = (entity_type, original)
+        session = self._session
+        existing = session.placeholders.get(key) if session is not None else None
+        if existing is None:
+            existing = self.staged.get(key)
+        if existing is not None:
+            return existing
+        number = self.counters.get(entity_type, self._session.counters.get(entity_type, 0)
+                                   if self._session is not None else 0) + 1
+        for candidate in surrogates.candidates(entity_type, original, number):
+            aliases = surrogates.restore_aliases(entity_type, original, candidate)
+            if all(self._free(word, original, context) for word in (candidate, *aliases)):
+                break
+        else:
+            return self.placeholder_for(entity_type, original)
+        self.placeholder_for(entity_type, original)   # bounds checked and numbered as a placeholder
+        self.staged[key] = candidate
+        self.staged_surrogates[candidate] = original
+        self.staged_surrogates.update(aliases)
+        return candidate
+
+    def _free(self, word: str, original: str, context: str) -> bool:
+        session = self._session
+        if word == original or _occurs(word, context) or word in self.staged_surrogates:
+            return False
+        if any(word == value for _, value in self.staged):
+            return False
+        return session is None or (word not in session.surrogates and word not in session.originals
+                                   and all(word != value for _, value in session.placeholders))
 
 
 class _Transaction:
@@ -203,21 +253,40 @@ class Vault:
         parts = _PLACEHOLDER_SPLIT.split(text) if "<" in text else [text]
         named = set(parts[1::2])
         with self._lock:
-            session = self._live_session(key)
-            if session is None:
-                raise SessionUnknownError(
-                    f"session {session_id} is unknown or expired for tenant {key[0]} (a session lives "
-                    f"{self.settings.ttl_s:g} s after its last use, {_SETTINGS}.ttl_s, and a "
-                    f"tenant's least recently used sessions make way past "
-                    f"{_SETTINGS}.max_sessions_per_tenant or max_bytes_per_tenant); its pseudonyms "
-                    "cannot be restored: redact again in a new session")
-            self._touch(key, session)
+            session = self._session_for_restore(key, session_id)
+            if session.surrogates:
+                pattern, table = _surrogate_pattern(session)
+        if session.surrogates:   # one pass for placeholders and surrogates, outside the lock
+            return pattern.sub(lambda match: table.get(match.group(0), match.group(0)), text)
+        with self._lock:
+            session = self._session_for_restore(key, session_id)
             held = session.originals
             originals = {p: held[p] for p in named if p in held}  # one lookup per distinct name
         if not originals:
             return text
         parts[1::2] = [originals.get(name, name) for name in parts[1::2]]
         return "".join(parts)
+
+    def pending_length(self, tenant: str | None, session_id: str, text: str) -> int:
+        """How many code points at the end of `text` to hold back from a streamed restore: a placeholder
+        or one of the session's surrogates that the next chunk may complete."""
+        pending = pending_placeholder_length(text)
+        with self._lock:
+            session = self._live_session(_key(tenant, session_id))
+            words = tuple(session.surrogates) if session is not None else ()
+        return max(pending, _pending_surrogate_length(text, words)) if words else pending
+
+    def _session_for_restore(self, key: tuple[str, str], session_id: str) -> _Session:
+        session = self._live_session(key)
+        if session is None:
+            raise SessionUnknownError(
+                f"session {session_id} is unknown or expired for tenant {key[0]} (a session lives "
+                f"{self.settings.ttl_s:g} s after its last use, {_SETTINGS}.ttl_s, and a "
+                f"tenant's least recently used sessions make way past "
+                f"{_SETTINGS}.max_sessions_per_tenant or max_bytes_per_tenant); its pseudonyms "
+                "cannot be restored: redact again in a new session")
+        self._touch(key, session)
+        return session
 
     def forget(self, tenant: str | None, session_id: str) -> bool:
         """Drops a session; True if it existed."""
@@ -336,6 +405,10 @@ class Vault:
             session.placeholders[value_key] = placeholder
             session.originals[placeholder] = value_key[1]
         session.counters.update(txn.counters)  # the lock was held since allocation: these are the latest
+        if txn.staged_surrogates:
+            session.surrogates.update(txn.staged_surrogates)
+            session.pattern = None
+        session.table = None
         session.size += added
         self._tenants[key[0]].size += added
         self._size += added
@@ -364,3 +437,33 @@ _TYPE_PREFIXES: frozenset[str] = frozenset(
 _PARTIAL_NUMBERED = re.compile(
     "(?:" + "|".join(sorted(map(re.escape, RESTORABLE_ENTITY_TYPES))) + r")_[1-9][0-9]{0,8}")
 _MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12
+
+
+def _occurs(word: str, text: str) -> bool:
+    """`word` anywhere in `text` (inside another word too: a candidate is skipped rather than risked)."""
+    return word in text
+
+
+def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, str]]:
+    """Placeholders, and the session's surrogates as whole words (longest first); and what each stands for.
+    Built on the first restore after a commit, then reused (a streamed answer restores chunk by chunk)."""
+    if session.pattern is None:
+        words = sorted(session.surrogates, key=len, reverse=True)
+        alternation = "|".join(map(re.escape, words))
+        session.pattern = re.compile(rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>|(?<!\w)(?:{alternation})(?!\w)")
+    if session.table is None:
+        session.table = {**session.originals, **session.surrogates}
+    return session.pattern, session.table
+
+
+def _pending_surrogate_length(text: str, words: tuple[str, ...]) -> int:
+    """The longest tail of `text` that starts a surrogate (or is one, which a next word character would
+    undo), at a word start."""
+    longest = 0
+    for word in words:
+        for size in range(min(len(word), len(text)), longest, -1):
+            start = len(text) - size
+            if text.endswith(word[:size]) and (start == 0 or not text[start - 1].isalnum()):
+                longest = size
+                break
+    return longest

@@ -277,12 +277,18 @@ def latency_ratios(obs: Observations, goldens: Goldens, gates: list[dict]) -> di
     ratios = {}
     for name, top, bottom, limit in (
             ("gateway over direct primary", "gateway", "direct primary", t.max_gateway_over_direct),
-            ("speculative primary over plain fallback", "direct primary", "direct fallback",
+            ("speculation on over off, same engine", "speculation on", "speculation off",
              t.max_speculative_over_plain)):
         if medians.get(top) and medians.get(bottom):
             ratios[name] = round(medians[top] / medians[bottom], 3)
             _gate(gates, f"latency ratio {name}", ratios[name], limit, "<=", deterministic=False)
-    return {"medians_ms": medians, "ratios": ratios, "samples": {k: len(v) for k, v in obs.latency_ms.items()}}
+    if medians.get("direct primary") and medians.get("direct fallback"):  # two engines: reported, not gated
+        ratios["primary over fallback (reported)"] = round(medians["direct primary"] / medians["direct fallback"], 3)
+    if obs.speculation_mismatch is not None:
+        _gate(gates, "greedy answers unlike with speculation off", len(obs.speculation_mismatch),
+              t.max_speculation_mismatch, "<=")
+    return {"medians_ms": medians, "ratios": ratios, "samples": {k: len(v) for k, v in obs.latency_ms.items()},
+            "speculation_mismatch": obs.speculation_mismatch}
 
 
 def _gate(gates: list[dict], name: str, value: float, threshold: float, op: str, deterministic: bool = True) -> None:

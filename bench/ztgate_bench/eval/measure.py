@@ -26,6 +26,8 @@ CALL_TIMEOUT_S = 300.0
 # Redaction cases in flight at once through the gateway.
 REDACTION_CONCURRENCY = 4
 ENGINES = ("primary", "fallback")
+# Rounds over the speculation prompts for the speed check, speculation on and off taking turns.
+SPEED_ROUNDS = 3
 
 
 @dataclass(slots=True)
@@ -46,8 +48,11 @@ class Observations:
     # method -> mean acceptance length over the prompt set (None: the suite does not run it).
     speculation: dict[str, float | None] = field(default_factory=dict)
     latency_ms: dict[str, list[float]] = field(default_factory=lambda: {
-        "gateway": [], "direct primary": [], "direct fallback": []})
+        "gateway": [], "direct primary": [], "direct fallback": [],
+        "speculation on": [], "speculation off": []})
     configuration: dict[str, str] = field(default_factory=dict)
+    # The speed check's prompts whose greedy tokens differ with speculation on and off (None: not run).
+    speculation_mismatch: list[str] | None = None
 
 
 def selected(cases: list, full: bool) -> list:
@@ -144,9 +149,38 @@ async def measure_speculation(target: Target, goldens: Goldens, obs: Observation
         obs.speculation[name] = (round(sum(lengths) / len(lengths), 3) if lengths else None) if name == method else None
 
 
+async def measure_speculation_speed(target: Target, goldens: Goldens, obs: Observations) -> None:
+    """The primary with speculation on and the same engine with it off (`target.plain`), on the speculation
+    prompts, greedy, one call at a time, SPEED_ROUNDS rounds taking turns (which goes first alternates):
+    the latency of each, and the prompts whose tokens differ between the two."""
+    if target.plain is None:
+        return
+    spec = goldens.speculation
+    channels = {"on": open_channel(target.primary, target.tls), "off": open_channel(target.plain, target.tls)}
+    stubs = {name: inference_pb2_grpc.InferenceStub(channel) for name, channel in channels.items()}
+    mismatch: set[str] = set()
+    try:
+        for round_ in range(SPEED_ROUNDS):
+            for index, prompt in enumerate(spec.prompts):
+                order = ("on", "off") if (round_ + index) % 2 == 0 else ("off", "on")
+                tokens = {}
+                for name in order:
+                    reply = await _timed(lambda n=name: stubs[n].Generate(_request(prompt, spec.max_tokens),
+                                                                          timeout=CALL_TIMEOUT_S),
+                                         obs.latency_ms[f"speculation {name}"])
+                    tokens[name] = list(reply.token_ids)
+                if tokens["on"] != tokens["off"]:
+                    mismatch.add(f"prompt {index + 1}")
+    finally:
+        for channel in channels.values():
+            await channel.close()
+    obs.speculation_mismatch = sorted(mismatch)
+
+
 async def measure(target: Target, goldens: Goldens, full: bool) -> Observations:
     obs = Observations()
     await measure_redaction(target, goldens, full, obs)
     await measure_answers(target, goldens, full, obs)
     await measure_speculation(target, goldens, obs)
+    await measure_speculation_speed(target, goldens, obs)
     return obs

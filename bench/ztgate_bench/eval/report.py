@@ -78,6 +78,10 @@ def markdown(report: dict, png: str | None = REPORT_PNG) -> str:
     lines += ["", "## Latency (this run; gated as ratios only)", "", "| series | calls | median (ms) |", "|---|---:|---:|"]
     lines += [f"| {k} | {lat['samples'].get(k, 0)} | {_fmt(v)} |" for k, v in lat["medians_ms"].items()]
     lines += [""] + [f"- {k}: {v:.2f}x" for k, v in lat["ratios"].items()]
+    mismatch = lat.get("speculation_mismatch")
+    lines.append("- speculation on/off: not run (a --target suite has no primary with speculation off)"
+                 if mismatch is None else
+                 f"- speculation on/off, greedy tokens differing: {', '.join(mismatch) or 'none'}")
     if png:
         lines += ["", f"![latency distributions]({png})"]
     return "\n".join(lines) + "\n"

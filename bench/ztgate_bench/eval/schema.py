@@ -187,7 +187,10 @@ class Thresholds(_Model):
     max_fact_failures: int = Field(default=0, ge=0)
     # Latency ratios measured in the same run (medians); never an absolute time.
     max_gateway_over_direct: float = Field(default=3.0, gt=0)
+    # The primary with speculation on over the same engine with it off (eval/suite.py `plain`).
     max_speculative_over_plain: float = Field(default=2.0, gt=0)
+    # Speed-check prompts whose greedy tokens differ with speculation on and off.
+    max_speculation_mismatch: int = Field(default=0, ge=0)
 
 
 # --- loading -----------------------------------------------------------------------------------

@@ -3,7 +3,9 @@ with its own certificates, token keys and the goldens' policies), or a running o
 
 Either way the eval calls the gateway (Envoy: redaction, inference, restore) with a bearer token,
 and each inference instance directly, over mTLS as the operator, for the per-engine goldens and the
-gateway-versus-direct latency ratio.
+gateway-versus-direct latency ratio. A suite of its own also runs the primary a second time with
+speculation off (`Target.plain`: the same engine, model and settings, `speculative.method: none`), for
+the speed check that compares speculation on and off on the same engine.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
 
 from ztgate.launcher import listen_variables
-from ztgate.common.process import free_address, spawn, stop_all
+from ztgate.common.process import free_address, is_serving, spawn, stop_all, wait_until
 from ztgate.common import pki
 from ztgate.common.identity import bearer
 from ztgate.common.settings import ClientTlsSettings
@@ -39,6 +41,7 @@ START_TIMEOUT_S = 600.0
 EVAL_PER_TRY_TIMEOUT_S = 50.0
 # Seconds the probe of a --target waits for an answer.
 PROBE_TIMEOUT_S = 10.0
+INFERENCE_SERVICE = "ztgate.inference.v1.Inference"
 
 
 class TargetError(RuntimeError):
@@ -58,6 +61,10 @@ class Target:
     # Whether the goldens' own policies (tests/golden/policies) are loaded: a suite eval started.
     own: bool
     gateway_tls: ClientTlsSettings | None = None
+    # The primary's engine again with speculation off (a suite of its own only; None: not run).
+    plain: str | None = None
+    # Tokens for more tenants than TENANT, by tenant (`own_suite(tenants=...)`).
+    tokens: dict[str, str] = field(default_factory=dict)
 
     def gateway_channel(self) -> grpc.aio.Channel:
         return open_channel(self.gateway, self.gateway_tls)
@@ -119,10 +126,12 @@ def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dic
 @contextlib.contextmanager
 def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = None,
               start_timeout_s: float = START_TIMEOUT_S, *, extra_policies: tuple[Path, ...] = (),
-              environ: dict[str, str] | None = None) -> Iterator[Target]:
+              environ: dict[str, str] | None = None, tenants: tuple[str, ...] = (),
+              plain: bool = True) -> Iterator[Target]:
     """`ztgate up` on free loopback ports with tokens on and certificates of its own; stopped after.
     Its settings (and `environ`, more ZTGATE_* settings) are in `workdir/eval-suite.env`, its signing
-    key beside the JWKS in `workdir/tokens`."""
+    key beside the JWKS in `workdir/tokens`. `tenants`: more tenants to mint tokens for (`Target.tokens`);
+    `plain`: also start the primary with speculation off (`Target.plain`)."""
     from ztgate.config import load_config
     from ztgate.gateway.auth import keygen_at, mint
 
@@ -133,9 +142,11 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
     (workdir / "eval-suite.env").write_text("".join(f"{k}={v}\n" for k, v in env.items()))
     key, _ = keygen_at(Path(env["ZTGATE_GATEWAY__AUTH__JWKS_PATH"]), force=True)
     auth = config.gateway.auth
-    token = mint(key, tenant=TENANT, issuer=auth.issuer, audience=auth.audience,
-                 tenant_claim=auth.tenant_claim, ttl_s=min(3600, auth.max_token_lifetime_s),
-                 max_ttl_s=auth.max_token_lifetime_s, scope_claim=auth.scope_claim)
+    tokens = {tenant: mint(key, tenant=tenant, issuer=auth.issuer, audience=auth.audience,
+                           tenant_claim=auth.tenant_claim, ttl_s=min(3600, auth.max_token_lifetime_s),
+                           max_ttl_s=auth.max_token_lifetime_s, scope_claim=auth.scope_claim)
+              for tenant in (TENANT, *tenants)}
+    token = tokens[TENANT]
     argv = [sys.executable, "-m", "ztgate.cli", "up", "--verbose",  # every part's output in up.log
             *(["--config", str(config_path)] if config_path else [])]
     log = workdir / "up.log"
@@ -143,16 +154,39 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
     print(f"ztgate eval: starting the suite (ztgate up; its log: {log}) ...", file=sys.stderr, flush=True)
     # SIGTERM to the eval stops its suite too (Python's default would exit at once and leave `up` running).
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    children = [process]
     try:
         _wait_up(process, log, start_timeout_s)
-        mtls = config.mesh.mtls
-        tls = (pki.operator_tls(config.mesh.model_copy(update={"pki_dir": workdir / "pki"})) if mtls else None)
+        mesh = config.mesh.model_copy(update={"pki_dir": workdir / "pki"})
+        tls = pki.operator_tls(mesh) if config.mesh.mtls else None
+        plain_address = None
+        if plain:  # started once the suite is up (its certificates exist), so that the two loads do not compete
+            plain_address = address = free_address()
+            children.append(spawn([sys.executable, "-m", "ztgate.cli", "serve", "inference", "--instance",
+                                   "primary", *(["--config", str(config_path)] if config_path else [])],
+                                  workdir / "plain-primary.log",
+                                  {**env, **_plain_env(config.model_copy(update={"mesh": mesh}), address)}))
+            wait_until(lambda: is_serving(address, INFERENCE_SERVICE, tls), "the primary with speculation off",
+                       children, workdir, start_timeout_s, interval_s=1.0)
         yield Target(gateway=env["ZTGATE_GATEWAY__LISTEN"], token=token,
                      primary=env["ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN"],
-                     fallback=env["ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN"], tls=tls, own=True)
+                     fallback=env["ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN"], tls=tls, own=True,
+                     plain=plain_address, tokens=tokens)
     finally:
-        stop_all([process], 60.0)
+        stop_all(children, 60.0)
         signal.signal(signal.SIGTERM, previous)
+
+
+def _plain_env(config: ZtgateConfig, address: str) -> dict[str, str]:
+    """The primary's settings with speculation off, on `address`, with the primary's certificate; it
+    exports no telemetry (it is not part of the suite) and scores nothing in the background."""
+    from ztgate.launcher import mesh_env
+
+    return {**mesh_env(config, "inference-primary"),
+            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": address,
+            "ZTGATE_INFERENCE__PRIMARY__SPECULATIVE__METHOD": "none",
+            "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
+            "ZTGATE_OTEL__ENABLED": "false"}
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import string
 
 import grpc
@@ -11,6 +12,7 @@ import pytest
 from grpc_health.v1 import health_pb2
 
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
+from ztgate.redaction.surrogates import luhn_valid
 from tests.procs import health_status
 
 EMAIL = "jane.doe@example.com"
@@ -174,3 +176,42 @@ async def test_concurrent_requests_do_not_leak_into_each_other(stub) -> None:
         assert restored.text == f"reach {name}@example.com today"
         others = [n for n in names if n != name]
         assert not any(o in restored.text for o in others)
+
+
+SURROGATE_PROMPT = (f"Write a two-line note to {PERSON} at {EMAIL} (card {CARD}) about the meeting; "
+                    f"deploy key {AWS_KEY}.")
+
+
+async def test_surrogates_replace_values_with_stand_ins_that_restore(stub) -> None:
+    redacted = await stub.Redact(pb.RedactRequest(text=SURROGATE_PROMPT, policy="surrogates", tenant="t1"))
+    for value in (PERSON, EMAIL, CARD, AWS_KEY):
+        assert value not in redacted.text
+    by_type = {f.entity_type: f.replacement for f in redacted.findings}
+    assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", by_type["PERSON"])
+    assert re.fullmatch(r"[a-z]+\.[a-z]+@example\.(com|org|net)", by_type["EMAIL_ADDRESS"])
+    assert not luhn_valid(by_type["CREDIT_CARD"].replace(" ", ""))
+    assert by_type["AWS_ACCESS_KEY_ID"] == "<AWS_ACCESS_KEY_ID>"  # secrets: never a surrogate
+    assert "<PERSON_" not in redacted.text
+    answer = f"Dear {by_type['PERSON'].split()[0]},\nsee you; write to {by_type['EMAIL_ADDRESS']}."
+    restored = await stub.Restore(pb.RestoreRequest(text=answer, session_id=redacted.session_id, tenant="t1"))
+    assert restored.text == f"Dear {PERSON.split()[0]},\nsee you; write to {EMAIL}."
+    whole = await stub.Restore(pb.RestoreRequest(text=redacted.text, session_id=redacted.session_id,
+                                                 tenant="t1"))
+    assert whole.text == SURROGATE_PROMPT.replace(AWS_KEY, "<AWS_ACCESS_KEY_ID>")
+
+
+async def test_surrogates_through_redact_stream_restore_and_match_the_session(stub) -> None:
+    """RedactStream runs the pattern tier (docs/security.md, "Limits to know"): its e-mail and card get
+    surrogates, the same ones a unary Redact of the session gives, and Restore undoes them."""
+    cut = [SURROGATE_PROMPT[i:i + 7] for i in range(0, len(SURROGATE_PROMPT), 7)]
+    text, findings = await _stream(stub, cut, policy="surrogates", tenant="t1", session_id="surrogate-stream")
+    assert EMAIL not in text and CARD not in text and AWS_KEY not in text
+    by_type = {f.entity_type: f.replacement for f in findings}
+    assert set(by_type) >= {"EMAIL_ADDRESS", "CREDIT_CARD"}
+    assert re.fullmatch(r"[a-z]+\.[a-z]+@example\.(com|org|net)", by_type["EMAIL_ADDRESS"])
+    assert not luhn_valid(by_type["CREDIT_CARD"].replace(" ", ""))
+    again = await stub.Redact(pb.RedactRequest(text=f"Also {EMAIL}.", policy="surrogates", tenant="t1",
+                                               session_id="surrogate-stream"))
+    assert again.text == f"Also {by_type['EMAIL_ADDRESS']}."          # the same stand-in all session long
+    restored = await stub.Restore(pb.RestoreRequest(text=text, session_id="surrogate-stream", tenant="t1"))
+    assert restored.text == SURROGATE_PROMPT.replace(AWS_KEY, "<AWS_ACCESS_KEY_ID>")

@@ -343,3 +343,21 @@ def test_update_never_accepts_an_answer_that_breaks_its_facts(tmp_path: Path) ->
 def test_the_pseudonym_reply_case_checks_a_restore() -> None:
     case = next(c for c in GOLDENS.answers.cases if c.id == "pseudonym-reply")
     assert case.restores == ["Aiko Tanaka"] and "Aiko Tanaka" in case.prompt
+
+
+def test_speculation_is_gated_on_and_off_on_the_same_engine() -> None:
+    """The speed check compares the primary with speculation on and off, not the primary with the
+    fallback (another engine): a slow fallback no longer hides a slow primary."""
+    obs = observed_as_golden()
+    obs.latency_ms["direct fallback"] = [x * 20 for x in obs.latency_ms["direct primary"]]
+    obs.latency_ms["speculation off"] = [100.0, 100.0, 110.0]
+    obs.latency_ms["speculation on"] = [x * 3 for x in obs.latency_ms["speculation off"]]
+    obs.speculation_mismatch = []
+    result = compare.judge(GOLDENS, obs, full=False)
+    assert failed_gates(result) == {"latency ratio speculation on over off, same engine"}
+    assert result["latency"]["ratios"]["speculation on over off, same engine"] == 3.0
+    obs.latency_ms["speculation on"] = [x / 2 for x in obs.latency_ms["speculation off"]]
+    obs.speculation_mismatch = ["prompt 2"]
+    result = compare.judge(GOLDENS, obs, full=False)
+    assert failed_gates(result) == {"greedy answers unlike with speculation off"}
+    assert "prompt 2" in report.markdown(result, png=None)

@@ -16,7 +16,6 @@ from typing import TypeVar
 
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import RedactionService, RedactionStream, RedactResult
-from ztgate.redaction.vault import pending_placeholder_length
 
 T = TypeVar("T")
 
@@ -39,7 +38,7 @@ class PlaceholderRestorer:
 
     def feed(self, text: str) -> str:
         text = self._held + text
-        cut = len(text) - pending_placeholder_length(text)
+        cut = len(text) - self._vault.pending_length(self._tenant, self._session_id, text)
         self._held = text[cut:]
         return self._vault.restore(self._tenant, self._session_id, text[:cut])
 

@@ -148,7 +148,7 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
     replacements: list[str | None] = [None] * len(resolved)
     pseudonymised: list[int] = []
     for index, (detection, rule) in enumerate(zip(resolved, rules)):
-        if rule.action is Action.PSEUDONYMIZE:
+        if rule.action in _VAULT_ACTIONS:
             pseudonymised.append(index)
         else:
             value = text[detection.start:detection.end]
@@ -160,7 +160,8 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
             for index in pseudonymised:
                 detection = resolved[index]
                 replacements[index] = operators.replace(
-                    detection.entity_type, text[detection.start:detection.end], rules[index], txn)
+                    detection.entity_type, text[detection.start:detection.end], rules[index], txn,
+                    context=text)
 
     parts: list[str] = []
     findings: list[Finding] = []
@@ -175,5 +176,7 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
     return RedactOutcome("".join(parts), tuple(findings))
 
 
+# Actions whose replacements the vault allocates (and Restore puts back).
+_VAULT_ACTIONS = frozenset({Action.PSEUDONYMIZE, Action.SURROGATE})
 # Session-less calls store nothing, so their only bound is the text itself.
 _EPHEMERAL_MAX_ENTRIES = 1 << 30

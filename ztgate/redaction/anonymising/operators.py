@@ -5,6 +5,7 @@ Each action maps to a presidio-anonymizer `Operator` and an `OperatorConfig`:
 | action       | operator                        | replacement                                          |
 |--------------|---------------------------------|------------------------------------------------------|
 | pseudonymize | `Pseudonymize` (ours)           | `<PERSON_1>` from the session allocator (vault)      |
+| surrogate    | `Surrogate` (surrogates.py)     | `Clara Whitlock` from the session allocator (vault)  |
 | mask         | `TailMask` (ours, on `Mask`)    | `************1111`: every code point but a kept tail |
 | redact       | Presidio `replace`, no value    | `<ENTITY_TYPE>` (not "": keeps the LLM's context)    |
 | hash         | `KeyedHash` (ours)              | `<ENTITY_TYPE:3fa9c2d1e0b4>`: HMAC-SHA256, truncated |
@@ -49,6 +50,7 @@ from presidio_anonymizer.operators import Mask, Operator, OperatorType, Replace
 from ztgate.common.config import ConfigError
 from ztgate.common.tenants import DEFAULT_TENANT
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
+from ztgate.redaction.surrogates import SURROGATE_OPERATOR, Surrogate
 from ztgate.redaction.types import ALL_ENTITY_TYPES
 
 PSEUDONYMIZE_OPERATOR = "ztgate_pseudonymize"
@@ -216,7 +218,7 @@ def open_sealed(key: bytes, value: str, tenant: str | None = None) -> str:
     return plain.decode("utf-8")
 
 
-CUSTOM_OPERATORS: tuple[type[Operator], ...] = (Pseudonymize, KeyedHash, TailMask, AeadEncrypt)
+CUSTOM_OPERATORS: tuple[type[Operator], ...] = (Pseudonymize, KeyedHash, TailMask, AeadEncrypt, Surrogate)
 
 
 def build_engine() -> AnonymizerEngine:
@@ -246,6 +248,7 @@ class Operators:
         self._by_name: dict[str, Operator] = {
             PSEUDONYMIZE_OPERATOR: Pseudonymize(), KEYED_HASH_OPERATOR: KeyedHash(),
             MASK_OPERATOR: TailMask(), "replace": Replace(), ENCRYPT_OPERATOR: AeadEncrypt(),
+            SURROGATE_OPERATOR: Surrogate(),
         }
         try:
             if self._hash_key is not None:
@@ -292,6 +295,8 @@ class Operators:
         match rule.action:
             case Action.PSEUDONYMIZE:
                 return OperatorConfig(PSEUDONYMIZE_OPERATOR)
+            case Action.SURROGATE:
+                return OperatorConfig(SURROGATE_OPERATOR)
             case Action.MASK:
                 return OperatorConfig(MASK_OPERATOR, {TailMask.MASKING_CHAR: rule.mask_char,
                                                       TailMask.KEEP_LAST: rule.mask_keep_last})
@@ -304,18 +309,21 @@ class Operators:
         raise ValueError(f"action '{rule.action.value}' replaces nothing")
 
     def replace(self, entity_type: str, value: str, rule: ResolvedRule,
-                allocator: PlaceholderAllocator | None = None, *, tenant: str | None = None) -> str:
-        """The replacement of one detected `value` under `rule` (pseudonymize needs an allocator;
-        encrypt binds the value to `tenant`, None meaning `default`)."""
+                allocator: PlaceholderAllocator | None = None, *, tenant: str | None = None,
+                context: str = "") -> str:
+        """The replacement of one detected `value` under `rule` (pseudonymize and surrogate need an
+        allocator, a surrogate avoids what is in `context`; encrypt binds the value to `tenant`, None
+        meaning `default`)."""
         config = self.config_for(rule)
         params = dict(config.params)
         params["entity_type"] = entity_type
         if config.operator_name == ENCRYPT_OPERATOR:
             params[AeadEncrypt.TENANT] = tenant
-        if config.operator_name == PSEUDONYMIZE_OPERATOR:
+        if config.operator_name in (PSEUDONYMIZE_OPERATOR, SURROGATE_OPERATOR):
             if allocator is None:
-                raise ValueError("pseudonymize needs a placeholder allocator")
+                raise ValueError(f"{rule.action.value} needs a placeholder allocator")
             params[Pseudonymize.ALLOCATOR] = allocator
+            params[Surrogate.CONTEXT] = context
         return self._by_name[config.operator_name].operate(text=value, params=params)
 
     def operator_configs(self, policy: Policy, allocator: PlaceholderAllocator | None = None
@@ -328,7 +336,7 @@ class Operators:
                 continue
             config = self.config_for(rule)
             params = dict(config.params)
-            if config.operator_name == PSEUDONYMIZE_OPERATOR:
+            if config.operator_name in (PSEUDONYMIZE_OPERATOR, SURROGATE_OPERATOR):
                 params[Pseudonymize.ALLOCATOR] = allocator
             configs[entity_type] = OperatorConfig(config.operator_name, params)
         return configs
