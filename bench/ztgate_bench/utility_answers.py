@@ -4,7 +4,7 @@ Prompts that carry a private person's name and e-mail address and whose answer s
 two-line note to <name> at <email> about the meeting"), sent greedy through a whole suite of its own
 (`ztgate up`, the eval's: bench/ztgate_bench/eval/suite.py) as two tenants: one under the `default` policy
 (numbered placeholders, `<PERSON_1>`), one under the same policy with every PII type set to `surrogate`
-(ztgate/redaction/surrogates.py), and once directly to the primary (no redaction: what the model does with the
+(ztgate/redaction/anonymising/surrogates.py), and once directly to the primary (no redaction: what the model does with the
 real values). Each answer, as the caller gets it (restored), is checked for facts:
 - the person's full name appears; the person's given name or surname appears;
 - the e-mail address appears;
@@ -79,7 +79,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
 
     def add(self, case: Case, answer: str) -> None:
-        from ztgate.redaction import surrogates
+        from ztgate.redaction.anonymising import surrogates
 
         self.answers += 1
         full = case.name in answer

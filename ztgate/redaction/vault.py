@@ -41,7 +41,7 @@ from types import TracebackType
 
 from ztgate.common.errors import NotFound, ResourceExhausted
 from ztgate.common.tenants import DEFAULT_TENANT
-from ztgate.redaction import surrogates
+from ztgate.redaction.anonymising import surrogates
 from ztgate.redaction.config import VaultSettings
 from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 

@@ -12,7 +12,7 @@ import pytest
 from grpc_health.v1 import health_pb2
 
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
-from ztgate.redaction.surrogates import luhn_valid
+from ztgate.redaction.anonymising.surrogates import luhn_valid
 from tests.procs import health_status
 
 EMAIL = "jane.doe@example.com"

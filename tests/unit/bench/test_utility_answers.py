@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ztgate_bench import utility_answers
 from ztgate_bench.utility_answers import Case, Tally
-from ztgate.redaction import surrogates
+from ztgate.redaction.anonymising import surrogates
 
 CASE = Case("Write a two-line note to Maria Gonzalez at maria.gonzalez@fastmail.com.", "Maria Gonzalez",
             "maria.gonzalez@fastmail.com")

@@ -50,7 +50,7 @@ from presidio_anonymizer.operators import Mask, Operator, OperatorType, Replace
 from ztgate.common.config import ConfigError
 from ztgate.common.tenants import DEFAULT_TENANT
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
-from ztgate.redaction.surrogates import SURROGATE_OPERATOR, Surrogate
+from ztgate.redaction.anonymising.surrogates import SURROGATE_OPERATOR, Surrogate
 from ztgate.redaction.types import ALL_ENTITY_TYPES
 
 PSEUDONYMIZE_OPERATOR = "ztgate_pseudonymize"

@@ -1,4 +1,4 @@
-"""Surrogates (ztgate/redaction/surrogates.py): generated families of each kind of value.
+"""Surrogates (ztgate/redaction/anonymising/surrogates.py): generated families of each kind of value.
 
 For every kind the surrogate keeps the kind and layout, fails the checksum where there is one, is the
 same for the same value within a session, differs between two values, never equals the original, is
@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from ztgate.redaction import surrogates
+from ztgate.redaction.anonymising import surrogates
 from ztgate.redaction.anonymising import anonymize
 from ztgate.gateway.processor.session import PlaceholderRestorer
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.policies import Action, Policy
-from ztgate.redaction.surrogates import iban_valid, luhn_valid
+from ztgate.redaction.anonymising.surrogates import iban_valid, luhn_valid
 from ztgate.redaction.types import Detection
 from ztgate.redaction.vault import PLACEHOLDER_RE, Vault
 
