@@ -58,7 +58,7 @@ def serve_flags(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
         given[f"{part.section}.speculative.method"] = ("--speculative", args.speculative)
         given[f"{part.section}.parity"] = ("--parity", args.parity)
     if args.service == "telemetry":
-        given["telemetry.metrics_listen"] = ("--metrics-listen", args.metrics_listen)
+        given["telemetry.metrics.listen"] = ("--metrics-listen", args.metrics_listen)
     return {key: (flag, value) for key, (flag, value) in given.items() if value}
 
 

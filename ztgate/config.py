@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import model_validator
 
@@ -21,7 +22,25 @@ from ztgate.telemetry.config import TelemetrySettings
 EXT_PROC_OVERHEAD_BYTES = 64 * 1024
 
 
+# Keys that have moved to a section of their own ({old: new}): set at the old place, in the file or
+# a ZTGATE_* variable, they stop start-up with a message naming the new place (CHANGELOG.md).
+MOVED_KEYS: dict[str, str] = {
+    **{f"gateway.redaction_{key}": f"gateway.redaction.{key}" for key in (
+        "timeout_s", "message_timeout_s", "message_timeout_per_kib_s", "max_message_timeout_s")},
+    **{f"gateway.inference_{key}": f"gateway.inference.{key}" for key in (
+        "timeout_s", "per_try_timeout_s", "per_try_timeout_per_1k_tokens_s", "per_try_timeout_max_s",
+        "stream_idle_timeout_s", "retries", "breakers", "outlier_detection")},
+    "gateway.prompt_bytes_per_token": "gateway.inference.prompt_bytes_per_token",
+    "telemetry.metrics_listen": "telemetry.metrics.listen",
+    "telemetry.metrics_tls": "telemetry.metrics.tls",
+    "supervisor.backoff_initial_s": "supervisor.backoff.initial_s",
+    "supervisor.backoff_max_s": "supervisor.backoff.max_s",
+}
+
+
 class ZtgateConfig(Strict):
+    MOVED_KEYS: ClassVar[dict[str, str]] = MOVED_KEYS
+
     logging: LoggingSettings = LoggingSettings()
     # OpenTelemetry export, shared by every service.
     otel: OtelSettings = OtelSettings()
@@ -92,14 +111,14 @@ class ZtgateConfig(Strict):
 
     @model_validator(mode="after")
     def _analyses_outlast_envoys_wait(self) -> ZtgateConfig:
-        # The gateway scrubs a long prompt for up to gateway.redaction_max_message_timeout_s, but
+        # The gateway scrubs a long prompt for up to gateway.redaction.max_message_timeout_s, but
         # no one analysis runs longer than redaction.analysis_timeout_s: a shorter one would cut
         # every long prompt's scrub short of the wait the settings promise it.
-        wait = self.gateway.redaction_max_message_timeout_s
+        wait = self.gateway.redaction.max_message_timeout_s
         if self.redaction.analysis_timeout_s < wait:
             raise ValueError(
                 f"redaction.analysis_timeout_s ({self.redaction.analysis_timeout_s:g}) is below "
-                f"gateway.redaction_max_message_timeout_s ({wait:g}), the longest the gateway waits "
+                f"gateway.redaction.max_message_timeout_s ({wait:g}), the longest the gateway waits "
                 "for a long prompt to be scrubbed: raise the first, or lower the second")
         return self
 

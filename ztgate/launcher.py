@@ -267,7 +267,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             if config.openai_adapter_active
             else f"ztgate's own model off ({config.openai_adapter_off_reason})"))
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
-        print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        print(f"  Prometheus metrics     http://{config.telemetry.metrics.listen}/metrics")
         if logs:
             print(f"  logs                   {logs}/<part>.log (one file per part, kept after a stop)")
         print("  inside the suite       " + (

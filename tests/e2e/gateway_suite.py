@@ -159,7 +159,7 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
     env = {"ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
-           "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": str(message_timeout_s),
+           "ZTGATE_GATEWAY__REDACTION__MESSAGE_TIMEOUT_S": str(message_timeout_s),
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{primary.port}",
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": f"127.0.0.1:{fallback.port}",
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address,

@@ -126,17 +126,17 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
            "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
            # A loaded CPU may take more than the default 1.2 s to a first token; one try per call
            # keeps one router span per trace.
-           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "60",
-           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": "60",
-           "ZTGATE_GATEWAY__INFERENCE_STREAM_IDLE_TIMEOUT_S": "120",
-           "ZTGATE_GATEWAY__INFERENCE_RETRIES": "0",
+           "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_MAX_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE__STREAM_IDLE_TIMEOUT_S": "120",
+           "ZTGATE_GATEWAY__INFERENCE__RETRIES": "0",
            # One inference process serves both routes: this suite is about telemetry, not failover.
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": inference_address,
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": inference_address,
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address, **PLAINTEXT}
     metrics_address = f"127.0.0.1:{free_port()}"
     collector = spawn_service("telemetry", "telemetry", collector_address, logs, env={
-        "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics_address,
+        "ZTGATE_TELEMETRY__METRICS__LISTEN": metrics_address,
         "ZTGATE_TELEMETRY__SLO__ENABLED": "false",
         "ZTGATE_TELEMETRY__FORWARD":
             f"[{{endpoint: '127.0.0.1:{recorder.port}', insecure: true, signals: [traces]}}]"})

@@ -138,7 +138,7 @@ def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
     _cli(env, "redact", "--address", env["ZTGATE_GATEWAY__LISTEN"], "hello bob@example.com")
     deadline = time.monotonic() + 30
     while True:
-        with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+        with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS__LISTEN']}/metrics") as resp:
             body = resp.read().decode()
         if 'rpc_method="Redact"' in body:
             break
@@ -222,7 +222,7 @@ def test_envoy_takes_the_slo_split_from_the_collector_by_rtds_over_mtls(suite) -
         time.sleep(0.5)
     assert runtime["layers"][-1] == "ztgate_slo" and entry["final_value"] == "100"
     assert entry["layer_values"][-1] == "100"  # from the RTDS layer, not the console's
-    with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+    with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS__LISTEN']}/metrics") as resp:
         body = resp.read().decode()
     assert "ztgate_slo_rtds_subscribers 1.0" in body and "ztgate_slo_rtds_rejected_total 0.0" in body
 

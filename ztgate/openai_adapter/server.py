@@ -190,7 +190,7 @@ async def run(config: ZtgateConfig) -> None:
                else grpc.aio.secure_channel(gateway_target(config), client_credentials(tls),
                                             options=options))
     adapter = Adapter(inference_pb2_grpc.InferenceStub(channel), config.inference.model_name,
-                      config.limits, config.gateway.inference_timeout_s,
+                      config.limits, config.gateway.inference.timeout_s,
                       frozenset(config.gateway.openai_extra_fields))
     runner = web.AppRunner(adapter.app(), access_log=None)
     await runner.setup()

@@ -219,9 +219,9 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             if wait is None:
                 raise
             raise _TooSlow(f"{exc}: the gateway waits {wait:g} s for this request to be scrubbed "
-                           "(gateway.redaction_message_timeout_s, plus "
-                           "gateway.redaction_message_timeout_per_kib_s a KiB up to "
-                           "gateway.redaction_max_message_timeout_s); nothing was forwarded. "
+                           "(gateway.redaction.message_timeout_s, plus "
+                           "gateway.redaction.message_timeout_per_kib_s a KiB up to "
+                           "gateway.redaction.max_message_timeout_s); nothing was forwarded. "
                            "Shorten the prompt, or raise those settings") from None
         if outcome.findings:
             log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",

@@ -7,6 +7,19 @@ from pydantic import Field, model_validator
 from ztgate.common.settings import Strict
 
 
+class BackoffSettings(Strict):
+    # Seconds before the first restart of a part; each further restart within
+    # supervisor.restart_window_s waits twice as long, up to max_s.
+    initial_s: float = Field(default=1.0, gt=0)
+    max_s: float = Field(default=60.0, gt=0)
+
+    @model_validator(mode="after")
+    def _backoff_grows(self) -> BackoffSettings:
+        if self.max_s < self.initial_s:
+            raise ValueError("supervisor.backoff.max_s must be at least supervisor.backoff.initial_s")
+        return self
+
+
 class SupervisorSettings(Strict):
     # Seconds between health checks of each running part (gRPC health; Envoy's /ready).
     check_interval_s: float = Field(default=2.0, gt=0)
@@ -19,10 +32,8 @@ class SupervisorSettings(Strict):
     # Seconds a part, started or restarted, has to answer SERVING before it counts as failed
     # (vLLM takes one to two minutes on a 2-core machine, more when it is busy).
     start_timeout_s: float = Field(default=300.0, gt=0)
-    # Seconds before the first restart of a part; each further restart within restart_window_s
-    # waits twice as long, up to backoff_max_s.
-    backoff_initial_s: float = Field(default=1.0, gt=0)
-    backoff_max_s: float = Field(default=60.0, gt=0)
+    # The wait before a part is restarted: it doubles with each restart within restart_window_s.
+    backoff: BackoffSettings = BackoffSettings()
     # A part is restarted at most max_restarts times within restart_window_s seconds; after that
     # `up` gives up on it and says why. The rest of the suite keeps serving, except that without
     # redaction or Envoy nothing can be served: giving up on either stops `up` (exit code 1), so
@@ -43,8 +54,3 @@ class SupervisorSettings(Strict):
     # primary); `up` refuses to start when a replica's address is taken or set for two parts.
     replica_port_stride: int = Field(default=100, ge=1, le=10_000)
 
-    @model_validator(mode="after")
-    def _backoff_grows(self) -> SupervisorSettings:
-        if self.backoff_max_s < self.backoff_initial_s:
-            raise ValueError("supervisor.backoff_max_s must be at least supervisor.backoff_initial_s")
-        return self

@@ -28,10 +28,10 @@ def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = No
     """The collector with its real transports (upstream OTLP over gRPC; for the SLO controller,
     Envoy's per-try-timeout counter where its admin console is configured, and the probe of the
     primary when one is given)."""
-    host, port = split_host_port(settings.metrics_listen)
-    if settings.metrics_tls is None and not is_loopback(host):
-        raise ListenError(f"refusing to serve /metrics on {settings.metrics_listen} without TLS: "
-                          "set telemetry.metrics_tls or use a loopback address")
+    host, port = split_host_port(settings.metrics.listen)
+    if settings.metrics.tls is None and not is_loopback(host):
+        raise ListenError(f"refusing to serve /metrics on {settings.metrics.listen} without TLS: "
+                          "set telemetry.metrics.tls or use a loopback address")
     misses = None
     if settings.slo.envoy_admin is not None:
         admin = EnvoyAdmin(settings.slo.envoy_admin, settings.slo.admin_timeout_s)
@@ -62,17 +62,8 @@ def build_spec(collector: TelemetryCollector) -> ServiceSpec:
                        stop=collector.stop, drain=drain)
 
 
-def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> ZtgateConfig:
-    """The configuration with `--metrics-listen` applied."""
-    if not metrics_listen:
-        return config
-    telemetry = config.telemetry.model_copy(update={"metrics_listen": metrics_listen})
-    return config.model_copy(update={"telemetry": telemetry})
-
-
-async def run(config: ZtgateConfig, metrics_listen: str | None = None) -> None:
-    """`ztgate serve telemetry [--metrics-listen HOST:PORT]`."""
-    config = with_metrics_listen(config, metrics_listen)
+async def run(config: ZtgateConfig) -> None:
+    """`ztgate serve telemetry [--metrics-listen HOST:PORT]` (the flag is applied by the loader)."""
     collector = build_collector(config.telemetry, primary_probe(config))
     # The collector does not export its own telemetry to itself: its metrics are exposed directly.
     otel = config.otel.model_copy(update={"enabled": False})

@@ -110,8 +110,8 @@ def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dic
         "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null",
         # The gate judges answers, not time to first token (tests/e2e/test_gateway_slo.py does): a
         # loaded machine's slow first token must not turn a case into a failed call.
-        "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),
-        "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": str(EVAL_PER_TRY_TIMEOUT_S),
+        "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),
+        "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_MAX_S": str(EVAL_PER_TRY_TIMEOUT_S),
     })
     return env
 

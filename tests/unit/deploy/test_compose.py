@@ -245,7 +245,7 @@ def test_the_observability_profile_scrapes_the_collector_and_provisions_the_dash
     telemetry = load_settings(ZtgateConfig, None, environ=_env(services["telemetry"]))
     config = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text())
     [job] = config["scrape_configs"]
-    assert job["static_configs"][0]["targets"] == [telemetry.telemetry.metrics_listen]
+    assert job["static_configs"][0]["targets"] == [telemetry.telemetry.metrics.listen]
     assert config["rule_files"] == ["rules.yaml"]
     assert prometheus["volumes"] == ["./deploy/prometheus:/etc/prometheus:ro"]
     check = subprocess.run(["promtool", "check", "config", str(ROOT / "deploy" / "prometheus" / "prometheus.yml")],

@@ -16,7 +16,7 @@ def _args(*argv: str):
 
 @pytest.mark.parametrize(("argv", "key", "value"), [
     (("redaction", "--listen", "127.0.0.1:6001"), "redaction.server.listen", "127.0.0.1:6001"),
-    (("telemetry", "--metrics-listen", "127.0.0.1:6002"), "telemetry.metrics_listen", "127.0.0.1:6002"),
+    (("telemetry", "--metrics-listen", "127.0.0.1:6002"), "telemetry.metrics.listen", "127.0.0.1:6002"),
     (("openai-adapter", "--listen", "127.0.0.1:6003"), "openai_adapter.listen", "127.0.0.1:6003"),
     (("inference", "--instance", "fallback", "--listen", "127.0.0.1:6004"),
      "inference.fallback.server.listen", "127.0.0.1:6004"),

@@ -14,7 +14,7 @@ from tests.suite_pki import mesh_env, shared_pki
 
 CUSTOM = {"ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "127.0.0.1:6102",
           "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "localhost:6103",
-          "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": "0.75",
+          "ZTGATE_GATEWAY__REDACTION__MESSAGE_TIMEOUT_S": "0.75",
           "ZTGATE_TELEMETRY__SLO__RUNTIME_KEY": "custom.primary_percent", **mesh_env()}
 
 
@@ -145,9 +145,9 @@ def test_client_router_headers_are_dropped_and_only_ext_proc_may_set_them(bootst
 
 def test_inference_breakers_and_outlier_detection_come_from_settings() -> None:
     clusters = _clusters(yaml.safe_load(render(load_settings(ZtgateConfig, None, environ={
-        **mesh_env(), "ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS": "7",
-        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__CONSECUTIVE_GATEWAY_FAILURE": "4",
-        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "2.5"}))))
+        **mesh_env(), "ZTGATE_GATEWAY__INFERENCE__BREAKERS__MAX_REQUESTS": "7",
+        "ZTGATE_GATEWAY__INFERENCE__OUTLIER_DETECTION__CONSECUTIVE_GATEWAY_FAILURE": "4",
+        "ZTGATE_GATEWAY__INFERENCE__OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "2.5"}))))
     for name in ("inference_primary", "inference_fallback"):
         [thresholds] = clusters[name]["circuit_breakers"]["thresholds"]
         assert thresholds == {"max_connections": 1024, "max_pending_requests": 1024,
@@ -190,16 +190,16 @@ def test_the_slo_runtime_comes_by_rtds_from_the_collector_above_the_admin_layer(
 
 @pytest.mark.parametrize("key, value", [("LISTEN", "nohostport"),
                                         ("ADMIN", "127.0.0.1:70000"),
-                                        ("INFERENCE_PER_TRY_TIMEOUT_S", "0")])
+                                        ("INFERENCE__PER_TRY_TIMEOUT_S", "0")])
 def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str) -> None:
-    with pytest.raises(ConfigError, match=f"gateway.{key.lower()}"):
+    with pytest.raises(ConfigError, match=f"gateway.{key.lower().replace('__', '.')}"):
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{key}": value})
 
 
 @pytest.mark.parametrize("environ, message", [
-    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "1.0"}, "must be at least inference_per_try_timeout_s"),
-    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "400"}, "must be below inference_timeout_s"),
-    ({"INFERENCE_STREAM_IDLE_TIMEOUT_S": "20"}, "must exceed inference_per_try_timeout_max_s")])
+    ({"INFERENCE__PER_TRY_TIMEOUT_MAX_S": "1.0"}, "must be at least per_try_timeout_s"),
+    ({"INFERENCE__PER_TRY_TIMEOUT_MAX_S": "400"}, "must be below timeout_s"),
+    ({"INFERENCE__STREAM_IDLE_TIMEOUT_S": "20"}, "must exceed per_try_timeout_max_s")])
 def test_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{k}": v for k, v in environ.items()})
@@ -463,10 +463,10 @@ def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monk
 
 
 @pytest.mark.parametrize("environ, message", [
-    ({"ZTGATE_GATEWAY__REDACTION_MAX_MESSAGE_TIMEOUT_S": "1.0"},
-     "redaction_max_message_timeout_s must be at least redaction_message_timeout_s"),
+    ({"ZTGATE_GATEWAY__REDACTION__MAX_MESSAGE_TIMEOUT_S": "1.0"},
+     "max_message_timeout_s must be at least message_timeout_s"),
     ({"ZTGATE_REDACTION__ANALYSIS_TIMEOUT_S": "10"},
-     r"redaction.analysis_timeout_s \(10\) is below gateway.redaction_max_message_timeout_s \(20\)")])
+     r"redaction.analysis_timeout_s \(10\) is below gateway.redaction.max_message_timeout_s \(20\)")])
 def test_message_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(ZtgateConfig, None, environ=environ)
