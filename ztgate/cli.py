@@ -65,27 +65,11 @@ def serve_flags(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
 def cmd_serve(args: argparse.Namespace) -> int:
     from ztgate.common.logging import setup_logging
 
+    from ztgate.serve import run_part
+
     config = _config(args, serve_flags(args))
     setup_logging(args.service, config.logging.level)
-    if args.service == "redaction":
-        from ztgate.redaction.server import run
-
-        asyncio.run(run(config))
-        return 0
-    if args.service == "inference":
-        from ztgate.inference.server import run as run_inference
-
-        asyncio.run(run_inference(config, args.instance))
-        return 0
-    if args.service == "telemetry":
-        from ztgate.telemetry.server import run as run_telemetry
-
-        asyncio.run(run_telemetry(config))
-        return 0
-    if args.service == "openai-adapter":
-        from ztgate.openai_adapter.server import run as run_adapter
-
-        asyncio.run(run_adapter(config))
+    if asyncio.run(run_part(config, args.service, args.instance)):
         return 0
     print(f"ztgate serve {args.service}: not part of this build yet", file=sys.stderr)
     return 2
@@ -105,9 +89,9 @@ def cmd_up(args: argparse.Namespace) -> int:
 
 
 def cmd_envoy_config(args: argparse.Namespace) -> int:
-    from ztgate.gateway.envoy_config import render
+    from ztgate.serve import render_envoy
 
-    text = render(_config(args))
+    text = render_envoy(_config(args))
     if args.out:
         Path(args.out).write_text(text)
         print(f"wrote {args.out}")

@@ -247,7 +247,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     in `logs`. `upstream_args` go to the echo upstream's command line. `redaction_replicas`
     processors run side by side, each an endpoint of Envoy's redaction clusters (as under
     `ztgate up --replicas redaction=N`); RunningParts.redaction is the first."""
-    from ztgate.gateway.envoy_config import render
+    from ztgate.serve import render_envoy
     from ztgate.gateway.envoy_process import envoy_argv
 
     if redaction_replicas < 1:
@@ -286,7 +286,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         "gateway": gateway, "inference": inference,
         "redaction": config.redaction.model_copy(update={"server": server})})
     bootstrap = logs / "envoy.yaml"
-    bootstrap.write_text(render(config, endpoints={"redaction": replicas}))
+    bootstrap.write_text(render_envoy(config, endpoints={"redaction": replicas}))
     python = [sys.executable, "-m"]
     argvs = {
         **{f"redaction{'' if i == 0 else f'-{i + 1}'}": (
@@ -307,8 +307,8 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         from ztgate.redaction import keys
 
         # Made once, before the replicas start (as `ztgate up` does): they must not race to write it.
-        keys.resolve(config.model_copy(update={"redaction": config.redaction.model_copy(
-            update={"keys_file": logs / "keys" / "redaction.json"})}))
+        keys.resolve(config.redaction.model_copy(update={"keys_file": logs / "keys" / "redaction.json"}),
+                     config.gateway.listen)
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():

@@ -36,7 +36,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
+from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from tests.e2e.gateway_suite import wait_for
@@ -150,7 +151,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
         "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
         "ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING": "false"})
     bootstrap = logs / "envoy.yaml"
-    bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
+    bootstrap.write_text(render_envoy(load_settings(ZtgateConfig, None, environ=env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)
     suite = Suite(collector, redaction, inference, envoy, recorder, env["ZTGATE_GATEWAY__LISTEN"],
                   env["ZTGATE_GATEWAY__ADMIN"], metrics_address)

@@ -23,7 +23,7 @@ from ztgate.common.config import load_settings
 from ztgate.common.settings import ClientTlsSettings
 from ztgate.common.tls import client_credentials
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
 from ztgate.gen.redaction.v1 import redaction_pb2_grpc
@@ -243,7 +243,7 @@ def test_gateway_fails_closed_when_redaction_is_down(tmp_path: Path) -> None:
            **mesh_env()}
     config = load_settings(ZtgateConfig, None, environ=env)
     bootstrap = tmp_path / "envoy.yaml"
-    bootstrap.write_text(render(config))
+    bootstrap.write_text(render_envoy(config))
     envoy = spawn("envoy", envoy_argv(bootstrap), tmp_path)
     try:
         deadline = time.monotonic() + 30

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import grpc
 
@@ -16,17 +16,34 @@ from ztgate.common.identity import TenantAccess
 from ztgate.common.server import ServiceSpec, serve
 from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.scrub_timeout import ScrubTimeouts
-from ztgate.common.settings import TlsSettings
+from ztgate.common.settings import OtelSettings, TlsSettings
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.inference.limits import RequestLimits
 from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction.door_metrics import DoorMetrics
 from ztgate.redaction import ext_proc, keys
+from ztgate.redaction.config import RedactionSettings
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+
+@dataclass(frozen=True)
+class RedactionInputs:
+    """What `ztgate serve redaction` runs with: its own section, and what it needs from the
+    others (built from the whole configuration by ztgate/serve.py)."""
+
+    redaction: RedactionSettings
+    otel: OtelSettings
+    limits: RequestLimits
+    # Envoy's waits, which the ext_proc processor sets per call (gateway.inference, gateway.redaction).
+    first_token: FirstTokenBudget
+    scrub_timeouts: ScrubTimeouts
+    door: DoorOptions
+    # The models ztgate serves itself on the HTTP door (the adapter's), and every model the door routes.
+    own_models: frozenset[str]
+    door_models: frozenset[str]
+    # gateway.listen: generated keys are refused when it, or the service, is off loopback.
+    gateway_listen: str
 
 
 log = logging.getLogger(__name__)
@@ -127,15 +144,12 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, budget: First
                        start=service.start, stop=service.close)
 
 
-async def run(config: ZtgateConfig) -> None:
+async def run(inputs: RedactionInputs) -> None:
     """`ztgate serve redaction`."""
-    operator_keys, source = keys.resolve(config)
+    operator_keys, source = keys.resolve(inputs.redaction, inputs.gateway_listen)
     log.info("%s", source)  # a path, never a key
-    service = RedactionService.from_settings(config.redaction, operator_keys)
-    own_models = frozenset([config.inference.model_name]) if config.openai_adapter_active else frozenset()
-    door_models = own_models | {m for u in config.gateway.openai_upstreams for m in u.models}
-    await serve(build_spec(service, config.redaction.server.tls, config.gateway.first_token_budget,
-                           limits=config.limits, timeouts=config.gateway.scrub_timeouts,
-                           door=config.gateway.door_options(),
-                           own_models=own_models, door_models=frozenset(door_models)),
-                config.redaction.server, config.otel)
+    service = RedactionService.from_settings(inputs.redaction, operator_keys)
+    await serve(build_spec(service, inputs.redaction.server.tls, inputs.first_token,
+                           limits=inputs.limits, timeouts=inputs.scrub_timeouts, door=inputs.door,
+                           own_models=inputs.own_models, door_models=inputs.door_models),
+                inputs.redaction.server, inputs.otel)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from ztgate.common.pki import TELEMETRY, part_tls
 from ztgate.common.server import ListenError, ServiceSpec, is_loopback, serve, split_host_port
+from ztgate.common.settings import ClientTlsSettings, OtelSettings
 from ztgate.telemetry.collector import TelemetryCollector
 from ztgate.telemetry.config import ForwardEndpoint, TelemetrySettings
 from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyAdmin
@@ -15,8 +15,19 @@ from ztgate.telemetry.otlp_client import OtlpUpstream
 from ztgate.telemetry.otlp_receivers import SERVICE_NAMES, registrar
 from ztgate.telemetry.slo_probe import PrimaryProbe
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+
+
+@dataclass(frozen=True)
+class TelemetryInputs:
+    """What `ztgate serve telemetry` runs with: its own section, and what it needs from the others
+    (built from the whole configuration by ztgate/serve.py)."""
+
+    telemetry: TelemetrySettings
+    otel: OtelSettings
+    # The SLO controller probes the primary inference instance at this address, with these
+    # credentials (the telemetry identity's; None without mTLS).
+    primary: str
+    probe_tls: ClientTlsSettings | None
 
 
 def _upstream(endpoint: ForwardEndpoint) -> tuple[Send, Callable[[], Awaitable[None]]]:
@@ -44,12 +55,12 @@ def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = No
                               closers=[probe.close] if probe is not None else [])
 
 
-def primary_probe(config: ZtgateConfig) -> PrimaryProbe | None:
+def primary_probe(inputs: TelemetryInputs) -> PrimaryProbe | None:
     """The SLO controller's probe of the primary (as the telemetry identity under mTLS), or None
     when probing is off."""
-    if not (config.telemetry.slo.enabled and config.telemetry.slo.probe_interval_s > 0):
+    if not (inputs.telemetry.slo.enabled and inputs.telemetry.slo.probe_interval_s > 0):
         return None
-    return PrimaryProbe(config.inference.primary.server.listen, part_tls(config.mesh, TELEMETRY))
+    return PrimaryProbe(inputs.primary, inputs.probe_tls)
 
 
 def build_spec(collector: TelemetryCollector) -> ServiceSpec:
@@ -62,9 +73,9 @@ def build_spec(collector: TelemetryCollector) -> ServiceSpec:
                        stop=collector.stop, drain=drain)
 
 
-async def run(config: ZtgateConfig) -> None:
+async def run(inputs: TelemetryInputs) -> None:
     """`ztgate serve telemetry [--metrics-listen HOST:PORT]` (the flag is applied by the loader)."""
-    collector = build_collector(config.telemetry, primary_probe(config))
+    collector = build_collector(inputs.telemetry, primary_probe(inputs))
     # The collector does not export its own telemetry to itself: its metrics are exposed directly.
-    otel = config.otel.model_copy(update={"enabled": False})
-    await serve(build_spec(collector), config.telemetry.server, otel)
+    otel = inputs.otel.model_copy(update={"enabled": False})
+    await serve(build_spec(collector), inputs.telemetry.server, otel)
