@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ztgate.common.settings import ServerSettings, Strict, TlsSettings
+from ztgate.common.settings import ServerSettings, Strict, TlsSettings, listen_address
 
 Signal = Literal["metrics", "traces", "logs"]
 
@@ -104,6 +104,11 @@ class MetricsSettings(Strict):
     listen: str = "127.0.0.1:9464"
     # TLS for the exposition; required on a non-loopback listen.
     tls: TlsSettings | None = None
+
+    @field_validator("listen")
+    @classmethod
+    def _host_and_port(cls, value: str) -> str:
+        return listen_address(value)
 
 
 class TelemetrySettings(Strict):

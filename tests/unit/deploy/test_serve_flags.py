@@ -44,3 +44,23 @@ def test_an_invalid_flag_is_refused_naming_the_flag_and_its_key(monkeypatch) -> 
         _config(args, serve_flags(args))
     assert "redaction.server.listen: Value error, '127.0.0.1' must be HOST:PORT" in str(refused.value)
     assert "--listen 127.0.0.1 sets redaction.server.listen" in str(refused.value)
+
+
+@pytest.mark.parametrize(("argv", "key", "value"), [
+    (("redaction", "--listen", "127.0.0.1"), "redaction.server.listen", "127.0.0.1"),
+    (("telemetry", "--metrics-listen", "127.0.0.1:99999"), "telemetry.metrics.listen", "127.0.0.1:99999"),
+    (("openai-adapter", "--listen", "10.0.0.1:8090"), "openai_adapter.listen", "10.0.0.1:8090"),
+    (("inference", "--instance", "fallback", "--listen", "nohostport"), "inference.fallback.server.listen",
+     "nohostport"),
+])
+def test_an_invalid_flag_is_refused_with_the_same_message_as_its_variable(monkeypatch, argv, key, value) -> None:
+    monkeypatch.delenv("ZTGATE_CONFIG", raising=False)
+    args = _args(*argv)
+    with pytest.raises(ConfigError) as by_flag:
+        _config(args, serve_flags(args))
+    with pytest.raises(ConfigError) as by_variable:
+        load_settings(ZtgateConfig, None, environ={"ZTGATE_" + key.upper().replace(".", "__"): value})
+    # The same reasons, key by key; the flag's message adds the flag that set the key.
+    flag_lines, variable_lines = str(by_flag.value).splitlines(), str(by_variable.value).splitlines()
+    assert flag_lines[1:len(variable_lines)] == variable_lines[1:] and len(variable_lines) > 1
+    assert flag_lines[-1] == f"  (from the command line: {argv[-2]} {value} sets {key})"
