@@ -56,7 +56,7 @@ from ztgate.common.process import free_address, spawn
 from ztgate_bench.redaction_metrics import percentile
 from ztgate.common.lifetime import descendants, group_members
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import listen_variables
+from ztgate.supervisor.launcher import listen_variables
 
 DEFAULT_DURATION_S = 20.0
 DEFAULT_CLIENTS = 2

@@ -48,7 +48,7 @@ from ztgate.common.identity import bearer
 from ztgate.common.settings import ClientTlsSettings
 from ztgate.common.tls import access_interceptors, add_port, open_channel
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import mesh_env
+from ztgate.supervisor.launcher import mesh_env
 from ztgate.parts import INFERENCE_SERVICE
 from ztgate.gen.inference.v1 import inference_pb2, inference_pb2_grpc
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc

@@ -28,7 +28,7 @@ from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.redaction.vault import PLACEHOLDER_RE
-from ztgate.launcher import mesh_env as part_mesh_env
+from ztgate.supervisor.launcher import mesh_env as part_mesh_env
 from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT, mesh_env, shared_pki
 

@@ -29,7 +29,7 @@ from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
 from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from ztgate.inference.client import build_request
-from ztgate.launcher import suite as suite_parts
+from ztgate.supervisor.launcher import suite as suite_parts
 from tests.e2e.gateway_suite import wait_for
 from tests.e2e.up_suite import ENV_KEYS, start_up, up_env
 from tests.procs import Child, alive, spawn

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ztgate.launcher import listen_variables
+from ztgate.supervisor.launcher import listen_variables
 from tests.procs import Child, compiled_cache_dir, free_port, spawn
 
 # The settings of every address `up` listens on.

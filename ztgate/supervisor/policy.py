@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import grpc
 
-from ztgate.launcher import listen_variables
+from ztgate.supervisor.launcher import listen_variables
 from ztgate.common.process import free_address, spawn, stop_all
 from ztgate.common import pki
 from ztgate.common.identity import bearer

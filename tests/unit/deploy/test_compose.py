@@ -18,7 +18,7 @@ from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.deploy import PARTS, write_parts
-from ztgate.launcher import prepare
+from ztgate.supervisor.launcher import prepare
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = Path(__file__).with_name("schemas") / "compose-spec.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ztgate.cli import _config, build_parser, serve_flags
+from ztgate.cli import build_parser, config_from, serve_flags
 from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
 
@@ -27,7 +27,7 @@ def test_a_flag_sets_the_key_it_names(monkeypatch, argv, key, value) -> None:
     monkeypatch.delenv("ZTGATE_CONFIG", raising=False)
     args = _args(*argv)
     assert {k: v for k, (_, v) in serve_flags(args).items()} == {key: value}
-    config = _config(args, serve_flags(args))
+    config = config_from(args, serve_flags(args))
     through_env = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_" + key.upper().replace(".", "__"): value})
     assert config == through_env
@@ -41,7 +41,7 @@ def test_an_invalid_flag_is_refused_naming_the_flag_and_its_key(monkeypatch) -> 
     monkeypatch.delenv("ZTGATE_CONFIG", raising=False)
     args = _args("redaction", "--listen", "127.0.0.1")  # no port
     with pytest.raises(ConfigError) as refused:
-        _config(args, serve_flags(args))
+        config_from(args, serve_flags(args))
     assert "redaction.server.listen: Value error, '127.0.0.1' must be HOST:PORT" in str(refused.value)
     assert "--listen 127.0.0.1 sets redaction.server.listen" in str(refused.value)
 
@@ -57,7 +57,7 @@ def test_an_invalid_flag_is_refused_with_the_same_message_as_its_variable(monkey
     monkeypatch.delenv("ZTGATE_CONFIG", raising=False)
     args = _args(*argv)
     with pytest.raises(ConfigError) as by_flag:
-        _config(args, serve_flags(args))
+        config_from(args, serve_flags(args))
     with pytest.raises(ConfigError) as by_variable:
         load_settings(ZtgateConfig, None, environ={"ZTGATE_" + key.upper().replace(".", "__"): value})
     # The same reasons, key by key; the flag's message adds the flag that set the key.

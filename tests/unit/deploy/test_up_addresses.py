@@ -10,7 +10,7 @@ import pytest
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import LISTEN_SETTINGS, address_problems, listen_variables, run_suite, suite
+from ztgate.supervisor.launcher import LISTEN_SETTINGS, address_problems, listen_variables, run_suite, suite
 from tests.procs import free_port
 
 SETTINGS = {"ZTGATE_GATEWAY__LISTEN": "gateway.listen", "ZTGATE_GATEWAY__ADMIN": "gateway.admin",

@@ -17,7 +17,7 @@ from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_config import validate
 from ztgate.serve import render_envoy
-from ztgate.launcher import address_problems, suite
+from ztgate.supervisor.launcher import address_problems, suite
 from ztgate.replicas import REPLICABLE, ReplicaError, envoy_endpoints, parse, plan
 from tests.procs import free_port
 from tests.suite_pki import mesh_env

@@ -12,7 +12,7 @@ from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, validate
 from ztgate.serve import render_envoy
-from ztgate.launcher import children_config
+from ztgate.supervisor.launcher import children_config
 from tests.suite_pki import mesh_env, shared_pki
 
 TRACED = {"ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": "127.0.0.1:6317",

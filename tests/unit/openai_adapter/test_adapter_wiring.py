@@ -13,7 +13,7 @@ from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.envoy_config import validate
 from ztgate.serve import render_envoy
-from ztgate.launcher import address_problems, suite
+from ztgate.supervisor.launcher import address_problems, suite
 from tests.suite_pki import PLAINTEXT
 
 MODEL = ZtgateConfig().inference.model_name

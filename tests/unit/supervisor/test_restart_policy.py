@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 from ztgate.supervisor.policy import FailureStreak, RestartBudget
 
 SETTINGS = SupervisorSettings(backoff={"initial_s": 1.0, "max_s": 8.0}, max_restarts=5,

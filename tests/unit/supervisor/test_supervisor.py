@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from ztgate.supervisor.child import StartError
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 from ztgate.supervisor.supervisor import Supervisor
 
 FAST = SupervisorSettings(check_interval_s=0.01, check_timeout_s=0.05, failure_threshold=3,

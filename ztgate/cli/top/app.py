@@ -11,8 +11,8 @@ from collections import deque
 from typing import TextIO
 
 from ztgate.config import ZtgateConfig
-from ztgate.top.samples import Snapshot, now, read_collector, read_envoy
-from ztgate.top.view import Layout, render
+from ztgate.cli.top.samples import Snapshot, now, read_collector, read_envoy
+from ztgate.cli.top.view import Layout, render
 
 # Seconds of snapshots kept: the first-token quantiles and the served split are over this.
 WINDOW_S = 60.0
@@ -25,7 +25,7 @@ HOME_CLEAR = "\x1b[H\x1b[2J"
 
 async def snapshot(config: ZtgateConfig) -> Snapshot:
     """One reading of the collector, Envoy and every part's health, concurrently."""
-    from ztgate.launcher import part_health
+    from ztgate.supervisor.launcher import part_health
 
     snap = Snapshot(at=now())
     metrics_url = f"http://{config.telemetry.metrics.listen}/metrics"
