@@ -94,15 +94,20 @@ def env_var(path: str) -> str:
 
 
 def refuse_moved(moved: Mapping[str, str], file_data: Mapping[str, Any], file: object,
-                 env_data: Mapping[str, Any]) -> None:
+                 environ: Mapping[str, str]) -> None:
     """A key that moved ({old dotted path: new}) is an error naming its new place, wherever it is
-    set: never silently ignored, never silently mapped."""
+    set (the file, a ZTGATE_* variable for it or for a key under it): never silently ignored,
+    never silently mapped."""
     problems = []
     for old, new in moved.items():
         if _lookup(file_data, old):
             problems.append(f"  {old} (in {file}) has moved: it is now {new}")
-        if _lookup(env_data, old):
-            problems.append(f"  {env_var(old)} sets {old}, which has moved: use {env_var(new)} ({new})")
+        prefix = env_var(old)
+        for name in sorted(environ):
+            if name == prefix or name.startswith(prefix + "__"):
+                below = name[len(prefix):].lower().replace("__", ".")
+                problems.append(f"  {name} sets {old}{below}, which has moved: use "
+                                f"{env_var(new)}{name[len(prefix):]} ({new}{below})")
     if problems:
         raise ConfigError("configuration keys that have moved (CHANGELOG.md):\n" + "\n".join(problems))
 
@@ -126,9 +131,9 @@ def load_settings(model: type[M], path: Path | str | None = None,
     # Start from the defaults so a partial section (one key of an instance) keeps the rest.
     data: dict[str, Any] = model().model_dump()
     from_file = read_yaml(Path(chosen)) if chosen else {}
-    from_env = env_overrides(environ)
     moved = getattr(model, "MOVED_KEYS", {}) if moved is None else moved
-    refuse_moved(moved, from_file, chosen, from_env)
+    refuse_moved(moved, from_file, chosen, environ)
+    from_env = env_overrides(environ)
     data = _merge(_merge(data, from_file), from_env)
     source = f"file {chosen} and ZTGATE_* environment" if chosen else "ZTGATE_* environment"
     try:

@@ -56,6 +56,25 @@ def test_a_moved_key_in_the_environment_is_refused_naming_its_new_variable(old: 
     assert f"{_env(old)} sets {old}, which has moved: use {_env(new)} ({new})" in str(refused.value)
 
 
+def test_a_variable_for_a_key_under_a_moved_section_names_its_own_new_variable() -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_settings(ZtgateConfig, None, environ={"ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS": "7"})
+    assert ("ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS sets gateway.inference_breakers.max_requests, "
+            "which has moved: use ZTGATE_GATEWAY__INFERENCE__BREAKERS__MAX_REQUESTS "
+            "(gateway.inference.breakers.max_requests)") in str(refused.value)
+    moved = load_settings(ZtgateConfig, None, environ={"ZTGATE_GATEWAY__INFERENCE__BREAKERS__MAX_REQUESTS": "7"})
+    assert moved.gateway.inference.breakers.max_requests == 7
+
+
+def test_every_moved_key_is_named_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "ztgate.yaml"
+    path.write_text("gateway:\n  inference_retries: 0\n  redaction_timeout_s: 5\n")
+    with pytest.raises(ConfigError) as refused:
+        load_settings(ZtgateConfig, path, environ={"ZTGATE_SUPERVISOR__BACKOFF_MAX_S": "9"})
+    assert sorted(line.split()[0] for line in str(refused.value).splitlines()[1:]) == [
+        "ZTGATE_SUPERVISOR__BACKOFF_MAX_S", "gateway.inference_retries", "gateway.redaction_timeout_s"]
+
+
 @pytest.mark.parametrize(("old", "new"), sorted(MOVED_KEYS.items()))
 def test_the_new_place_is_a_key_that_loads(tmp_path: Path, old: str, new: str) -> None:
     path = tmp_path / "ztgate.yaml"
