@@ -1,8 +1,10 @@
-"""The JSON Schema of ztgate.yaml, generated from the settings classes and the comment above each key.
+"""The JSON Schema of ztgate.yaml and ztgate.example.yaml, generated from the settings classes and
+the comment above each key.
 
 Each key is documented once, by the comment above its declaration (docs/style.md, convention 4); this
-reads those comments into the schema's descriptions, so editors and validators see the same words.
-`python -m ztgate.config_schema` rewrites docs/ztgate.schema.json; a test fails when it drifts.
+reads those comments into the schema's descriptions and the example's comments, so editors,
+validators and readers see the same words. `python -m ztgate.config_schema` rewrites both
+docs/ztgate.schema.json and ztgate.example.yaml; a test fails when either drifts.
 """
 
 from __future__ import annotations
@@ -11,15 +13,29 @@ import ast
 import inspect
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic import BaseModel
 
 from ztgate.common import paths
 from ztgate.config import ZtgateConfig
 
 SCHEMA_FILE = Path("docs") / "ztgate.schema.json"
+EXAMPLE_FILE = Path("ztgate.example.yaml")
+_WIDTH = 100
+
+EXAMPLE_HEADER = """\
+# ztgate.yaml with every key at its default, each with its meaning: generated from the settings
+# classes and the comment above each key (`python -m ztgate.config_schema`; do not edit by hand).
+# Left out, since their defaults depend on the machine: redaction.policies (the shipped folder
+# ztgate/redaction/policies) and redaction.cache_dir ($ZTGATE_CACHE_DIR or ~/.cache/ztgate).
+# Any key can be overridden by an environment variable naming its path with double underscores,
+# e.g. ZTGATE_REDACTION__WORKERS=2. hash_key and encrypt_key are generated per install into
+# redaction.keys_file unless set here.
+"""
 
 
 def _models(root: type[BaseModel]) -> dict[str, type[BaseModel]]:
@@ -101,10 +117,50 @@ def render() -> str:
     return json.dumps(schema(), indent=2, sort_keys=True) + "\n"
 
 
+def _machine_dependent(value: Any) -> bool:
+    machine = (str(paths.cache_dir()), str(Path(__file__).resolve().parent))
+    if isinstance(value, list):
+        return any(_machine_dependent(v) for v in value)
+    return isinstance(value, str) and any(value == p or value.startswith(p + "/") for p in machine)
+
+
+def _section(model: type[BaseModel], instance: BaseModel, indent: int) -> list[str]:
+    """One section of the example: each key's comment, then the key at its default."""
+    lines: list[str] = []
+    comments = field_comments(model)
+    pad = " " * indent
+    for name in model.model_fields:
+        value = getattr(instance, name)
+        comment = textwrap.wrap(comments.get(name, ""), _WIDTH, initial_indent=pad + "# ",
+                                subsequent_indent=pad + "# ", break_on_hyphens=False)
+        if isinstance(value, BaseModel):
+            lines += [*comment, f"{pad}{name}:", *_section(type(value), value, indent + 2)]
+            continue
+        dumped = instance.model_dump(mode="json", include={name})[name]
+        if _machine_dependent(dumped):
+            continue
+        text = yaml.safe_dump(dumped, default_flow_style=True, width=10_000).strip()
+        text = text.removesuffix("...").strip()
+        lines += [*comment, f"{pad}{name}: {text}"]
+    return lines
+
+
+def example() -> str:
+    """ztgate.example.yaml: every key at its default, its comment above it."""
+    from ztgate.config import ZtgateConfig
+
+    return EXAMPLE_HEADER + "\n".join(_section(ZtgateConfig, ZtgateConfig(), 0)) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Writes the schema (to argv[0], default docs/ztgate.schema.json) and, without an argument,
+    the example file too."""
     out = Path(argv[0]) if argv else SCHEMA_FILE
     out.write_text(render(), encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
+    if not argv:
+        EXAMPLE_FILE.write_text(example(), encoding="utf-8")
+        print(f"wrote {EXAMPLE_FILE}", file=sys.stderr)
     return 0
 
 

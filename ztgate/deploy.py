@@ -20,7 +20,7 @@ from pathlib import Path
 from ztgate import parts as suite_parts
 from ztgate.common import pki
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render
+from ztgate.serve import render_envoy
 
 # Parts that run in containers of their own with a certificate (ztgate/parts.py: the suite's
 # servers, and Envoy).
@@ -85,7 +85,7 @@ def write_parts(config: ZtgateConfig, parts_dir: Path, mount: Path | None = None
         lines.append(f"{part}: {', '.join(sorted(str(p) for p in part_files(config, part)))} in {folder}")
     envoy_dir = parts_dir / pki.ENVOY
     bootstrap = envoy_dir / ENVOY_BOOTSTRAP
-    text = render(envoy_view(config, envoy_dir))  # checks every file it names, where it is now
+    text = render_envoy(envoy_view(config, envoy_dir))  # checks every file it names, where it is now
     if mount is not None:
         text = text.replace(f'"{envoy_dir}/', f'"{mount / pki.ENVOY}/')
     bootstrap.write_text(text)

@@ -94,7 +94,7 @@ def _every_server_identity() -> tuple[str, ...]:
 
 PARTS: tuple[Part, ...] = (
     # First, so that the others' telemetry has somewhere to land; every part exports to it.
-    Part("telemetry", "telemetry", "telemetry.server.listen", also_listens=("telemetry.metrics_listen",),
+    Part("telemetry", "telemetry", "telemetry.server.listen", also_listens=("telemetry.metrics.listen",),
          service=TELEMETRY_SERVICE, serve=("telemetry",), identity="telemetry",
          callers=("envoy", OPERATOR, EVERY_SERVER)),
     # Only Envoy calls redaction and inference (and the operator's health checks; the collector's

@@ -56,7 +56,7 @@ from ztgate.common.process import free_address, spawn
 from ztgate_bench.redaction_metrics import percentile
 from ztgate.common.lifetime import descendants, group_members
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import listen_variables
+from ztgate.supervisor.launcher import listen_variables
 
 DEFAULT_DURATION_S = 20.0
 DEFAULT_CLIENTS = 2
@@ -497,7 +497,7 @@ async def _phases(up: UpSuite, token: str, runtime_key: str, slow_stop_s: float,
             details = sorted({f"{c.code}: {c.detail}" for c in calls if c.code != "OK"})[:3]
             raise RuntimeError(f"the healthy suite failed {baseline.lost} of {baseline.calls} calls ({'; '.join(details)}); "
                                "on a machine too busy for the first-token budget, raise "
-                               "gateway.inference_per_try_timeout_s (and telemetry.slo.ttft_trip_ms with it)")
+                               "gateway.inference.per_try_timeout_s (and telemetry.slo.ttft_trip_ms with it)")
         results = []
         for name in faults:
             if load.done():

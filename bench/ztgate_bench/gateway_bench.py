@@ -48,7 +48,7 @@ from ztgate.common.identity import bearer
 from ztgate.common.settings import ClientTlsSettings
 from ztgate.common.tls import access_interceptors, add_port, open_channel
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import mesh_env
+from ztgate.supervisor.launcher import mesh_env
 from ztgate.parts import INFERENCE_SERVICE
 from ztgate.gen.inference.v1 import inference_pb2, inference_pb2_grpc
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
@@ -249,7 +249,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     in `logs`. `upstream_args` go to the echo upstream's command line. `redaction_replicas`
     processors run side by side, each an endpoint of Envoy's redaction clusters (as under
     `ztgate up --replicas redaction=N`); RunningParts.redaction is the first."""
-    from ztgate.gateway.envoy_config import render
+    from ztgate.serve import render_envoy
     from ztgate.gateway.envoy_process import envoy_argv
 
     if redaction_replicas < 1:
@@ -288,7 +288,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         "gateway": gateway, "inference": inference,
         "redaction": config.redaction.model_copy(update={"server": server})})
     bootstrap = logs / "envoy.yaml"
-    bootstrap.write_text(render(config, endpoints={"redaction": replicas}))
+    bootstrap.write_text(render_envoy(config, endpoints={"redaction": replicas}))
     python = [sys.executable, "-m"]
     argvs = {
         **{f"redaction{'' if i == 0 else f'-{i + 1}'}": (
@@ -309,8 +309,8 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         from ztgate.redaction.anonymising import keys
 
         # Made once, before the replicas start (as `ztgate up` does): they must not race to write it.
-        keys.resolve(config.model_copy(update={"redaction": config.redaction.model_copy(
-            update={"keys_file": logs / "keys" / "redaction.json"})}))
+        keys.resolve(config.redaction.model_copy(update={"keys_file": logs / "keys" / "redaction.json"}),
+                     config.gateway.listen)
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():

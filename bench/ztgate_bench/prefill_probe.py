@@ -6,7 +6,7 @@ Envoy, one greedy Generate of one token per prompt size, each prompt new text (s
 it records the engine's own time to first token (`timings.ttft_ms`), the prompt's true token count
 (`usage.prompt_tokens`), which instance answered, and the budget the gateway gave the call; then it fits
 a line through the primary's times: its slope is the measured prefill rate per 1,000 tokens, to set
-`gateway.inference_per_try_timeout_per_1k_tokens_s` by. Runs before any load, one call at a time.
+`gateway.inference.per_try_timeout_per_1k_tokens_s` by. Runs before any load, one call at a time.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _WORDS = ("the of and to in is that for it as with was on be at by this had not 
           "work long get here between both life being under never day same another know while last might us "
           "great old year off come since against go came right used take three").split()
 # Each call's deadline: a 6,000-token prefill on a 2-core CPU takes over two minutes; below the
-# gateway's whole-call limit (gateway.inference_timeout_s, 300 s).
+# gateway's whole-call limit (gateway.inference.timeout_s, 300 s).
 CALL_TIMEOUT_S = 290.0
 
 
@@ -134,7 +134,7 @@ def render(points: Sequence[PrefillPoint], budget: FirstTokenBudget) -> list[str
         verdict = ("covers it" if budget.per_1k_tokens_s >= needed else
                    "is below it: long prompts on a healthy primary are hedged onto the fallback")
         lines += ["", f"Every size the primary answered fits its budget with "
-                      f"`gateway.inference_per_try_timeout_per_1k_tokens_s` of at least {needed:.1f} s; the "
+                      f"`gateway.inference.per_try_timeout_per_1k_tokens_s` of at least {needed:.1f} s; the "
                       f"configured {budget.per_1k_tokens_s:g} s {verdict}."]
     return lines
 

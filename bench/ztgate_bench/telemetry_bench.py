@@ -134,7 +134,7 @@ async def e2e(points_per_export: int, exports: int, inflight: int, seed: int
 
     server_cpu, load_cpu = _cpus()
     settings = TelemetrySettings(server=ServerSettings(listen="127.0.0.1:0", shutdown_grace_s=1),
-                                 metrics_listen="127.0.0.1:0", slo=SloSettings(enabled=False))
+                                 metrics={"listen": "127.0.0.1:0"}, slo=SloSettings(enabled=False))
     collector = build_collector(settings)
     runtime = Runtime(build_spec(collector), settings.server, OtelSettings())
     port = await runtime.start()

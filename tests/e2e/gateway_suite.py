@@ -23,12 +23,12 @@ from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.common.tls import add_port
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.redaction.vault import PLACEHOLDER_RE
-from ztgate.launcher import mesh_env as part_mesh_env
+from ztgate.supervisor.launcher import mesh_env as part_mesh_env
 from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT, mesh_env, shared_pki
 
@@ -159,7 +159,7 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
     env = {"ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
-           "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": str(message_timeout_s),
+           "ZTGATE_GATEWAY__REDACTION__MESSAGE_TIMEOUT_S": str(message_timeout_s),
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": f"127.0.0.1:{primary.port}",
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": f"127.0.0.1:{fallback.port}",
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address,
@@ -177,7 +177,7 @@ async def start_suite(logs: Path, *, policies: dict[str, str], message_timeout_s
         "ZTGATE_REDACTION__POLICIES": f"[{folder}]", "ZTGATE_CACHE_DIR": str(compiled_cache_dir()),
         **(redaction_env or {})})
     bootstrap = logs / "envoy.yaml"
-    bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=gateway_env)))
+    bootstrap.write_text(render_envoy(load_settings(ZtgateConfig, None, environ=gateway_env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)
     suite = Suite(redaction, envoy, primary, fallback, gateway_env["ZTGATE_GATEWAY__LISTEN"],
                   gateway_env["ZTGATE_GATEWAY__ADMIN"], redaction_address, env, logs, [])
@@ -222,7 +222,7 @@ async def add_gateway(suite: Suite, name: str, gateway_env: dict[str, str],
     env = {**suite.env, "ZTGATE_GATEWAY__LISTEN": f"127.0.0.1:{free_port()}",
            "ZTGATE_GATEWAY__ADMIN": f"127.0.0.1:{free_port()}", **gateway_env}
     bootstrap = suite.logs / f"{name}.yaml"
-    text = render(load_settings(ZtgateConfig, None, environ=env))
+    text = render_envoy(load_settings(ZtgateConfig, None, environ=env))
     if edit is not None:
         tree = yaml.safe_load(text)
         edit(tree)

@@ -43,7 +43,7 @@ SECRETS = (AWS, GITHUB)
 CANARIES = PII + SECRETS
 PROMPT = (f"Hi, I am {PERSON}. Mail me at {EMAIL} or call {PHONE}; my card is {CARD}. "
           f"Deploy with AWS key {AWS} and token {GITHUB}.")
-# The gateway's limit on one ext_proc answer (gateway.redaction_message_timeout_s) in this suite.
+# The gateway's limit on one ext_proc answer (gateway.redaction.message_timeout_s) in this suite.
 MESSAGE_TIMEOUT_S = 1.0
 BLOCKING_DEFAULT = """\
 # The built-in default policy, plus: prompts with a US SSN are refused.

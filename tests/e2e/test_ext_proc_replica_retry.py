@@ -77,8 +77,8 @@ async def test_a_scrub_stream_that_met_a_killed_replica_is_opened_on_the_other(t
            "ZTGATE_REDACTION__SERVER__LISTEN": replicas[0],
            "ZTGATE_TELEMETRY__SERVER__LISTEN": f"127.0.0.1:{free_port()}",
            # What is checked is which calls fail, not how fast (a shared 2-core machine).
-           "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": "10",
-           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "10"}
+           "ZTGATE_GATEWAY__REDACTION__MESSAGE_TIMEOUT_S": "10",
+           "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": "10"}
     children: list[Child] = []
     try:
         for number, address in enumerate(replicas):

@@ -46,8 +46,8 @@ DENSE = "Maria Garcia from Madrid wrote to Jan Kowalski in Warsaw and Ahmed Khan
 async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite]:
     suite = await start_suite(tmp_path_factory.mktemp("limits"), policies={"default.yaml": DEFAULT_POLICY},
                               message_timeout_s=MESSAGE_TIMEOUT_S, gateway_env={
-                                  "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_PER_KIB_S": str(PER_KIB_S),
-                                  "ZTGATE_GATEWAY__REDACTION_MAX_MESSAGE_TIMEOUT_S": str(MAX_MESSAGE_TIMEOUT_S)})
+                                  "ZTGATE_GATEWAY__REDACTION__MESSAGE_TIMEOUT_PER_KIB_S": str(PER_KIB_S),
+                                  "ZTGATE_GATEWAY__REDACTION__MAX_MESSAGE_TIMEOUT_S": str(MAX_MESSAGE_TIMEOUT_S)})
     try:
         yield suite
     finally:
@@ -155,7 +155,7 @@ async def test_a_request_too_slow_to_scrub_is_deadline_exceeded_before_envoy_giv
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED, info.value  # ours, not Envoy's UNAVAILABLE
     details = info.value.details()
     assert f"waits {wait:g} s" in details, details
-    assert "gateway.redaction_message_timeout_per_kib_s" in details and "nothing was forwarded" in details
+    assert "gateway.redaction.message_timeout_per_kib_s" in details and "nothing was forwarded" in details
     assert elapsed > MESSAGE_TIMEOUT_S  # past Envoy's own timer: only the override kept it waiting
     assert _overrides(suite) == {"received": overrides["received"] + 1, "ignored": overrides["ignored"]}
     assert "Maria" not in details

@@ -46,11 +46,11 @@ RUNTIME_KEY = "ztgate.inference.primary_percent"
 PREFILL_S_PER_TOKEN = 0.0005
 MAX_REQUESTS = 3
 GATEWAY_ENV = {
-    "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": "6",
-    "ZTGATE_GATEWAY__INFERENCE_STREAM_IDLE_TIMEOUT_S": "7",
-    "ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS": str(MAX_REQUESTS),
-    "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "1",
-    "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__INTERVAL_S": "0.5",
+    "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_MAX_S": "6",
+    "ZTGATE_GATEWAY__INFERENCE__STREAM_IDLE_TIMEOUT_S": "7",
+    "ZTGATE_GATEWAY__INFERENCE__BREAKERS__MAX_REQUESTS": str(MAX_REQUESTS),
+    "ZTGATE_GATEWAY__INFERENCE__OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "1",
+    "ZTGATE_GATEWAY__INFERENCE__OUTLIER_DETECTION__INTERVAL_S": "0.5",
 }
 PSEUDONYMIZE = "name: default\ndefault_action: pseudonymize\ndefault_secret_action: redact\n"
 FILLER = "the quick brown fox jumps over the lazy dog and "
@@ -69,7 +69,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     # a 6,000-token prompt of lowercase prose with NER takes seconds on a busy CPU, more than
     # Envoy's message_timeout alone allows, and must still succeed (issue #11).
     suite = await start_suite(tmp_path_factory.mktemp("slo"), policies={"default.yaml": PSEUDONYMIZE},
-                              message_timeout_s=GatewaySettings().redaction_message_timeout_s,
+                              message_timeout_s=GatewaySettings().redaction.message_timeout_s,
                               gateway_env=GATEWAY_ENV)
     for double in (suite.primary, suite.fallback):
         double.prefill_s_per_token = PREFILL_S_PER_TOKEN
@@ -240,7 +240,7 @@ async def test_a_primary_with_a_2s_first_token_trips_the_controller_through_rtds
     traffic is off the primary leaves it off, and the new one brings it back once healed."""
     listen = suite.env["ZTGATE_TELEMETRY__SERVER__LISTEN"]  # where Envoy's bootstrap subscribes
     metrics = f"127.0.0.1:{free_port()}"
-    env = {**PLAINTEXT, "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics,
+    env = {**PLAINTEXT, "ZTGATE_TELEMETRY__METRICS__LISTEN": metrics,
            "ZTGATE_TELEMETRY__SLO__MIN_SAMPLES": "4", "ZTGATE_TELEMETRY__SLO__WINDOW_S": "5",
            "ZTGATE_TELEMETRY__SLO__MIN_HOLD_S": "1", "ZTGATE_TELEMETRY__SLO__EVALUATE_INTERVAL_S": "0.2",
            "ZTGATE_TELEMETRY__SLO__PROBE_INTERVAL_S": "0.2",

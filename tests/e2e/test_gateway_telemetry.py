@@ -36,7 +36,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, render
+from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from tests.e2e.gateway_suite import wait_for
@@ -126,17 +127,17 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
            "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5",
            # A loaded CPU may take more than the default 1.2 s to a first token; one try per call
            # keeps one router span per trace.
-           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "60",
-           "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": "60",
-           "ZTGATE_GATEWAY__INFERENCE_STREAM_IDLE_TIMEOUT_S": "120",
-           "ZTGATE_GATEWAY__INFERENCE_RETRIES": "0",
+           "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_MAX_S": "60",
+           "ZTGATE_GATEWAY__INFERENCE__STREAM_IDLE_TIMEOUT_S": "120",
+           "ZTGATE_GATEWAY__INFERENCE__RETRIES": "0",
            # One inference process serves both routes: this suite is about telemetry, not failover.
            "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": inference_address,
            "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": inference_address,
            "ZTGATE_REDACTION__SERVER__LISTEN": redaction_address, **PLAINTEXT}
     metrics_address = f"127.0.0.1:{free_port()}"
     collector = spawn_service("telemetry", "telemetry", collector_address, logs, env={
-        "ZTGATE_TELEMETRY__METRICS_LISTEN": metrics_address,
+        "ZTGATE_TELEMETRY__METRICS__LISTEN": metrics_address,
         "ZTGATE_TELEMETRY__SLO__ENABLED": "false",
         "ZTGATE_TELEMETRY__FORWARD":
             f"[{{endpoint: '127.0.0.1:{recorder.port}', insecure: true, signals: [traces]}}]"})
@@ -150,7 +151,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
         "ZTGATE_INFERENCE__PRIMARY__BACKGROUND_SCORING": "false",
         "ZTGATE_INFERENCE__FALLBACK__BACKGROUND_SCORING": "false"})
     bootstrap = logs / "envoy.yaml"
-    bootstrap.write_text(render(load_settings(ZtgateConfig, None, environ=env)))
+    bootstrap.write_text(render_envoy(load_settings(ZtgateConfig, None, environ=env)))
     envoy = spawn("envoy", envoy_argv(bootstrap), logs)
     suite = Suite(collector, redaction, inference, envoy, recorder, env["ZTGATE_GATEWAY__LISTEN"],
                   env["ZTGATE_GATEWAY__ADMIN"], metrics_address)

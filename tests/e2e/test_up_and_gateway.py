@@ -23,7 +23,7 @@ from ztgate.common.config import load_settings
 from ztgate.common.settings import ClientTlsSettings
 from ztgate.common.tls import client_credentials
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
 from ztgate.gen.redaction.v1 import redaction_pb2_grpc
@@ -138,7 +138,7 @@ def test_services_export_rpc_metrics_to_the_suites_collector(suite) -> None:
     _cli(env, "redact", "--address", env["ZTGATE_GATEWAY__LISTEN"], "hello bob@example.com")
     deadline = time.monotonic() + 30
     while True:
-        with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+        with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS__LISTEN']}/metrics") as resp:
             body = resp.read().decode()
         if 'rpc_method="Redact"' in body:
             break
@@ -222,7 +222,7 @@ def test_envoy_takes_the_slo_split_from_the_collector_by_rtds_over_mtls(suite) -
         time.sleep(0.5)
     assert runtime["layers"][-1] == "ztgate_slo" and entry["final_value"] == "100"
     assert entry["layer_values"][-1] == "100"  # from the RTDS layer, not the console's
-    with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS_LISTEN']}/metrics") as resp:
+    with urllib.request.urlopen(f"http://{env['ZTGATE_TELEMETRY__METRICS__LISTEN']}/metrics") as resp:
         body = resp.read().decode()
     assert "ztgate_slo_rtds_subscribers 1.0" in body and "ztgate_slo_rtds_rejected_total 0.0" in body
 
@@ -243,7 +243,7 @@ def test_gateway_fails_closed_when_redaction_is_down(tmp_path: Path) -> None:
            **mesh_env()}
     config = load_settings(ZtgateConfig, None, environ=env)
     bootstrap = tmp_path / "envoy.yaml"
-    bootstrap.write_text(render(config))
+    bootstrap.write_text(render_envoy(config))
     envoy = spawn("envoy", envoy_argv(bootstrap), tmp_path)
     try:
         deadline = time.monotonic() + 30

@@ -42,10 +42,10 @@ from tests.procs import Child, alive, free_port
 pytestmark = pytest.mark.slow
 
 SUPERVISOR = {"ZTGATE_SUPERVISOR__CHECK_INTERVAL_S": "1", "ZTGATE_SUPERVISOR__CHECK_TIMEOUT_S": "2",
-              "ZTGATE_SUPERVISOR__BACKOFF_INITIAL_S": "0.5", "ZTGATE_SUPERVISOR__START_TIMEOUT_S": "600",
+              "ZTGATE_SUPERVISOR__BACKOFF__INITIAL_S": "0.5", "ZTGATE_SUPERVISOR__START_TIMEOUT_S": "600",
               # What is checked is which calls fail, not how fast the rest are (a shared 2-core
               # machine, vLLM beside two redaction replicas).
-              "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "30",
+              "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": "30",
               "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "0.5"}
 LOAD_CALLS = 40
 SESSIONS = 12

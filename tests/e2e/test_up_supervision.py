@@ -29,7 +29,7 @@ from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
 from ztgate.gen.redaction.v1 import redaction_pb2_grpc
 from ztgate.inference.client import build_request
-from ztgate.launcher import suite as suite_parts
+from ztgate.supervisor.launcher import suite as suite_parts
 from tests.e2e.gateway_suite import wait_for
 from tests.e2e.up_suite import ENV_KEYS, start_up, up_env
 from tests.procs import Child, alive, spawn
@@ -39,12 +39,12 @@ pytestmark = pytest.mark.slow
 # Quick to notice a frozen part: three failed checks a second apart, each given 2 s; and time for
 # vLLM to start on a small machine shared with other work.
 SUPERVISOR = {"ZTGATE_SUPERVISOR__CHECK_INTERVAL_S": "1", "ZTGATE_SUPERVISOR__CHECK_TIMEOUT_S": "2",
-              "ZTGATE_SUPERVISOR__FAILURE_THRESHOLD": "3", "ZTGATE_SUPERVISOR__BACKOFF_INITIAL_S": "0.5",
+              "ZTGATE_SUPERVISOR__FAILURE_THRESHOLD": "3", "ZTGATE_SUPERVISOR__BACKOFF__INITIAL_S": "0.5",
               "ZTGATE_SUPERVISOR__START_TIMEOUT_S": "600",
               # What is checked is that calls go on, not how fast: on a shared 2-core machine, with
               # vLLM restarting beside it, the fallback's first token can take longer than the
-              # 1.2 s TTFT budget of a try (gateway.inference_per_try_timeout_s).
-              "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": "30"}
+              # 1.2 s TTFT budget of a try (gateway.inference.per_try_timeout_s).
+              "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": "30"}
 # The target: of 60 calls under steady load while the primary is killed or frozen, at most
 # one is lost.
 LOAD_CALLS, MAX_LOST = 60, 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ztgate.launcher import listen_variables
+from ztgate.supervisor.launcher import listen_variables
 from tests.procs import Child, compiled_cache_dir, free_port, spawn
 
 # The settings of every address `up` listens on.
@@ -51,8 +51,8 @@ def plumbing_suite(logs: Path, **extra: str) -> Iterator[tuple[Child, dict[str, 
     2-core machine may take the fallback past the default 1.2 s; test_gateway_slo tests budgets):
     yields the child and its environment (`extra`: more ZTGATE_* settings), and stops it with
     SIGINT after."""
-    env = up_env(logs, ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S="10",
-                 ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S="10", **extra)
+    env = up_env(logs, ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S="10",
+                 ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_MAX_S="10", **extra)
     try:
         child = start_up(logs, env)
     except RuntimeError as exc:

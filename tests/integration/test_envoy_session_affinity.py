@@ -20,7 +20,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.redaction.client import redact
@@ -62,7 +62,7 @@ async def test_one_session_stays_on_one_replica_and_sessions_spread(tmp_path: Pa
     config = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_MESH__MTLS": "false", "ZTGATE_GATEWAY__LISTEN": gateway, "ZTGATE_GATEWAY__ADMIN": admin})
     bootstrap = tmp_path / "envoy.yaml"
-    bootstrap.write_text(render(config, endpoints={"redaction": [a_address, b_address]}))
+    bootstrap.write_text(render_envoy(config, endpoints={"redaction": [a_address, b_address]}))
     envoy = spawn("envoy", envoy_argv(bootstrap), tmp_path)
     try:
         deadline = time.monotonic() + 60
@@ -119,7 +119,7 @@ async def _calls_after_a_replica_dies(tmp_path: Path, edit=None) -> list[str | g
     config = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_MESH__MTLS": "false", "ZTGATE_GATEWAY__LISTEN": gateway, "ZTGATE_GATEWAY__ADMIN": admin,
         "ZTGATE_GATEWAY__HEALTH_INTERVAL_S": "5"})
-    text = render(config, endpoints={"redaction": [a_address, b_address]})
+    text = render_envoy(config, endpoints={"redaction": [a_address, b_address]})
     bootstrap = tmp_path / "envoy.yaml"
     bootstrap.write_text(edit(text) if edit else text)
     envoy = spawn("envoy", envoy_argv(bootstrap), tmp_path)

@@ -25,8 +25,8 @@ LAYERS: dict[str, int] = {
     "redaction": 3, "inference": 3, "telemetry": 3,
     "speculators": 4,  # training only: depends on inference, never the reverse
     "gateway": 5, "openai_adapter": 5,
-    "config": 6, "config_schema": 6, "supervisor": 6, "launcher": 6, "replicas": 6, "deploy": 6, "cli": 6,
-    "top": 6,
+    "config": 6, "config_schema": 6, "serve": 6, "supervisor": 6, "replicas": 6, "deploy": 6,
+    "cli": 6,  # with `ztgate top` (cli/top/)
 }
 
 # Arrows that break the rules today, each owned by the work that removes it; the test fails when
@@ -140,3 +140,40 @@ def test_the_known_exceptions_still_exist() -> None:
 def test_a_cycle_is_found() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+# The parts never read the whole configuration: each server takes its own inputs (its section and the
+# few values it needs from others), which the composition (ztgate/serve.py) builds.
+PARTS_WITHOUT_THE_WHOLE_CONFIGURATION = ("redaction", "inference", "telemetry", "gateway", "openai_adapter",
+                                         "speculators", "common", "protocols")
+
+
+def imports_of_the_whole_configuration(path: Path) -> list[int]:
+    """Lines of `path` that import ztgate.config, under TYPE_CHECKING or in a function too."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            hit = any(a.name == "ztgate.config" or a.name.startswith("ztgate.config.") for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            hit = (node.module == "ztgate.config" or (node.module or "").startswith("ztgate.config.")
+                   or (node.module == "ztgate" and any(a.name == "config" for a in node.names)))
+        else:
+            continue
+        if hit:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_part_imports_the_whole_configuration() -> None:
+    found = {f"{path.relative_to(ROOT)}:{line}"
+             for package in PARTS_WITHOUT_THE_WHOLE_CONFIGURATION
+             for path in sorted((PACKAGE / package).rglob("*.py"))
+             for line in imports_of_the_whole_configuration(path)}
+    assert found == set(), "build the part's inputs in ztgate/serve.py instead"
+
+
+def test_an_import_of_the_whole_configuration_is_found(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ztgate.config import Z\n"
+                      "def f():\n    from ztgate import config\nimport ztgate.common.config\n")
+    assert imports_of_the_whole_configuration(module) == [3, 5]

@@ -21,7 +21,7 @@ from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2
 from ztgate.gen.redaction.v1 import redaction_pb2
 from ztgate.gen.telemetry.v1 import telemetry_pb2
-from ztgate.launcher import LISTEN_SETTINGS, SERVED_PARTS, suite
+from ztgate.supervisor.launcher import LISTEN_SETTINGS, SERVED_PARTS, suite
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,7 +87,7 @@ ztgate.parts = module
 from ztgate import cli, deploy, replicas
 from ztgate.common import pki
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import LISTEN_SETTINGS, SERVED_PARTS, suite
+from ztgate.supervisor.launcher import LISTEN_SETTINGS, SERVED_PARTS, suite
 config = ZtgateConfig()
 print(json.dumps({
     "status": list(cli.STATUS_PARTS), "identities": list(pki.IDENTITIES), "deploy": list(deploy.PARTS),

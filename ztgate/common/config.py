@@ -78,6 +78,40 @@ def read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
+def _lookup(tree: Mapping[str, Any], path: str) -> bool:
+    """Whether the dotted key `path` is present in `tree`."""
+    node: Any = tree
+    for key in path.split("."):
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def env_var(path: str) -> str:
+    """The ZTGATE_* variable that sets the dotted key `path`."""
+    return ENV_PREFIX + path.upper().replace(".", "__")
+
+
+def refuse_moved(moved: Mapping[str, str], file_data: Mapping[str, Any], file: object,
+                 environ: Mapping[str, str]) -> None:
+    """A key that moved ({old dotted path: new}) is an error naming its new place, wherever it is
+    set (the file, a ZTGATE_* variable for it or for a key under it): never silently ignored,
+    never silently mapped."""
+    problems = []
+    for old, new in moved.items():
+        if _lookup(file_data, old):
+            problems.append(f"  {old} (in {file}) has moved: it is now {new}")
+        prefix = env_var(old)
+        for name in sorted(environ):
+            if name == prefix or name.startswith(prefix + "__"):
+                below = name[len(prefix):].lower().replace("__", ".")
+                problems.append(f"  {name} sets {old}{below}, which has moved: use "
+                                f"{env_var(new)}{name[len(prefix):]} ({new}{below})")
+    if problems:
+        raise ConfigError("configuration keys that have moved (CHANGELOG.md):\n" + "\n".join(problems))
+
+
 def _describe(exc: ValidationError, source: str) -> str:
     lines = [f"invalid configuration ({source}):"]
     for err in exc.errors():
@@ -88,15 +122,19 @@ def _describe(exc: ValidationError, source: str) -> str:
 
 
 def load_settings(model: type[M], path: Path | str | None = None,
-                  environ: Mapping[str, str] | None = None) -> M:
-    """Builds `model` from the file (explicit path, else $ZTGATE_CONFIG, else defaults) and env."""
+                  environ: Mapping[str, str] | None = None, moved: Mapping[str, str] | None = None) -> M:
+    """Builds `model` from the file (explicit path, else $ZTGATE_CONFIG, else defaults) and env;
+    a key of `moved` ({old dotted path: new}; default: the model's MOVED_KEYS) set in either is
+    refused naming its new place."""
     environ = os.environ if environ is None else environ
     chosen = path or environ.get(CONFIG_ENV)
     # Start from the defaults so a partial section (one key of an instance) keeps the rest.
     data: dict[str, Any] = model().model_dump()
-    if chosen:
-        data = _merge(data, read_yaml(Path(chosen)))
-    data = _merge(data, env_overrides(environ))
+    from_file = read_yaml(Path(chosen)) if chosen else {}
+    moved = getattr(model, "MOVED_KEYS", {}) if moved is None else moved
+    refuse_moved(moved, from_file, chosen, environ)
+    from_env = env_overrides(environ)
+    data = _merge(_merge(data, from_file), from_env)
     source = f"file {chosen} and ZTGATE_* environment" if chosen else "ZTGATE_* environment"
     try:
         return model.model_validate(data)

@@ -103,7 +103,7 @@ CATALOGUE: tuple[MetricSpec, ...] = (
                (OPERATION_NAME, REQUEST_MODEL, TENANT, INSTANCE), TPOT_BUCKETS_S),
     MetricSpec(FIRST_TOKEN_EXCESS, "histogram", "s",
                "Time to first token beyond the prompt's prefill allowance (gateway."
-               "inference_per_try_timeout_per_1k_tokens_s per 1,000 prompt tokens)",
+               "gateway.inference.per_try_timeout_per_1k_tokens_s per 1,000 prompt tokens)",
                (OPERATION_NAME, REQUEST_MODEL, TENANT, INSTANCE), LATENCY_BUCKETS_S),
     MetricSpec(SPEC_DRAFT_TOKENS, "counter", "{token}", "Draft tokens proposed by speculation",
                (REQUEST_MODEL, INSTANCE)),

@@ -30,6 +30,15 @@ def host_port(value: str) -> str:
     return value
 
 
+def listen_address(value: str) -> str:
+    """`value` when it is HOST:PORT with a port 0-65535 (0: any free port), the form of a listen
+    setting (loopback or TLS is checked where the server starts); else ValueError."""
+    _, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"{value!r} must be HOST:PORT, with a port from 0 to 65535")
+    return value
+
+
 class Strict(BaseModel):
     """Base for settings models: unknown keys are errors, not silently ignored."""
 
@@ -101,12 +110,9 @@ class ServerSettings(Strict):
     @field_validator("listen")
     @classmethod
     def _host_and_port(cls, value: str) -> str:
-        # The form only (loopback or TLS is checked where the server starts): refused at load, so
-        # a mistyped `--listen` or ZTGATE_*__LISTEN stops start-up naming its key.
-        _, sep, port = value.rpartition(":")
-        if not sep or not port.isdigit() or int(port) > 65535:
-            raise ValueError(f"{value!r} must be HOST:PORT, with a port from 0 to 65535")
-        return value
+        # The form only: refused at load, so a mistyped `--listen` or ZTGATE_*__LISTEN stops
+        # start-up naming its key.
+        return listen_address(value)
 
 
 class OtelSettings(Strict):

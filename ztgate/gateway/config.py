@@ -175,47 +175,54 @@ class OpenAIUpstreamSettings(Strict):
         return urlsplit(self.base_url).path.rstrip("/")
 
 
-class GatewaySettings(Strict):
-    # Envoy's gRPC ingress, the only address clients use.
-    listen: str = "127.0.0.1:8080"
-    # Envoy's admin console; loopback only (anything else is refused): it has no authentication,
-    # and POST /runtime_modify moves traffic and lifts limits, POST /quitquitquit stops Envoy.
-    admin: str = "127.0.0.1:9901"
+class GatewayRedactionSettings(Strict):
+    """How long Envoy waits for the redaction service (its ext_proc and Redaction route)."""
+
     # Route timeout of redaction calls, seconds.
-    redaction_timeout_s: float = Field(default=15.0, gt=0)
+    timeout_s: float = Field(default=15.0, gt=0)
     # Seconds the redaction service may take to answer one ext_proc message (scrubbing a prompt, one
     # chunk of an answer); past it the inference call fails (closed) and nothing more is forwarded.
-    redaction_message_timeout_s: float = Field(default=2.0, gt=0)
+    message_timeout_s: float = Field(default=2.0, gt=0)
     # Seconds more per KiB of a request body above 4 KiB: the redaction service first tells Envoy
     # to wait that much longer for the scrubbed body (ext_proc override_message_timeout), and its
     # analyses end by the same time (ztgate/common/scrub_timeout.py). NER reads a prompt whole:
     # the worst prose measured (name-dense; lowercase) took 0.15-0.19 (0.12-0.14) s a KiB on one
     # worker and 2 busy shared cores, ordinary prose 0.004; 0.25 leaves room for a busier host.
-    redaction_message_timeout_per_kib_s: float = Field(default=0.25, ge=0)
+    message_timeout_per_kib_s: float = Field(default=0.25, ge=0)
     # The longest Envoy waits for one scrubbed request body, seconds (its ext_proc
     # max_message_timeout): the scaled wait stops here, and so does the scrub. 20 s covers a
     # limits.max_prompt_bytes (64 KiB) prompt at the rate above; redaction.analysis_timeout_s must
     # be at least this (checked at load), since no one analysis runs longer than that.
-    redaction_max_message_timeout_s: float = Field(default=20.0, gt=0)
-    # Seconds between Envoy's gRPC health checks of each upstream.
-    health_interval_s: float = Field(default=1.0, gt=0)
+    max_message_timeout_s: float = Field(default=20.0, gt=0)
+
+    @model_validator(mode="after")
+    def _message_timeouts_nest(self) -> "GatewayRedactionSettings":
+        if self.max_message_timeout_s < self.message_timeout_s:
+            raise ValueError("max_message_timeout_s must be at least message_timeout_s (Envoy's wait "
+                             "for every message)")
+        return self
+
+
+class GatewayInferenceSettings(Strict):
+    """How Envoy routes an inference call: timeouts, retries, breakers, outlier detection."""
+
     # Seconds a whole inference call may take (a long answer is not a slow service); also the cap
     # on a client's grpc-timeout.
-    inference_timeout_s: float = Field(default=300.0, gt=0)
+    timeout_s: float = Field(default=300.0, gt=0)
     # Seconds one try may wait for response headers, which the inference service sends with the
     # first token, on a short prompt; past it Envoy abandons the try and retries on the other
     # instance. Longer prompts get more (next keys): the gateway sets each call's per-try timeout.
-    inference_per_try_timeout_s: float = Field(default=1.2, gt=0)
+    per_try_timeout_s: float = Field(default=1.2, gt=0)
     # Seconds more per 1,000 estimated prompt tokens (prefill). Measured with `ztgate bench
     # failover`'s long-prompt probe on the default suite (2-core CPU, vLLM on one thread): 5 to 6 s
     # per 1,000 estimated tokens up to 4,000, 9.4 s at 8,000 and 11.8 s at 12,000 (about 6,300 model
     # tokens; attention grows with the square of the prompt). 12 covers the issue's range on a quiet
     # host; past it, or on a busy one, the call is hedged (the losing twin stops at once). Lower it on
     # faster hardware.
-    inference_per_try_timeout_per_1k_tokens_s: float = Field(default=12.0, ge=0)
+    per_try_timeout_per_1k_tokens_s: float = Field(default=12.0, ge=0)
     # The per-try timeout never exceeds this, however long the prompt (a 4,200-token prompt took
     # 75 s to its first token on the default suite).
-    inference_per_try_timeout_max_s: float = Field(default=150.0, gt=0)
+    per_try_timeout_max_s: float = Field(default=150.0, gt=0)
     # UTF-8 bytes per token in the gateway's estimate of a prompt's tokens (it has no tokenizer).
     # The default model's tokenizer measures 3.2 on English prose, 4.0 on Python, 2.7 on YAML,
     # 2.2 on Chinese and 1.0-1.3 on digits or random strings; 2.5 errs towards more tokens
@@ -223,14 +230,41 @@ class GatewaySettings(Strict):
     prompt_bytes_per_token: float = Field(default=2.5, gt=0)
     # Seconds an inference call may go without a byte either way (a model that hangs after its
     # first chunk); longer than the largest per-try timeout, since prefill sends nothing.
-    inference_stream_idle_timeout_s: float = Field(default=240.0, gt=0)
+    stream_idle_timeout_s: float = Field(default=240.0, gt=0)
     # Retries of an inference call on connect failure, reset, per-try timeout, UNAVAILABLE or
     # RESOURCE_EXHAUSTED. Each retry goes to the next instance in priority order; with two
     # instances a second retry would go back to the one that already failed this call, so 1.
-    inference_retries: int = Field(default=1, ge=0, le=5)
+    retries: int = Field(default=1, ge=0, le=5)
     # Circuit breakers and outlier detection on each inference instance.
-    inference_breakers: GatewayBreakerSettings = GatewayBreakerSettings()
-    inference_outlier_detection: GatewayOutlierSettings = GatewayOutlierSettings()
+    breakers: GatewayBreakerSettings = GatewayBreakerSettings()
+    outlier_detection: GatewayOutlierSettings = GatewayOutlierSettings()
+
+    @model_validator(mode="after")
+    def _timeouts_nest(self) -> "GatewayInferenceSettings":
+        if self.per_try_timeout_max_s < self.per_try_timeout_s:
+            raise ValueError("per_try_timeout_max_s must be at least per_try_timeout_s")
+        if self.per_try_timeout_max_s >= self.timeout_s:
+            raise ValueError("per_try_timeout_max_s must be below timeout_s "
+                             "(Envoy ignores a per-try timeout as long as the whole call's)")
+        if self.stream_idle_timeout_s <= self.per_try_timeout_max_s:
+            raise ValueError("stream_idle_timeout_s must exceed per_try_timeout_max_s "
+                             "(nothing flows while a long prompt is prefilled)")
+        return self
+
+
+class GatewaySettings(Strict):
+    # Envoy's gRPC ingress, the only address clients use.
+    listen: str = "127.0.0.1:8080"
+    # Envoy's admin console; loopback only (anything else is refused): it has no authentication,
+    # and POST /runtime_modify moves traffic and lifts limits, POST /quitquitquit stops Envoy.
+    admin: str = "127.0.0.1:9901"
+    # Envoy's waits for the redaction service: the route timeout, and each ext_proc message's.
+    redaction: GatewayRedactionSettings = GatewayRedactionSettings()
+    # Seconds between Envoy's gRPC health checks of each upstream.
+    health_interval_s: float = Field(default=1.0, gt=0)
+    # Envoy's routing of inference calls: timeouts (the first token's by prompt size), retries,
+    # circuit breakers and outlier detection on each instance.
+    inference: GatewayInferenceSettings = GatewayInferenceSettings()
     # Envoy's OpenTelemetry tracer: a span per call, continuing a client's traceparent and passed on
     # to the redaction (ext_proc) and inference services, exported over OTLP/gRPC to `otel.endpoint`.
     # Rendered only while `otel.enabled` is on (`ztgate up` turns it on); false keeps Envoy untraced.
@@ -306,25 +340,6 @@ class GatewaySettings(Strict):
                              "comes from its token (gateway.auth), never from its certificate")
         return value
 
-    @model_validator(mode="after")
-    def _timeouts_nest(self) -> "GatewaySettings":
-        if self.inference_per_try_timeout_max_s < self.inference_per_try_timeout_s:
-            raise ValueError("inference_per_try_timeout_max_s must be at least inference_per_try_timeout_s")
-        if self.inference_per_try_timeout_max_s >= self.inference_timeout_s:
-            raise ValueError("inference_per_try_timeout_max_s must be below inference_timeout_s "
-                             "(Envoy ignores a per-try timeout as long as the whole call's)")
-        if self.inference_stream_idle_timeout_s <= self.inference_per_try_timeout_max_s:
-            raise ValueError("inference_stream_idle_timeout_s must exceed inference_per_try_timeout_max_s "
-                             "(nothing flows while a long prompt is prefilled)")
-        return self
-
-    @model_validator(mode="after")
-    def _message_timeouts_nest(self) -> "GatewaySettings":
-        if self.redaction_max_message_timeout_s < self.redaction_message_timeout_s:
-            raise ValueError("redaction_max_message_timeout_s must be at least "
-                             "redaction_message_timeout_s (Envoy's wait for every message)")
-        return self
-
     def door_options(self) -> DoorOptions:
         """The OpenAI door's field options, as the ext_proc processor applies them."""
         return DoorOptions(pass_non_text_parts=self.openai_non_text_parts == "pass",
@@ -334,17 +349,18 @@ class GatewaySettings(Strict):
     @property
     def scrub_timeouts(self) -> ScrubTimeouts:
         """Envoy's wait for the redaction service's answer on a request body, by its size."""
-        return ScrubTimeouts(base_s=self.redaction_message_timeout_s,
-                             per_kib_s=self.redaction_message_timeout_per_kib_s,
-                             max_s=self.redaction_max_message_timeout_s)
+        return ScrubTimeouts(base_s=self.redaction.message_timeout_s,
+                             per_kib_s=self.redaction.message_timeout_per_kib_s,
+                             max_s=self.redaction.max_message_timeout_s)
 
     @property
     def first_token_budget(self) -> FirstTokenBudget:
         """The per-try timeout of an inference call as a function of its prompt."""
-        return FirstTokenBudget(base_s=self.inference_per_try_timeout_s,
-                                per_1k_tokens_s=self.inference_per_try_timeout_per_1k_tokens_s,
-                                max_s=self.inference_per_try_timeout_max_s,
-                                bytes_per_token=self.prompt_bytes_per_token)
+        inference = self.inference
+        return FirstTokenBudget(base_s=inference.per_try_timeout_s,
+                                per_1k_tokens_s=inference.per_try_timeout_per_1k_tokens_s,
+                                max_s=inference.per_try_timeout_max_s,
+                                bytes_per_token=inference.prompt_bytes_per_token)
 
     @field_validator("listen", "admin")
     @classmethod

@@ -6,9 +6,9 @@ from __future__ import annotations
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import jinja2
 import yaml
@@ -23,8 +23,29 @@ from ztgate.gateway.envoy_process import envoy_binary
 from ztgate.gateway.ingress import SHRINK_HEAP_AT, STOP_REQUESTS_AT
 from ztgate.gateway.openai_routes import adapter_upstream, openai_door
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+from ztgate.common.settings import MeshSettings, OtelSettings
+from ztgate.gateway.config import GatewaySettings
+from ztgate.inference.limits import RequestLimits
+
+
+@dataclass(frozen=True)
+class EnvoyInputs:
+    """What Envoy's bootstrap is rendered from: the gateway's own section, and the few values it
+    needs from the others (built from the whole configuration by ztgate/serve.py)."""
+
+    gateway: GatewaySettings
+    otel: OtelSettings
+    mesh: MeshSettings
+    limits: RequestLimits
+    # The parts Envoy routes to, by cluster (redaction, inference_primary, inference_fallback).
+    upstreams: Mapping[str, str]
+    # The collector's OTLP address, which also serves the SLO controller's runtime layer (RTDS).
+    collector: str
+    rtds_layer: str
+    runtime_key: str
+    # ztgate's own model behind the HTTP door: (the adapter's listen address, the model's name),
+    # None when the adapter does not run.
+    adapter: tuple[str, str] | None = None
 
 
 # Package data (pyproject's package-data): found the same way in an editable or a wheel install.
@@ -77,21 +98,21 @@ REDACTION_BREAKERS = {"max_connections": 1024, "max_pending_requests": 1024,
                       "max_requests": 1024, "max_retries": 64}
 
 
-def _ingress(config: ZtgateConfig) -> dict[str, object]:
+def _ingress(config: EnvoyInputs) -> dict[str, object]:
     """The listener's and the overload manager's limits (gateway.ingress), with the heap
     pressures at which Envoy acts."""
     return {**config.gateway.ingress.model_dump(), "shrink_heap_at": SHRINK_HEAP_AT,
             "stop_requests_at": STOP_REQUESTS_AT}
 
 
-def _health_breakers(config: ZtgateConfig) -> dict[str, int]:
+def _health_breakers(config: EnvoyInputs) -> dict[str, int]:
     """The tokenless health route's own cluster: a handful of calls in flight, no retries."""
     limit = config.gateway.ingress.health_max_requests
     return {"max_connections": limit, "max_pending_requests": limit, "max_requests": limit,
             "max_retries": 1}
 
 
-def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
+def _tracing(config: EnvoyInputs) -> dict[str, object] | None:
     """Envoy's tracer settings, or None: traced only while OpenTelemetry export is on."""
     if not (config.otel.enabled and config.gateway.tracing):
         return None
@@ -102,7 +123,7 @@ def _tracing(config: ZtgateConfig) -> dict[str, object] | None:
             "max_inflight_exports": TRACE_MAX_INFLIGHT_EXPORTS}
 
 
-def _auth(config: ZtgateConfig) -> dict | None:
+def _auth(config: EnvoyInputs) -> dict | None:
     """The jwt_authn settings, or None when no JWKS is configured (no token checked; allowed on a
     loopback listener only, `check_exposure`)."""
     auth = config.gateway.auth
@@ -126,25 +147,25 @@ def _auth(config: ZtgateConfig) -> dict | None:
                        for name, prefixes in SCOPES.items()]}
 
 
-def rate_limit_in_force(config: ZtgateConfig) -> tuple[int, int] | None:
+def rate_limit_in_force(gateway: GatewaySettings) -> tuple[int, int] | None:
     """(calls per second, burst) of each tenant's bucket in Envoy, or None: on by default wherever
     tokens are on or the listener is off loopback (GatewayRateLimitSettings)."""
-    limit = config.gateway.rate_limit
-    exposed = config.gateway.auth.jwks_path is not None or not _on_loopback(config.gateway.listen)
+    limit = gateway.rate_limit
+    exposed = gateway.auth.jwks_path is not None or not _on_loopback(gateway.listen)
     per_s = limit.per_s(tokens_or_exposed=exposed)
     return None if per_s is None else (per_s, limit.burst or per_s)
 
 
-def _rate_limit(config: ZtgateConfig) -> dict | None:
+def _rate_limit(config: EnvoyInputs) -> dict | None:
     """Token bucket per tenant (refilled every second), or None when no limit applies."""
-    in_force = rate_limit_in_force(config)
+    in_force = rate_limit_in_force(config.gateway)
     if in_force is None:
         return None
     return {"per_s": in_force[0], "burst": in_force[1],
             "max_tenants": config.gateway.rate_limit.max_tenants}
 
 
-def _mesh(config: ZtgateConfig) -> dict | None:
+def _mesh(config: EnvoyInputs) -> dict | None:
     """Envoy's side of the suite's mTLS (its certificate, the CA), or None when it is off."""
     if not config.mesh.mtls:
         return None
@@ -163,12 +184,11 @@ def _on_loopback(address: str) -> bool:
     return is_loopback(host)
 
 
-def check_exposure(config: ZtgateConfig) -> list[str]:
+def check_exposure(gateway: GatewaySettings) -> list[str]:
     """The one place that decides what Envoy may expose: raises EnvoyConfigError, saying what to
     set, for an admin console off loopback, or a listener off loopback without TLS or without
     tokens (unless `gateway.auth.allow_anonymous_off_loopback` says so); returns the warnings that
     `ztgate up` prints on every start."""
-    gateway = config.gateway
     if not _on_loopback(gateway.admin):
         raise EnvoyConfigError(
             f"gateway.admin {gateway.admin} is not a loopback address: Envoy's admin console has no "
@@ -193,7 +213,7 @@ def check_exposure(config: ZtgateConfig) -> list[str]:
             "tenant default. Set gateway.auth.jwks_path to require tokens."]
 
 
-def _listener_tls(config: ZtgateConfig) -> dict | None:
+def _listener_tls(config: EnvoyInputs) -> dict | None:
     """TLS on the ingress listener (and the CA of client certificates, for mTLS), or None (a
     listener on loopback only, `check_exposure`)."""
     tls = config.gateway.tls
@@ -208,7 +228,7 @@ def _listener_tls(config: ZtgateConfig) -> dict | None:
     return resolved
 
 
-def _endpoints(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None
+def _endpoints(config: EnvoyInputs, endpoints: Mapping[str, Sequence[str]] | None
                ) -> dict[str, list[dict[str, object]]]:
     """Each upstream cluster's endpoints: the given addresses (replicas of one part), else the
     configured address of the part (a DNS name there may stand for several replicas itself)."""
@@ -217,9 +237,7 @@ def _endpoints(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | No
     if unknown:
         raise EnvoyConfigError(f"no cluster {', '.join(unknown)}: endpoints can be given for "
                                f"{', '.join(ENDPOINT_CLUSTERS)}")
-    configured = {"redaction": config.redaction.server.listen,
-                  "inference_primary": config.inference.primary.server.listen,
-                  "inference_fallback": config.inference.fallback.server.listen}
+    configured = config.upstreams
     out: dict[str, list[dict[str, object]]] = {}
     for cluster, setting in ENDPOINT_CLUSTERS.items():
         addresses = list(given.get(cluster, [configured[cluster]]))
@@ -231,11 +249,11 @@ def _endpoints(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | No
     return out
 
 
-def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None = None) -> str:
+def render(config: EnvoyInputs, endpoints: Mapping[str, Sequence[str]] | None = None) -> str:
     """Returns the bootstrap YAML that `ztgate up` runs Envoy with. `endpoints` gives a cluster
     (redaction, inference_primary, inference_fallback) several addresses: replicas of one part,
     each health-checked and balanced over."""
-    check_exposure(config)
+    check_exposure(config.gateway)
     upstreams = _endpoints(config, endpoints)
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              autoescape=False)
@@ -247,9 +265,9 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         listener_tls=_listener_tls(config),
         redaction=upstreams["redaction"],
         session_header=SESSION_HEADER,
-        redaction_timeout_s=gateway.redaction_timeout_s,
-        redaction_message_timeout_s=gateway.redaction_message_timeout_s,
-        redaction_max_message_timeout_s=gateway.redaction_max_message_timeout_s,
+        redaction_timeout_s=gateway.redaction.timeout_s,
+        redaction_message_timeout_s=gateway.redaction.message_timeout_s,
+        redaction_max_message_timeout_s=gateway.redaction.max_message_timeout_s,
         health_interval_s=gateway.health_interval_s,
         # Stripped from clients before any filter: only Envoy sets it (ztgate/common/identity.py).
         tenant_header=TENANT_HEADER,
@@ -264,13 +282,11 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         node=GATEWAY_SERVICE_NAME,
         tracing=_tracing(config),
         # The collector serves the SLO controller's runtime layer at its OTLP address.
-        rtds={"layer": config.telemetry.slo.rtds_layer,
-              "collector": _address(config.telemetry.server.listen),
+        rtds={"layer": config.rtds_layer,
+              "collector": _address(config.collector),
               "initial_fetch_timeout_s": RTDS_INITIAL_FETCH_TIMEOUT_S,
               "max_reconnect_s": RTDS_MAX_RECONNECT_S},
-        openai=openai_door(gateway, adapter_upstream(
-            config.openai_adapter.listen, config.inference.model_name)
-            if config.openai_adapter_active else None),
+        openai=openai_door(gateway, adapter_upstream(*config.adapter) if config.adapter else None),
         auth=_auth(config),
         rate_limit=_rate_limit(config),
         mesh=_mesh(config),
@@ -280,14 +296,14 @@ def render(config: ZtgateConfig, endpoints: Mapping[str, Sequence[str]] | None =
         inference={
             "primary": upstreams["inference_primary"],
             "fallback": upstreams["inference_fallback"],
-            "timeout_s": gateway.inference_timeout_s,
-            "per_try_timeout_s": gateway.inference_per_try_timeout_s,
-            "stream_idle_timeout_s": gateway.inference_stream_idle_timeout_s,
-            "retries": gateway.inference_retries,
-            "breakers": gateway.inference_breakers.model_dump(),
-            "outlier": gateway.inference_outlier_detection.model_dump(),
+            "timeout_s": gateway.inference.timeout_s,
+            "per_try_timeout_s": gateway.inference.per_try_timeout_s,
+            "stream_idle_timeout_s": gateway.inference.stream_idle_timeout_s,
+            "retries": gateway.inference.retries,
+            "breakers": gateway.inference.breakers.model_dump(),
+            "outlier": gateway.inference.outlier_detection.model_dump(),
             # One key, declared once: the SLO controller writes the key that the route reads.
-            "runtime_key": config.telemetry.slo.runtime_key,
+            "runtime_key": config.runtime_key,
         },
     )
     yaml.safe_load(text)  # a template error surfaces here, not as an Envoy start failure

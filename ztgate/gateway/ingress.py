@@ -16,7 +16,7 @@ STOP_REQUESTS_AT = 0.95
 class GatewayIngressSettings(Strict):
     # Seconds a stream may go without a byte either way before Envoy resets it (the connection
     # manager's stream_idle_timeout). Routes with an idle timeout of their own keep it (inference
-    # and the HTTP door: gateway.inference_stream_idle_timeout_s, since prefill sends nothing).
+    # and the HTTP door: gateway.inference.stream_idle_timeout_s, since prefill sends nothing).
     stream_idle_timeout_s: float = Field(default=60.0, gt=0)
     # Seconds a client has to send a request's headers, whole, after the stream opens; past it
     # Envoy answers 408 and frees the stream (request_headers_timeout).

@@ -40,7 +40,7 @@ class RequestLimits(Strict):
     # Text the model reads, UTF-8 bytes: the prompt, or all chat messages' contents together.
     # 64 KiB holds the default model's whole context (8,192 tokens, at ~4 bytes a token of English,
     # 2.7 of YAML). The gateway's wait for the scrub grows with the prompt
-    # (gateway.redaction_message_timeout_per_kib_s, up to gateway.redaction_max_message_timeout_s):
+    # (gateway.redaction.message_timeout_per_kib_s, up to gateway.redaction.max_message_timeout_s):
     # 64 KiB took 0.27 s as ordinary prose, 8.8 s as lowercase and 11.9 s as name-dense prose, which
     # NER reads whole (one analysis worker, 2 busy shared cores). Raise it with those settings.
     max_prompt_bytes: int = Field(default=64 * 1024, gt=0)

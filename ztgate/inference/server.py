@@ -7,7 +7,8 @@ timeout (which ends at the response headers) measures time to first token.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any, TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 import grpc
 
@@ -16,15 +17,30 @@ from ztgate.common.handlers import streaming, unary
 from ztgate.common.identity import TenantAccess
 from ztgate.common.semconv import PROBE_TENANT
 from ztgate.common.server import ServiceSpec, serve
-from ztgate.common.settings import TlsSettings
+from ztgate.common.first_token import FirstTokenBudget
+from ztgate.common.settings import OtelSettings, TlsSettings
 from ztgate.gen.inference.v1 import inference_pb2 as pb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.engines.outputs import FinalStats
 from ztgate.inference.engines.request import ChatMessage, GenerationRequest, SamplingParams
+from ztgate.inference.config import InferenceSettings
+from ztgate.inference.limits import RequestLimits
 from ztgate.inference.service import InferenceService
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+
+@dataclass(frozen=True)
+class InferenceInputs:
+    """What `ztgate serve inference --instance NAME` runs with: its own section, and what it needs
+    from the others (built from the whole configuration by ztgate/serve.py)."""
+
+    inference: InferenceSettings
+    # primary or fallback: the instance of `inference` this process serves.
+    instance: str
+    otel: OtelSettings
+    limits: RequestLimits
+    # The gateway's first-token budget by prompt (gateway.inference), for the comparable TTFT the
+    # SLO judges.
+    first_token: FirstTokenBudget
 
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Inference"].full_name
@@ -153,9 +169,8 @@ def build_spec(service: InferenceService, tls: TlsSettings | None) -> ServiceSpe
                        default_max_rss_mib=DEFAULT_MAX_RSS_MIB)
 
 
-async def run(config: ZtgateConfig, instance_name: str) -> None:
+async def run(inputs: InferenceInputs) -> None:
     """`ztgate serve inference --instance primary|fallback`."""
-    instance = getattr(config.inference, instance_name)
-    service = InferenceService.from_settings(config.inference, instance, config.limits,
-                                             config.gateway.first_token_budget)
-    await serve(build_spec(service, instance.server.tls), instance.server, config.otel)
+    instance = getattr(inputs.inference, inputs.instance)
+    service = InferenceService.from_settings(inputs.inference, instance, inputs.limits, inputs.first_token)
+    await serve(build_spec(service, instance.server.tls), instance.server, inputs.otel)

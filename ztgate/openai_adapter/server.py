@@ -20,22 +20,38 @@ import logging
 import signal
 import time
 import uuid
-from typing import Any, TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from aiohttp import web
 
 from ztgate.common.config import ConfigError
 from ztgate.common.errors import ZtgateError
+from ztgate.common.settings import ClientTlsSettings
 from ztgate.common.tls import client_credentials
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.openai_adapter import mapping
-from ztgate.openai_adapter.config import exposure_problem
+from ztgate.openai_adapter.config import OpenAIAdapterSettings, exposure_problem
 from ztgate.protocols.openai.errors import RETRY_AFTER_S, SHAPES, error_shape
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+
+@dataclass(frozen=True)
+class AdapterInputs:
+    """What `ztgate serve openai-adapter` runs with: its own section, and what it needs from the
+    others (built from the whole configuration by ztgate/serve.py)."""
+
+    adapter: OpenAIAdapterSettings
+    # The gateway it calls (gateway.listen), and the credentials it dials it with (None: plaintext).
+    gateway_listen: str
+    gateway_tls: ClientTlsSettings | None
+    # The model it serves (inference.model_name).
+    model_name: str
+    limits: RequestLimits
+    # gateway.inference.timeout_s: a whole call's limit; gateway.openai_extra_fields.
+    timeout_s: float
+    extra_fields: frozenset[str]
 
 
 log = logging.getLogger(__name__)
@@ -71,10 +87,10 @@ def rpc_refusal(exc: grpc.aio.AioRpcError) -> tuple[int, dict]:
                               "code": CODES.get(name, code)}}
 
 
-def gateway_target(config: ZtgateConfig) -> str:
-    """The gateway's listener as the adapter dials it: a wildcard host on loopback."""
-    host, port = config.gateway.listen.rsplit(":", 1)
-    return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else config.gateway.listen
+def gateway_target(listen: str) -> str:
+    """The gateway's listener (gateway.listen) as the adapter dials it: a wildcard host on loopback."""
+    host, port = listen.rsplit(":", 1)
+    return f"127.0.0.1:{port}" if host.strip("[]") in ("0.0.0.0", "::", "") else listen
 
 
 class Adapter:
@@ -178,27 +194,25 @@ class Adapter:
             call.cancel()  # a no-op once done; stops the model when the client went away
 
 
-async def run(config: ZtgateConfig) -> None:
+async def run(inputs: AdapterInputs) -> None:
     """Serves until cancelled (SIGTERM/SIGINT stop the process)."""
-    settings = config.openai_adapter
-    problem = exposure_problem(settings.listen)  # again: `--listen` bypasses the settings' check
+    settings = inputs.adapter
+    problem = exposure_problem(settings.listen)  # again: a disabled adapter's listen is not checked
     if problem:
         raise ConfigError(problem)
-    options = [("grpc.max_send_message_length", config.limits.max_request_bytes + 1024)]
-    tls = config.openai_adapter_gateway_tls
-    channel = (grpc.aio.insecure_channel(gateway_target(config), options=options) if tls is None
-               else grpc.aio.secure_channel(gateway_target(config), client_credentials(tls),
-                                            options=options))
-    adapter = Adapter(inference_pb2_grpc.InferenceStub(channel), config.inference.model_name,
-                      config.limits, config.gateway.inference_timeout_s,
-                      frozenset(config.gateway.openai_extra_fields))
+    options = [("grpc.max_send_message_length", inputs.limits.max_request_bytes + 1024)]
+    tls, target = inputs.gateway_tls, gateway_target(inputs.gateway_listen)
+    channel = (grpc.aio.insecure_channel(target, options=options) if tls is None
+               else grpc.aio.secure_channel(target, client_credentials(tls), options=options))
+    adapter = Adapter(inference_pb2_grpc.InferenceStub(channel), inputs.model_name,
+                      inputs.limits, inputs.timeout_s, inputs.extra_fields)
     runner = web.AppRunner(adapter.app(), access_log=None)
     await runner.setup()
     host, port = settings.listen.rsplit(":", 1)
     site = web.TCPSite(runner, host.strip("[]"), int(port), reuse_address=True)
     await site.start()
     log.info("openai adapter on http://%s/v1 for model %s, calling the gateway at %s",
-             settings.listen, config.inference.model_name, gateway_target(config))
+             settings.listen, inputs.model_name, target)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -56,7 +56,7 @@ class RedactionSettings(Strict):
     # Seconds one analysis may run on a worker before the call fails (closed). A call also ends at
     # its caller's gRPC deadline (through the gateway: Envoy's wait for the scrubbed body, which
     # grows with the prompt); a call without one gets this long in all, waiting for a worker
-    # included. At least gateway.redaction_max_message_timeout_s (checked at load): a 64 KiB
+    # included. At least gateway.redaction.max_message_timeout_s (checked at load): a 64 KiB
     # name-dense prompt took 12 s on one worker of 2 busy cores.
     analysis_timeout_s: float = Field(default=20.0, gt=0)
     # Analyses one tenant may run at once (fair share of the workers); its further texts wait their
@@ -73,7 +73,7 @@ class RedactionSettings(Strict):
     worker_threads: int = Field(default=8, ge=1)
     # Of those, jobs one tenant may run at once; its further jobs wait their turn. 0 means half the
     # threads, so that one tenant's flood of large chunks never holds the threads another tenant's
-    # answer needs within Envoy's per-message wait (gateway.redaction_message_timeout_s).
+    # answer needs within Envoy's per-message wait (gateway.redaction.message_timeout_s).
     worker_threads_per_tenant: int = Field(default=0, ge=0)
     # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
     # further tenants are counted together as "(other)". Bounds the series each metric can have

@@ -2,7 +2,7 @@
 
 Stream chunks and restores run in a worker thread (`off_loop`), one chunk after the other. The
 part's process also serves what the composition hands in on its service (`Hosted`: the gateway's
-ext_proc processor, composed by the CLI; redaction does not import the gateway).
+ext_proc processor, composed by ztgate/serve.py; redaction does not import the gateway).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import grpc
 
@@ -18,14 +17,13 @@ from ztgate.common.handlers import streaming, unary
 from ztgate.common.identity import TenantAccess
 from ztgate.common.memory import MemoryCeiling
 from ztgate.common.server import ServiceSpec, memory_ceiling, serve
-from ztgate.common.settings import TlsSettings
+from ztgate.common.settings import OtelSettings, TlsSettings
 from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.redaction.anonymising import keys
+from ztgate.redaction.config import RedactionSettings
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
 
 
 log = logging.getLogger(__name__)
@@ -113,6 +111,19 @@ class Hosted:
     register: Callable[[RedactionService, TenantAccess, grpc.aio.Server, MemoryCeiling], None]
 
 
+@dataclass(frozen=True)
+class RedactionInputs:
+    """What `ztgate serve redaction` runs with: its own section, and what it needs from the
+    others (built from the whole configuration by ztgate/serve.py)."""
+
+    redaction: RedactionSettings
+    otel: OtelSettings
+    # gateway.listen: generated keys are refused when it, or the service, is off loopback.
+    gateway_listen: str
+    # The other APIs the part's process serves (the gateway's ext_proc processor).
+    hosted: Sequence[Hosted] = ()
+
+
 def build_spec(service: RedactionService, tls: TlsSettings | None, *,
                hosted: Sequence[Hosted] = (), memory: MemoryCeiling | None = None) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
@@ -134,12 +145,11 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, *,
                        memory_exempt=[h.service_name for h in hosted])
 
 
-async def run(config: ZtgateConfig, *, hosted: Sequence[Hosted] = ()) -> None:
-    """`ztgate serve redaction`; `hosted`: what else the process serves (the CLI hands in the
-    gateway's processor)."""
-    operator_keys, source = keys.resolve(config)
+async def run(inputs: RedactionInputs) -> None:
+    """`ztgate serve redaction`."""
+    operator_keys, source = keys.resolve(inputs.redaction, inputs.gateway_listen)
     log.info("%s", source)  # a path, never a key
-    service = RedactionService.from_settings(config.redaction, operator_keys)
-    memory = memory_ceiling(config.redaction.server, "redaction", DEFAULT_MAX_RSS_MIB)
-    await serve(build_spec(service, config.redaction.server.tls, hosted=hosted, memory=memory),
-                config.redaction.server, config.otel)
+    service = RedactionService.from_settings(inputs.redaction, operator_keys)
+    memory = memory_ceiling(inputs.redaction.server, "redaction", DEFAULT_MAX_RSS_MIB)
+    await serve(build_spec(service, inputs.redaction.server.tls, hosted=inputs.hosted, memory=memory),
+                inputs.redaction.server, inputs.otel)

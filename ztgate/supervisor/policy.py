@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 
 
 @dataclass
 class RestartBudget:
     """One part's restarts within the last `restart_window_s` seconds.
 
-    The n-th restart in the window waits backoff_initial_s * 2**(n-1) (at most backoff_max_s):
+    The n-th restart in the window waits backoff.initial_s * 2**(n-1) (at most backoff.max_s):
     a part that fails again at once is not restarted in a tight loop, and one that has run well for
     a whole window starts again from the shortest wait. A restart past max_restarts in the window
     is refused: a part that keeps failing is given up on, and someone is told why.
@@ -39,7 +39,7 @@ class RestartBudget:
         if count >= self.settings.max_restarts:
             return None
         self._times.append(now)
-        return min(self.settings.backoff_initial_s * 2 ** count, self.settings.backoff_max_s)
+        return min(self.settings.backoff.initial_s * 2 ** count, self.settings.backoff.max_s)
 
 
 @dataclass

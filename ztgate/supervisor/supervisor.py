@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ztgate.supervisor.child import StartError, describe_exit
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 from ztgate.supervisor.policy import FailureStreak, RestartBudget
 
 log = logging.getLogger(__name__)

@@ -69,7 +69,7 @@ class TelemetryCollector:
             self._closers.append(close)
         self.pipeline = Pipeline(self.queue, self.aggregator,
                                  self.slo.observers if self.slo else (), self.forwarders)
-        tls = settings.metrics_tls
+        tls = settings.metrics.tls
         self.exposition = Exposition(
             AggregationCollector(self.aggregator, self.own_metrics), metrics_host, metrics_port,
             tls.cert if tls else None, tls.key if tls else None, tls.client_ca if tls else None)

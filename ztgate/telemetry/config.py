@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ztgate.common.settings import ServerSettings, Strict, TlsSettings
+from ztgate.common.settings import ServerSettings, Strict, TlsSettings, listen_address
 
 Signal = Literal["metrics", "traces", "logs"]
 
@@ -55,7 +55,7 @@ class SloSettings(Strict):
     # P99 time to first token (beyond the prompt's prefill allowance, so comparable across prompt
     # sizes) above this (ms) moves traffic to the fallback; best set on a histogram bucket bound.
     # A try Envoy abandoned at its per-try timeout counts above it: keep it at or below
-    # gateway.inference_per_try_timeout_s.
+    # gateway.inference.per_try_timeout_s.
     ttft_trip_ms: float = Field(default=1200.0, gt=0)
     # P99 TTFT below this (ms) moves traffic back (hysteresis); must be under ttft_trip_ms.
     ttft_recover_ms: float = Field(default=800.0, gt=0)
@@ -99,14 +99,24 @@ class SloSettings(Strict):
         return self
 
 
+class MetricsSettings(Strict):
+    # host:port of the Prometheus exposition (GET /metrics). Without tls, loopback only.
+    listen: str = "127.0.0.1:9464"
+    # TLS for the exposition; required on a non-loopback listen.
+    tls: TlsSettings | None = None
+
+    @field_validator("listen")
+    @classmethod
+    def _host_and_port(cls, value: str) -> str:
+        return listen_address(value)
+
+
 class TelemetrySettings(Strict):
     # OTLP/gRPC receiver and ztgate.telemetry.v1.Telemetry; exports up to 32 MiB (a backlog flush).
     server: ServerSettings = ServerSettings(listen="127.0.0.1:4317",
                                             max_message_bytes=32 * 1024 * 1024)
-    # host:port of the Prometheus exposition (GET /metrics). Without metrics_tls, loopback only.
-    metrics_listen: str = "127.0.0.1:9464"
-    # TLS for the exposition; required on a non-loopback metrics_listen.
-    metrics_tls: TlsSettings | None = None
+    # The Prometheus exposition (GET /metrics): its address and TLS.
+    metrics: MetricsSettings = MetricsSettings()
     # Items (data points, spans, log records) queued for aggregation; beyond it exports are refused.
     queue_size: int = Field(default=100_000, gt=0)
     # Delay suggested to a refused exporter (RetryInfo), seconds.

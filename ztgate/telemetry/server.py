@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from ztgate.common.pki import TELEMETRY, part_tls
 from ztgate.common.server import ListenError, ServiceSpec, is_loopback, serve, split_host_port
+from ztgate.common.settings import ClientTlsSettings, OtelSettings
 from ztgate.telemetry.collector import TelemetryCollector
 from ztgate.telemetry.config import ForwardEndpoint, TelemetrySettings
 from ztgate.telemetry.envoy_admin import PRIMARY_BUDGET_MISSES, EnvoyAdmin
@@ -15,8 +15,19 @@ from ztgate.telemetry.otlp_client import OtlpUpstream
 from ztgate.telemetry.otlp_receivers import SERVICE_NAMES, registrar
 from ztgate.telemetry.slo_probe import PrimaryProbe
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+
+
+@dataclass(frozen=True)
+class TelemetryInputs:
+    """What `ztgate serve telemetry` runs with: its own section, and what it needs from the others
+    (built from the whole configuration by ztgate/serve.py)."""
+
+    telemetry: TelemetrySettings
+    otel: OtelSettings
+    # The SLO controller probes the primary inference instance at this address, with these
+    # credentials (the telemetry identity's; None without mTLS).
+    primary: str
+    probe_tls: ClientTlsSettings | None
 
 
 # The collector's memory ceiling unless telemetry.server.max_rss_mib says otherwise (it holds under
@@ -33,10 +44,10 @@ def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = No
     """The collector with its real transports (upstream OTLP over gRPC; for the SLO controller,
     Envoy's per-try-timeout counter where its admin console is configured, and the probe of the
     primary when one is given)."""
-    host, port = split_host_port(settings.metrics_listen)
-    if settings.metrics_tls is None and not is_loopback(host):
-        raise ListenError(f"refusing to serve /metrics on {settings.metrics_listen} without TLS: "
-                          "set telemetry.metrics_tls or use a loopback address")
+    host, port = split_host_port(settings.metrics.listen)
+    if settings.metrics.tls is None and not is_loopback(host):
+        raise ListenError(f"refusing to serve /metrics on {settings.metrics.listen} without TLS: "
+                          "set telemetry.metrics.tls or use a loopback address")
     misses = None
     if settings.slo.envoy_admin is not None:
         admin = EnvoyAdmin(settings.slo.envoy_admin, settings.slo.admin_timeout_s)
@@ -49,12 +60,12 @@ def build_collector(settings: TelemetrySettings, probe: PrimaryProbe | None = No
                               closers=[probe.close] if probe is not None else [])
 
 
-def primary_probe(config: ZtgateConfig) -> PrimaryProbe | None:
+def primary_probe(inputs: TelemetryInputs) -> PrimaryProbe | None:
     """The SLO controller's probe of the primary (as the telemetry identity under mTLS), or None
     when probing is off."""
-    if not (config.telemetry.slo.enabled and config.telemetry.slo.probe_interval_s > 0):
+    if not (inputs.telemetry.slo.enabled and inputs.telemetry.slo.probe_interval_s > 0):
         return None
-    return PrimaryProbe(config.inference.primary.server.listen, part_tls(config.mesh, TELEMETRY))
+    return PrimaryProbe(inputs.primary, inputs.probe_tls)
 
 
 def build_spec(collector: TelemetryCollector) -> ServiceSpec:
@@ -68,18 +79,9 @@ def build_spec(collector: TelemetryCollector) -> ServiceSpec:
                        default_max_rss_mib=DEFAULT_MAX_RSS_MIB)
 
 
-def with_metrics_listen(config: ZtgateConfig, metrics_listen: str | None) -> ZtgateConfig:
-    """The configuration with `--metrics-listen` applied."""
-    if not metrics_listen:
-        return config
-    telemetry = config.telemetry.model_copy(update={"metrics_listen": metrics_listen})
-    return config.model_copy(update={"telemetry": telemetry})
-
-
-async def run(config: ZtgateConfig, metrics_listen: str | None = None) -> None:
-    """`ztgate serve telemetry [--metrics-listen HOST:PORT]`."""
-    config = with_metrics_listen(config, metrics_listen)
-    collector = build_collector(config.telemetry, primary_probe(config))
+async def run(inputs: TelemetryInputs) -> None:
+    """`ztgate serve telemetry [--metrics-listen HOST:PORT]` (the flag is applied by the loader)."""
+    collector = build_collector(inputs.telemetry, primary_probe(inputs))
     # The collector does not export its own telemetry to itself: its metrics are exposed directly.
-    otel = config.otel.model_copy(update={"enabled": False})
-    await serve(build_spec(collector), config.telemetry.server, otel)
+    otel = inputs.otel.model_copy(update={"enabled": False})
+    await serve(build_spec(collector), inputs.telemetry.server, otel)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import grpc
 
-from ztgate.launcher import listen_variables
+from ztgate.supervisor.launcher import listen_variables
 from ztgate.common.process import free_address, is_serving, spawn, stop_all, wait_until
 from ztgate.common import pki
 from ztgate.common.identity import bearer
@@ -117,8 +117,8 @@ def _env(config: ZtgateConfig, workdir: Path, policies: tuple[Path, ...]) -> dic
         "ZTGATE_GATEWAY__RATE_LIMIT__WITH_TOKENS_PER_S": "null",
         # The gate judges answers, not time to first token (tests/e2e/test_gateway_slo.py does): a
         # loaded machine's slow first token must not turn a case into a failed call.
-        "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),
-        "ZTGATE_GATEWAY__INFERENCE_PER_TRY_TIMEOUT_MAX_S": str(EVAL_PER_TRY_TIMEOUT_S),
+        "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_S": str(EVAL_PER_TRY_TIMEOUT_S),
+        "ZTGATE_GATEWAY__INFERENCE__PER_TRY_TIMEOUT_MAX_S": str(EVAL_PER_TRY_TIMEOUT_S),
     })
     return env
 
@@ -180,7 +180,7 @@ def own_suite(config_path: Path | None, policies: Path, workdir: Path | None = N
 def _plain_env(config: ZtgateConfig, address: str) -> dict[str, str]:
     """The primary's settings with speculation off, on `address`, with the primary's certificate; it
     exports no telemetry (it is not part of the suite) and scores nothing in the background."""
-    from ztgate.launcher import mesh_env
+    from ztgate.supervisor.launcher import mesh_env
 
     return {**mesh_env(config, "inference-primary"),
             "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": address,

@@ -38,7 +38,7 @@ def require_tool(name: str) -> str:
 
 def settings(**overrides) -> TelemetrySettings:
     base = dict(server=ServerSettings(listen="127.0.0.1:0", shutdown_grace_s=1),
-                metrics_listen="127.0.0.1:0", slo=SloSettings(enabled=False))
+                metrics={"listen": "127.0.0.1:0"}, slo=SloSettings(enabled=False))
     base.update(overrides)
     return TelemetrySettings(**base)
 

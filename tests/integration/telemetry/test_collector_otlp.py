@@ -227,4 +227,4 @@ async def test_evaluation_events_are_logged_and_counted(caplog) -> None:
 
 def test_metrics_listen_off_loopback_without_tls_is_refused() -> None:
     with pytest.raises(ListenError, match="without TLS"):
-        build_collector(settings(metrics_listen="0.0.0.0:9464"))
+        build_collector(settings(metrics={"listen": "0.0.0.0:9464"}))

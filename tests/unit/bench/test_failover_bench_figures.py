@@ -87,8 +87,8 @@ def test_the_report_shows_losses_added_latency_and_recovery_and_judges_the_targe
 def test_the_slowed_primary_stays_past_the_load_prompts_own_budget(base: float, per_1k: float) -> None:
     """The fault freezes the engine longer than the budget the gateway gives the load's prompt (its
     per-1,000-token allowance included), else the slowed primary would never miss a budget."""
-    config = ZtgateConfig(gateway={"inference_per_try_timeout_s": base,
-                                   "inference_per_try_timeout_per_1k_tokens_s": per_1k})
+    config = ZtgateConfig(gateway={"inference": {"per_try_timeout_s": base,
+                                   "per_try_timeout_per_1k_tokens_s": per_1k}})
     budget_s = config.gateway.first_token_budget.budget_ms_for_bytes(len(PROMPT.encode())) / 1000
     assert slow_stop_s(config) >= 1.5 * budget_s - 1e-9 and slow_stop_s(config) > budget_s
 

@@ -10,13 +10,14 @@ import sys
 DRIVER = """
 import sys
 from ztgate import cli
+from ztgate.cli import envoy
 
 def long_output(args):
     for i in range(200_000):
         sys.stdout.write(f"line {i}\\n")
     return 0
 
-cli.cmd_envoy_config = long_output
+envoy.cmd_envoy_config = long_output  # the verb group module that registers it
 sys.exit(cli.main(["envoy-config"]))
 """
 

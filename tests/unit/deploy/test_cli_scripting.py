@@ -17,7 +17,7 @@ from ztgate.common.jsonout import message_json
 from ztgate.config import ZtgateConfig
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.redaction.v1 import redaction_pb2 as rpb
-from ztgate.launcher import print_status
+from ztgate.supervisor.launcher import print_status
 from tests.procs import free_port
 
 

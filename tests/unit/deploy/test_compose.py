@@ -18,7 +18,7 @@ from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.deploy import PARTS, write_parts
-from ztgate.launcher import prepare
+from ztgate.supervisor.launcher import prepare
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = Path(__file__).with_name("schemas") / "compose-spec.json"
@@ -245,7 +245,7 @@ def test_the_observability_profile_scrapes_the_collector_and_provisions_the_dash
     telemetry = load_settings(ZtgateConfig, None, environ=_env(services["telemetry"]))
     config = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text())
     [job] = config["scrape_configs"]
-    assert job["static_configs"][0]["targets"] == [telemetry.telemetry.metrics_listen]
+    assert job["static_configs"][0]["targets"] == [telemetry.telemetry.metrics.listen]
     assert config["rule_files"] == ["rules.yaml"]
     assert prometheus["volumes"] == ["./deploy/prometheus:/etc/prometheus:ro"]
     check = subprocess.run(["promtool", "check", "config", str(ROOT / "deploy" / "prometheus" / "prometheus.yml")],

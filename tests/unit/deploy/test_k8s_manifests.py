@@ -20,7 +20,7 @@ from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.deploy import PARTS, kubernetes_secrets, write_parts
-from ztgate.launcher import prepare
+from ztgate.supervisor.launcher import prepare
 
 ROOT = Path(__file__).resolve().parents[3]
 K8S = ROOT / "deploy" / "k8s"

@@ -10,13 +10,13 @@ import pytest
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import LISTEN_SETTINGS, address_problems, listen_variables, run_suite, suite
+from ztgate.supervisor.launcher import LISTEN_SETTINGS, address_problems, listen_variables, run_suite, suite
 from tests.procs import free_port
 
 SETTINGS = {"ZTGATE_GATEWAY__LISTEN": "gateway.listen", "ZTGATE_GATEWAY__ADMIN": "gateway.admin",
             "ZTGATE_REDACTION__SERVER__LISTEN": "redaction.server.listen",
             "ZTGATE_TELEMETRY__SERVER__LISTEN": "telemetry.server.listen",
-            "ZTGATE_TELEMETRY__METRICS_LISTEN": "telemetry.metrics_listen",
+            "ZTGATE_TELEMETRY__METRICS__LISTEN": "telemetry.metrics.listen",
             "ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "inference.primary.server.listen",
             "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "inference.fallback.server.listen",
             "ZTGATE_OPENAI_ADAPTER__LISTEN": "openai_adapter.listen"}
@@ -58,10 +58,10 @@ def test_an_address_in_use_is_named_with_its_setting(tmp_path: Path, key: str) -
 
 def test_one_address_for_two_parts_is_refused_naming_both(tmp_path: Path) -> None:
     shared = f"127.0.0.1:{free_port()}"
-    config, _ = _config(tmp_path, ZTGATE_TELEMETRY__METRICS_LISTEN=shared,
+    config, _ = _config(tmp_path, ZTGATE_TELEMETRY__METRICS__LISTEN=shared,
                         ZTGATE_GATEWAY__ADMIN=shared)
     [problem] = address_problems(suite(config, None, tmp_path / "envoy.yaml"))
-    assert problem.startswith(f"{shared} is set for both telemetry.metrics_listen and gateway.admin")
+    assert problem.startswith(f"{shared} is set for both telemetry.metrics.listen and gateway.admin")
 
 
 async def test_up_with_an_address_in_use_fails_before_starting_anything(

@@ -10,7 +10,7 @@ import pytest
 from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.launcher import SERVED_PARTS, child_env, prepare_pki
+from ztgate.supervisor.launcher import SERVED_PARTS, child_env, prepare_pki
 
 
 def _config(tmp_path: Path, **env: str) -> ZtgateConfig:

@@ -13,7 +13,7 @@ from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig, load_config
 from ztgate.gateway.auth import mint
 from ztgate.gateway.envoy_config import EnvoyConfigError
-from ztgate.launcher import prepare_tokens, run_suite
+from ztgate.supervisor.launcher import prepare_tokens, run_suite
 from ztgate.supervisor.child import Child
 from tests.procs import free_port
 from tests.suite_pki import PLAINTEXT, shared_pki
@@ -52,7 +52,7 @@ def _no_children(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return [Child("fake", [sys.executable, "-c", "raise SystemExit(3)"], f"127.0.0.1:{free_port()}")]
 
-    monkeypatch.setattr("ztgate.launcher.suite", suite)
+    monkeypatch.setattr("ztgate.supervisor.launcher.suite", suite)
     return calls
 
 

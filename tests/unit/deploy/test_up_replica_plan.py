@@ -15,8 +15,9 @@ from ztgate.cli import main
 from ztgate.common import pki
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render, validate
-from ztgate.launcher import address_problems, suite
+from ztgate.gateway.envoy_config import validate
+from ztgate.serve import render_envoy
+from ztgate.supervisor.launcher import address_problems, suite
 from ztgate.replicas import REPLICABLE, ReplicaError, envoy_endpoints, parse, plan
 from tests.procs import free_port
 from tests.suite_pki import mesh_env
@@ -140,7 +141,7 @@ def test_each_replica_is_a_child_of_its_own_on_its_own_address_with_the_parts_ce
 def test_envoy_balances_over_every_replica_and_accepts_the_bootstrap() -> None:
     config = _config()
     planned = plan(config, {"redaction": 3, "inference-primary": 2})
-    text = render(config, endpoints=envoy_endpoints(planned))
+    text = render_envoy(config, endpoints=envoy_endpoints(planned))
     validate(text)
     clusters = {c["name"]: c for c in yaml.safe_load(text)["static_resources"]["clusters"]}
 

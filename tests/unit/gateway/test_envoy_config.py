@@ -9,18 +9,19 @@ import yaml
 
 from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import EnvoyConfigError, render, validate
+from ztgate.gateway.envoy_config import EnvoyConfigError, validate
+from ztgate.serve import render_envoy
 from tests.suite_pki import mesh_env, shared_pki
 
 CUSTOM = {"ZTGATE_INFERENCE__PRIMARY__SERVER__LISTEN": "127.0.0.1:6102",
           "ZTGATE_INFERENCE__FALLBACK__SERVER__LISTEN": "localhost:6103",
-          "ZTGATE_GATEWAY__REDACTION_MESSAGE_TIMEOUT_S": "0.75",
+          "ZTGATE_GATEWAY__REDACTION__MESSAGE_TIMEOUT_S": "0.75",
           "ZTGATE_TELEMETRY__SLO__RUNTIME_KEY": "custom.primary_percent", **mesh_env()}
 
 
 @pytest.fixture(scope="module")
 def bootstrap() -> dict:
-    return yaml.safe_load(render(load_settings(ZtgateConfig, None, environ=CUSTOM)))
+    return yaml.safe_load(render_envoy(load_settings(ZtgateConfig, None, environ=CUSTOM)))
 
 
 def _hcm(bootstrap: dict) -> dict:
@@ -33,11 +34,11 @@ def _clusters(bootstrap: dict) -> dict[str, dict]:
 
 @pytest.mark.parametrize("environ", [mesh_env(), CUSTOM], ids=["defaults", "custom"])
 def test_envoy_validates_the_rendered_bootstrap(environ: dict[str, str]) -> None:
-    validate(render(load_settings(ZtgateConfig, None, environ=environ)))
+    validate(render_envoy(load_settings(ZtgateConfig, None, environ=environ)))
 
 
 def test_envoy_validation_reports_envoys_reason() -> None:
-    text = render(load_settings(ZtgateConfig, None, environ=mesh_env())).replace("CLUSTER_PROVIDED", "NO_SUCH_LB")
+    text = render_envoy(load_settings(ZtgateConfig, None, environ=mesh_env())).replace("CLUSTER_PROVIDED", "NO_SUCH_LB")
     with pytest.raises(EnvoyConfigError, match="NO_SUCH_LB"):
         validate(text)
 
@@ -144,10 +145,10 @@ def test_client_router_headers_are_dropped_and_only_ext_proc_may_set_them(bootst
 
 
 def test_inference_breakers_and_outlier_detection_come_from_settings() -> None:
-    clusters = _clusters(yaml.safe_load(render(load_settings(ZtgateConfig, None, environ={
-        **mesh_env(), "ZTGATE_GATEWAY__INFERENCE_BREAKERS__MAX_REQUESTS": "7",
-        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__CONSECUTIVE_GATEWAY_FAILURE": "4",
-        "ZTGATE_GATEWAY__INFERENCE_OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "2.5"}))))
+    clusters = _clusters(yaml.safe_load(render_envoy(load_settings(ZtgateConfig, None, environ={
+        **mesh_env(), "ZTGATE_GATEWAY__INFERENCE__BREAKERS__MAX_REQUESTS": "7",
+        "ZTGATE_GATEWAY__INFERENCE__OUTLIER_DETECTION__CONSECUTIVE_GATEWAY_FAILURE": "4",
+        "ZTGATE_GATEWAY__INFERENCE__OUTLIER_DETECTION__BASE_EJECTION_TIME_S": "2.5"}))))
     for name in ("inference_primary", "inference_fallback"):
         [thresholds] = clusters[name]["circuit_breakers"]["thresholds"]
         assert thresholds == {"max_connections": 1024, "max_pending_requests": 1024,
@@ -190,16 +191,16 @@ def test_the_slo_runtime_comes_by_rtds_from_the_collector_above_the_admin_layer(
 
 @pytest.mark.parametrize("key, value", [("LISTEN", "nohostport"),
                                         ("ADMIN", "127.0.0.1:70000"),
-                                        ("INFERENCE_PER_TRY_TIMEOUT_S", "0")])
+                                        ("INFERENCE__PER_TRY_TIMEOUT_S", "0")])
 def test_bad_gateway_settings_stop_start_up_naming_the_key(key: str, value: str) -> None:
-    with pytest.raises(ConfigError, match=f"gateway.{key.lower()}"):
+    with pytest.raises(ConfigError, match=f"gateway.{key.lower().replace('__', '.')}"):
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{key}": value})
 
 
 @pytest.mark.parametrize("environ, message", [
-    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "1.0"}, "must be at least inference_per_try_timeout_s"),
-    ({"INFERENCE_PER_TRY_TIMEOUT_MAX_S": "400"}, "must be below inference_timeout_s"),
-    ({"INFERENCE_STREAM_IDLE_TIMEOUT_S": "20"}, "must exceed inference_per_try_timeout_max_s")])
+    ({"INFERENCE__PER_TRY_TIMEOUT_MAX_S": "1.0"}, "must be at least per_try_timeout_s"),
+    ({"INFERENCE__PER_TRY_TIMEOUT_MAX_S": "400"}, "must be below timeout_s"),
+    ({"INFERENCE__STREAM_IDLE_TIMEOUT_S": "20"}, "must exceed per_try_timeout_max_s")])
 def test_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(ZtgateConfig, None, environ={f"ZTGATE_GATEWAY__{k}": v for k, v in environ.items()})
@@ -214,7 +215,7 @@ def test_with_a_jwks_every_call_but_health_needs_a_token_whose_claim_sets_the_te
     from ztgate.gateway.auth import keygen
 
     _, jwks = keygen(tmp_path)
-    text = render(load_settings(ZtgateConfig, None, environ={
+    text = render_envoy(load_settings(ZtgateConfig, None, environ={
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), "ZTGATE_GATEWAY__AUTH__TENANT_CLAIM": "org", **mesh_env()}))
     validate(text)
     bootstrap = yaml.safe_load(text)
@@ -280,11 +281,11 @@ def test_a_missing_jwks_file_stops_rendering_with_what_to_do(tmp_path) -> None:
     config = load_settings(ZtgateConfig, None, environ={
         "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(tmp_path / "nope.json"), **mesh_env()})
     with pytest.raises(EnvoyConfigError, match="ztgate token keygen"):
-        render(config)
+        render_envoy(config)
 
 
 def test_a_rate_limit_gives_each_tenant_a_bucket_and_answers_resource_exhausted() -> None:
-    text = render(load_settings(ZtgateConfig, None, environ={
+    text = render_envoy(load_settings(ZtgateConfig, None, environ={
         "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "20", **mesh_env()}))
     validate(text)
     filters = _hcm(yaml.safe_load(text))["http_filters"]
@@ -327,18 +328,18 @@ def test_envoy_calls_every_service_over_mtls_and_accepts_only_that_services_cert
 
 
 def test_with_mtls_off_the_clusters_are_plaintext() -> None:
-    text = render(load_settings(ZtgateConfig, None, environ={"ZTGATE_MESH__MTLS": "false"}))
+    text = render_envoy(load_settings(ZtgateConfig, None, environ={"ZTGATE_MESH__MTLS": "false"}))
     assert "transport_socket" not in text
 
 
 def test_mtls_without_certificates_stops_rendering_with_what_to_do(tmp_path) -> None:
     config = load_settings(ZtgateConfig, None, environ={"ZTGATE_MESH__PKI_DIR": str(tmp_path / "none")})
     with pytest.raises(EnvoyConfigError, match="ztgate certs init"):
-        render(config)
+        render_envoy(config)
 
 
 def _listener_socket(environ: dict[str, str]) -> dict | None:
-    text = render(load_settings(ZtgateConfig, None, environ={**mesh_env(), **environ}))
+    text = render_envoy(load_settings(ZtgateConfig, None, environ={**mesh_env(), **environ}))
     validate(text)
     return yaml.safe_load(text)["static_resources"]["listeners"][0]["filter_chains"][0].get("transport_socket")
 
@@ -363,7 +364,7 @@ def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) 
         **mesh_env(), "ZTGATE_GATEWAY__TLS__CERT": str(tmp_path / "no.pem"),
         "ZTGATE_GATEWAY__TLS__KEY": str(shared_pki().key("gateway"))})
     with pytest.raises(EnvoyConfigError, match=r"gateway.tls.cert .*no.pem: no such file"):
-        render(config)
+        render_envoy(config)
     with pytest.raises(ConfigError, match="allowed_clients is not used by Envoy's listener"):
         load_settings(ZtgateConfig, None, environ={
             "ZTGATE_GATEWAY__TLS__CERT": "/c", "ZTGATE_GATEWAY__TLS__KEY": "/k",
@@ -372,12 +373,12 @@ def test_listener_tls_settings_that_cannot_work_stop_with_what_to_fix(tmp_path) 
 
 def test_a_listener_off_loopback_needs_tls() -> None:
     with pytest.raises(EnvoyConfigError, match="not a loopback address, so it needs gateway.tls"):
-        render(load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}))
+        render_envoy(load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__LISTEN": "0.0.0.0:8080"}))
 
 
 @pytest.mark.parametrize("limit", [2 * 1024 * 1024, 65536])
 def test_envoy_reads_an_inference_body_up_to_the_request_limit_and_refuses_more_naming_it(limit: int) -> None:
-    text = render(load_settings(ZtgateConfig, None, environ={
+    text = render_envoy(load_settings(ZtgateConfig, None, environ={
         "ZTGATE_LIMITS__MAX_REQUEST_BYTES": str(limit), "ZTGATE_LIMITS__MAX_PROMPT_BYTES": "1024",
         **mesh_env()}))
     validate(text)
@@ -399,7 +400,7 @@ def test_tokens_must_carry_an_expiry_within_the_configured_lifetime(tmp_path) ->
     environ = {"ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks), **mesh_env()}
     for lifetime, rendered in ((None, "86400s"), ("900", "900s")):
         extra = {"ZTGATE_GATEWAY__AUTH__MAX_TOKEN_LIFETIME_S": lifetime} if lifetime else {}
-        text = render(load_settings(ZtgateConfig, None, environ={**environ, **extra}))
+        text = render_envoy(load_settings(ZtgateConfig, None, environ={**environ, **extra}))
         validate(text)  # Envoy 1.40 knows both fields
         [jwt_authn] = [f for f in _hcm(yaml.safe_load(text))["http_filters"]
                        if f["name"] == "envoy.filters.http.jwt_authn"]
@@ -424,16 +425,16 @@ def test_a_listener_off_loopback_needs_tokens_unless_told_otherwise_in_so_many_w
     config = load_settings(ZtgateConfig, None, environ=environ)
     with pytest.raises(EnvoyConfigError, match="needs bearer tokens: set gateway.auth.jwks_path.*"
                                                "gateway.auth.allow_anonymous_off_loopback: true"):
-        render(config)
+        render_envoy(config)
     _, jwks = keygen(tmp_path)
     with_tokens = load_settings(ZtgateConfig, None, environ={**environ, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
-    assert check_exposure(with_tokens) == []
-    validate(render(with_tokens))
+    assert check_exposure(with_tokens.gateway) == []
+    validate(render_envoy(with_tokens))
     anonymous = load_settings(ZtgateConfig, None, environ={
         **environ, "ZTGATE_GATEWAY__AUTH__ALLOW_ANONYMOUS_OFF_LOOPBACK": "true"})
-    [warning] = check_exposure(anonymous)
+    [warning] = check_exposure(anonymous.gateway)
     assert warning.startswith("WARNING") and listen in warning and "checks no token" in warning
-    assert "envoy.filters.http.jwt_authn" not in render(anonymous)
+    assert "envoy.filters.http.jwt_authn" not in render_envoy(anonymous)
 
 
 def test_on_loopback_no_token_is_needed_and_nothing_is_warned() -> None:
@@ -441,7 +442,7 @@ def test_on_loopback_no_token_is_needed_and_nothing_is_warned() -> None:
 
     for listen in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080"):
         assert check_exposure(load_settings(ZtgateConfig, None, environ={
-            **mesh_env(), "ZTGATE_GATEWAY__LISTEN": listen})) == []
+            **mesh_env(), "ZTGATE_GATEWAY__LISTEN": listen}).gateway) == []
 
 
 @pytest.mark.parametrize("admin", ["0.0.0.0:9901", "[::]:9901", "192.0.2.7:9901"])
@@ -449,7 +450,7 @@ def test_the_admin_console_is_refused_off_loopback_with_the_reason(admin: str) -
     config = load_settings(ZtgateConfig, None, environ={**mesh_env(), "ZTGATE_GATEWAY__ADMIN": admin})
     with pytest.raises(EnvoyConfigError, match=r"gateway.admin .* no authentication.*/runtime_modify.*"
                                                r"/quitquitquit.*loopback only"):
-        render(config)
+        render_envoy(config)
 
 
 def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monkeypatch) -> None:
@@ -463,10 +464,10 @@ def test_envoy_config_refuses_an_open_listener_and_says_what_to_set(capsys, monk
 
 
 @pytest.mark.parametrize("environ, message", [
-    ({"ZTGATE_GATEWAY__REDACTION_MAX_MESSAGE_TIMEOUT_S": "1.0"},
-     "redaction_max_message_timeout_s must be at least redaction_message_timeout_s"),
+    ({"ZTGATE_GATEWAY__REDACTION__MAX_MESSAGE_TIMEOUT_S": "1.0"},
+     "max_message_timeout_s must be at least message_timeout_s"),
     ({"ZTGATE_REDACTION__ANALYSIS_TIMEOUT_S": "10"},
-     r"redaction.analysis_timeout_s \(10\) is below gateway.redaction_max_message_timeout_s \(20\)")])
+     r"redaction.analysis_timeout_s \(10\) is below gateway.redaction.max_message_timeout_s \(20\)")])
 def test_message_timeouts_that_cannot_nest_stop_start_up(environ: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(ZtgateConfig, None, environ=environ)

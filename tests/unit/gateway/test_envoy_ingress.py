@@ -9,7 +9,8 @@ import yaml
 
 from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render, validate
+from ztgate.gateway.envoy_config import validate
+from ztgate.serve import render_envoy
 from tests.suite_pki import PLAINTEXT
 
 CUSTOM = {**PLAINTEXT, "ZTGATE_GATEWAY__INGRESS__STREAM_IDLE_TIMEOUT_S": "45",
@@ -22,7 +23,7 @@ CUSTOM = {**PLAINTEXT, "ZTGATE_GATEWAY__INGRESS__STREAM_IDLE_TIMEOUT_S": "45",
 
 
 def _bootstrap(environ: dict[str, str]) -> dict:
-    text = render(load_settings(ZtgateConfig, None, environ=environ))
+    text = render_envoy(load_settings(ZtgateConfig, None, environ=environ))
     validate(text)
     return yaml.safe_load(text)
 
@@ -140,7 +141,7 @@ def test_an_ingress_limit_that_cannot_work_stops_start_up_naming_it(key: str, va
 
 
 def _rate(environ: dict[str, str]) -> dict | None:
-    text = render(load_settings(ZtgateConfig, None, environ={**PLAINTEXT, **environ}))
+    text = render_envoy(load_settings(ZtgateConfig, None, environ={**PLAINTEXT, **environ}))
     hcm = _hcm(yaml.safe_load(text))
     [limit] = [f["typed_config"] for f in hcm["http_filters"]
                if f["name"] == "envoy.filters.http.local_ratelimit"] or [None]

@@ -9,7 +9,8 @@ import yaml
 from ztgate.common.config import load_settings
 from ztgate.common.identity import SESSION_HEADER, TENANT_HEADER
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import EnvoyConfigError, render, validate
+from ztgate.gateway.envoy_config import EnvoyConfigError, validate
+from ztgate.serve import render_envoy
 from tests.suite_pki import mesh_env
 
 
@@ -28,7 +29,7 @@ def _addresses(cluster: dict) -> list[tuple[str, int]]:
 
 
 def test_each_cluster_takes_the_replicas_it_is_given_and_envoy_accepts_them() -> None:
-    text = render(_config(), endpoints={
+    text = render_envoy(_config(), endpoints={
         "redaction": ["127.0.0.1:6001", "127.0.0.1:6002", "127.0.0.1:6003"],
         "inference_primary": ["127.0.0.1:6011", "127.0.0.1:6012"]})
     validate(text)
@@ -48,7 +49,7 @@ def test_each_cluster_takes_the_replicas_it_is_given_and_envoy_accepts_them() ->
 
 def test_a_dns_name_is_resolved_for_every_replica_behind_it() -> None:
     """Compose's `--scale redaction=3` and a headless Service: one name, several addresses."""
-    text = render(_config(ZTGATE_REDACTION__SERVER__LISTEN="redaction:50051"))
+    text = render_envoy(_config(ZTGATE_REDACTION__SERVER__LISTEN="redaction:50051"))
     validate(text)
     cluster = _clusters(text)["redaction"]
     assert cluster["type"] == "STRICT_DNS" and _addresses(cluster) == [("redaction", 50051)]
@@ -61,13 +62,13 @@ def test_a_dns_name_is_resolved_for_every_replica_behind_it() -> None:
 ])
 def test_endpoints_that_cannot_work_are_refused_naming_the_cluster(endpoints, message) -> None:
     with pytest.raises(EnvoyConfigError, match=message):
-        render(_config(), endpoints=endpoints)
+        render_envoy(_config(), endpoints=endpoints)
 
 
 def test_redaction_api_calls_hash_on_tenant_and_session_to_one_replica() -> None:
     """The vault is per replica: a session's Redact and Restore must meet on one replica. Inference
     calls are not hashed: their ext_proc stream restores on the replica that scrubbed."""
-    text = render(_config())
+    text = render_envoy(_config())
     bootstrap = yaml.safe_load(text)
     hcm = bootstrap["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
     routes = hcm["route_config"]["virtual_hosts"][0]["routes"]

@@ -10,8 +10,9 @@ import yaml
 
 from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, render, validate
-from ztgate.launcher import children_config
+from ztgate.gateway.envoy_config import GATEWAY_SERVICE_NAME, validate
+from ztgate.serve import render_envoy
+from ztgate.supervisor.launcher import children_config
 from tests.suite_pki import mesh_env, shared_pki
 
 TRACED = {"ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": "127.0.0.1:6317",
@@ -19,7 +20,7 @@ TRACED = {"ZTGATE_OTEL__ENABLED": "true", "ZTGATE_OTEL__ENDPOINT": "127.0.0.1:63
 
 
 def _bootstrap(environ: dict[str, str]) -> dict:
-    return yaml.safe_load(render(load_settings(ZtgateConfig, None, environ=environ)))
+    return yaml.safe_load(render_envoy(load_settings(ZtgateConfig, None, environ=environ)))
 
 
 def _hcm(bootstrap: dict) -> dict:
@@ -31,7 +32,7 @@ def _clusters(bootstrap: dict) -> dict[str, dict]:
 
 
 def test_envoy_validates_the_bootstrap_with_the_opentelemetry_tracer() -> None:
-    validate(render(load_settings(ZtgateConfig, None, environ=TRACED)))
+    validate(render_envoy(load_settings(ZtgateConfig, None, environ=TRACED)))
 
 
 def test_tracer_exports_otlp_grpc_to_the_otel_endpoint_with_the_configured_sampling() -> None:
@@ -74,7 +75,7 @@ def test_up_renders_envoy_tracing_to_the_suites_own_collector(monkeypatch: pytes
     assert not config.otel.enabled  # off in the file's view, on for `up`'s children and Envoy
     seen = children_config(config, config_file)
     assert seen.otel.enabled and seen.otel.endpoint == "127.0.0.1:7317"
-    cluster = _clusters(yaml.safe_load(render(seen)))["otel_collector"]
+    cluster = _clusters(yaml.safe_load(render_envoy(seen)))["otel_collector"]
     address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]
     assert address["socket_address"]["port_value"] == 7317
 

@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.config import GatewaySettings
-from ztgate.gateway.envoy_config import render, validate
+from ztgate.gateway.envoy_config import validate
+from ztgate.serve import render_envoy
 from tests.suite_pki import mesh_env
 
 KEY = "sk-upstream-secret-0123456789"
@@ -36,7 +37,7 @@ def text(tmp_path) -> str:
     from ztgate.gateway.auth import keygen
 
     _, jwks = keygen(tmp_path / "tokens")
-    return render(load_settings(ZtgateConfig, None, environ={
+    return render_envoy(load_settings(ZtgateConfig, None, environ={
         **mesh_env(), "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks),
         "ZTGATE_GATEWAY__RATE_LIMIT__REQUESTS_PER_S": "5",
         "ZTGATE_GATEWAY__OPENAI_UPSTREAMS": _upstreams(tmp_path)}))

@@ -11,8 +11,9 @@ import yaml
 
 from ztgate.common.config import ConfigError, load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render, validate
-from ztgate.launcher import address_problems, suite
+from ztgate.gateway.envoy_config import validate
+from ztgate.serve import render_envoy
+from ztgate.supervisor.launcher import address_problems, suite
 from tests.suite_pki import PLAINTEXT
 
 MODEL = ZtgateConfig().inference.model_name
@@ -46,14 +47,14 @@ def test_up_runs_the_adapter_before_envoy_on_its_own_address() -> None:
 def test_an_adapter_turned_off_is_neither_run_nor_routed(env: dict) -> None:
     config = _config(**env)
     assert "openai-adapter" not in [c.name for c in suite(config, None, Path("/x"))]
-    assert MODEL not in _routes(render(config))
+    assert MODEL not in _routes(render_envoy(config))
 
 
 def test_envoy_routes_the_default_model_to_the_adapter_with_the_callers_token(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     upstreams = json.dumps([{"name": "vllm", "base_url": "http://127.0.0.1:8000/v1",
                              "models": ["other"]}])
-    text = render(_config(ZTGATE_GATEWAY__OPENAI_UPSTREAMS=upstreams,
+    text = render_envoy(_config(ZTGATE_GATEWAY__OPENAI_UPSTREAMS=upstreams,
                           ZTGATE_OPENAI_ADAPTER__LISTEN="127.0.0.1:8091"))
     validate(text)
     routes = _routes(text)
@@ -77,7 +78,7 @@ def test_envoy_routes_the_default_model_to_the_adapter_with_the_callers_token(
 
 def test_a_shared_model_name_never_hands_the_token_to_another_upstream() -> None:
     upstreams = json.dumps([{"name": "vllm", "base_url": "http://127.0.0.1:8000/v1", "models": [MODEL]}])
-    routes = _routes(render(_config(ZTGATE_GATEWAY__OPENAI_UPSTREAMS=upstreams)))
+    routes = _routes(render_envoy(_config(ZTGATE_GATEWAY__OPENAI_UPSTREAMS=upstreams)))
     assert routes[MODEL]["route"]["cluster"].startswith("openai_failover_")
     assert "authorization" in routes[MODEL]["request_headers_to_remove"]
 

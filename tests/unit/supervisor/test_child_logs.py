@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from ztgate.cli import build_parser
-from ztgate.launcher import send_logs_to_files
+from ztgate.supervisor.launcher import send_logs_to_files
 from ztgate.supervisor.child import Child, StartError
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 from ztgate.supervisor.supervisor import Supervisor
 
 QUICK = SupervisorSettings(check_interval_s=0.05, check_timeout_s=0.2, start_timeout_s=20.0, stop_grace_s=1.0)

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 from ztgate.supervisor.policy import FailureStreak, RestartBudget
 
-SETTINGS = SupervisorSettings(backoff_initial_s=1.0, backoff_max_s=8.0, max_restarts=5,
+SETTINGS = SupervisorSettings(backoff={"initial_s": 1.0, "max_s": 8.0}, max_restarts=5,
                               restart_window_s=600.0)
 
 
@@ -39,8 +39,8 @@ def test_no_restarts_allowed_gives_up_at_the_first_failure() -> None:
 
 
 def test_backoff_max_below_initial_is_refused_naming_the_settings() -> None:
-    with pytest.raises(ValueError, match="supervisor.backoff_max_s"):
-        SupervisorSettings(backoff_initial_s=10.0, backoff_max_s=1.0)
+    with pytest.raises(ValueError, match="supervisor.backoff.max_s"):
+        SupervisorSettings(backoff={"initial_s": 10.0, "max_s": 1.0})
 
 
 @given(st.lists(st.floats(min_value=0.0, max_value=50.0), min_size=1, max_size=60),
@@ -48,14 +48,14 @@ def test_backoff_max_below_initial_is_refused_naming_the_settings() -> None:
 def test_no_window_ever_holds_more_restarts_than_the_limit(gaps: list[float], limit: int,
                                                           window: float) -> None:
     settings = SupervisorSettings(max_restarts=limit, restart_window_s=window,
-                                  backoff_initial_s=0.5, backoff_max_s=30.0)
+                                  backoff={"initial_s": 0.5, "max_s": 30.0})
     budget = RestartBudget(settings)
     now, granted = 0.0, []
     for gap in gaps:
         now += gap
         delay = budget.next_delay(now)
         if delay is not None:
-            assert settings.backoff_initial_s <= delay <= settings.backoff_max_s
+            assert settings.backoff.initial_s <= delay <= settings.backoff.max_s
             granted.append(now)
     for start in granted:
         assert sum(1 for t in granted if start <= t < start + window) <= limit

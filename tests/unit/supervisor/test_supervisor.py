@@ -13,11 +13,11 @@ from collections.abc import Callable
 import pytest
 
 from ztgate.supervisor.child import StartError
-from ztgate.supervisor.config import SupervisorSettings
+from ztgate.config import SupervisorSettings
 from ztgate.supervisor.supervisor import Supervisor
 
 FAST = SupervisorSettings(check_interval_s=0.01, check_timeout_s=0.05, failure_threshold=3,
-                          start_timeout_s=0.5, backoff_initial_s=0.01, backoff_max_s=0.04,
+                          start_timeout_s=0.5, backoff={"initial_s": 0.01, "max_s": 0.04},
                           max_restarts=3, restart_window_s=60.0, stop_grace_s=0.1)
 
 

@@ -9,7 +9,7 @@ from ztgate.config import ZtgateConfig
 def test_defaults_match_design_ports_and_slo() -> None:
     t = load_settings(ZtgateConfig, None, environ={}).telemetry
     assert t.server.listen == "127.0.0.1:4317"
-    assert t.metrics_listen == "127.0.0.1:9464"
+    assert t.metrics.listen == "127.0.0.1:9464"
     assert t.slo.envoy_admin is None  # read only where reachable: `ztgate up` sets it
     assert t.slo.rtds_layer == "ztgate_slo"
     assert t.slo.runtime_key == "ztgate.inference.primary_percent"

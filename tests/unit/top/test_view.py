@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from ztgate.top.samples import (
+from ztgate.cli.top.samples import (
     Snapshot,
     histogram_delta,
     parse_exposition,
     quantile,
     rate,
 )
-from ztgate.top.view import Layout, render
+from ztgate.cli.top.view import Layout, render
 
 LAYOUT = Layout(collector="127.0.0.1:9464", envoy_admin="127.0.0.1:9901",
                 runtime_key="ztgate.inference.primary_percent", line_ms=1200.0)

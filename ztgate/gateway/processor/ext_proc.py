@@ -53,7 +53,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import grpc
 from envoy.config.core.v3 import base_pb2
@@ -78,8 +78,6 @@ from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.server import Hosted
 from ztgate.redaction.service import RedactionService
 
-if TYPE_CHECKING:  # a type only: the whole configuration is the composition's (layer above)
-    from ztgate.config import ZtgateConfig
 
 log = logging.getLogger(__name__)
 
@@ -251,9 +249,9 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             if wait is None:
                 raise
             raise _TooSlow(f"{exc}: the gateway waits {wait:g} s for this request to be scrubbed "
-                           "(gateway.redaction_message_timeout_s, plus "
-                           "gateway.redaction_message_timeout_per_kib_s a KiB up to "
-                           "gateway.redaction_max_message_timeout_s); nothing was forwarded. "
+                           "(gateway.redaction.message_timeout_s, plus "
+                           "gateway.redaction.message_timeout_per_kib_s a KiB up to "
+                           "gateway.redaction.max_message_timeout_s); nothing was forwarded. "
                            "Shorten the prompt, or raise those settings") from None
         if outcome.findings:
             log.debug("prompt scrubbed", extra={"event": "gateway_prompt_scrubbed",
@@ -379,23 +377,32 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
         return openai_refusal(ZtgateError(message)) if openai else refusal(grpc.StatusCode.INTERNAL, message)
 
 
-def hosted(config: ZtgateConfig) -> Hosted:
-    """The processor as the redaction part's process serves it (`redaction.server.run(hosted=)`),
-    set from the configuration: each inference call's per-try timeout (its first-token budget),
-    Envoy's waits for a scrubbed body and the request limits (the gateway's settings), the HTTP
-    door's gateway.openai_* options; `own_models`: the OpenAI models ztgate's own adapter serves
-    (their first-token budget is the gateway's gRPC route's, not the door's); every model the door
-    routes is the only value of its metrics' model label."""
-    gateway = config.gateway
-    own_models = frozenset([config.inference.model_name]) if config.openai_adapter_active else frozenset()
-    door_models = own_models | {m for u in gateway.openai_upstreams for m in u.models}
+@dataclass(frozen=True)
+class ProcessorInputs:
+    """What the processor runs with, built from the whole configuration by ztgate/serve.py."""
+
+    limits: RequestLimits
+    # Each inference call's per-try timeout (its first-token budget) and Envoy's waits for a
+    # scrubbed body (gateway.inference, gateway.redaction).
+    first_token: FirstTokenBudget
+    scrub_timeouts: ScrubTimeouts
+    # The HTTP door's gateway.openai_* options.
+    door: DoorOptions
+    # The OpenAI models ztgate's own adapter serves (their first-token budget is the gateway's gRPC
+    # route's, not the door's), and every model the door routes (its metrics' only model labels).
+    own_models: frozenset[str]
+    door_models: frozenset[str]
+
+
+def hosted(inputs: ProcessorInputs) -> Hosted:
+    """The processor as the redaction part's process serves it (`RedactionInputs.hosted`)."""
 
     def register(service: RedactionService, access: TenantAccess, server: grpc.aio.Server,
                  memory: MemoryCeiling) -> None:
         ep_grpc.add_ExternalProcessorServicer_to_server(ExternalProcessorServicer(
-            service, access, gateway.first_token_budget, limits=config.limits,
-            timeouts=gateway.scrub_timeouts, door=gateway.door_options(), own_models=own_models,
-            door_metrics=DoorMetrics(models=frozenset(door_models)), memory=memory), server)
+            service, access, inputs.first_token, limits=inputs.limits,
+            timeouts=inputs.scrub_timeouts, door=inputs.door, own_models=inputs.own_models,
+            door_metrics=DoorMetrics(models=inputs.door_models), memory=memory), server)
 
     return Hosted(SERVICE_NAME, register)
 

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 from ztgate.common.config import ConfigError
 from ztgate.common.server import is_loopback, split_host_port
 
-if TYPE_CHECKING:  # a type only: ztgate.config imports this package's settings
-    from ztgate.config import ZtgateConfig
+if TYPE_CHECKING:  # a type only: the settings module is heavier than this one
+    from ztgate.redaction.config import RedactionSettings
 
 
 # Published in ztgate's source as the old defaults: known to everyone, so never a secret.
@@ -93,21 +93,20 @@ def _read(path: Path) -> OperatorKeys:
     return OperatorKeys(**keys)
 
 
-def _exposed(config: ZtgateConfig) -> list[str]:
+def _exposed(settings: RedactionSettings, gateway_listen: str) -> list[str]:
     """The listen settings, among the redaction service's and the gateway's, off loopback."""
-    listens = {"redaction.server.listen": config.redaction.server.listen,
-               "gateway.listen": config.gateway.listen}
+    listens = {"redaction.server.listen": settings.server.listen, "gateway.listen": gateway_listen}
     return [f"{name} {value}" for name, value in listens.items()
             if not is_loopback(split_host_port(value)[0])]
 
 
-def resolve(config: ZtgateConfig) -> tuple[OperatorKeys, str]:
+def resolve(settings: RedactionSettings, gateway_listen: str) -> tuple[OperatorKeys, str]:
     """The keys the redaction service runs with, and a line saying where they come from (a path,
     never a value). Writes the keys file when a key is not configured and the file is absent.
-    Raises KeysError."""
-    settings = config.redaction
+    A published development key is refused while the service or the gateway (`gateway_listen`)
+    listens off loopback. Raises KeysError."""
     explicit = {name: getattr(settings, name) for name in _NAMES}
-    exposed = _exposed(config)
+    exposed = _exposed(settings, gateway_listen)
     for name, secret in explicit.items():
         if secret is not None and secret.get_secret_value() in PUBLISHED_KEYS and exposed:
             raise KeysError(

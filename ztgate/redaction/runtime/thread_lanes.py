@@ -3,7 +3,7 @@
 Stream chunks, answers through the gateway, `Restore` and large policy applications run in threads so
 that the event loop keeps serving (service.py). On one shared pool, a tenant streaming 1 MiB chunks of
 adversarial text held every thread, and another tenant's answer chunk waited behind all of it until
-Envoy's per-message timer (gateway.redaction_message_timeout_s) reset that call mid-answer: the
+Envoy's per-message timer (gateway.redaction.message_timeout_s) reset that call mid-answer: the
 caller saw a bare INTERNAL. So each tenant has a line of its own: at most `per_tenant` of its jobs run
 at once, the rest wait their turn in order, and the threads it cannot take are always there for the
 others. The lines are the analysis workers' own (fair_share.TenantSlots): in order, dropped when idle,

@@ -1,5 +1,5 @@
 """The redaction part's process serves the gateway's processor beside Redaction: the composition hands
-`hosted(config)` to the redaction server (`build_spec(hosted=)`), which does not import the gateway.
+`hosted(processor_inputs(config))` to the redaction server (`build_spec(hosted=)`), which does not import the gateway.
 
 A real grpc.aio server on loopback with the spec's servicers and a real channel; the service is the
 real one on the pattern tier (tests/unit/redaction/pattern_service.py), so no model loads.
@@ -19,12 +19,13 @@ from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.server import build_spec
 from tests.unit.gateway.processor.test_ext_proc import (EMAIL, GENERATE, _body, _decode_request, _headers,
                                                         _request)
+from ztgate.serve import processor_inputs
 from tests.unit.redaction.pattern_service import make_service
 
 
 async def test_the_redaction_server_serves_the_processor_it_is_handed(scanner: PatternScanner) -> None:
     config = ZtgateConfig()
-    spec = build_spec(make_service(scanner), None, hosted=[hosted(config)])
+    spec = build_spec(make_service(scanner), None, hosted=[hosted(processor_inputs(config))])
     assert spec.service_names == [REDACTION_SERVICE, SERVICE_NAME]  # health reports both
     server = grpc.aio.server()
     spec.register(server)

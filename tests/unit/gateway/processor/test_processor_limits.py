@@ -198,8 +198,8 @@ async def test_a_prompt_too_slow_to_scrub_is_deadline_exceeded_naming_the_settin
     refusal = answers[-1].immediate_response
     assert refusal.grpc_status.status == grpc.StatusCode.DEADLINE_EXCEEDED.value[0]
     message = refusal.body.decode()
-    assert "gateway.redaction_message_timeout_s" in message and "0.6 s" in message
-    assert "gateway.redaction_max_message_timeout_s" in message
+    assert "gateway.redaction.message_timeout_s" in message and "0.6 s" in message
+    assert "gateway.redaction.max_message_timeout_s" in message
     assert "nothing was forwarded" in message and "slow to scrub" not in message
     # The analysis was given until 0.4 s, so that the answer is ours, before Envoy's own timer.
     assert pool.deadlines[-1] - started == pytest.approx(scrub_budget_s(0.6), abs=0.05)
@@ -226,7 +226,7 @@ async def test_a_long_prompt_first_extends_envoys_wait_and_its_scrub_ends_by_the
         "override_message_timeout"], answers[1].override_message_timeout)]  # nothing else in it
     assert pool.deadlines[-1] - started == pytest.approx(scrub_budget_s(override), abs=0.05)
     message = answers[-1].immediate_response.body.decode()
-    assert f"{override:g} s" in message and "redaction_message_timeout_per_kib_s" in message
+    assert f"{override:g} s" in message and "gateway.redaction.message_timeout_per_kib_s" in message
 
 
 async def test_a_long_prompt_that_scrubs_in_time_is_forwarded_after_the_override(

@@ -12,8 +12,14 @@ import pytest
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.redaction.anonymising.keys import KEY_BYTES, PUBLISHED_KEYS, KeysError, resolve
+from ztgate.redaction.anonymising import keys as redaction_keys
+from ztgate.redaction.anonymising.keys import KEY_BYTES, PUBLISHED_KEYS, KeysError, OperatorKeys
 from ztgate.redaction.anonymising.operators import Operators
+
+
+def resolve(config: ZtgateConfig) -> tuple[OperatorKeys, str]:
+    """The keys as `ztgate serve redaction` resolves them from this configuration."""
+    return redaction_keys.resolve(config.redaction, config.gateway.listen)
 
 
 def _config(tmp_path: Path, **env: str) -> ZtgateConfig:

@@ -11,8 +11,8 @@ from collections import deque
 from typing import TextIO
 
 from ztgate.config import ZtgateConfig
-from ztgate.top.samples import Snapshot, now, read_collector, read_envoy
-from ztgate.top.view import Layout, render
+from ztgate.cli.top.samples import Snapshot, now, read_collector, read_envoy
+from ztgate.cli.top.view import Layout, render
 
 # Seconds of snapshots kept: the first-token quantiles and the served split are over this.
 WINDOW_S = 60.0
@@ -25,10 +25,10 @@ HOME_CLEAR = "\x1b[H\x1b[2J"
 
 async def snapshot(config: ZtgateConfig) -> Snapshot:
     """One reading of the collector, Envoy and every part's health, concurrently."""
-    from ztgate.launcher import part_health
+    from ztgate.supervisor.launcher import part_health
 
     snap = Snapshot(at=now())
-    metrics_url = f"http://{config.telemetry.metrics_listen}/metrics"
+    metrics_url = f"http://{config.telemetry.metrics.listen}/metrics"
     key = config.telemetry.slo.runtime_key
     collector = asyncio.to_thread(read_collector, metrics_url, READ_TIMEOUT_S)
     envoy = asyncio.to_thread(read_envoy, config.gateway.admin, (key,), READ_TIMEOUT_S)
@@ -69,7 +69,7 @@ def _back(history: deque[Snapshot], seconds: float) -> Snapshot | None:
 
 
 async def run(config: ZtgateConfig, interval_s: float, out: TextIO = sys.stdout) -> None:
-    layout = Layout(collector=config.telemetry.metrics_listen, envoy_admin=config.gateway.admin,
+    layout = Layout(collector=config.telemetry.metrics.listen, envoy_admin=config.gateway.admin,
                     runtime_key=config.telemetry.slo.runtime_key,
                     line_ms=config.telemetry.slo.ttft_trip_ms)
     history: deque[Snapshot] = deque()

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from ztgate.common.semconv import PROBE_TENANT
-from ztgate.top.samples import Snapshot, histogram_delta, quantile, rate
+from ztgate.cli.top.samples import Snapshot, histogram_delta, quantile, rate
 
 TTFT = "gen_ai_server_time_to_first_token_seconds"
 CALLS = "gen_ai_server_request_duration_seconds_count"

@@ -27,11 +27,12 @@ from ztgate.common.config import load_settings
 from ztgate.common.ports import bind_error
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.auth import TokenError, keygen_at
-from ztgate.gateway.envoy_config import check_exposure, rate_limit_in_force, render
+from ztgate.gateway.envoy_config import check_exposure, rate_limit_in_force
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.redaction.anonymising import keys
 from ztgate.parts import active as active_parts
 from ztgate.replicas import Replica, ReplicaError, envoy_endpoints, plan
+from ztgate.serve import render_envoy
 from ztgate.supervisor.child import Child, Listen, StartError
 from ztgate.supervisor.supervisor import Supervisor
 
@@ -185,7 +186,7 @@ def prepare(config: ZtgateConfig) -> list[str]:
     Raises PkiError, TokenError or ConfigError."""
     lines = [line for line in (prepare_pki(config), prepare_tokens(config)) if line]
     # The redaction child reads the same file (it resolves its keys again, the same way).
-    lines.append(keys.resolve(config)[1])
+    lines.append(keys.resolve(config.redaction, config.gateway.listen)[1])
     return lines
 
 
@@ -217,7 +218,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
         return 2
     envoy_settings = children_config(config, config_path)
     # First, before anything is written: raises EnvoyConfigError for what must not be exposed.
-    warnings = check_exposure(envoy_settings)
+    warnings = check_exposure(envoy_settings.gateway)
     for warning in warnings:
         print(f"\n{'!' * 78}\n{warning}\n{'!' * 78}\n", file=sys.stderr, flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-up-"))
@@ -237,7 +238,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
     for line in lines:
         print(line, flush=True)
     tls = pki.operator_tls(config.mesh)
-    envoy_config.write_text(render(envoy_settings, endpoints=envoy_endpoints(planned)))
+    envoy_config.write_text(render_envoy(envoy_settings, endpoints=envoy_endpoints(planned)))
     logs = None if verbose else send_logs_to_files(children)
     print(f"starting {', '.join(child.name for child in children)}; "
           + (f"each part's output goes to {logs}/<part>.log (--verbose: here)" if logs
@@ -267,7 +268,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             if config.openai_adapter_active
             else f"ztgate's own model off ({config.openai_adapter_off_reason})"))
         print(f"  telemetry OTLP         {config.telemetry.server.listen}")
-        print(f"  Prometheus metrics     http://{config.telemetry.metrics_listen}/metrics")
+        print(f"  Prometheus metrics     http://{config.telemetry.metrics.listen}/metrics")
         if logs:
             print(f"  logs                   {logs}/<part>.log (one file per part, kept after a stop)")
         print("  inside the suite       " + (
@@ -280,7 +281,7 @@ async def run_suite(config: ZtgateConfig, config_path: Path | None,
             else "off: every call runs as tenant default (set gateway.auth.jwks_path)"))
         for warning in warnings:  # again, last thing on screen
             print(warning, file=sys.stderr, flush=True)
-        in_force = rate_limit_in_force(config)
+        in_force = rate_limit_in_force(config.gateway)
         if in_force is not None:
             print(f"  rate limit             {in_force[0]}/s per tenant, burst {in_force[1]}")
         s = config.supervisor
