@@ -420,7 +420,11 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
     upstream = json.loads(record.read_text()) if record.is_file() else None
-    limit, vault = rate_limit_in_force(config.gateway), config.redaction.vault
+    # The suite runs with tokens on, so the limit in force is the one tokens bring.
+    with_tokens = config.gateway.model_copy(update={"auth": config.gateway.auth.model_copy(
+        update={"jwks_path": logs / "keys" / "jwks.json"})})
+    limit = rate_limit_in_force(with_tokens)
+    vault = config.redaction.vault
     return AttackBench(calls=calls, duration_s=duration_s, kinds=kinds, seed=seed, baseline=baseline,
                        under_attack=under, attacks=figures, upstream=upstream, sessions=sessions,
                        recovery_s=recovery, recovery_limit_s=recovery_limit_s, mtls=config.mesh.mtls,

@@ -2,9 +2,9 @@
 
 A real redaction service (one analysis worker) and a real Envoy in front of RECORDING inference
 upstreams (test doubles in gateway_suite.py, no model). One tenant floods the OpenAI door with
-FLOOD calls at once, each a body just under limits.max_request_bytes (2 MiB of JSON whitespace
-around a chat of 61 KiB of names, under limits.max_prompt_bytes: valid, cheap to parse, but held whole while the call waits for
-the one analysis worker), its queue bound raised so that only the memory ceiling stands in the way. The service's
+FLOOD calls at once, each a body just under limits.max_request_bytes (raised to 8 MiB here: JSON
+whitespace around a chat of 61 KiB of names, under limits.max_prompt_bytes: valid, cheap to parse,
+but held whole while the call waits for the one analysis worker), its queue bound raised so that only the memory ceiling stands in the way. The service's
 peak resident memory is its kernel high-water mark (VmHWM, reset after start-up), read after the
 flood; its baseline the RSS before.
 
@@ -28,9 +28,12 @@ from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
 
 pytestmark = pytest.mark.slow
 
-FLOOD = 128
-ROOM_MIB = 192
-BODY_BYTES = 2 * 1024 * 1024 - 4096
+FLOOD = 64
+ROOM_MIB = 256
+# The request limit is raised for this test to 8 MiB (2 MiB by default), so that a flood of few
+# bodies is a flood of much memory (each body is held a few times over while its call waits).
+REQUEST_BYTES = 8 * 1024 * 1024
+BODY_BYTES = REQUEST_BYTES - 4096
 POLICY = "name: default\ndefault_action: pseudonymize\ndefault_secret_action: redact\n"
 
 
@@ -47,10 +50,10 @@ def _status(pid: int, key: str) -> int:
 CONTENT = "Maria Gonzalez met John Smith and Anna Schmidt in Springfield near Lake Avenue. " * 780
 
 
-def _body(number: int) -> bytes:
+def _body(number: int, size: int = BODY_BYTES) -> bytes:
     head = json.dumps({"model": "flood", "messages": [
         {"role": "user", "content": f"Ticket {number}. {CONTENT}"}]}).encode()
-    return head[:-1] + b" " * (BODY_BYTES - len(head)) + b"}"
+    return head[:-1] + b" " * (size - len(head)) + b"}"
 
 
 def _post(gateway: str, body: bytes) -> tuple[int, str]:
@@ -79,7 +82,13 @@ async def _flood(suite: Suite, max_rss_mib: int, logs: Path) -> tuple[int, int, 
 
 
 async def _suite(logs: Path, max_rss_mib: int) -> Suite:
+    limits = {"ZTGATE_LIMITS__MAX_REQUEST_BYTES": str(REQUEST_BYTES),
+              "ZTGATE_REDACTION__SERVER__MAX_MESSAGE_BYTES": str(2 * REQUEST_BYTES),
+              # Envoy holds every body too (and its copy for the ext_proc): its heap ceiling is
+              # not what this test is about.
+              "ZTGATE_GATEWAY__INGRESS__MAX_HEAP_BYTES": str(4 << 30)}
     return await start_suite(logs, policies={"default.yaml": POLICY}, message_timeout_s=20.0,
+                             gateway_env=limits,
                              redaction_env={"ZTGATE_REDACTION__SERVER__MAX_RSS_MIB": str(max_rss_mib),
                                             "ZTGATE_REDACTION__MAX_QUEUED_PER_TENANT": str(FLOOD * 4)})
 
@@ -99,7 +108,7 @@ async def test_a_flood_of_large_bodies_stays_under_the_ceiling_and_the_control_g
     guarded = await _suite(tmp_path_factory.mktemp("rss-guarded"), ceiling)
     try:
         guarded_base, peak, answers = await _flood(guarded, ceiling, guarded.logs)
-        line = (f"{FLOOD} bodies of 2 MiB at once: control (no ceiling) baseline {base} MiB, peak "
+        line = (f"{FLOOD} bodies of 8 MiB at once: control (no ceiling) baseline {base} MiB, peak "
                 f"{control_peak} MiB; with max_rss_mib {ceiling}: baseline {guarded_base} MiB, peak "
                 f"{peak} MiB, {sum(s == 429 for s, _ in answers)} calls refused 429")
         print(line)
@@ -107,12 +116,13 @@ async def test_a_flood_of_large_bodies_stays_under_the_ceiling_and_the_control_g
         assert peak < ceiling
         refused = [text for status, text in answers if status == 429]
         assert refused and all("max_rss_mib" in text for text in refused), answers[:3]
-        # Past the flood the service takes calls again (404: scrubbed, then no upstream serves
+        # Past the flood the service takes ordinary calls again (404: scrubbed, then no upstream serves
         # model `flood`): its memory was given back, it does not go on refusing. (An analysis
         # worker whose call Envoy gave up on is replaced, which takes seconds: 504 meanwhile.)
         deadline = time.monotonic() + 90
         after: list[int] = []
-        while (status := (await asyncio.to_thread(_post, guarded.gateway, _body(0)))[0]) != 404:
+        ordinary = _body(0, 128 * 1024)  # the same chat, without the padding
+        while (status := (await asyncio.to_thread(_post, guarded.gateway, ordinary))[0]) != 404:
             after.append(status)
             assert time.monotonic() < deadline, f"not answered 90 s after the flood: {after}"
             await asyncio.sleep(1)

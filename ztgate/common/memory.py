@@ -27,6 +27,7 @@ from typing import Any
 import grpc
 
 from ztgate.common.errors import ResourceExhausted
+from ztgate.common.tls import stream_items
 
 MIB = 1024 * 1024
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -179,7 +180,7 @@ class MemoryCeilingInterceptor(grpc.aio.ServerInterceptor):
                 except MemoryCeilingReached as exc:
                     await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc))
                 try:
-                    async for item in inner(request, context):
+                    async for item in stream_items(inner(request, context)):
                         yield item
                 finally:
                     ceiling.release(reserved)

@@ -3,6 +3,7 @@ that a caller's certificate names a part this service accepts calls from."""
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -13,6 +14,16 @@ from ztgate.common.settings import ClientTlsSettings, TlsSettings
 
 log = logging.getLogger(__name__)
 _KINDS = ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
+
+
+async def stream_items(result: Any) -> Any:
+    """What a streaming handler answers, whichever way it is written: an async generator's items,
+    or nothing from a coroutine that writes with `context.write` (grpc's health Watch does)."""
+    if inspect.isawaitable(result):
+        await result
+        return
+    async for item in result:
+        yield item
 
 
 def server_credentials(tls: TlsSettings) -> grpc.ServerCredentials:
@@ -100,7 +111,7 @@ class AllowedClientsInterceptor(grpc.aio.ServerInterceptor):
             async def checked(request: Any, context: grpc.aio.ServicerContext) -> Any:  # type: ignore[misc]
                 if (why := refusal(context)) is not None:
                     await context.abort(grpc.StatusCode.PERMISSION_DENIED, why)
-                async for item in inner(request, context):
+                async for item in stream_items(inner(request, context)):
                     yield item
 
         return getattr(grpc, f"{kind}_rpc_method_handler")(

@@ -93,3 +93,32 @@ async def test_the_runtime_refuses_calls_past_the_ceiling_and_health_still_answe
             assert health.status == health_pb2.HealthCheckResponse.SERVING
     finally:
         await runtime.stop()
+
+
+async def test_a_streaming_handler_that_writes_with_context_write_passes_the_check() -> None:
+    """grpc's health Watch is a coroutine that writes its answers (not an async generator); the
+    runtime's interceptors must carry both kinds (a Watch through Envoy once failed UNKNOWN)."""
+    async def watch(request: bytes, context: grpc.aio.ServicerContext) -> None:
+        await context.write(b"one")
+        await context.write(b"two")
+
+    async def generator(request: bytes, context: grpc.aio.ServicerContext):
+        yield b"three"
+
+    def register(server: grpc.aio.Server) -> None:
+        server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(SERVICE, {
+            "Watch": grpc.unary_stream_rpc_method_handler(watch),
+            "Gen": grpc.unary_stream_rpc_method_handler(generator)})])
+
+    async def ready() -> None:
+        return None
+
+    spec = ServiceSpec(name="echo", service_names=[SERVICE], register=register, start=ready)
+    runtime = Runtime(spec, ServerSettings(listen="127.0.0.1:0", max_rss_mib=1 << 20), OtelSettings())
+    await runtime.start()
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{runtime.port}") as channel:
+            assert [m async for m in channel.unary_stream(f"/{SERVICE}/Watch")(b"", timeout=5)] == [b"one", b"two"]
+            assert [m async for m in channel.unary_stream(f"/{SERVICE}/Gen")(b"", timeout=5)] == [b"three"]
+    finally:
+        await runtime.stop()
