@@ -4,7 +4,7 @@ Pure planning, so that it is tested without starting anything. Replica i (from 0
 on the part's configured host, at its configured port + i * `supervisor.replica_port_stride`: the
 first on the configured address itself, so one replica is exactly the suite without the flag.
 Envoy gets every replica's address as an endpoint of the part's cluster (health-checked, balanced
-over; the Redaction API hashed on tenant + session, docs/operations.md "Replicas"). Replicas of a
+over; the Redaction API hashed on tenant + session, docs/operations/deploying.md "Replicas"). Replicas of a
 part share its identity in the suite's certificates: the certificate names the part (and loopback),
 not a port, so every replica presents the part's own.
 """

@@ -1,1 +1,1 @@
-"""`ztgate eval`: the golden regression gate (tests/golden/, docs/operations.md "The golden gate")."""
+"""`ztgate eval`: the golden regression gate (tests/golden/, docs/operations/golden-gate.md)."""

@@ -1,6 +1,6 @@
 """The redaction alert rules shipped in deploy/prometheus/rules.yaml: promtool accepts them, they
 fire on the series that should fire them and stay quiet on the others (`promtool test rules`),
-and they, like the table in docs/operations.md, name the metrics as the collector exports them."""
+and they, like the table in docs/operations/observability.md, name the metrics as the collector exports them."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ztgate.telemetry.naming import label_name, metric_name
 from telemetry_harness import require_tool
 
 ROOT = Path(__file__).resolve().parents[3]
-OPERATIONS = ROOT / "docs" / "operations.md"
+OPERATIONS = ROOT / "docs" / "operations" / "observability.md"
 RULES = ROOT / "deploy" / "prometheus" / "rules.yaml"
 REDACTION_METRICS = (sc.REDACTION_FINDINGS, sc.BLOCKED_REQUESTS, sc.REDACTION_REFUSALS,
                      sc.REDACTION_DURATION)
