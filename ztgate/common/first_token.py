@@ -3,14 +3,20 @@
 Prefill grows with the prompt (measured on the suite's CPU: past 1.2 s near 1,000 tokens, issue
 #11), so one fixed wait either abandons every long prompt or waits far too long on a slow
 instance with a short one. The budget is `base_s + per_1k_tokens_s` for each 1,000 prompt tokens,
-capped at `max_s`. Two parts use it:
+capped at `max_s`, counted in the served model's own tokens. Two parts use it:
 
-- the gateway (the redaction service's ext_proc) sets each inference call's per-try timeout to
-  the budget of its scrubbed prompt, whose tokens it estimates from UTF-8 bytes
-  (`estimate_tokens`): the gateway serves any model and carries no tokenizer;
-- the inference service reports how far each first token ran past its prompt's allowance
-  (`excess_s`, with the exact token count), the figure the SLO controller judges: comparable
-  across prompt sizes, so that long prompts are not a slow service.
+- the inference service tokenises the prompt; the primary holds each try to the budget of its real
+  token count: past it the try ends with UNAVAILABLE (Envoy retries it on the other instance) and
+  counts as a miss; and it reports how far each first token ran past its prompt's allowance
+  (`excess_s`), the figure the SLO controller judges: comparable across prompt sizes, so that long
+  prompts are not a slow service;
+- the gateway (the redaction service's ext_proc) has no tokenizer, so it sets each call's per-try
+  timeout to an outer bound (`budget_ms_for_bytes`): the budget of the most tokens the prompt's
+  UTF-8 bytes can be (`bytes_per_token`, 1: no token of a byte-level tokenizer is shorter than a
+  byte), plus one base for the chat template's tokens and the hop. Envoy abandons a try there only
+  when the instance could not end it itself (hung, unreachable). A bytes-per-token guess above the
+  real one (2.5, before) cut digit-dense prompts, 1.0 byte per token, at 40% of their allowance:
+  healthy tries counted as misses (docs/adr/0008-first-token-budget-from-real-tokens.md).
 """
 
 from __future__ import annotations
@@ -31,11 +37,11 @@ class FirstTokenBudget:
     per_1k_tokens_s: float
     # The budget never exceeds this, whatever the prompt.
     max_s: float
-    # UTF-8 bytes per token assumed when only the text is known (the gateway's estimate).
+    # The fewest UTF-8 bytes a token takes, for the gateway's outer bound when only the text is known.
     bytes_per_token: float
 
     def estimate_tokens(self, prompt_bytes: int) -> int:
-        """Prompt tokens estimated from the prompt's UTF-8 size (rounded up)."""
+        """The most prompt tokens a prompt of `prompt_bytes` UTF-8 bytes can be (rounded up)."""
         return math.ceil(max(prompt_bytes, 0) / self.bytes_per_token)
 
     def allowance_s(self, prompt_tokens: int) -> float:
@@ -47,8 +53,11 @@ class FirstTokenBudget:
         return min(self.base_s + self.allowance_s(prompt_tokens), self.max_s)
 
     def budget_ms_for_bytes(self, prompt_bytes: int) -> int:
-        """The per-try timeout (whole milliseconds, rounded up) of a prompt of `prompt_bytes`."""
-        return math.ceil(self.budget_s(self.estimate_tokens(prompt_bytes)) * 1000)
+        """The gateway's per-try timeout (whole milliseconds, rounded up) of a prompt of
+        `prompt_bytes`: past the budget of its real tokens, which the instance holds its try to,
+        by one base at least (the chat template's tokens, the hop), so that Envoy abandons only a
+        try its instance could not end."""
+        return math.ceil((self.budget_s(self.estimate_tokens(prompt_bytes)) + self.base_s) * 1000)
 
     def score_wait_ms(self, wait_s: float) -> int:
         """The per-try timeout of a GetScore call that waits up to `wait_s` for its score."""

@@ -223,11 +223,13 @@ class GatewayInferenceSettings(Strict):
     # The per-try timeout never exceeds this, however long the prompt (a 4,200-token prompt took
     # 75 s to its first token on the default suite).
     per_try_timeout_max_s: float = Field(default=150.0, gt=0)
-    # UTF-8 bytes per token in the gateway's estimate of a prompt's tokens (it has no tokenizer).
-    # The default model's tokenizer measures 3.2 on English prose, 4.0 on Python, 2.7 on YAML,
-    # 2.2 on Chinese and 1.0-1.3 on digits or random strings; 2.5 errs towards more tokens
-    # (more time) for all but digit- and symbol-heavy prompts.
-    prompt_bytes_per_token: float = Field(default=2.5, gt=0)
+    # The fewest UTF-8 bytes a token of the served model takes. The gateway has no tokenizer: it
+    # sets each call's per-try timeout to the budget of the most tokens the prompt can be, plus
+    # one base (an outer bound), while the inference service holds each try to the budget of the
+    # prompt's real token count. 1: no token of a byte-level tokenizer is shorter than a byte (the
+    # default model measures 1.0 on digits, 2.2 on Chinese, 3.2 on English prose). A larger value
+    # cuts digit-dense prompts before their budget: healthy tries counted as misses.
+    prompt_bytes_per_token: float = Field(default=1.0, gt=0)
     # Seconds an inference call may go without a byte either way (a model that hangs after its
     # first chunk); longer than the largest per-try timeout, since prefill sends nothing.
     stream_idle_timeout_s: float = Field(default=240.0, gt=0)

@@ -85,6 +85,10 @@ class InferenceSettings(Strict):
     model_dir: Path | None = None
     # Model name reported in responses and telemetry.
     model_name: str = "SmolLM2-135M-Instruct"
+    # Tenants named in the inference metrics' tenant label (the first this many seen since start,
+    # and the SLO probe's); further tenants are counted together as "(other)", so that no caller
+    # can grow the series (the model label is model_name, whatever a request says).
+    metrics_max_tenants: int = Field(default=50, gt=0)
     # The primary speculates with suffix decoding: the best method measured here, one request at a time
     # and 4 in flight, on mixed chat and copy-heavy prompts alike (docs/benchmarks.md). The fallback's
     # transformers engine has no suffix decoding; its default is prompt lookup (ngram).

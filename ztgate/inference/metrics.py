@@ -1,25 +1,70 @@
-"""What the inference service reports through OpenTelemetry, named per ztgate/common/semconv."""
+"""What the inference service reports through OpenTelemetry, named per ztgate/common/semconv.
+
+Label values are bounded, so that no caller can make series: the model label is the configured
+model (the instance's `inference.model_name`), never a request's; the tenant label names the first
+`inference.metrics_max_tenants` tenants seen since start (the SLO probe's tenant always, since the
+controller skips its points by that name), and every later tenant, or a value that is not a tenant
+name, is OTHER_TENANT. The collector would otherwise fold real series into its `other` series once
+a metric passes `telemetry.max_series_per_metric`.
+"""
 
 from __future__ import annotations
+
+import threading
 
 from opentelemetry import metrics
 
 from ztgate.common import semconv as sc
 from ztgate.common.first_token import FirstTokenBudget
+from ztgate.common.tenants import is_tenant
 from ztgate.inference.engines.outputs import FinalStats
+
+# The tenant label of tenants past the bound: not a tenant name (parentheses), so it never
+# stands for a real tenant; the same value as the redaction metrics'.
+OTHER_TENANT = "(other)"
+# Tenants named in the labels when no settings say (inference.metrics_max_tenants' default).
+DEFAULT_MAX_TENANTS = 50
+# The excess recorded for a first token that never came within its budget: above the histogram's
+# last bound, so the SLO window counts it past every threshold, as it does Envoy's abandoned tries.
+MISSED_EXCESS_S = 2 * sc.LATENCY_BUCKETS_S[-1]
+
+
+class TenantLabels:
+    """The tenant label's values: the first `max_tenants` tenant names seen, then OTHER_TENANT."""
+
+    def __init__(self, max_tenants: int = DEFAULT_MAX_TENANTS, always: tuple[str, ...] = (sc.PROBE_TENANT,)) -> None:
+        if max_tenants < 1:
+            raise ValueError(f"max_tenants must be >= 1; got {max_tenants}")
+        self.max_tenants = max_tenants
+        self._always = frozenset(always)
+        self._named: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, tenant: str) -> str:
+        if tenant in self._named or tenant in self._always:
+            return tenant
+        if not is_tenant(tenant):
+            return OTHER_TENANT
+        with self._lock:
+            if tenant in self._named or len(self._named) < self.max_tenants:
+                self._named.add(tenant)
+                return tenant
+        return OTHER_TENANT
 
 
 class InferenceMetrics:
     """GenAI latency and token metrics, speculation counts and hallucination scores of one instance.
 
-    With a first-token budget (the gateway's), each first token is also recorded as its excess
-    over the prompt's prefill allowance (semconv.FIRST_TOKEN_EXCESS), the SLO controller's signal.
+    With a first-token budget, each first token is also recorded as its excess over the prompt's
+    prefill allowance (semconv.FIRST_TOKEN_EXCESS), the SLO controller's signal, and a try ended at
+    its budget as MISSED_EXCESS_S (`first_token_missed`).
     """
 
     def __init__(self, model: str, instance: str, meter: metrics.Meter | None = None,
-                 budget: FirstTokenBudget | None = None) -> None:
+                 budget: FirstTokenBudget | None = None, max_tenants: int | None = None) -> None:
         meter = meter or metrics.get_meter("ztgate.inference")
-        self._budget = budget
+        self.budget = budget
+        self.tenants = TenantLabels(max_tenants or DEFAULT_MAX_TENANTS)
         self._base = {sc.REQUEST_MODEL: model, sc.INSTANCE: instance}
         spec = {s.name: s for s in sc.CATALOGUE}
 
@@ -42,16 +87,20 @@ class InferenceMetrics:
 
     def _attrs(self, operation: str, tenant: str) -> dict[str, str]:
         attrs = {**self._base, sc.OPERATION_NAME: operation}
-        if tenant:
-            attrs[sc.TENANT] = tenant
+        if tenant:  # a call of no tenant (a direct caller's) carries no tenant label
+            attrs[sc.TENANT] = self.tenants(tenant)
         return attrs
 
     def first_token(self, ttft_s: float, tenant: str, prompt_tokens: int = 0) -> None:
         """Recorded as soon as the first token exists, so the SLO controller sees slow starts early."""
         attrs = self._attrs("chat", tenant)
         self._ttft.record(ttft_s, attrs)
-        if self._budget is not None:
-            self._excess.record(self._budget.excess_s(ttft_s, prompt_tokens), attrs)
+        if self.budget is not None:
+            self._excess.record(self.budget.excess_s(ttft_s, prompt_tokens), attrs)
+
+    def first_token_missed(self, tenant: str) -> None:
+        """A try ended at its first-token budget: a miss, above every bound of the SLO's window."""
+        self._excess.record(MISSED_EXCESS_S, self._attrs("chat", tenant))
 
     def finished(self, final: FinalStats, tenant: str) -> None:
         attrs = self._attrs("chat", tenant)
@@ -72,5 +121,5 @@ class InferenceMetrics:
     def score(self, value: float, tenant: str) -> None:
         attrs = dict(self._base)
         if tenant:
-            attrs[sc.TENANT] = tenant
+            attrs[sc.TENANT] = self.tenants(tenant)
         self._score.record(value, attrs)

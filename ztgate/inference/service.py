@@ -1,4 +1,10 @@
-"""The inference service's domain: admission, one engine, metrics, scores off the request path."""
+"""The inference service's domain: admission, one engine, metrics, scores off the request path.
+
+The primary holds each try to its first-token budget (ztgate/common/first_token.py), counted in
+the prompt's real tokens, which only this service knows (it tokenises the prompt): a first token
+not there by then ends the try with UNAVAILABLE, which Envoy retries on the fallback, and is
+reported as a miss with its tenant. The gateway's per-try timeout, from bytes, is only an outer
+bound. The fallback, the last resort, leaves its tries to that bound."""
 
 from __future__ import annotations
 
@@ -7,8 +13,10 @@ import logging
 import math
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 from pathlib import Path
 
+from ztgate.common.errors import Unavailable
 from ztgate.common.first_token import SCORE_WAIT_MAX_S, FirstTokenBudget
 from ztgate.inference import accelerator, models, vllm_compat
 from ztgate.inference.admission import AdmissionLimiter, Overloaded
@@ -37,6 +45,11 @@ def engine_config(settings: InferenceSettings, instance: InstanceSettings) -> En
         accelerator_args=tuple(accelerator.engine_kwargs(instance.accelerator).items()))
 
 
+class FirstTokenLate(Unavailable):
+    """No first token within the prompt's first-token budget (UNAVAILABLE: Envoy retries the call
+    on the other instance)."""
+
+
 def build_engine(config: EngineConfig, kind: str) -> Engine:
     """Imports only the stack that runs: a vLLM failure cannot stop the transformers instance."""
     config.check()
@@ -54,20 +67,27 @@ class InferenceService:
                  scorer: HallucinationScorer | None = None,
                  metrics: InferenceMetrics | None = None, model_dir: Path | None = None,
                  limits: RequestLimits | None = None,
-                 budget: FirstTokenBudget | None = None) -> None:
+                 budget: FirstTokenBudget | None = None, hold_budget: bool = False,
+                 max_tenants: int | None = None) -> None:
+        """`budget`: the first-token budget, for the excess the SLO judges; `hold_budget`: end each
+        try past the budget of its prompt's real tokens (the primary); `max_tenants`: tenants
+        named in the metrics' tenant label (InferenceSettings.metrics_max_tenants)."""
         self.engine = engine
         self.instance = instance
         self.limits = limits or RequestLimits()
         self.limiter = AdmissionLimiter(instance.max_inflight)
         self.scorer = scorer
-        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name, budget=budget)
+        self.metrics = metrics or InferenceMetrics(engine.model_name, instance.name, budget=budget,
+                                                   max_tenants=max_tenants)
+        self.budget = budget if budget is not None else self.metrics.budget
+        self.hold_budget = hold_budget and self.budget is not None
         self._model_dir = model_dir
 
     @classmethod
     def from_settings(cls, settings: InferenceSettings, instance: InstanceSettings,
                       limits: RequestLimits,
                       budget: FirstTokenBudget | None = None) -> InferenceService:
-        """`budget`: the gateway's first-token budget, for the comparable TTFT the SLO judges."""
+        """`budget`: the first-token budget (gateway settings), which the primary holds its tries to."""
         config = engine_config(settings, instance)
         if instance.engine == "vllm":
             # Before any weight is loaded: a vLLM release our patches were not written for, or a
@@ -77,7 +97,8 @@ class InferenceService:
             key = next((k for k in ("primary", "fallback") if getattr(settings, k) == instance), instance.name)
             accelerator.check(instance.accelerator, f"inference.{key}.accelerator")
         return cls(build_engine(config, instance.engine), instance, model_dir=config.model_dir,
-                   limits=limits, budget=budget)
+                   limits=limits, budget=budget, hold_budget=instance == settings.primary,
+                   max_tenants=settings.metrics_max_tenants)
 
     @property
     def served_by(self) -> str:
@@ -109,7 +130,8 @@ class InferenceService:
         started = time.perf_counter()
         completion: list[int] = []
         try:
-            async for delta in self.engine.generate(request):
+            stream = self._held(request, started) if self.hold_budget else self.engine.generate(request)
+            async for delta in stream:
                 if not completion and delta.token_ids:
                     self.metrics.first_token(time.perf_counter() - started, request.tenant,
                                              delta.prompt_tokens)
@@ -123,6 +145,44 @@ class InferenceService:
                 yield delta
         finally:
             self.limiter.release()
+
+    async def _held(self, request: GenerationRequest, started: float) -> AsyncIterator[Delta]:
+        """The engine's stream, ended (FirstTokenLate) when its first token is not there within the
+        budget of the prompt's real token count, which the engine reports once it has tokenised it."""
+        assert self.budget is not None
+        budget = self.budget
+        loop = asyncio.get_running_loop()
+        held: dict[str, Any] = {}
+
+        def arm(prompt_tokens: int) -> None:
+            held["budget_s"] = budget.budget_s(prompt_tokens)
+            held["tokens"] = prompt_tokens
+            held["scope"].reschedule(loop.time() + held["budget_s"] - (time.perf_counter() - started))
+
+        stream = self.engine.generate(request, on_prompt=arm)
+        early: list[Delta] = []
+        try:
+            try:
+                async with asyncio.timeout(None) as scope:
+                    held["scope"] = scope
+                    async for delta in stream:
+                        early.append(delta)
+                        if delta.token_ids or delta.final is not None:
+                            break
+            except TimeoutError:
+                if not scope.expired():
+                    raise
+                self.metrics.first_token_missed(request.tenant)
+                raise FirstTokenLate(
+                    f"no first token within this prompt's first-token budget ({held['budget_s']:.1f} s for "
+                    f"{held['tokens']} prompt tokens) on {self.served_by}: the try ends here, and through the "
+                    "gateway the call is retried on the other instance") from None
+            for delta in early:
+                yield delta
+            async for delta in stream:
+                yield delta
+        finally:
+            await stream.aclose()
 
     def submit_score(self, engine_id: str, prompt_ids: tuple[int, ...],
                      completion_ids: tuple[int, ...], tenant: str) -> None:

@@ -7,10 +7,12 @@ a slow service. The window holds three kinds of samples of the primary (`ztgate.
 slo.instance):
 
 - the excess of every first token the primary reports over OTLP;
-- every try Envoy abandoned at its per-try timeout, i.e. the call's first-token budget (the
-  `misses` source: Envoy's per-try-timeout counter of the primary-first route), counted above
-  every bound: its first token never came, so the primary never reported it, and without these the
-  P99 could never pass a threshold at or above the short-prompt budget;
+- every try Envoy abandoned at its per-try timeout (the `misses` source: Envoy's per-try-timeout
+  counter of the primary-first route), counted above every bound: its first token never came, so
+  the primary never reported it, and without these the P99 could never pass a threshold at or
+  above the short-prompt budget. That timeout is an outer bound: a try past the budget of its
+  prompt's real token count is ended by the primary itself, which reports it with its tenant as
+  an excess above every bound (ztgate/inference/service.py);
 - while traffic is moved off the primary, the controller's own probes (`probe`: one short greedy
   call straight to the primary, timed to its first token, a miss past `ttft_trip_ms`), so that it
   can recover with no traffic there; the primary's OTLP points of these calls are skipped.

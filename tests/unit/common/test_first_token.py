@@ -15,28 +15,60 @@ from ztgate.gateway.config import GatewaySettings
 DEFAULTS = GatewaySettings().first_token_budget
 
 
-@pytest.mark.parametrize("prompt_bytes, tokens, budget_ms", [
-    (0, 0, 1200),                # base only
-    (25, 10, 1320),              # a short prompt: the base, nearly
-    (2_500, 1_000, 13_200),      # 1,000 tokens: 12 s more (the default suite's CPU prefill)
-    (4_750, 1_900, 24_000),      # issue #11's 1,600-word prompt (~1,900 tokens)
-    (15_000, 6_000, 73_200),     # 6,000 tokens
-    (100_000, 40_000, 150_000),  # capped
+@pytest.mark.parametrize("tokens, budget_s", [
+    (0, 1.2),          # base only
+    (10, 1.32),        # a short prompt: the base, nearly
+    (1_000, 13.2),     # 1,000 tokens: 12 s more (the default suite's CPU prefill)
+    (1_900, 24.0),     # issue #11's 1,600-word prompt (~1,900 tokens)
+    (6_000, 73.2),     # 6,000 tokens
+    (40_000, 150.0),   # capped
 ])
-def test_default_budget_grows_with_the_prompt_and_is_capped(prompt_bytes: int, tokens: int,
-                                                            budget_ms: int) -> None:
-    assert DEFAULTS.estimate_tokens(prompt_bytes) == tokens
-    assert DEFAULTS.budget_ms_for_bytes(prompt_bytes) == budget_ms
+def test_the_budget_comes_from_the_prompts_token_count_and_is_capped(tokens: int, budget_s: float) -> None:
+    assert DEFAULTS.budget_s(tokens) == pytest.approx(budget_s)
+
+
+def test_a_digit_dense_prompts_budget_counts_its_real_tokens() -> None:
+    """8 KiB of digits is 8,192 tokens of the default model (1.0 byte each): its budget is that
+    count's. The old estimate (2.5 bytes a token) gave it 3,277 tokens' worth, 40% of its allowance,
+    so a healthy instance missed it."""
+    digits_bytes = digits_tokens = 8_192
+    old = FirstTokenBudget(base_s=1.2, per_1k_tokens_s=12.0, max_s=1e9, bytes_per_token=2.5)
+    assert old.budget_s(old.estimate_tokens(digits_bytes)) == pytest.approx(1.2 + 12.0 * 3.277)
+    real = FirstTokenBudget(base_s=1.2, per_1k_tokens_s=12.0, max_s=1e9, bytes_per_token=1.0)
+    assert real.budget_s(digits_tokens) == pytest.approx(1.2 + 12.0 * 8.192)
+    assert old.allowance_s(old.estimate_tokens(digits_bytes)) == pytest.approx(0.4 * real.allowance_s(digits_tokens),
+                                                                               rel=1e-3)
+
+
+@pytest.mark.parametrize("prompt_bytes, budget_ms", [
+    (0, 2400),                  # base, and one base of slack
+    (25, 2700),                 # 25 bytes: at most 25 tokens
+    (1_000, 14_400),            # at most 1,000 tokens: 12 s more
+    (15_000, 182_400),          # past the cap: the cap plus the slack
+])
+def test_the_gateways_per_try_timeout_is_an_outer_bound_from_bytes(prompt_bytes: int, budget_ms: int) -> None:
+    assert DEFAULTS.bytes_per_token == 1.0
+    assert DEFAULTS.estimate_tokens(prompt_bytes) == prompt_bytes
+    assert DEFAULTS.budget_ms_for_bytes(prompt_bytes) == min(budget_ms, 151_200)
+
+
+@given(st.integers(0, 10**7), st.integers(0, 10**7))
+def test_envoy_never_cuts_a_try_before_its_real_budget(prompt_bytes: int, tokens: int) -> None:
+    """Whatever the text, a byte-level tokenizer makes at most one token per byte (plus the chat
+    template's few): the per-try timeout from bytes lies past the budget of the real count by a base."""
+    tokens = min(tokens, prompt_bytes)
+    assert DEFAULTS.budget_ms_for_bytes(prompt_bytes) >= (DEFAULTS.budget_s(tokens) + DEFAULTS.base_s) * 1000 - 1e-6
 
 
 def test_token_estimate_rounds_up() -> None:
-    assert DEFAULTS.estimate_tokens(1) == 1 and DEFAULTS.estimate_tokens(3) == 2
+    half = FirstTokenBudget(base_s=1.2, per_1k_tokens_s=12.0, max_s=150.0, bytes_per_token=2.5)
+    assert half.estimate_tokens(1) == 1 and half.estimate_tokens(3) == 2
 
 
 @given(st.integers(0, 10**9), st.integers(0, 10**6))
 def test_budget_is_monotone_and_bounded(prompt_bytes: int, more: int) -> None:
     small, large = DEFAULTS.budget_ms_for_bytes(prompt_bytes), DEFAULTS.budget_ms_for_bytes(prompt_bytes + more)
-    assert 1200 <= small <= large <= 150_000
+    assert 2400 <= small <= large <= 151_200
 
 
 @pytest.mark.parametrize("wait_s, ms", [(0.0, 1200), (1.5, 2700), (-1.0, 1200), (1e9, 61_200),

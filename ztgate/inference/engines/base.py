@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, ClassVar
 
 from ztgate.inference import hallucination
@@ -83,9 +83,12 @@ class Engine(ABC):
             raise
         self._ready = True
 
-    async def generate(self, request: GenerationRequest, *, _warmup: bool = False) -> AsyncIterator[Delta]:
+    async def generate(self, request: GenerationRequest, *, on_prompt: Callable[[int], None] | None = None,
+                       _warmup: bool = False) -> AsyncGenerator[Delta, None]:
         """Streams the answer. Raises InvalidRequest before the first delta when the request cannot
-        be served. Closing or cancelling the iteration aborts the request inside the engine."""
+        be served. Closing or cancelling the iteration aborts the request inside the engine.
+        `on_prompt` is told the prompt's token count as soon as it is tokenised, before the model
+        runs (the service's first-token budget)."""
         if not (self._ready or _warmup) or self._renderer is None:
             raise EngineNotReady("the engine is not ready (starting or closed)")
         key = request.engine_id
@@ -95,6 +98,8 @@ class Engine(ABC):
                 "unique id or none")
         prompt_ids, max_tokens = self._renderer.render(request)
         self._refuse(request)  # after validation: a bad request is INVALID_ARGUMENT wherever it goes
+        if on_prompt is not None:
+            on_prompt(len(prompt_ids))
         self._inflight.add(key)
         t0 = time.perf_counter()
         t_first: float | None = None
