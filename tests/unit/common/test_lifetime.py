@@ -132,18 +132,23 @@ def test_descendants_follows_children_out_of_their_parents_group() -> None:
     """A child in a session of its own (setsid: out of the group) is still found."""
     leader = subprocess.Popen(["sh", "-c", "setsid sleep 60 & sleep 60 & wait"], start_new_session=True)
     try:
-        def left_group() -> int:
-            return len(set(descendants(leader.pid)) - set(group_members(leader.pid)))
+        def settled() -> tuple[list[int], set[int]]:
+            """One reading of the leader's descendants and its group (the same /proc moment, near enough)."""
+            return descendants(leader.pid), set(group_members(leader.pid))
 
-        deadline = time.monotonic() + 5
-        # Until both run and the setsid'd one has called setsid (on a loaded machine it is seen
-        # in the group for a moment first).
-        while (len(descendants(leader.pid)) < 2 or left_group() < 1) and time.monotonic() < deadline:
+        def as_expected(found: list[int], in_group: set[int]) -> bool:
+            return (len(found) == 2 and leader.pid not in found and len(set(found) - in_group) == 1
+                    and all(descendants(pid) == [] for pid in found))
+
+        # Until both run and the setsid'd one has called setsid: on a loaded machine the shell's forks are
+        # seen for a while as copies of the shell, in the group. Wait for that with a deadline, not a sleep.
+        deadline = time.monotonic() + 30
+        found, in_group = settled()
+        while not as_expected(found, in_group) and time.monotonic() < deadline:
             time.sleep(0.05)
-        found = descendants(leader.pid)
-        assert len(found) == 2 and leader.pid not in found
-        in_group = set(group_members(leader.pid))
-        assert len(set(found) - in_group) == 1  # the setsid'd one left the group
+            found, in_group = settled()
+        assert len(found) == 2 and leader.pid not in found, found
+        assert len(set(found) - in_group) == 1, (found, in_group)  # the setsid'd one left the group
         assert all(descendants(pid) == [] for pid in found)
     finally:
         for pid in [*descendants(leader.pid), leader.pid]:
