@@ -31,6 +31,7 @@ from ztgate.common.lifetime import die_with_parent
 def child(arm):
     if arm:
         die_with_parent()
+    print("ready", flush=True)  # past its start, the death signal armed if it is to be
     time.sleep(120)
 
 if __name__ == "__main__":
@@ -47,6 +48,7 @@ from ztgate.common.lifetime import parent_death_preexec
 arm = parent_death_preexec() if sys.argv[1] == "arm" else None
 p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], preexec_fn=arm)
 print(p.pid, flush=True)
+print("ready", flush=True)  # Popen returns once the child has exec'd: the preexec function (the signal) ran
 time.sleep(120)
 """
 
@@ -59,6 +61,7 @@ from ztgate.common import process
 
 c = process.spawn([sys.executable, "-c", "import time; time.sleep(120)"], Path(tempfile.mkdtemp()) / "c.log")
 print(c.pid, flush=True)
+print("ready", flush=True)  # Popen returns once the child has exec'd: the preexec function (the signal) ran
 time.sleep(120)
 """
 
@@ -72,9 +75,12 @@ def run_parent(tmp_path: Path) -> Iterator:
         path.write_text(script)
         parent = subprocess.Popen([sys.executable, str(path), mode], stdout=subprocess.PIPE, text=True,
                                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        child = int(parent.stdout.readline())
+        # The child's pid and "ready" (the child is past its start, its death signal armed if it is), in
+        # either order: in the multiprocessing script the child says it is ready itself. No fixed sleep.
+        lines = [parent.stdout.readline().strip() for _ in range(2)]
+        assert "ready" in lines, lines
+        child = int(next(line for line in lines if line != "ready"))
         started.extend([parent.pid, child])
-        time.sleep(1.0)  # the child is past its start (the death signal is armed, if it is)
         return parent, child
 
     yield run
