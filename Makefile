@@ -63,8 +63,8 @@ types: install
 	$(BIN)/mypy
 
 # The first shard: the tests on the real redaction service (its own and the gateway processor's,
-# which compile the pattern tier once per shard) and the benches'.
-UNIT_SHARD := tests/unit/redaction tests/unit/gateway/processor tests/unit/bench
+# which compile the pattern tier once per shard); the benches' run in the other, which balances them.
+UNIT_SHARD := tests/unit/redaction tests/unit/gateway/processor
 unit: unit-redaction unit-rest
 
 unit-redaction: install

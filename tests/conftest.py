@@ -7,9 +7,11 @@ real process marks itself `slow` too.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
+from _pytest.mark.expression import Expression
 
 TESTS = Path(__file__).resolve().parent
 # Folders whose every test starts real processes (Envoy, engines, a whole suite).
@@ -41,6 +43,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         elif _relative(path) in ENGINE_UNIT_MODULES:
             item.add_marker(pytest.mark.engine)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Not even import an engine module when `-m` leaves out every engine test (`make check`'s "not engine"):
+    deselecting after collection would still import torch and vLLM, seconds of every fast run."""
+    if _relative(collection_path) in ENGINE_UNIT_MODULES and not _engine_tests_selectable(config):
+        return True
+    return None
+
+
+def _engine_tests_selectable(config: pytest.Config) -> bool:
+    """Whether `-m` could select a test marked `engine`, whatever other markers it carries."""
+    markexpr = config.getoption("markexpr", "")
+    if not markexpr:
+        return True
+    expression = Expression.compile(markexpr)
+    others = sorted(expression.idents() - {"engine"})
+    for values in itertools.product((False, True), repeat=len(others)):
+        marks = {"engine", *(name for name, on in zip(others, values) if on)}
+        if expression.evaluate(lambda name, /, **kwargs: name in marks):
+            return True
+    return False
 
 
 def _relative(path: Path) -> str:

@@ -31,6 +31,7 @@ from ztgate.common.lifetime import die_with_parent
 def child(arm):
     if arm:
         die_with_parent()
+    print("ready", flush=True)  # past its start, the death signal armed if it is to be
     time.sleep(120)
 
 if __name__ == "__main__":
@@ -47,6 +48,7 @@ from ztgate.common.lifetime import parent_death_preexec
 arm = parent_death_preexec() if sys.argv[1] == "arm" else None
 p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], preexec_fn=arm)
 print(p.pid, flush=True)
+print("ready", flush=True)  # Popen returns once the child has exec'd: the preexec function (the signal) ran
 time.sleep(120)
 """
 
@@ -59,6 +61,7 @@ from ztgate.common import process
 
 c = process.spawn([sys.executable, "-c", "import time; time.sleep(120)"], Path(tempfile.mkdtemp()) / "c.log")
 print(c.pid, flush=True)
+print("ready", flush=True)  # Popen returns once the child has exec'd: the preexec function (the signal) ran
 time.sleep(120)
 """
 
@@ -72,9 +75,12 @@ def run_parent(tmp_path: Path) -> Iterator:
         path.write_text(script)
         parent = subprocess.Popen([sys.executable, str(path), mode], stdout=subprocess.PIPE, text=True,
                                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        child = int(parent.stdout.readline())
+        # The child's pid and "ready" (the child is past its start, its death signal armed if it is), in
+        # either order: in the multiprocessing script the child says it is ready itself. No fixed sleep.
+        lines = [parent.stdout.readline().strip() for _ in range(2)]
+        assert "ready" in lines, lines
+        child = int(next(line for line in lines if line != "ready"))
         started.extend([parent.pid, child])
-        time.sleep(1.0)  # the child is past its start (the death signal is armed, if it is)
         return parent, child
 
     yield run
@@ -132,18 +138,23 @@ def test_descendants_follows_children_out_of_their_parents_group() -> None:
     """A child in a session of its own (setsid: out of the group) is still found."""
     leader = subprocess.Popen(["sh", "-c", "setsid sleep 60 & sleep 60 & wait"], start_new_session=True)
     try:
-        def left_group() -> int:
-            return len(set(descendants(leader.pid)) - set(group_members(leader.pid)))
+        def settled() -> tuple[list[int], set[int]]:
+            """One reading of the leader's descendants and its group (the same /proc moment, near enough)."""
+            return descendants(leader.pid), set(group_members(leader.pid))
 
-        deadline = time.monotonic() + 5
-        # Until both run and the setsid'd one has called setsid (on a loaded machine it is seen
-        # in the group for a moment first).
-        while (len(descendants(leader.pid)) < 2 or left_group() < 1) and time.monotonic() < deadline:
+        def as_expected(found: list[int], in_group: set[int]) -> bool:
+            return (len(found) == 2 and leader.pid not in found and len(set(found) - in_group) == 1
+                    and all(descendants(pid) == [] for pid in found))
+
+        # Until both run and the setsid'd one has called setsid: on a loaded machine the shell's forks are
+        # seen for a while as copies of the shell, in the group. Wait for that with a deadline, not a sleep.
+        deadline = time.monotonic() + 30
+        found, in_group = settled()
+        while not as_expected(found, in_group) and time.monotonic() < deadline:
             time.sleep(0.05)
-        found = descendants(leader.pid)
-        assert len(found) == 2 and leader.pid not in found
-        in_group = set(group_members(leader.pid))
-        assert len(set(found) - in_group) == 1  # the setsid'd one left the group
+            found, in_group = settled()
+        assert len(found) == 2 and leader.pid not in found, found
+        assert len(set(found) - in_group) == 1, (found, in_group)  # the setsid'd one left the group
         assert all(descendants(pid) == [] for pid in found)
     finally:
         for pid in [*descendants(leader.pid), leader.pid]:

@@ -7,6 +7,8 @@ type in angle brackets, which is all these tests need to see what crossed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,8 +24,8 @@ PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx3Yb9kLmN0pQrS1tUvWxYz2
 
 
 @pytest.fixture(scope="module")
-def scanner(tmp_path_factory: pytest.TempPathFactory) -> PatternScanner:
-    return PatternScanner(cache_dir=tmp_path_factory.mktemp("hs"))
+def scanner(hs_cache_dir: Path) -> PatternScanner:
+    return PatternScanner(cache_dir=hs_cache_dir)  # the session's cache: the catalogue compiles once
 
 
 def _apply(segment: str, detections: list[Detection]) -> tuple[str, list[str]]:

@@ -160,10 +160,18 @@ STRONG_PLACE_CUE = re.compile(
     + r")\s+$")
 
 
+def _next_line_end(text: str, line_end: int) -> int:
+    """The end of the line after the one ending at line_end (line_end itself at the end of the text)."""
+    return line_bounds(text, line_end + 1)[1] if line_end + 1 < len(text) else line_end
+
+
 def contact_on_line(text: str, start: int, end: int) -> bool:
-    """An e-mail address, phone number, IBAN or SSN on the candidate's line, outside the candidate."""
+    """An e-mail address, phone number, IBAN or SSN on the candidate's line, outside the candidate. A candidate
+    that runs past its line adds the line its last character is on, but no line past the next: the same reach
+    ``evidence_possible`` looks over (a candidate ending in a line break does not take the line after it)."""
     lo, hi = line_bounds(text, start)
-    hi = max(hi, line_bounds(text, end)[1])
+    if end - 1 > hi:
+        hi = min(line_bounds(text, end - 1)[1], _next_line_end(text, hi))
     return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
 
 
@@ -212,8 +220,7 @@ def evidence_possible(text: str, pos: int) -> bool:
     within 40 characters before it (``labelled`` and ``strong_place_cue`` look that far back). False means
     every candidate there is weak by construction."""
     start, end = line_bounds(text, pos)
-    reach = line_bounds(text, end + 1)[1] if end + 1 < len(text) else end
-    if _CONTACT_VALUE.search(text, start, reach):
+    if _CONTACT_VALUE.search(text, start, _next_line_end(text, end)):
         return True
     return _ANY_LABEL_OR_CUE.search(text, max(0, start - 40), end) is not None
 

@@ -41,11 +41,15 @@ def _leaks(text: str) -> list[str]:
     return [value for value in PRIVATE if value in text]
 
 
+# Built once: a strategy built inside the test is built again, and its recursion analysed again, for every example.
+REQUESTS = {path: requests(path) for path in (CHAT_PATH, COMPLETIONS_PATH)}
+
+
 @FAMILY
 @given(data=st.data(), path=st.sampled_from([CHAT_PATH, COMPLETIONS_PATH]))
 async def test_a_generated_request_is_refused_naming_the_field_or_sent_without_private_values(
         service: RedactionService, data: st.DataObject, path: str) -> None:
-    payload = data.draw(requests(path))
+    payload = data.draw(REQUESTS[path])
     exchange = OpenAIExchange(service, path, tenant="")
     try:
         outcome = await exchange.request_body(json.dumps(payload).encode())
