@@ -265,8 +265,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_models(args: argparse.Namespace) -> int:
     from ztgate.inference.models import prepare
-    from ztgate.redaction import gazetteer
-    from ztgate.redaction.pattern_scanner import PatternScanner
+    from ztgate.redaction.detection.names import gazetteer
+    from ztgate.redaction.detection.patterns.scanner import PatternScanner
 
     path = prepare(args.cache_dir, force=args.force)
     print(f"model ready: {path}")

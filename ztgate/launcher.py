@@ -29,7 +29,7 @@ from ztgate.config import ZtgateConfig
 from ztgate.gateway.auth import TokenError, keygen_at
 from ztgate.gateway.envoy_config import check_exposure, rate_limit_in_force, render
 from ztgate.gateway.envoy_process import envoy_argv
-from ztgate.redaction import keys
+from ztgate.redaction.anonymising import keys
 from ztgate.parts import active as active_parts
 from ztgate.replicas import Replica, ReplicaError, envoy_endpoints, plan
 from ztgate.supervisor.child import Child, Listen, StartError

@@ -304,7 +304,7 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
     redaction_env = {**mesh_env(config, pki.REDACTION),
                      "ZTGATE_REDACTION__KEYS_FILE": str(logs / "keys" / "redaction.json")}
     if processor == "redaction":
-        from ztgate.redaction import keys
+        from ztgate.redaction.anonymising import keys
 
         # Made once, before the replicas start (as `ztgate up` does): they must not race to write it.
         keys.resolve(config.model_copy(update={"redaction": config.redaction.model_copy(

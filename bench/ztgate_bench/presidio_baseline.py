@@ -24,7 +24,7 @@ from presidio_analyzer.nlp_engine import NlpEngineProvider
 from presidio_anonymizer import AnonymizerEngine
 
 from ztgate_bench import redaction_corpus, redaction_metrics
-from ztgate.redaction.analyzer import make_tldextract_offline
+from ztgate.redaction.detection.analyzer import make_tldextract_offline
 from ztgate_bench.runner import RunResult, run_concurrent, run_sequential
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ztgate.redaction.analyzer import Analyzer
+    from ztgate.redaction.detection.analyzer import Analyzer
 
 CORPORA_DIR = Path(__file__).resolve().parent.parent / "corpora"
 # The prompts the figures are reported on (the second held-out set, written for the second round of issue #29,
@@ -105,8 +105,8 @@ def score(system: str, redact: Callable[[str], str], cases: Sequence[UtilityCase
 
 def ztgate_redactor(policy_name: str) -> Callable[[str], str]:
     """The redaction service's path in this process: analysis, then the named built-in policy."""
-    from ztgate.redaction import anonymize
-    from ztgate.redaction.operators import Operators
+    from ztgate.redaction.anonymising import anonymize
+    from ztgate.redaction.anonymising.operators import Operators
     from ztgate.redaction.policies import PolicyStore
 
     analyzer = _analyzer()
@@ -122,7 +122,7 @@ def ztgate_redactor(policy_name: str) -> Callable[[str], str]:
 @functools.lru_cache(maxsize=1)
 def _analyzer() -> Analyzer:
     """One analyzer for every policy scored (a spaCy load and the gazetteer: seconds)."""
-    from ztgate.redaction.analyzer import Analyzer
+    from ztgate.redaction.detection.analyzer import Analyzer
     return Analyzer.create()
 
 

@@ -27,7 +27,7 @@ import pytest
 
 from ztgate.config import ZtgateConfig
 from ztgate.gateway.auth import keygen, mint
-from ztgate.redaction.pattern_scanner import default_cache_dir
+from ztgate.redaction.detection.patterns.scanner import default_cache_dir
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, start_suite, stop_suite, wait_for
 from tests.e2e.openai_upstream import RecordingOpenAI

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from ztgate.gateway.auth import keygen, mint
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, add_gateway, start_suite, stop_suite
-from ztgate.redaction.pattern_scanner import default_cache_dir
+from ztgate.redaction.detection.patterns.scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.openai_requests import CARD, PRIVATE, VENDOR_FIELD, answers, requests
 

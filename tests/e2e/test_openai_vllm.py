@@ -23,7 +23,7 @@ import pytest
 from ztgate.inference import models
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import Suite, start_suite, stop_suite
-from ztgate.redaction.pattern_scanner import default_cache_dir
+from ztgate.redaction.detection.patterns.scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.procs import Child, free_port, spawn
 

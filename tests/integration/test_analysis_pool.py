@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from ztgate.redaction.analysis_pool import (
+from ztgate.redaction.detection.analyzer import Analyzer, default_tier1_recognizers
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
+from ztgate.redaction.runtime.analysis_pool import (
     ABANDON_GRACE_S,
     AnalysisFailed,
     AnalysisPool,
@@ -20,8 +22,6 @@ from ztgate.redaction.analysis_pool import (
     AnalysisUnavailable,
     AnalyzerSpec,
 )
-from ztgate.redaction.analyzer import Analyzer, default_tier1_recognizers
-from ztgate.redaction.pattern_scanner import PatternScanner
 from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection
 
 pytestmark = pytest.mark.slow

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from ztgate.redaction import gazetteer
-from ztgate.redaction.pattern_scanner import PatternScanner, default_cache_dir
+from ztgate.redaction.detection.names import gazetteer
+from ztgate.redaction.detection.patterns.scanner import PatternScanner, default_cache_dir
 
 
 def test_prepare_builds_the_redaction_caches_in_the_configured_directory(tmp_path) -> None:

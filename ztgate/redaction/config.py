@@ -8,8 +8,9 @@ from pydantic import Field, SecretStr, model_validator
 
 from ztgate.common import paths
 from ztgate.common.settings import ServerSettings, Strict
+from ztgate.redaction.data_dirs import POLICIES_DIR
 
-DEFAULT_POLICY_DIR = Path(__file__).parent / "policies"
+DEFAULT_POLICY_DIR = POLICIES_DIR
 
 
 class VaultSettings(Strict):

@@ -34,9 +34,9 @@ from opentelemetry import metrics
 from ztgate.common import semconv as sc
 from ztgate.common.errors import ZtgateError
 from ztgate.common.tenants import DEFAULT_TENANT, is_tenant
-from ztgate.redaction.analyzer import NER_RECOGNIZER_NAME
-from ztgate.redaction.name_recognizers import CONTEXT_RECOGNIZER_NAME, GAZETTEER_RECOGNIZER_NAME
-from ztgate.redaction.anonymize import BlockedError, Finding
+from ztgate.redaction.detection.analyzer import NER_RECOGNIZER_NAME
+from ztgate.redaction.detection.names.recognizers import CONTEXT_RECOGNIZER_NAME, GAZETTEER_RECOGNIZER_NAME
+from ztgate.redaction.anonymising.anonymize import BlockedError, Finding
 from ztgate.redaction.config import RedactionSettings
 from ztgate.redaction.policies import Action
 from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection

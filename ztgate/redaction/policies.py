@@ -22,12 +22,13 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from ztgate.common.config import ConfigError, read_yaml
 from ztgate.common.errors import InvalidArgument
 from ztgate.common.settings import Strict
-from ztgate.redaction.public import PUBLIC_LISTS, PublicList
-from ztgate.redaction.public import load as load_public_list
+from ztgate.redaction.data_dirs import POLICIES_DIR
+from ztgate.redaction.detection.public import PUBLIC_LISTS, PublicList
+from ztgate.redaction.detection.public import load as load_public_list
 from ztgate.redaction.types import ALL_ENTITY_TYPES, SECRET_ENTITY_TYPES
 
 # The policies shipped with ztgate: `default.yaml` defines the policy named `default`, `strict.yaml` `strict`.
-BUILTIN_POLICY_DIR = Path(__file__).with_name("policies")
+BUILTIN_POLICY_DIR = POLICIES_DIR
 DEFAULT_POLICY_NAME = "default"
 _POLICY_SUFFIXES = (".yaml", ".yml")
 
@@ -77,7 +78,7 @@ class AllowList(Strict):
     values: frozenset[str] = frozenset()
     # Regular expressions (Python syntax); a detected value that fully matches one is left as is.
     patterns: tuple[re.Pattern[str], ...] = ()
-    # Public lists kept as public knowledge (ztgate/redaction/public/: countries, regions, cities, landmarks,
+    # Public lists kept as public knowledge (ztgate/redaction/detection/public/: countries, regions, cities, landmarks,
     # organisations, public_figures, nationalities), unless the text ties the value to a person (person_ties.py).
     public: tuple[str, ...] = ()
 

@@ -21,7 +21,8 @@ from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.inference.limits import RequestLimits
 from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction.door_metrics import DoorMetrics
-from ztgate.redaction import ext_proc, keys
+from ztgate.redaction import ext_proc
+from ztgate.redaction.anonymising import keys
 from ztgate.redaction.metrics import ScrubPath
 from ztgate.redaction.service import Finding, RedactionService
 

@@ -14,7 +14,7 @@ Nothing CPU-bound runs on the event loop (`off_loop`): a stream's chunks (`Redac
 answers through the gateway (exchange.py) and `Restore` run in a worker thread, one call of a stream
 after the other, so its order holds; applying a policy to more than `INLINE_FINDINGS` findings too.
 A thread hop costs tens of microseconds; the work it moves is linear in its input (streaming.py,
-pattern_scanner.py), and while it runs every other call keeps being served.
+detection/patterns/scanner.py), and while it runs every other call keeps being served.
 """
 
 from __future__ import annotations
@@ -28,23 +28,23 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ztgate.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
 from ztgate.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
-from ztgate.redaction import anonymize
-from ztgate.redaction.analysis_pool import AnalysisPool, AnalyzerSpec
-from ztgate.redaction.anonymize import Finding
+from ztgate.redaction.anonymising import anonymize
+from ztgate.redaction.anonymising.anonymize import Finding
+from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.config import RedactionSettings
-from ztgate.redaction.fair_share import TenantCalls, TenantSlots, default_share
+from ztgate.redaction.detection.normalise import detect_on_view
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.metrics import RedactionMetrics, ScrubPath
-from ztgate.redaction.normalise import detect_on_view
-from ztgate.redaction.operators import Operators
-from ztgate.redaction.pattern_scanner import PatternScanner
 from ztgate.redaction.policies import Action, Policy, PolicyStore
+from ztgate.redaction.runtime.analysis_pool import AnalysisPool, AnalyzerSpec
+from ztgate.redaction.runtime.fair_share import TenantCalls, TenantSlots, default_share
+from ztgate.redaction.runtime.thread_lanes import ThreadLanes
 from ztgate.redaction.streaming import Emitted, StreamScrubber
-from ztgate.redaction.thread_lanes import ThreadLanes
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import Vault
 
 if TYPE_CHECKING:
-    from ztgate.redaction.keys import OperatorKeys
+    from ztgate.redaction.anonymising.keys import OperatorKeys
 
 __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from ztgate.redaction.normalise import view_of
+from ztgate.redaction.detection.normalise import view_of
 from ztgate.redaction.types import Detection
 
 F = TypeVar("F")

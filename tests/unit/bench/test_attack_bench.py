@@ -27,7 +27,7 @@ from ztgate_bench.attack_load import (
 from ztgate_bench.canaries import Canaries, CanaryRecorder, carried, luhn_check_digit
 from ztgate_bench.gateway_bench import EchoInference
 from ztgate.gen.inference.v1 import inference_pb2
-from ztgate.redaction.validators import luhn
+from ztgate.redaction.detection.patterns.validators import luhn
 
 
 @pytest.mark.parametrize("payload, digit", [("411111111111111", "1"), ("7992739871", "3"),

@@ -204,7 +204,7 @@ def test_the_gpu_profile_runs_the_primary_on_the_vllm_cuda_image_with_a_gpu(comp
 
 
 def test_compose_and_the_image_ship_no_key() -> None:
-    from ztgate.redaction.keys import PUBLISHED_KEYS
+    from ztgate.redaction.anonymising.keys import PUBLISHED_KEYS
 
     for path in ("compose.yaml", "Dockerfile"):
         text = (ROOT / path).read_text()

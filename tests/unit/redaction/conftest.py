@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ztgate.redaction.analyzer import Analyzer, build_analyzer_engine, default_tier1_recognizers
-from ztgate.redaction.ner import GatedSpacyNlpEngine
+from ztgate.redaction.detection.analyzer import Analyzer, build_analyzer_engine, default_tier1_recognizers
+from ztgate.redaction.detection.names.ner import GatedSpacyNlpEngine
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from envoy.service.ext_proc.v3 import external_processor_pb2 as ep
 
 from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER
 from ztgate.redaction.openai_exchange import CHAT_PATH, MODEL_HEADER
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from tests.unit.redaction.test_ext_proc import EMAIL, make_service, scanner  # noqa: F401 (fixture)
 from tests.unit.redaction.test_openai_exchange import _drive, _headers, _json
 

@@ -12,7 +12,7 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
 from ztgate.redaction.door_metrics import OTHER_MODEL, DoorMetrics
 from ztgate.redaction.openai_exchange import COMPLETIONS_PATH
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from tests.unit.redaction.test_ext_proc import make_service, scanner  # noqa: F401 (fixture)
 from tests.unit.redaction.test_openai_exchange import (MODEL, _drive, _headers, _json,

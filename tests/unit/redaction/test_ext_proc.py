@@ -32,8 +32,8 @@ from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.redaction.exchange import (BadFrame, FrameReader, InferenceExchange, UnknownMethod,
                                          encode_frame)
 from ztgate.redaction.ext_proc import PER_TRY_TIMEOUT_HEADER, ExternalProcessorServicer
-from ztgate.redaction.operators import Operators
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.anonymising.operators import Operators
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import Action, Policy, PolicyStore
 from ztgate.redaction.service import RedactionService, output_policy
 from ztgate.redaction.types import PATTERN_PII_ENTITY_TYPES, SECRET_ENTITY_TYPES, Detection

@@ -23,7 +23,7 @@ from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.protocols.openai.sse import SseReader
 from ztgate.redaction.openai_exchange import (CHAT_PATH, COMPLETIONS_PATH, MODEL_HEADER,
                                                 OpenAIExchange, OpenAIRequestError, UnknownRoute)
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from tests.fake_context import FakeContext
 from tests.unit.redaction.test_ext_proc import (AWS, BUDGET, CANARIES, EMAIL, GITHUB, PHONE,

@@ -20,7 +20,7 @@ from ztgate.inference.limits import LimitExceeded, RequestTooLarge
 from ztgate.protocols.openai.errors import OpenAIRequestError
 from ztgate.protocols.openai.fields import CHAT_PATH, COMPLETIONS_PATH
 from ztgate.redaction.openai_exchange import OpenAIExchange
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.openai_requests import CARD, EMAIL, PRIVATE, SSN, VENDOR_FIELD, answers, requests

@@ -12,7 +12,7 @@ from ztgate.inference.limits import RequestLimits, RequestTooLarge
 from ztgate.redaction.openai_errors import error_shape
 from ztgate.protocols.openai.schema import DoorOptions
 from ztgate.redaction.openai_exchange import CHAT_PATH, OpenAIExchange
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from tests.unit.redaction.test_ext_proc import make_service, scanner  # noqa: F401 (fixture)
 

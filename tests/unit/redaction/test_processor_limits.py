@@ -23,8 +23,8 @@ from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.inference.limits import LimitExceeded, RequestLimits, RequestTooLarge
 from ztgate.redaction.exchange import FrameReader, InferenceExchange, encode_frame
 from ztgate.redaction.ext_proc import ExternalProcessorServicer
-from ztgate.redaction.operators import Operators
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.anonymising.operators import Operators
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import Vault

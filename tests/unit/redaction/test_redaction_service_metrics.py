@@ -25,9 +25,9 @@ from ztgate.common import semconv as sc
 from ztgate.common.identity import TenantAccess
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
-from ztgate.redaction.analyzer import Analyzer
+from ztgate.redaction.detection.analyzer import Analyzer
 from ztgate.redaction.metrics import OTHER_TENANT, RedactionMetrics, ScrubPath, Tier, tier_of
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import Action
 from ztgate.redaction.server import RedactionServicer
 from ztgate.redaction.service import RedactionService

@@ -30,14 +30,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction import gazetteer, ner
-from ztgate.redaction.normalise import detect_on_view, view_of
-from ztgate.redaction.overlaps import resolve_overlaps
-from ztgate.redaction.name_recognizers import ContextRecognizer
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.names import gazetteer, ner
+from ztgate.redaction.detection.normalise import detect_on_view, view_of
+from ztgate.redaction.detection.overlaps import resolve_overlaps
+from ztgate.redaction.detection.names.recognizers import ContextRecognizer
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
 from ztgate.redaction.types import Detection
-from ztgate.redaction.validators import VALIDATORS
+from ztgate.redaction.detection.patterns.validators import VALIDATORS
 from ztgate.redaction.vault import Vault, pending_placeholder_length
 
 T = TypeVar("T")

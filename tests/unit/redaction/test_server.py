@@ -14,7 +14,7 @@ import pytest
 
 from ztgate.common.identity import TenantAccess
 from ztgate.gen.redaction.v1 import redaction_pb2 as pb
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.server import RedactionServicer
 from tests.fake_context import FakeContext
 from tests.unit.redaction.test_ext_proc import SlowScanner, Ticker, make_service

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction.normalise import detect_on_view
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.detection.normalise import detect_on_view
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.streaming import StreamScrubber, hold_point
 from ztgate.redaction.types import Detection
 

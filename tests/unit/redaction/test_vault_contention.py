@@ -15,8 +15,8 @@ import time
 
 from hypothesis import given, settings, strategies as st
 
-from ztgate.redaction.operators import Operators
-from ztgate.redaction.pattern_scanner import PatternScanner
+from ztgate.redaction.anonymising.operators import Operators
+from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import PLACEHOLDER_RE, Vault, _key

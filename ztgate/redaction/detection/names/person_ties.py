@@ -1,0 +1,108 @@
+"""Whether a text ties a name, a place or a nationality to a person: the test that overrides a public list.
+
+"Paris" is public knowledge in "What is the capital of France? Paris?" and identifies someone in "I live in
+Paris"; "Newton" is a topic in "Newton's laws" and a person in "Mrs Newton called". A detection is tied to a
+person when any of these hold (each is evidence about a person, not about the shape of the line):
+
+* it was found by the context recognizer (field values, address labels, signatures, "lives in" cues: its
+  findings are about a person by construction);
+* a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line;
+* a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
+  an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
+* a LOCATION or an NRP: a private person is named in the same sentence ("My name is Maria Gonzalez and I
+  manage our office in Lisbon");
+* a PERSON: a personal title ("Mrs", "Dr"), a greeting ("Dear", "Hi"), a relation ("my colleague", "our
+  landlord") or a self-introduction ("I am", "my name is") is right before it;
+* a LOCATION: a phrase that locates someone ("born in", "lives in", "is from", "moved to":
+  ``data/words/person_place_cues.txt``) is right before it, unless its subject is people in general ("how many
+  people live in"), or it is part of an address (a street and number, or a postcode, right before it on its line);
+* an NRP: it is said of someone ("I am", "she is", "my father is", "as a") right before it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ztgate.redaction.detection.names.recognizers import CONTEXT_RECOGNIZER_NAME
+from ztgate.redaction.detection.text_shape import contact_on_line
+from ztgate.redaction.detection.wordlists import phrases, words
+from ztgate.redaction.types import Detection
+
+# How far before a value the cues are looked for.
+REACH = 48
+
+_FIELD_LABEL = re.compile(
+    r"(?i)\b(?:full_?name|display_?name|first_?name|last_?name|surname|name|author|owner|assignee|reporter|"
+    r"patient|customer|employee|contact|city|town|village|address|birthplace|hometown|residence|location)"
+    r"['\"]?\s*[:=]\s*['\"]?$")
+_TITLE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Doctor|Madam|Mister)\.?)\s+$")
+_RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues")), key=len, reverse=True))
+_PERSON_CUE = re.compile(
+    rf"(?i)(?:\b(?:dear|hi|hello|hey|attn:?)|\b(?:my|our|your|his|her|their)\s+(?:[a-z]+\s+)?(?:{_RELATIONS})"
+    rf"|\b(?:i\s+am|i'm|i’m|my\s+name\s+is|this\s+is|patient|client|employee|tenant|applicant))[,:]?\s+$")
+_PLACE_OF_PERSON = re.compile(
+    r"(?i)(?<![^\W\d_])(" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("person_place_cues"))
+    + r")\s+(?:the\s+)?$")
+# The label that starts a line of a form or a contact block ("Anschrift: ", "住所："), and the place fields.
+_LINE_LABEL = re.compile(r"[ \t]*([^\W\d][\w\-]{0,30}(?: [^\W\d][\w\-]{0,30})?)[ \t]*[:：=]")
+PLACE_FIELDS = words("place_fields") | {"address", "addr"}
+# A subject that is no one in particular ("people live in", "most residents come from").
+_GENERIC_SUBJECT = re.compile(
+    r"(?i)\b(?:people|persons|residents|citizens|inhabitants|immigrants|tourists|visitors|many|most|millions|"
+    r"thousands|hundreds|animals|species|plants|birds|who)\s+(?:\w+\s+)?$")
+_ADDRESS_BEFORE = re.compile(
+    r"(?i)(?:\b\d{1,6}[a-z]?\s+(?:[^\W\d_][\w'.-]*\s+){0,4}?(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|"
+    r"drive|dr|court|ct|way|place|pl|terrace|close|row|square|sq|straße|strasse|str|weg|gasse|rue|via|calle)\.?"
+    r"|\b\d{5,6}|(?:^|[,\n])[ \t]*\d{4}|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}"
+    r"|(?:^|[\s,])(?!(?:1\d|20)\d\d\b)\d{1,6}[a-z]?,?\s+[^\W\d_][^\n,;:.!?]{1,40},"  # "4 Rue de la Paix, Paris", not a year
+    r"|[^\W\d_]{3,}\.?\s+\d{1,5}[a-z]?,"  # "Hauptstraße 12, Krakow"
+    r"|(?i:\baddress(?:es)?\b)[^\n]{0,40})[,\s]*$")
+_SAID_OF = re.compile(
+    r"(?i)\b(?:i\s+am|i'm|i’m|im|i\s+was|he\s+is|she\s+is|he's|she's|they\s+are|we\s+are|you\s+are|"
+    r"my\s+[a-z]+\s+(?:is|was)|as\s+an?|patient\s+is)\s+(?:an?\s+)?(?:[a-z]+\s+)?$")
+
+
+def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection] = ()) -> bool:
+    """Whether the text ties the detected value to a person (module doc); ``persons`` are the private persons
+    found in the text (for a place or a nationality in their sentence). Fails closed on odd offsets."""
+    start, end = detection.start, detection.end
+    if not 0 <= start < end <= len(text):
+        return True
+    if detection.recognizer == CONTEXT_RECOGNIZER_NAME or contact_on_line(text, start, end):
+        return True
+    before = text[max(0, start - REACH):start]
+    if _FIELD_LABEL.search(before) or _place_field_line(text, start):
+        return True
+    kind = detection.entity_type
+    if kind != "PERSON" and any(_same_sentence(text, person, start) for person in persons):
+        return True
+    if kind == "PERSON":
+        return _TITLE.search(before) is not None or _PERSON_CUE.search(before) is not None
+    if kind == "LOCATION":
+        return _locates_someone(before) or _ADDRESS_BEFORE.search(before) is not None
+    if kind == "NRP":
+        return _SAID_OF.search(before) is not None
+    return True
+
+
+def _locates_someone(before: str) -> bool:
+    """A residence or origin phrase ends `before`, and its subject is not people in general."""
+    cue = _PLACE_OF_PERSON.search(before)
+    return cue is not None and _GENERIC_SUBJECT.search(before, 0, cue.start()) is None
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？]\s|\n")
+
+
+def _same_sentence(text: str, person: Detection, pos: int) -> bool:
+    """Whether nothing ends a sentence between the person's name and pos."""
+    lo, hi = (person.end, pos) if person.end <= pos else (pos, person.start)
+    return _SENTENCE_END.search(text, lo, hi) is None
+
+
+def _place_field_line(text: str, start: int) -> bool:
+    """The value stands on a line labelled as an address or a place, in any language ("Indirizzo: ...")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    label = _LINE_LABEL.match(text, line_start, start)
+    return label is not None and label.group(1).casefold().replace(" ", "_") in PLACE_FIELDS

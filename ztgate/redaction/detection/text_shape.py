@@ -1,0 +1,256 @@
+"""The shape of the text around a tier-2 candidate: sentence position, the word before, the line it fills, and
+whether that line is technical (code, logs, diffs, stack traces, tables, version-control output) - one set
+of helpers for the NER gate, the gazetteer and the context recognizers.
+
+A name or a place that only a list vouches for is weak evidence in technical text, where capitalised words are
+identifiers, branch names and log fields far more often than people or towns; ``needs_evidence`` and
+``has_evidence`` say when a candidate must be backed by its context, and by what. Every look is bounded to the
+line (at most ``LINE_REACH`` characters each side), so a candidate costs the same however long the text is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases, words
+
+# Characters skipped when looking back for the start of a sentence: spaces, quotes, brackets, bullets.
+_LEAD_IN = frozenset(" \t\"'“‘«(*[{-•>#_`|")
+# What ends a sentence, a clause that starts like one ("Note: ..."), a list label ("1) ...") or a line.
+_SENTENCE_END = frozenset(".!?:;)\n\r。！？")
+# How far back a sentence start is looked for.
+_SENTENCE_REACH = 16
+# Characters of a line looked at on each side of a position.
+LINE_REACH = 240
+
+# Letters of scripts written without spaces between words (Thai, kana, Han), as a character-class body: a
+# Latin word inside such text has one of them, not a space, on either side.
+UNSPACED_LETTERS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# The punctuation written with them: CJK symbols and punctuation, full-width forms (（ ） ： 、 。).
+UNSPACED_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+
+# Name particles that legitimately carry an inner capital (McDonald, O'Brien, DiCaprio, LeBron, VanDyke).
+NAME_PREFIX = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von|St)\w")
+
+
+def at_sentence_start(text: str, start: int) -> bool:
+    """Whether text[start] opens a sentence, a line, a clause after a colon or a numbered item ("2. Write")."""
+    i = start - 1
+    limit = max(-1, start - _SENTENCE_REACH)
+    while i > limit and text[i] in _LEAD_IN:
+        i -= 1
+    if i < 0:
+        return True
+    if i == limit:
+        return False
+    return text[i] in _SENTENCE_END or text[i].isdigit()
+
+
+_PREV_WORD = re.compile(r"([^\W\d_]+)\W{0,2}$")
+
+
+def prev_word(text: str, start: int) -> str:
+    """The word right before start (at most two non-word characters between), case-folded; "" if none."""
+    m = _PREV_WORD.search(text, max(0, start - 40), start)
+    return m.group(1).casefold() if m else ""
+
+
+def is_capitalised(word: str) -> bool:
+    """Capitalised like a name: not all capitals (an acronym), not CamelCase (an identifier) unless a name
+    prefix or a hyphen explains the inner capital ("McDonald", "Smith-Jones")."""
+    if not word or not word[0].isupper():
+        return False
+    rest = word[1:]
+    if rest and rest.isupper():
+        return False
+    return not (any(c.isupper() for c in rest) and not NAME_PREFIX.match(word) and "-" not in word)
+
+
+def line_bounds(text: str, pos: int) -> tuple[int, int]:
+    """The line holding pos (cut at LINE_REACH characters each side)."""
+    lo = max(0, pos - LINE_REACH)
+    start = text.rfind("\n", lo, pos) + 1 or lo
+    end = text.find("\n", pos, min(len(text), pos + LINE_REACH))
+    return start, (end if end >= 0 else min(len(text), pos + LINE_REACH))
+
+
+def fills_line(text: str, start: int, end: int) -> bool:
+    """The span is all its line holds, but for spaces and a closing comma or full stop (a vCard, a list)."""
+    lo, hi = max(0, start - 80), min(len(text), end + 80)  # bounded: a long text without line breaks
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    if line_end < 0:
+        if hi < len(text):
+            return False
+        line_end = hi
+    if line_start == lo and lo > 0 and text[lo - 1] != "\n":
+        return False
+    return not text[line_start:start].strip() and not text[end:line_end].strip(" \t\r,.")
+
+
+# --- technical lines --------------------------------------------------------------------------------------
+
+_TECHNICAL_LINE = re.compile(
+    r"""^[+\-]?\s*(?:
+        diff\ --git|index\ [0-9a-f]{6,}|---\ a/|\+\+\+\ b/|@@\ |commit\ [0-9a-f]{7,}|Merge:|Date:\ |On\ branch
+      | Changes\ (?:not\ )?(?:staged|to\ be)|(?:modified|new\ file|deleted|renamed):\ |[0-9a-f]{7,12}\ \S
+      | Traceback\ |File\ "|at\ [\w$.<>]+\(|Caused\ by:|[\w.]*(?:Error|Exception)\b[:(]|Exception\ in
+      | \d{4}-\d\d-\d\d[T\ ]\d\d:\d\d|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\b
+      | (?:def|class|import|from\ \S+\ import|return|function|const|let|var|public|private|package|func|fn|
+         if|elif|else|for|while|try|except|catch|switch|case)\b
+      | (?:SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|GROUP\ BY|ORDER\ BY|CREATE|ALTER|JOIN|VALUES|LIMIT)\b
+      | --\ |//|/\*|\#(?![\#\s]*$)|[{}\]]|\[\s*(?:$|[{"'\[])|\|.*\||"[\w\-]+"\s*:|[a-z_][\w.\-]*\s*[:=]\s*\S
+    )""", re.VERBOSE)
+# Code or data inside a line: calls, assignments, operators, member access, end-of-statement punctuation.
+# A path (std::io, Foo::bar) needs a letter past the hex digits on one side: an IPv6 address in a sentence
+# (fe80::1, 2001:db8::8a2e) is a value in prose, not code.
+_CODE_INSIDE = re.compile(r"\w\((?:[^()\s]|, )*\)|\)\s*[;{:]\s*$|[;{]\s*$|\s(?:==|!=|=>|->|:=|\+=)\s"
+                          r"|\w*[g-zG-Z_]\w*::\w|\w::\w*[g-zG-Z_]|\w\.\w+\(|^\s{4,}\S|\t")
+# Quoted literal fields of CSV rows: three or more comma-separated fields without spaces after the commas.
+_CSV_ROW = re.compile(r"^[^,\s][^,]*(?:,[^,\s][^,]*){2,}$")
+
+
+def technical_line(text: str, pos: int) -> bool:
+    """Whether the line holding pos is code, a log, a diff, a stack trace, a table, a CSV or YAML row, or
+    version-control output, rather than prose (an e-mail header, a chat line, a sentence)."""
+    start, end = line_bounds(text, pos)
+    line = text[start:end]
+    if _TECHNICAL_LINE.match(line) or _CODE_INSIDE.search(line) or _CSV_ROW.match(line.strip()):
+        return True
+    return _in_code_fence(text, start)
+
+
+def _in_code_fence(text: str, line_start: int) -> bool:
+    """An odd number of ``` fences in the 2,000 characters before the line: inside a Markdown code block."""
+    return text.count("```", max(0, line_start - 2000), line_start) % 2 == 1
+
+
+# --- evidence -----------------------------------------------------------------------------------------------
+
+# A contact or identity value on the same line: an e-mail address, a phone number, an IBAN, an SSN.
+_CONTACT_VALUE = re.compile(
+    r"[\w.+\-]+@[\w\-]+\.[\w.\-]+|\+?\(?\d{2,4}\)?[ .\-]?\d{2,4}[ .\-]\d{3,4}(?:[ .\-]\d{2,4})?"
+    r"|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,}|\b\d{3}-\d{2}-\d{4}\b")
+# A field label that says what the value after it is: "name:", "author =", "\"city\": ".
+_PERSON_LABEL = re.compile(
+    r"(?i)(?:\b(?:full_?name|display_?name|first_?name|last_?name|name|author|owner|assignee|reporter|contact|"
+    r"customer|reviewed-by|signed-off-by|co-authored-by|reported-by|acked-by|tested-by|cc|to|from|attn)"
+    r"['\"]?\s*[:=]\s*['\"]?|\bby\s+|\bask\s+|\bcontact\s+|\bping\s+)$")
+_PLACE_LABEL = re.compile(
+    r"(?i)(?:\b(?:city|town|village|place|location|address|birthplace|hometown|country|municipality)"
+    r"['\"]?\s*[:=]\s*['\"]?)$")
+# Before a name: a table's label cell ("| owner | "), a copyright line ("(c) 2019-2023 "), or a phrase that
+# credits or quotes someone ("per ", "according to ", "thanks to ", "reviewed by ").
+_PERSON_BEFORE = re.compile(
+    r"(?i)(?:\|\s*(?:owner|author|maintainer|name|contact|assignee|reviewer|lead)\s*\|\s*"
+    r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead)\s*[:=]\s*['\"]?"
+    r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
+    r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|(?:written|maintained|authored|created|reviewed|approved|"
+    r"reported|requested|owned|signed)\s+by)\s+)$")
+_PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
+_PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
+# After a name: a person's verb ("says", "thinks") or a role in apposition (", the lead engineer", "(SRE)").
+_PERSON_AFTER = re.compile(
+    rf"(?i)^(?:[ \t]+(?:{_PERSON_VERBS})\b"
+    rf"|[ \t]*(?:,|\(|[-–—])[ \t]*(?:(?:the|our|my|a|an|their|his|her)[ \t]+)?(?:[\w\-]+[ \t]+){{0,2}}?"
+    rf"(?:{_PERSON_ROLES})\b)")
+# Phrases right before a place that say it is one ("lives in", "moved to"), whatever the line.
+STRONG_PLACE_CUE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("strong_place_cues"))
+    + r")\s+$")
+
+
+def contact_on_line(text: str, start: int, end: int) -> bool:
+    """An e-mail address, phone number, IBAN or SSN on the candidate's line, outside the candidate."""
+    lo, hi = line_bounds(text, start)
+    hi = max(hi, line_bounds(text, end)[1])
+    return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
+
+
+def labelled(text: str, start: int, entity_type: str) -> bool:
+    """A field label for this kind of value right before it ("author: ", "\"city\": \"")."""
+    before = text[max(0, start - 40):start]
+    pattern = _PLACE_LABEL if entity_type == "LOCATION" else _PERSON_LABEL
+    return pattern.search(before) is not None
+
+
+def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
+    """Context that backs a name or a place in technical text: a contact value on its line, a field label,
+    (for a place) a strong place cue ("based in", "lives in"), or (for a name) evidence about a person."""
+    if contact_on_line(text, start, end) or labelled(text, start, entity_type):
+        return True
+    if entity_type == "PERSON":
+        return person_evidence(text, start, end)
+    return entity_type == "LOCATION" and strong_place_cue(text, start)
+
+
+def person_evidence(text: str, start: int, end: int) -> bool:
+    """Words around text[start:end] that say it is a person: a verb of people or a role after it ("says",
+    ", the lead engineer", "(SRE)"), a credit or a table label before it ("per ", "thanks to ", "(c) 2021 ",
+    "| owner | "). Only for a name of two words or more: a lone capitalised word there is as often a tool or
+    a bot ("# Dependabot wrote this bump", "thanks to Hypothesis")."""
+    if len(text[start:end].split()) < 2:
+        return False
+    return (_PERSON_AFTER.match(text[end:end + 60]) is not None
+            or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
+
+
+def strong_place_cue(text: str, start: int) -> bool:
+    """A phrase right before start that says a place follows ("she lives in ", "I'm from ")."""
+    return STRONG_PLACE_CUE.search(text, max(0, start - 40), start) is not None
+
+
+# The label and cue patterns anywhere (not only right before a candidate), for `evidence_possible`.
+_ANY_LABEL_OR_CUE = re.compile("|".join(f"(?:{p.pattern.removeprefix('(?i)').removesuffix('$')})" for p in
+                                        (_PERSON_LABEL, _PLACE_LABEL, STRONG_PLACE_CUE, _PERSON_BEFORE))
+                               + rf"|\b(?:{_PERSON_VERBS}|{_PERSON_ROLES})\b", re.IGNORECASE)
+
+
+def evidence_possible(text: str, pos: int) -> bool:
+    """Whether any candidate starting on the line holding pos could have ``has_evidence``: a contact value on
+    the line or the next (a candidate may run onto it), or a field label or strong place cue on the line or
+    within 40 characters before it (``labelled`` and ``strong_place_cue`` look that far back). False means
+    every candidate there is weak by construction."""
+    start, end = line_bounds(text, pos)
+    reach = line_bounds(text, end + 1)[1] if end + 1 < len(text) else end
+    if _CONTACT_VALUE.search(text, start, reach):
+        return True
+    return _ANY_LABEL_OR_CUE.search(text, max(0, start - 40), end) is not None
+
+
+def needs_evidence(text: str, start: int) -> bool:
+    """A candidate here needs ``has_evidence``: its line is technical."""
+    return technical_line(text, start)
+
+
+# --- whole names ----------------------------------------------------------------------------------------------
+
+_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|du|la|le|ten|ter|dos|das|do|y|bin|al|el|Van|Von|De|Da|Di|Du)"
+_NAME_WORD = r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*"
+# After a name: particles and a capitalised word ("van der Berg"), another surname ("García Márquez") or a
+# hyphenated part ("-Jones"); before it: a capitalised word and particles ("Pieter van der" + "Berg").
+_MORE_AFTER = re.compile(rf"(?:-(?=[A-ZÀ-Þ])|(?: {_PARTICLE}){{0,3}} (?=[A-ZÀ-Þ]))({_NAME_WORD})")
+_MORE_BEFORE = re.compile(rf"({_NAME_WORD})((?: {_PARTICLE}){{1,3}}) $")
+# How many words a name may grow by.
+MAX_NAME_GROWTH = 3
+
+
+def _not_a_name_word(word: str) -> bool:
+    folded = word.casefold()
+    return (not is_capitalised(word) or folded in COMMON_SENTENCE_STARTS or folded in NEVER_TRIGGERS
+            or folded in TECHNICAL_WORDS)
+
+
+def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """A person's span grown over the rest of a multi-word surname on the same line: particles and a
+    capitalised word after it ("Jan" + " van der Berg"), a second surname ("García" + " Márquez"), a
+    hyphenated part, and a given name with particles before it; at most MAX_NAME_GROWTH words."""
+    for _ in range(MAX_NAME_GROWTH):
+        m = _MORE_AFTER.match(text, end, min(len(text), end + 60))
+        if m is None or _not_a_name_word(m.group(1)):
+            break
+        end = m.end()
+    m = _MORE_BEFORE.search(text, max(0, start - 60), start)
+    if m is not None and not _not_a_name_word(m.group(1)) and "\n" not in m.group(0):
+        start = m.start()
+    return start, end

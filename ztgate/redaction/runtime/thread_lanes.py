@@ -1,0 +1,66 @@
+"""Worker threads for the redaction service's in-process CPU work, shared fairly between tenants.
+
+Stream chunks, answers through the gateway, `Restore` and large policy applications run in threads so
+that the event loop keeps serving (service.py). On one shared pool, a tenant streaming 1 MiB chunks of
+adversarial text held every thread, and another tenant's answer chunk waited behind all of it until
+Envoy's per-message timer (gateway.redaction_message_timeout_s) reset that call mid-answer: the
+caller saw a bare INTERNAL. So each tenant has a line of its own: at most `per_tenant` of its jobs run
+at once, the rest wait their turn in order, and the threads it cannot take are always there for the
+others. The lines are the analysis workers' own (fair_share.TenantSlots): in order, dropped when idle,
+and a cancelled call's slot kept until its job really ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+from ztgate.redaction.runtime.fair_share import TenantSlots
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def default_per_tenant(threads: int) -> int:
+    """Jobs one tenant may run at once by default: half the threads (at least one)."""
+    return max(1, threads // 2)
+
+
+class ThreadLanes:
+    """``await lanes.run(tenant, fn, *args)``: `fn` in a worker thread, within the tenant's share."""
+
+    def __init__(self, threads: int, per_tenant: int | None = None) -> None:
+        if threads < 1:
+            raise ValueError(f"redaction.worker_threads must be >= 1; got {threads}")
+        per_tenant = per_tenant or default_per_tenant(threads)
+        if per_tenant > threads:
+            raise ValueError(f"redaction.worker_threads_per_tenant ({per_tenant}) must not exceed "
+                             f"redaction.worker_threads ({threads})")
+        self.threads = threads
+        self.per_tenant = per_tenant
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="redaction-lane")
+        # The same per-tenant lines as the analysis workers' fair share.
+        self._slots = TenantSlots(per_tenant, "thread jobs", "redaction.worker_threads_per_tenant")
+
+    def running(self, tenant: str) -> int:
+        """Jobs of the tenant running now (diagnostics, tests)."""
+        return self._slots.in_use(tenant)
+
+    async def run(self, tenant: str, fn: Callable[P, T], /,
+                  *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args, **kwargs)` in a worker thread once the tenant has a free slot.
+
+        A cancelled caller gives its slot back only when its job ends (a thread cannot be stopped), so
+        a tenant that cancels calls still holds no more than its share."""
+        async with self._slots.slot(tenant, None) as hold:
+            job = asyncio.get_running_loop().run_in_executor(
+                self._executor, functools.partial(fn, *args, **kwargs))
+            hold(job)
+            return await asyncio.shield(job)
+
+    def close(self) -> None:
+        """Stops taking jobs; running ones finish in their threads."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
