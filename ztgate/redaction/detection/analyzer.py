@@ -23,6 +23,7 @@ from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from ztgate.common.errors import InvalidArgument, ZtgateError
 from ztgate.redaction.detection.names.ner import DEFAULT_MODEL, LANGUAGE, GatedSpacyNlpEngine, NerGate
+from ztgate.redaction.detection.names.evidence_recognizer import PersonEvidenceRecognizer
 from ztgate.redaction.detection.names.recognizers import ContextRecognizer, GazetteerRecognizer
 from ztgate.redaction.detection.normalise import view_of
 from ztgate.redaction.detection.patterns.recognizer import HyperscanRecognizer
@@ -77,11 +78,12 @@ def build_nlp_engine(model_name: str = DEFAULT_MODEL, *, use_gate: bool = True,
 
 
 def tier2_recognizers(cache_dir: str | Path | None = None) -> list[EntityRecognizer]:
-    """Tier 2 as Presidio recognizers: spaCy's NER (through the gated NLP engine), the gazetteer and the
-    context recognizer (``names/recognizers.py``), each under its own name and with its own scores."""
+    """Tier 2 as Presidio recognizers: spaCy's NER (through the gated NLP engine), the gazetteer, the context
+    recognizer (``names/recognizers.py``) and the person-evidence recognizer (``names/evidence_recognizer.py``),
+    each under its own name and with its own scores."""
     ner = SpacyRecognizer(supported_language=LANGUAGE, supported_entities=sorted(NER_ENTITY_TYPES),
                           name=NER_RECOGNIZER_NAME)
-    return [ner, GazetteerRecognizer(cache_dir), ContextRecognizer()]
+    return [ner, GazetteerRecognizer(cache_dir), ContextRecognizer(), PersonEvidenceRecognizer()]
 
 
 def build_analyzer_engine(nlp_engine: GatedSpacyNlpEngine | None = None,
