@@ -51,6 +51,15 @@ FAMILIES = {
 NOT_PERSONS = ["Grafana", "Dependabot", "the Platform Team", "Renovate", "release-bot", "Kafka Connect", "Terraform Cloud"]
 
 
+@settings(max_examples=80, deadline=None)
+@given(word=_WORD, suffix=st.sampled_from(["Corp", "Inc.", "GmbH", "Ltd", "Labs", "Foundation", "Team", "Project"]),
+       frame=st.sampled_from(["# (c) 2019-2023 {}\nset -e\n", "# Copyright 2024 {}\n", "# written by {}\n",
+                              "# thanks to {}\n", "__author__ = \"{}\"\n", "ERROR job failed, assigned to {}\n"]))
+def test_an_organisation_in_a_person_frame_is_no_person(word: str, suffix: str, frame: str) -> None:
+    assume(word.casefold() not in _NOT_NAMES)
+    assert find(frame.format(f"{word} {suffix}")) == []
+
+
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 @settings(max_examples=60, deadline=None)
 @given(person=names(), frame_index=st.integers(0, 3), other=st.sampled_from(["qa-bot", "oncall", "dx42"]))
