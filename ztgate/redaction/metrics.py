@@ -35,6 +35,7 @@ from ztgate.common import semconv as sc
 from ztgate.common.errors import ZtgateError
 from ztgate.common.tenants import DEFAULT_TENANT, is_tenant
 from ztgate.redaction.detection.analyzer import NER_RECOGNIZER_NAME
+from ztgate.redaction.detection.names.evidence_recognizer import EVIDENCE_RECOGNIZER_NAME
 from ztgate.redaction.detection.names.recognizers import CONTEXT_RECOGNIZER_NAME, GAZETTEER_RECOGNIZER_NAME
 from ztgate.redaction.anonymising.anonymize import BlockedError, Finding
 from ztgate.redaction.config import RedactionSettings
@@ -66,11 +67,12 @@ class Tier(StrEnum):
     PATTERN = "pattern"  # Hyperscan catalogue rules and their validators (the recognizer: a rule id)
     NER = "ner"          # spaCy NER (SpacyRecognizer)
     GAZETTEER = "gazetteer"  # the name and place lists, judged by context (GazetteerRecognizer)
-    CONTEXT = "context"  # a capitalised word in a strong person or place context (ContextRecognizer)
+    CONTEXT = "context"  # a capitalised word in a strong person or place context (ContextRecognizer), or a
+    #                      name backed by evidence about a person (PersonEvidenceRecognizer)
 
 
 _TIERS = {NER_RECOGNIZER_NAME: Tier.NER, GAZETTEER_RECOGNIZER_NAME: Tier.GAZETTEER,
-          CONTEXT_RECOGNIZER_NAME: Tier.CONTEXT}
+          CONTEXT_RECOGNIZER_NAME: Tier.CONTEXT, EVIDENCE_RECOGNIZER_NAME: Tier.CONTEXT}
 
 
 def tier_of(recognizer: str) -> Tier:

@@ -195,7 +195,10 @@ def person_evidence(text: str, start: int, end: int) -> bool:
     right after it ("(@tnguyen)", "<t.nguyen@x.org>"), a task given to it in a TODO ("TODO: Aroha Ngata to
     confirm"). Only for a name of two words or more: a lone capitalised
     word there is as often a tool or a bot ("# Dependabot wrote this bump", "thanks to Hypothesis"), unless a
-    title stands before it or a handle on its line spells it (``handle_spells_name``)."""
+    title stands before it or a handle on its line spells it (``handle_spells_name``). A span with a tool's
+    word or ending in an organisation's legal form is never a person ("Kafka Connect", "Acme Corp")."""
+    if tool_or_organisation(text[start:end]):
+        return False
     if _TITLE_BEFORE.search(text, max(0, start - 12), start):
         return True
     if len(text[start:end].split()) < 2:
@@ -204,6 +207,18 @@ def person_evidence(text: str, start: int, end: int) -> bool:
         return True  # "TODO: Aroha Ngata to confirm the rate"
     return (handle_spells_name(text, start, end) or _PERSON_AFTER.match(text[end:end + 60]) is not None or _HANDLE_AFTER.match(text, end) is not None
             or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
+
+
+# The last word of an organisation's name ("Acme Corp", "Globex GmbH", "Payments Team").
+ORGANISATION_SUFFIXES = words("organisation_suffixes")
+
+
+def tool_or_organisation(span: str) -> bool:
+    """A word of the span names a tool or a product ("Kafka Connect", "Terraform Cloud") or its last word is an
+    organisation's legal form or collective noun ("Acme Corp"): no evidence makes it a person."""
+    parts = [w.strip(".,;:'\"()") for w in span.split()]
+    return (any(w.casefold() in TECHNICAL_WORDS or w.casefold() in NEVER_TRIGGERS for w in parts)
+            or (len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES))
 
 
 _TITLE_WORD = re.compile(r"\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|Doctor|Professor|TODO|FIXME)\b")

@@ -26,7 +26,7 @@ from ztgate.redaction.types import ALL_ENTITY_TYPES, NER_ENTITY_TYPES, Detection
 def test_registry_holds_only_tier1_and_tier2s_own_recognizers(redaction_analyzer: Analyzer) -> None:
     recognizers = redaction_analyzer.engine.registry.recognizers
     assert sorted(type(r).__name__ for r in recognizers) == [
-        "ContextRecognizer", "GazetteerRecognizer", "HyperscanRecognizer", "SpacyRecognizer"]
+        "ContextRecognizer", "GazetteerRecognizer", "HyperscanRecognizer", "PersonEvidenceRecognizer", "SpacyRecognizer"]
     assert not [r for r in recognizers if isinstance(r, PatternRecognizer)]  # Presidio's built-ins are gone
     spacy_recognizer = next(r for r in recognizers if isinstance(r, SpacyRecognizer))
     assert set(spacy_recognizer.supported_entities) == NER_ENTITY_TYPES

@@ -15,7 +15,7 @@ of two or three name-shaped words (capitalised, none a common, technical or stop
 * a ``TODO:`` assigns it a task ("TODO: Aroha Ngata to confirm the rate").
 
 A run that ends in an organisation's legal form or collective noun (``data/words/organisation_suffixes.txt``:
-"Acme Corp", "Globex GmbH", "Payments Team") is never a person. A lone capitalised word counts only after a
+"Acme Corp", "Globex GmbH", "Payments Team") is never a person (``person_evidence`` says so). A lone capitalised word counts only after a
 personal title or a TODO's task: in the same frames a lone word is as often a tool
 or a bot ("thanks to Hypothesis", "reviewed by Mypy"). The shape of the line is no evidence either way: the
 same rules hold in prose and in code.
@@ -29,8 +29,14 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from ztgate.redaction.detection.names.ner import LANGUAGE
-from ztgate.redaction.detection.text_shape import is_capitalised, labelled, person_evidence, whole_name
-from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, words
+from ztgate.redaction.detection.text_shape import (
+    is_capitalised,
+    labelled,
+    person_evidence,
+    tool_or_organisation,
+    whole_name,
+)
+from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS
 
 EVIDENCE_RECOGNIZER_NAME = "PersonEvidenceRecognizer"
 # As the context recognizer's: the evidence says "person" better than NER's label does.
@@ -44,8 +50,6 @@ _PARTICLES = r"(?:van der|van den|van|von|de la|de|da|di|del|della|du|le|la|bin|
 _RUN = re.compile(rf"(?<![\w@./\-]){_CAP_WORD}(?:(?: {_PARTICLES})? {_CAP_WORD}){{0,2}}(?![\w@/\-])")
 _CAP = re.compile(_CAP_WORD)
 _NOT_NAMES = COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS
-# The last word of an organisation's name ("Acme Corp", "Globex GmbH"): such a run is no person.
-ORGANISATION_SUFFIXES = words("organisation_suffixes")
 
 
 def _name_word(word: str) -> bool:
@@ -61,8 +65,6 @@ def find(text: str) -> list[tuple[int, int]]:
             caps = caps[1:]
         if not caps or not all(_name_word(c.group()) for c in caps):
             continue
-        if caps[-1].group().casefold() in ORGANISATION_SUFFIXES:  # "(c) 2019-2023 Acme Corp"
-            continue
         start, end = whole_name(text, caps[0].start(), m.end())
         if _backed(text, start, end):
             out.append((start, end))
@@ -70,6 +72,8 @@ def find(text: str) -> list[tuple[int, int]]:
 
 
 def _backed(text: str, start: int, end: int) -> bool:
+    if tool_or_organisation(text[start:end]):
+        return False
     return person_evidence(text, start, end) or (
         len(text[start:end].split()) >= 2 and labelled(text, start, "PERSON"))
 

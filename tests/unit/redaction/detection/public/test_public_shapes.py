@@ -7,7 +7,7 @@ what is under test is what the policy does with a detection, given the words aro
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.anonymising.anonymize import redact
@@ -89,6 +89,7 @@ def test_a_name_before_a_law_or_an_effect_is_an_eponym(name: str, head: str, pos
 @settings(max_examples=80, deadline=None)
 @given(name=_WORD, surname=_WORD)
 def test_private_persons_stay_hidden(name: str, surname: str):
+    assume(not any(load(n).has(name) for n in DEFAULT.allow.public))  # "Nero" is a public figure
     # No list or shape makes a private person's name public: not "'s number", "'s reaction", nor a title.
     for text, value in [(f"Please call {name} {surname} tomorrow.", f"{name} {surname}"),
                         (f"What is {name}'s number?", name), (f"{name}'s reaction was calm.", name),
