@@ -67,12 +67,12 @@ class Tier(StrEnum):
     PATTERN = "pattern"  # Hyperscan catalogue rules and their validators (the recognizer: a rule id)
     NER = "ner"          # spaCy NER (SpacyRecognizer)
     GAZETTEER = "gazetteer"  # the name and place lists, judged by context (GazetteerRecognizer)
-    CONTEXT = "context"  # a capitalised word in a strong person or place context (ContextRecognizer), or a
-    #                      name backed by evidence about a person (PersonEvidenceRecognizer)
+    CONTEXT = "context"  # a capitalised word in a strong person or place context (ContextRecognizer)
+    EVIDENCE = "evidence"  # a name backed by evidence about a person (PersonEvidenceRecognizer)
 
 
 _TIERS = {NER_RECOGNIZER_NAME: Tier.NER, GAZETTEER_RECOGNIZER_NAME: Tier.GAZETTEER,
-          CONTEXT_RECOGNIZER_NAME: Tier.CONTEXT, EVIDENCE_RECOGNIZER_NAME: Tier.CONTEXT}
+          CONTEXT_RECOGNIZER_NAME: Tier.CONTEXT, EVIDENCE_RECOGNIZER_NAME: Tier.EVIDENCE}
 
 
 def tier_of(recognizer: str) -> Tier:
