@@ -181,6 +181,8 @@ def labelled(text: str, start: int, entity_type: str) -> bool:
 def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
     """Context that backs a name or a place in technical text: a contact value on its line, a field label,
     (for a place) a strong place cue ("based in", "lives in"), or (for a name) evidence about a person."""
+    if entity_type == "PERSON" and tool_or_organisation(text[start:end]):
+        return False  # "# written by Dependabot", "(c) 2021 Acme Corp": no evidence makes a tool a person
     if contact_on_line(text, start, end) or labelled(text, start, entity_type):
         return True
     if entity_type == "PERSON":
