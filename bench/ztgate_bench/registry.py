@@ -72,7 +72,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--address", help="benchmark a running service instead of starting one")
     p.add_argument("--corpus", type=Path, metavar="FILE",
                    help="redaction: score this JSONL corpus (docs/benchmarks.md, 'Corpus files') instead of "
-                        "the generated one; --samples and --seed are then ignored")
+                        "the generated one; --samples and --seed are then ignored; utility: score this file of "
+                        "prompts (bench/corpora/README.md) alone")
     p.add_argument("--calls", type=int, default=None,
                    help="calls per series (gateway, default 300; telemetry: on vs off inference calls, "
                         "default 60, 0 skips; attack: the normal tenant's calls per phase, default 40)")

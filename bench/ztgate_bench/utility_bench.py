@@ -23,9 +23,14 @@ if TYPE_CHECKING:
     from ztgate.redaction.detection.analyzer import Analyzer
 
 CORPORA_DIR = Path(__file__).resolve().parent.parent / "corpora"
-# The prompts the figures are reported on; utility-tune.jsonl is what the public lists were tuned on.
-DEFAULT_CORPUS = CORPORA_DIR / "utility-holdout.jsonl"
+# The prompts the figures are reported on (the second held-out set, written for the second round of issue #29,
+# first; the first one, scored several times while the lists were built, after it), then the prompts the public
+# lists were tuned on.
+DEFAULT_CORPUS = CORPORA_DIR / "utility-holdout-2.jsonl"
+FIRST_HOLDOUT = CORPORA_DIR / "utility-holdout.jsonl"
 TUNING_CORPUS = CORPORA_DIR / "utility-tune.jsonl"
+SECOND_TUNING_CORPUS = CORPORA_DIR / "utility-tune-2.jsonl"
+CORPORA = (DEFAULT_CORPUS, FIRST_HOLDOUT, TUNING_CORPUS, SECOND_TUNING_CORPUS)
 DEFAULT_POLICIES = ("default", "strict")
 
 
@@ -138,8 +143,8 @@ def markdown(scores: Sequence[UtilityScore], corpus: Path) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Scores ztgate's shipped policies and Presidio's default pipeline on the held-out prompts (the figures
-    reported) and on the tuning prompts (shown apart); exit 1 when the default policy misses a target on the
-    held-out prompts (at most MAX_ALTERED of clean prompts altered, at least MIN_KEPT of public names kept,
+    reported) and on the tuning prompts (shown apart), or on ``--corpus FILE`` alone; exit 1 when the default
+    policy misses a target on the first corpus scored (at most MAX_ALTERED of clean prompts altered, at least MIN_KEPT of public names kept,
     no private value reaching the model)."""
     if getattr(args, "answers", False):
         return answers_main(args)
@@ -149,7 +154,8 @@ def main(args: argparse.Namespace) -> int:
     redactors.append((SYSTEM_NAME, build_presidio().redact))
     tables: list[str] = []
     reported: list[UtilityScore] = []
-    for corpus in (DEFAULT_CORPUS, TUNING_CORPUS):
+    corpus_arg = getattr(args, "corpus", None)
+    for corpus in ((Path(corpus_arg),) if corpus_arg else CORPORA):
         cases = load_cases(corpus)
         scores = [score(system, redact, cases) for system, redact in redactors]
         reported = reported or scores
@@ -188,4 +194,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--answers", action="store_true")
+    parser.add_argument("--corpus", type=Path, help="score this file alone")
     sys.exit(main(parser.parse_args()))

@@ -38,6 +38,7 @@ from ztgate.redaction.anonymising.anonymize import BlockedError, Finding
 from ztgate.redaction.config import RedactionSettings
 from ztgate.redaction.detection.analyzer import NER_RECOGNIZER_NAME
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
+from ztgate.redaction.detection.names.evidence_recognizer import EVIDENCE_RECOGNIZER_NAME
 from ztgate.redaction.detection.names.gazetteer_recognizer import GAZETTEER_RECOGNIZER_NAME
 from ztgate.redaction.policies import Action
 from ztgate.redaction.types import ALL_ENTITY_TYPES, Detection
@@ -68,10 +69,11 @@ class Tier(StrEnum):
     NER = "ner"          # spaCy NER (SpacyRecognizer)
     GAZETTEER = "gazetteer"  # the name and place lists, judged by context (GazetteerRecognizer)
     CONTEXT = "context"  # a word in a strong person or place context (the context recognizers, context/)
+    EVIDENCE = "evidence"  # a name backed by evidence about a person (PersonEvidenceRecognizer)
 
 
 _TIERS = {NER_RECOGNIZER_NAME: Tier.NER, GAZETTEER_RECOGNIZER_NAME: Tier.GAZETTEER,
-          **dict.fromkeys(CONTEXT_RECOGNIZER_NAMES, Tier.CONTEXT)}
+          **dict.fromkeys(CONTEXT_RECOGNIZER_NAMES, Tier.CONTEXT), EVIDENCE_RECOGNIZER_NAME: Tier.EVIDENCE}
 
 
 def tier_of(recognizer: str) -> Tier:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from ztgate_bench.utility_bench import (
     DEFAULT_CORPUS,
+    FIRST_HOLDOUT,
+    SECOND_TUNING_CORPUS,
     TUNING_CORPUS,
     UtilityCase,
     UtilityScore,
@@ -18,12 +20,23 @@ from ztgate_bench.utility_bench import (
 )
 
 
-def test_both_corpora_load_and_keep_tuning_apart_from_reporting():
-    held_out, tuning = load_cases(DEFAULT_CORPUS), load_cases(TUNING_CORPUS)
-    assert len(held_out) >= 60 and len(tuning) >= 30
-    assert not {c.prompt for c in held_out} & {c.prompt for c in tuning}
-    assert not {v for c in held_out for v in c.private} & {v for c in tuning for v in c.private}
+@pytest.mark.parametrize(("held_out_path", "tuning_paths"), [
+    (DEFAULT_CORPUS, (TUNING_CORPUS, SECOND_TUNING_CORPUS)),
+    (FIRST_HOLDOUT, (TUNING_CORPUS, SECOND_TUNING_CORPUS)),
+])
+def test_every_corpus_loads_and_keeps_tuning_apart_from_reporting(held_out_path, tuning_paths):
+    held_out = load_cases(held_out_path)
+    assert len(held_out) >= 60
     assert {c.topic for c in held_out} == {"history", "geography", "science", "companies", "products", "code"}
+    for tuning_path in tuning_paths:
+        tuning = load_cases(tuning_path)
+        assert len(tuning) >= 30
+        assert not {c.prompt for c in held_out} & {c.prompt for c in tuning}
+        assert not {v for c in held_out for v in c.private} & {v for c in tuning for v in c.private}
+
+
+def test_the_second_held_out_set_shares_no_prompt_with_the_first():
+    assert not {c.prompt for c in load_cases(DEFAULT_CORPUS)} & {c.prompt for c in load_cases(FIRST_HOLDOUT)}
 
 
 def test_a_listed_value_missing_from_its_prompt_is_refused(tmp_path: Path):

@@ -340,4 +340,5 @@ def test_every_tier2_recognizer_has_its_tier(redaction_analyzer: Analyzer) -> No
     assert CONTEXT_RECOGNIZER_NAMES <= names
     assert {tier_of(n) for n in CONTEXT_RECOGNIZER_NAMES} == {Tier.CONTEXT}
     assert {n: tier_of(n) for n in names - CONTEXT_RECOGNIZER_NAMES} == {
-        "SpacyRecognizer": Tier.NER, "GazetteerRecognizer": Tier.GAZETTEER}
+        "SpacyRecognizer": Tier.NER, "GazetteerRecognizer": Tier.GAZETTEER,
+        "PersonEvidenceRecognizer": Tier.EVIDENCE}

@@ -25,7 +25,7 @@ from ztgate.common.errors import PermissionDenied, ZtgateError
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.names.person_ties import ties_to_person
 from ztgate.redaction.detection.overlaps import resolve_overlaps
-from ztgate.redaction.detection.public import PublicList, canonical
+from ztgate.redaction.detection.public import PublicList
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import PseudonymTransaction, Vault
@@ -112,13 +112,12 @@ def _without_public(text: str, kept: list[tuple[Detection, ResolvedRule]], lists
 
 
 def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
-    folded = canonical(value)
-    return any(folded in public_list.values for public_list in lists)
+    return any(public_list.has(value) for public_list in lists)
 
 
 def _public(text: str, detection: Detection, lists: Sequence[PublicList], persons: Sequence[Detection]) -> bool:
-    value = text[detection.start:detection.end]
-    return (any(public_list.holds(detection.entity_type, value) for public_list in lists)
+    return (any(public_list.holds_at(text, detection.start, detection.end, detection.entity_type)
+                for public_list in lists)
             and not ties_to_person(text, detection, persons))
 
 

@@ -25,6 +25,7 @@ from ztgate.common.errors import InvalidArgument, ZtgateError
 from ztgate.redaction.detection.names.context import context_recognizers
 from ztgate.redaction.detection.names.gazetteer_recognizer import GazetteerRecognizer
 from ztgate.redaction.detection.names.ner import DEFAULT_MODEL, LANGUAGE, GatedSpacyNlpEngine, NerGate
+from ztgate.redaction.detection.names.evidence_recognizer import PersonEvidenceRecognizer
 from ztgate.redaction.detection.normalise import view_of
 from ztgate.redaction.detection.patterns.recognizer import HyperscanRecognizer
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
@@ -79,11 +80,11 @@ def build_nlp_engine(model_name: str = DEFAULT_MODEL, *, use_gate: bool = True,
 
 def tier2_recognizers(cache_dir: str | Path | None = None) -> list[EntityRecognizer]:
     """Tier 2 as Presidio recognizers: spaCy's NER (through the gated NLP engine), the gazetteer
-    (``names/gazetteer_recognizer.py``) and the context recognizers (``names/context/``, one per rule),
-    each under its own name and with its own scores."""
+    (``names/gazetteer_recognizer.py``) and the context recognizers (``names/context/``, one per rule)
+    and the person-evidence recognizer (``names/evidence_recognizer.py``), each under its own name and with its own scores."""
     ner = SpacyRecognizer(supported_language=LANGUAGE, supported_entities=sorted(NER_ENTITY_TYPES),
                           name=NER_RECOGNIZER_NAME)
-    return [ner, GazetteerRecognizer(cache_dir), *context_recognizers()]
+    return [ner, GazetteerRecognizer(cache_dir), *context_recognizers(), PersonEvidenceRecognizer()]
 
 
 def build_analyzer_engine(nlp_engine: GatedSpacyNlpEngine | None = None,

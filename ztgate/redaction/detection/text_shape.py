@@ -11,6 +11,7 @@ line (at most ``LINE_REACH`` characters each side), so a candidate costs the sam
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases, words
 
@@ -133,9 +134,10 @@ _CONTACT_VALUE = re.compile(
     r"|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,}|\b\d{3}-\d{2}-\d{4}\b")
 # A field label that says what the value after it is: "name:", "author =", "\"city\": ".
 _PERSON_LABEL = re.compile(
-    r"(?i)(?:\b(?:full_?name|display_?name|first_?name|last_?name|name|author|owner|assignee|reporter|contact|"
-    r"customer|reviewed-by|signed-off-by|co-authored-by|reported-by|acked-by|tested-by|cc|to|from|attn)"
-    r"['\"]?\s*[:=]\s*['\"]?|\bby\s+|\bask\s+|\bcontact\s+|\bping\s+)$")
+    r"(?i)(?:(?<![^\W_])_*(?:full_?name|display_?name|first_?name|last_?name|name|author|owner|assignee|reporter|"
+    r"contact|customer|reviewed-by|signed-off-by|co-authored-by|reported-by|acked-by|tested-by|cc|to|from|attn)_*"
+    r"['\"]?\s*[:=]\s*['\"]?|[@:](?:author|maintainer|owner)\b:?\s+"
+    r"|\bby\s+|\bask\s+|\bcontact\s+|\bping\s+)$")
 _PLACE_LABEL = re.compile(
     r"(?i)(?:\b(?:city|town|village|place|location|address|birthplace|hometown|country|municipality)"
     r"['\"]?\s*[:=]\s*['\"]?)$")
@@ -146,7 +148,9 @@ _PERSON_BEFORE = re.compile(
     r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead)\s*[:=]\s*['\"]?"
     r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
     r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|(?:written|maintained|authored|created|reviewed|approved|"
-    r"reported|requested|owned|signed)\s+by)\s+)$")
+    r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated)"
+    r"\s+by|(?:assigned|escalated|handed(?:\s+over)?|reassigned|delegated)\s+to)\s+"
+    r"|\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+)$")
 _PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
 _PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
 # After a name: a person's verb ("says", "thinks") or a role in apposition (", the lead engineer", "(SRE)").
@@ -185,6 +189,8 @@ def labelled(text: str, start: int, entity_type: str) -> bool:
 def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
     """Context that backs a name or a place in technical text: a contact value on its line, a field label,
     (for a place) a strong place cue ("based in", "lives in"), or (for a name) evidence about a person."""
+    if entity_type == "PERSON" and tool_or_organisation(text[start:end]):
+        return False  # "# written by Dependabot", "(c) 2021 Acme Corp": no evidence makes a tool a person
     if contact_on_line(text, start, end) or labelled(text, start, entity_type):
         return True
     if entity_type == "PERSON":
@@ -194,13 +200,75 @@ def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
 
 def person_evidence(text: str, start: int, end: int) -> bool:
     """Words around text[start:end] that say it is a person: a verb of people or a role after it ("says",
-    ", the lead engineer", "(SRE)"), a credit or a table label before it ("per ", "thanks to ", "(c) 2021 ",
-    "| owner | "). Only for a name of two words or more: a lone capitalised word there is as often a tool or
-    a bot ("# Dependabot wrote this bump", "thanks to Hypothesis")."""
+    ", the lead engineer", "(SRE)"), a credit, an assignment, a personal title or a table label before it
+    ("per ", "thanks to ", "assigned to ", "Dr. ", "(c) 2021 ", "| owner | "), a handle or an e-mail address
+    right after it ("(@tnguyen)", "<t.nguyen@x.org>"), a task given to it in a TODO ("TODO: Aroha Ngata to
+    confirm"). Only for a name of two words or more: a lone capitalised
+    word there is as often a tool or a bot ("# Dependabot wrote this bump", "thanks to Hypothesis"), unless a
+    title stands before it or a handle on its line spells it (``handle_spells_name``). A span with a tool's
+    word or ending in an organisation's legal form is never a person ("Kafka Connect", "Acme Corp")."""
+    if tool_or_organisation(text[start:end]):
+        return False
+    if _TITLE_BEFORE.search(text, max(0, start - 12), start):
+        return True
     if len(text[start:end].split()) < 2:
         return False
-    return (_PERSON_AFTER.match(text[end:end + 60]) is not None
+    if _TODO_BEFORE.search(text, max(0, start - 12), start) and _TASK_AFTER.match(text, end):
+        return True  # "TODO: Aroha Ngata to confirm the rate"
+    return (handle_spells_name(text, start, end) or _PERSON_AFTER.match(text[end:end + 60]) is not None or _HANDLE_AFTER.match(text, end) is not None
             or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
+
+
+# The last word of an organisation's name ("Acme Corp", "Globex GmbH", "Payments Team").
+ORGANISATION_SUFFIXES = words("organisation_suffixes")
+
+
+def tool_or_organisation(span: str) -> bool:
+    """A word of the span names a tool or a product ("Kafka Connect", "Terraform Cloud") or its last word is an
+    organisation's legal form or collective noun ("Acme Corp"): no evidence makes it a person."""
+    parts = [w.strip(".,;:'\"()") for w in span.split()]
+    return (any(w.casefold() in TECHNICAL_WORDS or w.casefold() in NEVER_TRIGGERS for w in parts)
+            or (len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES))
+
+
+_TITLE_WORD = re.compile(r"\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|Doctor|Professor|TODO|FIXME)\b")
+_TODO_BEFORE = re.compile(r"\b(?:TODO|FIXME)\s*:\s*$")
+_TASK_AFTER = re.compile(r"[ \t]+to[ \t]+[a-z]")
+_TITLE_BEFORE = re.compile(r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?|\b(?:Doctor|Professor))[ \t]+$")
+# A handle or an e-mail address right after a name: "(@tnguyen)", " @tnguyen", "(t@x.org)", "<t@x.org>".
+_HANDLE_AFTER = re.compile(r"[ \t]*(?:[(<\[][ \t]*)?(?:@[A-Za-z0-9][\w\-]{1,38}\b|[\w.+\-]+@[\w\-]+\.[\w.\-]+)")
+# Handles and e-mail local parts: "@tnguyen", "TODO(tnguyen)", "t.nguyen@x.org".
+_HANDLES = re.compile(r"(?<![\w.])@([A-Za-z0-9][\w\-]{1,38})|\b(?:TODO|FIXME|XXX)\(([\w.\-]{2,40})\)"
+                      r"|([\w.+\-]{2,64})@[\w\-]+\.")
+
+
+def _ascii_letters(word: str) -> str:
+    """Lower-case ASCII letters only ("Te Kani" -> "tekani", "Ben-David" -> "bendavid", "Wróbel" -> "wrobel")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if "a" <= c <= "z")
+
+
+def handle_spells_name(text: str, start: int, end: int) -> bool:
+    """A handle or an e-mail local part on the name's line or the line before, outside the name, holds its
+    surname (four letters or more) or starts with its given name and then the surname's initial
+    ("TODO(jraghavan): Ji-woo Raghavan", "Aroha Ngata (@angata)", "t.nguyen@x.org")."""
+    words = [w for w in text[start:end].split() if w[:1].isupper()]
+    if not words:
+        return False
+    given = _ascii_letters(words[0])
+    surname = _ascii_letters("".join(words[1:]) if len(words) > 1 else words[0])
+    lo, hi = line_bounds(text, start)
+    if lo > 0:
+        lo = line_bounds(text, lo - 1)[0]
+    for m in _HANDLES.finditer(text, lo, hi):
+        if start <= m.start() < end:
+            continue
+        handle = _ascii_letters(next(g for g in m.groups() if g))
+        if len(surname) >= 4 and surname in handle:
+            return True
+        if (len(words) > 1 and len(given) >= 3 and handle.startswith(given)
+                and handle[len(given):].startswith(surname[:1])):
+            return True
+    return False
 
 
 def strong_place_cue(text: str, start: int) -> bool:
@@ -217,10 +285,16 @@ _ANY_LABEL_OR_CUE = re.compile("|".join(f"(?:{p.pattern.removeprefix('(?i)').rem
 def evidence_possible(text: str, pos: int) -> bool:
     """Whether any candidate starting on the line holding pos could have ``has_evidence``: a contact value on
     the line or the next (a candidate may run onto it), or a field label or strong place cue on the line or
-    within 40 characters before it (``labelled`` and ``strong_place_cue`` look that far back). False means
+    within 40 characters before it (``labelled`` and ``strong_place_cue`` look that far back), a handle on the
+    line or the one before, a personal title or a TODO. False means
     every candidate there is weak by construction."""
     start, end = line_bounds(text, pos)
     if _CONTACT_VALUE.search(text, start, _next_line_end(text, end)):
+        return True
+    # A handle that may spell a name on this line or the one before (``handle_spells_name``), or a title.
+    if _HANDLES.search(text, line_bounds(text, start - 1)[0] if start > 0 else start, end) is not None:
+        return True
+    if _TITLE_WORD.search(text, max(0, start - 12), end) is not None:
         return True
     return _ANY_LABEL_OR_CUE.search(text, max(0, start - 40), end) is not None
 

@@ -27,7 +27,8 @@ from ztgate.redaction.types import ALL_ENTITY_TYPES, NER_ENTITY_TYPES, Detection
 def test_registry_holds_only_tier1_and_tier2s_own_recognizers(redaction_analyzer: Analyzer) -> None:
     recognizers = redaction_analyzer.engine.registry.recognizers
     assert [type(r).__name__ for r in recognizers] == [
-        "HyperscanRecognizer", "SpacyRecognizer", "GazetteerRecognizer", *(rule.NAME for rule in CONTEXT_RULES)]
+        "HyperscanRecognizer", "SpacyRecognizer", "GazetteerRecognizer", *(rule.NAME for rule in CONTEXT_RULES),
+        "PersonEvidenceRecognizer"]
     assert len({r.name for r in recognizers}) == len(recognizers)  # a finding's recognizer names one
     assert not [r for r in recognizers if isinstance(r, PatternRecognizer)]  # Presidio's built-ins are gone
     spacy_recognizer = next(r for r in recognizers if isinstance(r, SpacyRecognizer))

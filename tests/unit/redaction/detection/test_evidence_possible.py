@@ -14,7 +14,9 @@ _PIECES = st.sampled_from([
     "lives in ", "moved to ", "based in ", "I'm from ", "town: ", "address: ", "Reviewed-by: ",
     "maria@example.com", "+44 20 7946 0958", "(555) 123-4567", "GB82 WEST 1234 5698 7654 32", "123-45-6789",
     "Maria", "Florence", "van der Berg", "Leeds", "x = 1", "def f():", "# ", "// ", "[INFO] ", "| ", "; ",
-    "return None", "{", "}", " ", "  ", "\n", ", ", ": ", "'", '"', "2026-01-02 10:00 ", "commit 9f86d08 "])
+    "return None", "{", "}", " ", "  ", "\n", ", ", ": ", "'", '"', "2026-01-02 10:00 ", "commit 9f86d08 ",
+    "Maria Voss", "Voss", "@mvoss", "TODO(mvoss): ", "(@maria)", "Dr. ", "Prof ", "assigned to ", "escalated to ",
+    '__author__ = "', "@author ", ":author: ", "contributed by "])
 
 
 @settings(max_examples=1000)

@@ -1,0 +1,233 @@
+"""Private persons named in code and technical text, and clean technical documents, as corpus files: the
+second, larger check of tier 2's evidence about persons on technical lines (issue #29), both sides at once.
+
+Families of documents (a comment naming an owner, author lines, git trailers, docstrings, ``TODO(name)``,
+CODEOWNERS, changelogs, stack traces, config files naming a person) filled with names drawn from hand-written
+pools of given names and surnames from many cultures (West African, East and South Asian, Arabic, Slavic,
+Nordic, Latin American, Pacific, Greek, Hebrew, Persian ...; invented pairings, no real person), and clean
+technical documents with no person (API docs, READMEs, logs, configs, code) whose capitalised words are tools,
+products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
+``tune`` is what rules may be tuned on; ``holdout`` is only reported on. Written to JSONL
+(``ztgate_bench.corpus_file``), one document a line, every private value listed:
+
+    python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
+    python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
+
+``score`` runs the redaction service's code in process under the default policy and prints counts only: the
+private persons whose surname survives (as a whole word), the other private values (e-mail addresses)
+surviving, and the clean documents altered in any way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ztgate_bench import corpus_file
+from ztgate_bench.redaction_corpus import CLEAN, PII, Entity, Sample
+
+# Name pools, disjoint between the splits. Given names and surnames are paired at random across cultures.
+GIVEN = {
+    "tune": ("Kwame", "Amara", "Hiroshi", "Mei", "Arjun", "Deepa", "Omar", "Fatima", "Sven", "Ingrid", "Pablo",
+             "Lucia", "Tane", "Mere", "Nikos", "Eleni", "Avi", "Tamar", "Reza", "Shirin", "Bogdan", "Olena",
+             "Emeka", "Zainab", "Sung-min", "Ji-woo", "Thabo", "Naledi", "Kofi", "Priya"),
+    "holdout": ("Chidi", "Folake", "Takumi", "Yuna", "Vikram", "Lakshmi", "Karim", "Samira", "Leif", "Astrid",
+                "Mateo", "Valentina", "Rawiri", "Aroha", "Stavros", "Despina", "Eitan", "Noa", "Dariush",
+                "Parisa", "Miroslav", "Zlata", "Obinna", "Hadiza", "Dong-hyun", "Seo-yeon", "Sipho", "Lerato",
+                "Kamal", "Anjali", "Tuan", "Linh", "Aigerim", "Nurlan", "Marisol", "Iker"),
+}
+SURNAMES = {
+    "tune": ("Mensah", "Okafor", "Watanabe", "Chen", "Raghavan", "Banerjee", "Haddad", "Khalil", "Lindqvist",
+             "Halvorsen", "Ocampo", "Ferreira", "Parata", "Tipene", "Georgiou", "Katsaros", "Ben-David", "Mizrahi",
+             "Tehrani", "Farahani", "Kowalczyk", "Shevchenko", "Nwosu", "Abubakar", "Jeong", "Han", "Dlamini",
+             "Mokoena", "Asante", "Venkatesh"),
+    "holdout": ("Okonjo", "Adeyemi", "Kobayashi", "Nakamura", "Subramanian", "Chatterjee", "Mansour", "Tawfik",
+                "Rasmussen", "Bergstrom", "Quintero", "Arriaga", "Ngata", "Te Kani", "Papadakis", "Vlachos",
+                "Abramovich", "Shapiro", "Karimi", "Moradi", "Dvorak", "Petrenko", "Eze", "Bello", "Yoon", "Seo",
+                "Nkosi", "Molefe", "Siddiqui", "Deshpande", "Pham", "Vu", "Zhakenov", "Abenov", "Villalobos",
+                "Etxeberria"),
+}
+MAIL_DOMAINS = {"tune": ("northwind.dev", "mailbox.example", "corp.example.org"),
+                "holdout": ("kestrel.io", "example.net", "dev.example.com")}
+
+# Person families: {name} full name, {first}, {last}, {email}, {handle}. Every template names one private person.
+PERSON_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
+    "tune": (
+        ("owner-comment", "# Owner: {name}\nclass RateLimiter:\n    pass\n"),
+        ("owner-comment", "// {name} owns this file; ping her before refactoring\nexport const TTL = 30;\n"),
+        ("author-line", "__author__ = \"{name}\"\n__version__ = \"0.3.1\"\n"),
+        ("author-line", "/**\n * @author {name}\n * @since 2.1\n */\npublic class Ledger {{}}\n"),
+        ("git-trailer", "fix(cache): drop stale keys on resize\n\nSigned-off-by: {name} <{email}>\n"),
+        ("git-trailer", "commit 3f2a9c1\nAuthor: {name} <{email}>\nDate:   Tue Mar 5 10:12:44 2024 +0100\n\n    Bump deps\n"),
+        ("docstring", "def reconcile(rows):\n    \"\"\"Match ledger rows.\n\n    Written by {name} for the Q3 audit.\n    \"\"\"\n"),
+        ("todo", "# TODO({handle}): {name} wants this behind a flag\nENABLE_V2 = False\n"),
+        ("codeowners", "# CODEOWNERS\n/payments/ @{handle}  # {name}\n/docs/ @docs-team\n"),
+        ("changelog", "## 1.4.0 - 2024-01-18\n- Faster CSV import (thanks to {name})\n- Drop Python 3.8\n"),
+        ("stack-trace", "ERROR worker-3 job failed, assigned to {name}\nTraceback (most recent call last):\n  File \"app/jobs.py\", line 88, in run\nKeyError: 'sku'\n"),
+        ("config", "[user]\n    name = {name}\n    email = {email}\n"),
+        ("config", "{{\n  \"name\": \"ledger-ui\",\n  \"author\": \"{name} <{email}>\",\n  \"license\": \"MIT\"\n}}\n"),
+        ("config", "LABEL maintainer=\"{name} <{email}>\"\nFROM python:3.12-slim\n"),
+    ),
+    "holdout": (
+        ("owner-comment", "    # owned by {name} (payments); do not change without her review\n    limit = 100\n"),
+        ("owner-comment", "/* {name}, on-call owner of this service, 2024 */\nstatic int retries = 3;\n"),
+        ("owner-comment", "# Contact: {name} <{email}>\nset -euo pipefail\n"),
+        ("author-line", "# Author: {name}\n# Created: 2023-11-02\nimport sys\n"),
+        ("author-line", "-- Written by {name}, data engineer\nCREATE TABLE events (id bigint);\n"),
+        ("author-line", "\"\"\"Billing exports.\n\n:author: {name} <{email}>\n\"\"\"\n"),
+        ("git-trailer", "feat: add retry budget\n\nCo-authored-by: {name} <{email}>\n"),
+        ("git-trailer", "Fix flaky clock test\n\nReviewed-by: {name} <{email}>\nAcked-by: @{handle}\n"),
+        ("git-trailer", "Merge pull request #412 from {handle}/fix-tz\n\nReported-by: {name}\n"),
+        ("docstring", "def settle(batch):\n    \"\"\"Settle a batch.\n\n    Ask {name} before changing the rounding; she wrote the spec.\n    \"\"\"\n"),
+        ("docstring", "/// Parses the feed.\n///\n/// Maintained by Dr. {name}.\nfn parse(input: &str) {{}}\n"),
+        ("todo", "// TODO({handle}): {name} said the cap is wrong\nconst CAP = 10;\n"),
+        ("todo", "# TODO: {name} to confirm the VAT rate\nVAT = 0.2\n"),
+        ("codeowners", "# Billing\n/billing/** @{handle}   # {name}, billing lead\n*.sql @dba-team\n"),
+        ("changelog", "### Fixed\n- Race in the scheduler, reported by {name} (@{handle})\n- Typo in docs\n"),
+        ("changelog", "v3.2.0 (2024-06-01)\n  * New export format. Contributed by {name}.\n"),
+        ("stack-trace", "2024-05-02T10:11:12Z WARN escalated to {name} ({email})\njava.lang.NullPointerException\n\tat com.acme.Ledger.post(Ledger.java:42)\n"),
+        ("stack-trace", "panic: nil map write\n\ngoroutine 1 [running]:\nmain.main()\n# debugged by {name}, our SRE\n"),
+        ("config", "maintainers:\n  - name: {name}\n    email: {email}\n"),
+        ("config", "[project]\nname = \"ledger\"\nauthors = [{{ name = \"{name}\", email = \"{email}\" }}]\n"),
+        ("config", "on_call:\n  primary: {name}\n  escalation: platform-oncall\n"),
+        ("config", "Hi {first},\n\nthe nightly build broke again.\n\nThanks,\n{name}\nBuild engineer\n"),
+    ),
+}
+
+# Clean technical documents: no person. {tool} is a capitalised tool, product, standard or team name.
+CLEAN_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
+    "tune": (
+        ("api-doc", "## GET /v1/invoices\n\nReturns invoices. Authenticated with OAuth 2.0; rate limited by {tool}.\n"),
+        ("readme", "# Ledger\n\nBuilt with {tool}. See CONTRIBUTING.md for the release process.\n"),
+        ("log", "2024-03-01T12:00:00Z INFO {tool} exporter started on :9100\n2024-03-01T12:00:01Z INFO ready\n"),
+        ("config", "exporters:\n  - {tool}\nretries: 3\nregion: eu-west-1\n"),
+        ("code", "from {tool_module} import Client\n\nclient = Client(timeout=30)  # {tool} default\n"),
+        ("changelog", "## 1.4.0\n- Upgrade {tool} to the latest release\n- Drop Python 3.8\n"),
+        ("codeowners", "/infra/ @platform-team\n# {tool} config\n/deploy/ @sre-team\n"),
+        ("git-trailer", "chore(deps): bump {tool}\n\nSigned-off-by: dependabot[bot] <support@github.com>\n"),
+    ),
+    "holdout": (
+        ("api-doc", "### POST /v2/orders\n\nCreates an order. Idempotent with the `Idempotency-Key` header; served behind {tool}.\n"),
+        ("readme", "## Quick start\n\nInstall {tool}, then run `make dev`. The Docker image is published on every tag.\n"),
+        ("log", "Jun 02 10:11:12 host {tool_module}[812]: {tool} reload complete\nJun 02 10:11:13 host systemd[1]: Started.\n"),
+        ("config", "[tool.{tool_module}]\nenabled = true\nmax_workers = 8\n"),
+        ("code", "# {tool} handles retries here, see RFC 9110\nresp = session.get(url, timeout=5)\n"),
+        ("changelog", "### Changed\n- Moved the scheduler to {tool} (see the Migration Guide)\n"),
+        ("codeowners", "# Owned by the Payments Team\n/billing/** @payments\n# {tool} rules\n*.tf @infra\n"),
+        ("git-trailer", "build: pin {tool}\n\nCo-authored-by: github-actions[bot] <actions@github.com>\n"),
+        ("stack-trace", "Traceback (most recent call last):\n  File \"/srv/app/{tool_module}_client.py\", line 12, in connect\n{tool}Error: connection refused\n"),
+        ("docstring", "def publish(event):\n    \"\"\"Send an event to {tool}.\n\n    Maintained by the Platform Team.\n    \"\"\"\n"),
+    ),
+}
+TOOLS = {
+    "tune": ("Sentry", "Terraform", "Redis", "Nginx", "Prometheus", "Kubernetes", "Celery", "Envoy"),
+    "holdout": ("Grafana", "Postgres", "Kafka", "Vault", "Consul", "Jenkins", "RabbitMQ", "Traefik", "Airflow",
+                "Elasticsearch"),
+}
+SEEDS = {"tune": 2901, "holdout": 2929}
+
+
+def documents(split: str, per_template: int = 8) -> list[Sample]:
+    """The split's documents: ``per_template`` person documents per person template, then every clean template
+    with every tool."""
+    rng = random.Random(SEEDS[split])
+    samples: list[Sample] = []
+    for t, (family, template) in enumerate(PERSON_TEMPLATES[split]):
+        for i in range(per_template):
+            first, last = rng.choice(GIVEN[split]), rng.choice(SURNAMES[split])
+            name = f"{first} {last}"
+            local = f"{first}.{last}".lower().replace(" ", "").replace("-", "")
+            email = f"{local}@{rng.choice(MAIL_DOMAINS[split])}"
+            handle = f"{first[0]}{last}".lower().replace(" ", "").replace("-", "")
+            text = template.format(name=name, first=first, last=last, email=email, handle=handle)
+            entities = [Entity("PERSON", name)]
+            if email in text:
+                entities.append(Entity("EMAIL_ADDRESS", email))
+            samples.append(Sample(f"{split}-p{t:02d}-{i}", PII, text, tuple(entities), family))
+    for t, (family, template) in enumerate(CLEAN_TEMPLATES[split]):
+        for i, tool in enumerate(TOOLS[split]):
+            text = template.format(tool=tool, tool_module=tool.lower())
+            samples.append(Sample(f"{split}-c{t:02d}-{i}", CLEAN, text, (), family))
+    return samples
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """Counts over a corpus of this shape for one redactor."""
+
+    corpus: str
+    persons: int
+    surnames_leaked: int
+    other_values: int
+    other_leaked: int
+    clean_docs: int
+    clean_altered: int
+    leaked_families: dict[str, int]
+
+
+def surname(name: str) -> str:
+    """The surname of a pool name: everything after the given name ("Te Kani" stays whole)."""
+    return name.split(" ", 1)[1]
+
+
+def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:
+    """A person leaks when their surname survives as a whole word; another value when it survives verbatim; a
+    clean document is altered when its output differs at all."""
+    persons = leaked = others = others_leaked = clean = altered = 0
+    families: dict[str, int] = {}
+    for sample in samples:
+        out = redact(sample.text)
+        if sample.category == CLEAN:
+            clean += 1
+            altered += out != sample.text
+            continue
+        for entity in sample.entities:
+            if entity.entity_type == "PERSON":
+                persons += 1
+                hit = re.search(rf"(?<!\w){re.escape(surname(entity.value))}(?!\w)", out) is not None
+                leaked += hit
+                if hit:
+                    families[sample.template] = families.get(sample.template, 0) + 1
+            else:
+                others += 1
+                others_leaked += entity.value in out
+    return Figures(corpus, persons, leaked, others, others_leaked, clean, altered, families)
+
+
+def markdown(rows: Sequence[Figures]) -> str:
+    lines = ["| corpus | surnames surviving | other private values surviving | clean technical documents altered |",
+             "|---|---:|---:|---:|"]
+    for f in rows:
+        lines.append(f"| {f.corpus} | {f.surnames_leaked}/{f.persons} ({100 * f.surnames_leaked / f.persons:.1f}%) "
+                     f"| {f.other_leaked}/{f.other_values} | {f.clean_altered}/{f.clean_docs} "
+                     f"({100 * f.clean_altered / f.clean_docs:.1f}%) |")
+    for f in rows:
+        if f.leaked_families:
+            leaks = ", ".join(f"{k} {v}" for k, v in sorted(f.leaked_families.items()))
+            lines.append(f"\n{f.corpus}: surnames surviving by family: {leaks}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="verb", required=True)
+    write = sub.add_parser("write")
+    write.add_argument("--split", choices=list(SEEDS), required=True)
+    write.add_argument("--out", type=Path, required=True)
+    score = sub.add_parser("score")
+    score.add_argument("corpus", type=Path, nargs="+")
+    args = parser.parse_args()
+    if args.verb == "write":
+        print(corpus_file.dump(documents(args.split), args.out), "documents")
+        return
+    from ztgate_bench.utility_bench import ztgate_redactor
+    redact = ztgate_redactor("default")
+    print(markdown([measure(corpus_file.load(path), redact, path.name) for path in args.corpus]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+"""Public list ``historical``: historical states, dynasties, eras, events and documents (``data/public/historical.txt``,
+written by hand), and names of that shape: words and then a head ("the Mongol Empire", "the Ming Dynasty", "the
+Bronze Age", "the Cuban Missile Crisis"), or "Battle of", "Treaty of", "Siege of" and more words. spaCy reads
+many as a person or a place ("Roman Empire"), so the list holds for PERSON, LOCATION and NRP."""
+
+from __future__ import annotations
+
+import re
+
+from ztgate.redaction.detection.public import PublicList, from_lines, heads_pattern
+from ztgate.redaction.detection.public._data import read_lines
+
+HEADS = ["Empire", "Dynasty", "Caliphate", "Sultanate", "Khanate", "Shogunate", "League", "Confederacy",
+         "Confederation", "Kingdom", "War", "Wars", "Revolution", "Rebellion", "Uprising", "Revolt", "Crisis",
+         "Restoration", "Reformation", "Renaissance", "Age", "Era", "Period", "Epoch", "Depression", "Rush",
+         "Massacre", "Blockade", "Pact", "Accords", "Armada", "Crusade", "Plague", "Famine", "Expedition"]
+EVENT_OF = re.compile(r"(?:battle|siege|sack|fall|treaty|peace|congress|council|edict|partition|unification) of "
+                      r"(?:the )?[^\W\d_][\w'’.\- ]{1,40}")
+
+
+def load() -> PublicList:
+    return from_lines("historical", frozenset({"PERSON", "LOCATION", "NRP"}), read_lines("historical.txt"),
+                      patterns=(heads_pattern(HEADS), EVENT_OF))
