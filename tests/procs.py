@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from ztgate.common import process as common_process
+from ztgate.common.lifetime import alive  # noqa: F401 - the tests import it from here
 from ztgate.common.process import free_port  # noqa: F401 - the tests import it from here
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,15 +36,6 @@ def compiled_cache_dir() -> Path:
 def health_status(address: str, service: str = "", timeout: float = 1.0) -> int | None:
     """The gRPC health status, or None when nothing answers (plaintext: the tests' own services)."""
     return common_process.health_status(address, service, timeout=timeout)
-
-
-def alive(pid: int) -> bool:
-    """True while process `pid` exists and is not a zombie (Linux /proc)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
 
 
 @dataclass

@@ -55,6 +55,7 @@ from ztgate_bench.attack_load import (
 from ztgate_bench.canaries import Canaries
 from ztgate_bench.gateway_bench import running_suite
 from ztgate_bench.redaction_metrics import percentile
+from ztgate.common.lifetime import alive
 from ztgate.common.memory import MIB, rss_bytes
 from ztgate.common.server import memory_ceiling
 from ztgate.config import ZtgateConfig
@@ -83,15 +84,6 @@ RSS_INTERVAL_S = 0.1
 # The replica `replica_kill` takes away (the second of two), and when: this share into the phase.
 KILLED_REPLICA = "redaction-2"
 KILL_AT = 1 / 3
-
-
-def alive(pid: int) -> bool:
-    """Whether process `pid` runs (a zombie, dead but not yet waited for, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
 
 
 async def sample_rss(pids: dict[str, int], peaks: dict[str, int], stop: asyncio.Event) -> None:

@@ -92,6 +92,16 @@ def _live_processes() -> list[tuple[int, int, int]]:
     return found
 
 
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet waited for, does not); Linux's /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
+
+
 def group_members(pgid: int) -> list[int]:
     """Live (not zombie) processes in process group `pgid`, from Linux's /proc; [] elsewhere."""
     return [pid for pid, _, group in _live_processes() if group == pgid]

@@ -345,7 +345,8 @@ async def test_rss_sampling_keeps_each_live_parts_peak_and_skips_a_part_gone() -
     import subprocess
     import sys
 
-    from ztgate_bench.attack_bench import alive, sample_rss
+    from ztgate.common.lifetime import alive
+    from ztgate_bench.attack_bench import sample_rss
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
