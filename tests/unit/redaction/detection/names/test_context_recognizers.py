@@ -37,7 +37,7 @@ def test_every_rule_has_a_name_a_score_and_a_module_of_its_own() -> None:
         assert rule.NAME == rule.__name__ and 0 < rule.SCORE <= 1 and rule.ENTITIES
         module = inspect.getmodule(rule)
         assert [c for _, c in inspect.getmembers(module, inspect.isclass)
-                if issubclass(c, ContextRule) and c is not ContextRule] == [rule], rule.NAME
+                if issubclass(c, ContextRule) and c.__module__ == module.__name__] == [rule], rule.NAME
 
 
 @pytest.mark.parametrize("rule", CONTEXT_RULES, ids=lambda rule: rule.NAME)

@@ -9,13 +9,16 @@ type only. A rule's score is its own to change.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from ztgate.redaction.detection.names.ner import LANGUAGE
+from ztgate.redaction.detection.names.context.shapes import trim
 from ztgate.redaction.detection.names.results import result
+from ztgate.redaction.detection.text_shape import whole_name
 
 Span = tuple[int, int, str]  # start, end, entity type
 
@@ -41,3 +44,21 @@ class ContextRule(EntityRecognizer):
                 ) -> list[RecognizerResult]:
         return [result(self, kind, start, end, self.SCORE) for start, end, kind in self.find(text)
                 if kind in entities]
+
+
+class CuedNameRule(ContextRule):
+    """A rule whose cue is one regular expression: its first group is a person's name (trimmed of
+    words that are not one), widened to the whole name unless WHOLE_NAME is False."""
+
+    CUE: ClassVar[re.Pattern[str]]
+    ENTITIES = ("PERSON",)
+    WHOLE_NAME: ClassVar[bool] = True
+
+    def find(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        for m in self.CUE.finditer(text):
+            span = trim(text, m.start(1), m.group(1))
+            if span is not None:
+                start, end = whole_name(text, *span) if self.WHOLE_NAME else span
+                out.append((start, end, "PERSON"))
+        return out
