@@ -39,9 +39,10 @@ from ztgate.redaction.detection.text_shape import (
 from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS
 
 EVIDENCE_RECOGNIZER_NAME = "PersonEvidenceRecognizer"
-# Above NER's 0.85 (the evidence says "person" better than NER's label does), below the context rules'
-# 0.9: where a rule's own cue finds the same span, the finding names that rule, whichever ran first.
-EVIDENCE_SCORE = 0.88
+# Over the policies' threshold (0.5), under every recognizer with a cue or a list of its own (context
+# rules 0.9, NER and the pattern rules 0.85, the gazetteer 0.75): the evidence recognizer is for names
+# nothing else finds, and where another finds the same span the finding names that one, whichever ran first.
+EVIDENCE_SCORE = 0.7
 
 _UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"
