@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Request bodies up to this many bytes are scrubbed within Envoy's plain message_timeout (no
-# override is sent): a 4 KiB prompt takes well under a second even as the worst prose measured.
+# override is sent): even the worst prose measured scrubs this much well within that wait
+# (the rates: docs/operations/limits.md).
 OVERRIDE_FROM_BYTES = 4 * 1024
 
 # Seconds kept back from Envoy's timer, so that a refusal for a slow prompt reaches Envoy before
