@@ -224,9 +224,9 @@ class GatewayInferenceSettings(Strict):
     # The fewest UTF-8 bytes a token of the served model takes. The gateway has no tokenizer: it
     # sets each call's per-try timeout to the budget of the most tokens the prompt can be, plus
     # one base (an outer bound), while the inference service holds each try to the budget of the
-    # prompt's real token count. 1: no token of a byte-level tokenizer is shorter than a byte (the
-    # default model measures 1.0 on digits, 2.2 on Chinese, 3.2 on English prose). A larger value
-    # cuts digit-dense prompts before their budget: healthy tries counted as misses.
+    # prompt's real token count. 1: no token of a byte-level tokenizer is shorter than a byte, and
+    # digit-dense text comes close (the default model's bytes a token: docs/operations/failover.md).
+    # A larger value cuts digit-dense prompts before their budget: healthy tries counted as misses.
     prompt_bytes_per_token: float = Field(default=1.0, gt=0)
     # Seconds an inference call may go without a byte either way (a model that hangs after its
     # first chunk); longer than the largest per-try timeout, since prefill sends nothing.

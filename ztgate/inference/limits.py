@@ -38,8 +38,8 @@ class RequestLimits(Strict):
     # hold it plus the ext_proc framing (checked at load).
     max_request_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
     # Text the model reads, UTF-8 bytes: the prompt, or all chat messages' contents together.
-    # 64 KiB holds the default model's whole context (8,192 tokens, at ~4 bytes a token of English,
-    # 2.7 of YAML). The gateway's wait for the scrub grows with the prompt
+    # 64 KiB holds the default model's whole context (8,192 tokens; bytes a token of English and
+    # YAML: docs/operations/limits.md). The gateway's wait for the scrub grows with the prompt
     # (gateway.redaction.message_timeout_per_kib_s, up to gateway.redaction.max_message_timeout_s),
     # and NER reads a prompt whole: raise it with those settings (how long 64 KiB takes:
     # docs/operations/limits.md).
