@@ -1,22 +1,11 @@
 """The first-token budget: how long a healthy instance may take to its first token on a prompt.
 
-Prefill grows with the prompt (measured on the suite's CPU: past 1.2 s near 1,000 tokens, issue
-#11), so one fixed wait either abandons every long prompt or waits far too long on a slow
-instance with a short one. The budget is `base_s + per_1k_tokens_s` for each 1,000 prompt tokens,
-capped at `max_s`, counted in the served model's own tokens. Two parts use it:
-
-- the inference service tokenises the prompt; the primary holds each try to the budget of its real
-  token count: past it the try ends with UNAVAILABLE (Envoy retries it on the other instance) and
-  counts as a miss; and it reports how far each first token ran past its prompt's allowance
-  (`excess_s`), the figure the SLO controller judges: comparable across prompt sizes, so that long
-  prompts are not a slow service;
-- the gateway (the redaction service's ext_proc) has no tokenizer, so it sets each call's per-try
-  timeout to an outer bound (`budget_ms_for_bytes`): the budget of the most tokens the prompt's
-  UTF-8 bytes can be (`bytes_per_token`, 1: no token of a byte-level tokenizer is shorter than a
-  byte), plus one base for the chat template's tokens and the hop. Envoy abandons a try there only
-  when the instance could not end it itself (hung, unreachable). A bytes-per-token guess above the
-  real one (2.5, before) cut digit-dense prompts, 1.0 byte per token, at 40% of their allowance:
-  healthy tries counted as misses (docs/adr/0008-first-token-budget-from-real-tokens.md).
+Prefill grows with the prompt, so one fixed wait either abandons every long prompt or waits far too
+long on a slow instance with a short one. The budget is `base_s + per_1k_tokens_s` for each 1,000
+prompt tokens, capped at `max_s`, counted in the served model's own tokens: the inference service
+holds each try to it, and the gateway, which has no tokenizer, sets an outer bound from the bytes.
+How both use it: docs/architecture.md ("Module notes"); why real tokens:
+docs/adr/0008-first-token-budget-from-real-tokens.md.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """How long Envoy waits for the gateway to scrub one request body: a time that grows with the body.
 
-Envoy's ext_proc filter fails a call when one message goes unanswered for `message_timeout`. A
-fixed wait either refuses long prompts (NER reads a text whole: lowercase or name-dense prose
-takes up to ~0.1 s a KiB on a busy CPU) or lets a stuck scrub of a short prompt hold its call for
-as long as the longest one may take. So the wait scales with the body:
-
-- `message_timeout` (`base_s`, gateway.redaction.message_timeout_s) is Envoy's timer for every
-  message: a short prompt's body and each chunk of an answer;
-- on a request body above `OVERRIDE_FROM_BYTES`, the redaction service first sends Envoy an
-  `override_message_timeout` of `for_body(size)` (base plus gateway.redaction.message_timeout_per_kib_s
-  a KiB), which restarts Envoy's timer for that message. Envoy honours an override only up to the
-  filter's `max_message_timeout` (`max_s`, gateway.redaction.max_message_timeout_s), so the
-  redaction service caps it there too, and scrubs within the same time (less a margin for the
-  refusal to reach Envoy first): the analyses' deadline follows the timer Envoy keeps.
+A fixed ext_proc `message_timeout` either refuses long prompts (NER reads a text whole) or lets a stuck
+scrub of a short prompt hold its call as long as the longest may take. So above `OVERRIDE_FROM_BYTES`
+the redaction service asks Envoy for a longer wait (`for_body`), capped where Envoy caps it, and scrubs
+within it. Mechanism: docs/architecture.md ("Module notes"); the settings and the scrub times they
+rest on: docs/operations/limits.md.
 """
 
 from __future__ import annotations
@@ -20,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Request bodies up to this many bytes are scrubbed within Envoy's plain message_timeout (no
-# override is sent): a 4 KiB prompt takes well under a second even as the worst prose measured.
+# override is sent): even the worst prose measured scrubs this much well within that wait
+# (the rates: docs/operations/limits.md).
 OVERRIDE_FROM_BYTES = 4 * 1024
 
 # Seconds kept back from Envoy's timer, so that a refusal for a slow prompt reaches Envoy before

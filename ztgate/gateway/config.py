@@ -185,9 +185,9 @@ class GatewayRedactionSettings(Strict):
     message_timeout_s: float = Field(default=2.0, gt=0)
     # Seconds more per KiB of a request body above 4 KiB: the redaction service first tells Envoy
     # to wait that much longer for the scrubbed body (ext_proc override_message_timeout), and its
-    # analyses end by the same time (ztgate/common/scrub_timeout.py). NER reads a prompt whole:
-    # the worst prose measured (name-dense; lowercase) took 0.15-0.19 (0.12-0.14) s a KiB on one
-    # worker and 2 busy shared cores, ordinary prose 0.004; 0.25 leaves room for a busier host.
+    # analyses end by the same time (ztgate/common/scrub_timeout.py). NER reads a prompt whole, and
+    # name-dense or lowercase prose is the slowest; 0.25 is above the worst rate measured, with room
+    # for a busier host (the figures: docs/operations/limits.md).
     message_timeout_per_kib_s: float = Field(default=0.25, ge=0)
     # The longest Envoy waits for one scrubbed request body, seconds (its ext_proc
     # max_message_timeout): the scaled wait stops here, and so does the scrub. 20 s covers a
@@ -213,22 +213,20 @@ class GatewayInferenceSettings(Strict):
     # first token, on a short prompt; past it Envoy abandons the try and retries on the other
     # instance. Longer prompts get more (next keys): the gateway sets each call's per-try timeout.
     per_try_timeout_s: float = Field(default=1.2, gt=0)
-    # Seconds more per 1,000 estimated prompt tokens (prefill). Measured with `ztgate bench
-    # failover`'s long-prompt probe on the default suite (2-core CPU, vLLM on one thread): 5 to 6 s
-    # per 1,000 estimated tokens up to 4,000, 9.4 s at 8,000 and 11.8 s at 12,000 (about 6,300 model
-    # tokens; attention grows with the square of the prompt). 12 covers the issue's range on a quiet
-    # host; past it, or on a busy one, the call is hedged (the losing twin stops at once). Lower it on
-    # faster hardware.
+    # Seconds more per 1,000 estimated prompt tokens (prefill). 12 covers the prefill `ztgate bench
+    # failover`'s long-prompt probe measured on the default suite, quiet host (the figures:
+    # docs/operations/failover.md); past it, or on a busy host, the call is hedged (the losing twin
+    # stops at once). Lower it on faster hardware.
     per_try_timeout_per_1k_tokens_s: float = Field(default=12.0, ge=0)
-    # The per-try timeout never exceeds this, however long the prompt (a 4,200-token prompt took
-    # 75 s to its first token on the default suite).
+    # The per-try timeout never exceeds this, however long the prompt (above the longest first
+    # token the probe measured on the default suite: docs/operations/failover.md).
     per_try_timeout_max_s: float = Field(default=150.0, gt=0)
     # The fewest UTF-8 bytes a token of the served model takes. The gateway has no tokenizer: it
     # sets each call's per-try timeout to the budget of the most tokens the prompt can be, plus
     # one base (an outer bound), while the inference service holds each try to the budget of the
-    # prompt's real token count. 1: no token of a byte-level tokenizer is shorter than a byte (the
-    # default model measures 1.0 on digits, 2.2 on Chinese, 3.2 on English prose). A larger value
-    # cuts digit-dense prompts before their budget: healthy tries counted as misses.
+    # prompt's real token count. 1: no token of a byte-level tokenizer is shorter than a byte, and
+    # digit-dense text comes close (the default model's bytes a token: docs/operations/failover.md).
+    # A larger value cuts digit-dense prompts before their budget: healthy tries counted as misses.
     prompt_bytes_per_token: float = Field(default=1.0, gt=0)
     # Seconds an inference call may go without a byte either way (a model that hangs after its
     # first chunk); longer than the largest per-try timeout, since prefill sends nothing.

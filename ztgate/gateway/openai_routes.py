@@ -1,17 +1,9 @@
 """The HTTP door's part of Envoy's bootstrap: routes by model, upstream clusters, OpenAI-shaped refusals.
 
-`POST /v1/chat/completions` and `POST /v1/completions` run the same filter chain as gRPC (token,
-tenant and scope RBAC, per-tenant rate limit, size limit, ext_proc redaction that fails closed).
-Envoy cannot read a JSON body, so the redaction service's ext_proc, which parses it anyway, sets
-`MODEL_HEADER` from its `model` and clears the route cache: Envoy then picks the route whose header
-matches, and so the upstreams that serve that model (`gateway.openai_upstreams`, in their order,
-through an aggregate cluster when there are several: the next takes a call the first cannot).
-A model nobody serves falls to the catch-all `/v1/` route, a 404 in OpenAI's shape.
-`GET /v1/models` is answered by Envoy itself from the configuration (after the token check).
-
-Envoy's own refusals on `/v1/` (401 token, 403 scope, 429 rate limit, 413 size, 503 redaction
-unavailable, 502/504 upstream) are rewritten by local-reply mappers into OpenAI's error shape;
-the ext_proc's own refusals (details `ztgate_*`) are already in it and pass unchanged.
+`/v1/` runs the same filter chain as gRPC. Envoy cannot read a JSON body, so the ext_proc, which parses
+it anyway, names the model in `MODEL_HEADER` and clears the route cache; Envoy's own refusals are
+rewritten into OpenAI's error shape. Routes, clusters and the refusal mappers in detail:
+docs/architecture.md ("Module notes"); the operator's view: docs/operations/openai-door.md.
 """
 
 from __future__ import annotations

@@ -49,14 +49,13 @@ class InstanceSettings(Strict):
     kv_cache_gib: int = Field(default=1, ge=1)
     # vLLM on a CPU: cores kept free of the model's threads (VLLM_CPU_NUM_OF_RESERVED_CPU); the
     # others each run one. Unset: vLLM's default, one core for its scheduler process. On a host that
-    # runs little else, 0 gives the model every core: on this project's 2-core machine plain
-    # decoding ran 32% more tokens/s at 4 in flight (docs/benchmarks.md, "Model threads").
+    # runs little else, 0 gives the model every core and plain decoding more tokens/s
+    # (docs/operations/deploying.md, "Model threads on a CPU", links the figures).
     reserved_cpus: int | None = Field(default=None, ge=0)
     # Context length; unset means the model's own.
     max_model_len: int | None = Field(default=None, ge=16)
     # vLLM: true runs the model eagerly; false compiles it (torch.compile; CUDA graphs on GPUs):
-    # minutes more per start, and on this project's 2-core CPU 25-40% more tokens/s
-    # (docs/benchmarks.md).
+    # minutes more per start, for more tokens/s (docs/results/inference.md has the figures).
     enforce_eager: bool = True
     # Score finished answers off the request path (teacher-forced pass in a background thread),
     # labelled by instance: on for both instances by default, so that answers served by the

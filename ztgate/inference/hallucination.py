@@ -1,26 +1,11 @@
 """Hallucination score from the log-probabilities of generated tokens, and its background scorer.
 
-What the score is. For the generated tokens t_1..t_n with model probabilities p_i (the model's own,
-unmodified distribution: temperature 1, no top-k/top-p, teacher-forced on the prompt and the answer
-so far), the score is
-
-    score = 1 - exp(-(1/n) * sum_i -log p_i) = 1 - geometric_mean(p_i) = 1 - 1/perplexity
-
-in [0, 1]: 0 when the model was certain of every token it wrote, near 1 when it was guessing. Beside
-it we keep the mean surprise (nats per token) and the share of tokens the model gave less than
-LOW_PROBABILITY (those are where made-up names, numbers and dates tend to sit).
-
-What it cannot tell. It measures the model's uncertainty, not truth: a fluent falsehood the model
-is sure of scores low, and a correct answer phrased unusually scores high. It depends on how the
-tokens were chosen (sampling at a high temperature picks unlikely tokens and raises it), on the
-model (scores of two models are not comparable) and, for short answers, on a handful of tokens.
-Use it to rank or flag answers for review, not as a verdict.
-
-Where it is computed. Off the request path by default: `HallucinationScorer` teacher-forces
-finished answers in batches, in float32, on a worker thread with a bounded queue (a full queue
-drops the job and counts it; a request never waits). Inline only when a request asks
-(`score_inline`), from the serving engine's own log-probabilities. A score that was not computed
-is never reported: lookups answer None.
+The score is 1 - 1/perplexity of the answer under the model's own distribution, in [0, 1]: 0 when the
+model was sure of every token, near 1 when it was guessing. It measures uncertainty, not truth, and
+depends on the model and the sampling: use it to rank or flag answers, not as a verdict. Computed off
+the request path by default (`HallucinationScorer`: batched, bounded queue, drops rather than waits);
+a score not computed is never reported. Definition, limits and placement: docs/architecture.md
+("Module notes").
 """
 
 from __future__ import annotations

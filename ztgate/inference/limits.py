@@ -38,11 +38,11 @@ class RequestLimits(Strict):
     # hold it plus the ext_proc framing (checked at load).
     max_request_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
     # Text the model reads, UTF-8 bytes: the prompt, or all chat messages' contents together.
-    # 64 KiB holds the default model's whole context (8,192 tokens, at ~4 bytes a token of English,
-    # 2.7 of YAML). The gateway's wait for the scrub grows with the prompt
-    # (gateway.redaction.message_timeout_per_kib_s, up to gateway.redaction.max_message_timeout_s):
-    # 64 KiB took 0.27 s as ordinary prose, 8.8 s as lowercase and 11.9 s as name-dense prose, which
-    # NER reads whole (one analysis worker, 2 busy shared cores). Raise it with those settings.
+    # 64 KiB holds the default model's whole context (8,192 tokens; bytes a token of English and
+    # YAML: docs/operations/limits.md). The gateway's wait for the scrub grows with the prompt
+    # (gateway.redaction.message_timeout_per_kib_s, up to gateway.redaction.max_message_timeout_s),
+    # and NER reads a prompt whole: raise it with those settings (how long 64 KiB takes:
+    # docs/operations/limits.md).
     max_prompt_bytes: int = Field(default=64 * 1024, gt=0)
     # Chat messages in one request (each is scrubbed as a text of its own).
     max_messages: int = Field(default=256, gt=0)
@@ -53,10 +53,10 @@ class RequestLimits(Strict):
     # unset max_tokens is the default (256), clamped to the room the prompt leaves in the context.
     max_output_tokens: int = Field(default=4096, gt=0)
     # A JSON request body (the OpenAI door) is refused before it is parsed when it nests deeper
-    # than this, or holds more values than this (objects, arrays and scalars; keys not counted):
-    # parsed, a 2 MiB body of `[{},{},...]` was ~700,000 objects (51 MB) held while its call
-    # waited. OpenAI requests nest a few levels (tool schemas a few more) and a 256-message chat
-    # with tools holds a few thousand values.
+    # than this, or holds more values than this (objects, arrays and scalars; keys not counted): a
+    # small body of empty objects parses into far more memory than its bytes (docs/operations/limits.md).
+    # OpenAI requests nest a few levels (tool schemas a few more) and a 256-message chat with tools
+    # holds a few thousand values.
     max_json_depth: int = Field(default=64, gt=0)
     max_json_values: int = Field(default=50_000, gt=0)
 

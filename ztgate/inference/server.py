@@ -44,8 +44,9 @@ class InferenceInputs:
 
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Inference"].full_name
-# An instance's memory ceiling unless its server.max_rss_mib says otherwise: its server process
-# holds 0.8-1.2 GiB once ready (measured: vLLM's API side, transformers with its model in it).
+# An instance's memory ceiling unless its server.max_rss_mib says otherwise: well above what its
+# server process holds once ready (vLLM's API side, or transformers with its model in it; the
+# figures: docs/operations/limits.md).
 DEFAULT_MAX_RSS_MIB = 4096
 
 

@@ -56,8 +56,8 @@ class RedactionSettings(Strict):
     # Seconds one analysis may run on a worker before the call fails (closed). A call also ends at
     # its caller's gRPC deadline (through the gateway: Envoy's wait for the scrubbed body, which
     # grows with the prompt); a call without one gets this long in all, waiting for a worker
-    # included. At least gateway.redaction.max_message_timeout_s (checked at load): a 64 KiB
-    # name-dense prompt took 12 s on one worker of 2 busy cores.
+    # included. At least gateway.redaction.max_message_timeout_s (checked at load), which covers a
+    # 64 KiB name-dense prompt (docs/operations/limits.md).
     analysis_timeout_s: float = Field(default=20.0, gt=0)
     # Analyses one tenant may run at once (fair share of the workers); its further texts wait their
     # turn within their deadline. 0 means one less than the workers (at least 1), so that no tenant

@@ -1,22 +1,10 @@
 """What the redaction service reports through OpenTelemetry, named per ztgate/common/semconv.
 
-Four instruments, on every scrubbing path (`ScrubPath`: Redact, RedactStream, and the gateway's
-prompts and answers through ext_proc):
-
-- findings (`ztgate.redaction.findings`): the values acted on, by entity type, action, tier, path
-  and tenant; a `block` counts the values that refused the request;
-- blocked requests (`ztgate.blocked_requests`): requests a `block` rule refused, by reason;
-- refusals (`ztgate.redaction.refusals`): every scrub that failed closed, by gRPC status;
-- duration (`ztgate.redaction.duration`): the time of each successful scrub.
-
-Labels carry names from fixed sets only, never a value, a text or a session id: entity types from
-`types.ALL_ENTITY_TYPES` (anything else reads `other`), actions from `policies.Action`, tiers and
-paths from the enums below. Tenants are bounded by `redaction.metrics_max_tenants`: the first that
-many tenants seen keep their name for the life of the process (a label never changes meaning);
-later ones, and a call refused before its tenant was known, read `OTHER_TENANT`, which no tenant
-name can be (ztgate/common/tenants.py).
-
-Recording is thread-safe (stream chunks and answers are scrubbed in worker threads).
+Four instruments on every scrubbing path (`ScrubPath`): findings, blocked requests, refusals and
+duration. Labels carry names from fixed sets only, never a value, a text or a session id, and tenants
+are bounded by `redaction.metrics_max_tenants` (later ones read `OTHER_TENANT`), so no label grows
+without end or changes meaning. Recording is thread-safe. The instruments and their labels:
+docs/operations/observability.md, docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -28,9 +28,9 @@ from ztgate.redaction.service import Finding, RedactionService
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = redaction_pb2.DESCRIPTOR.services_by_name["Redaction"].full_name
-# The redaction service's memory ceiling unless redaction.server.max_rss_mib says otherwise: its
-# server process holds some 650-700 MiB once ready (docs/adr/0006-memory-ceiling-per-part.md); the rest
-# is room for bodies in flight and the vault.
+# The redaction service's memory ceiling unless redaction.server.max_rss_mib says otherwise: about
+# twice what its server process holds once ready (docs/operations/limits.md,
+# docs/adr/0006-memory-ceiling-per-part.md); the rest is room for bodies in flight and the vault.
 DEFAULT_MAX_RSS_MIB = 1536
 
 

@@ -1,20 +1,10 @@
 """The redaction service's domain facade: size limits, sessions, policies, tiers, operators, vault.
 
-Detection runs in the analysis worker pool (Presidio's registry with the Hyperscan tier and the
-gated spaCy NER), a tenant's share of it at a time (`fair_share`), each call until its deadline
-(the caller's remaining time; no analysis runs past `redaction.analysis_timeout_s`); policy,
-operators and the vault run here, in the server process, because the vault is per-process state.
-Output streams are scanned by the pattern tier only (no NER on model output: values a model
-invents from nothing are not the threat; secrets and echoed PII are). Every path detects on the
-normalised view of its text (normalise.py: `Analyzer.analyze` in the workers, `scan` here for
-streams and answers), so disguised values are found at their original spans. Anything that fails raises:
-no path returns the input unredacted.
-
-Nothing CPU-bound runs on the event loop (`off_loop`): a stream's chunks (`RedactionStream.feed`),
-answers through the gateway (exchange.py) and `Restore` run in a worker thread, one call of a stream
-after the other, so its order holds; applying a policy to more than `INLINE_FINDINGS` findings too.
-A thread hop costs tens of microseconds; the work it moves is linear in its input (streaming.py,
-detection/patterns/scanner.py), and while it runs every other call keeps being served.
+Detection runs in the analysis worker pool, a tenant's fair share at a time, each call until its
+deadline; policy, operators and the vault run here, because the vault is per-process state. Output is
+scanned by the pattern tier only. Nothing CPU-bound runs on the event loop (`off_loop`), and anything
+that fails raises: no path returns the input unredacted. Details: docs/architecture.md
+("Module notes").
 """
 
 from __future__ import annotations

@@ -1,35 +1,10 @@
 """Scrubs a stream of text chunks, holding back only a tail that could still grow into a value.
 
-Each chunk is scanned together with the text still held and a window of text already sent
-(so context words like "password:" count). What is emitted is the text before the hold point:
-the start of the last whitespace-free run (a token, an email, a key, a placeholder being
-restored), moved back to the start of any value of several words the run may still be part of,
-to an unterminated PEM block, and to the start of any detection that reaches into the tail.
-
-A value of several words is held whole, because the detector reports only complete values: a prefix
-of one ("Name: John " before "Smith", 'password: "correct horse ' before 'battery"', "4111 1111 "
-before the card's last groups) is no value, and without this rule it was sent before the rest came.
-So the hold point also moves back over
-- digit groups (cards, phones, IBANs written with spaces) that the run may continue;
-- a run of name-like words (capitalised, a digit, or a name particle such as "van", "de") that the
-  run continues, up to `MAX_PHRASE_WORDS` words on one line (names, addresses, dates);
-- a quote left open on the current line after an assignment or a separator (`:`, `=`, `(`, `,`, a
-  quote, `-p`), up to `QUOTE_WINDOW` characters back (quoted passwords, JSON strings).
-These rules read the normalised view of a bounded window before the run (normalise.py), so a value
-disguised with no-break spaces, full-width digits or zero-width characters is held as the plain one is.
-
-Bounded work: a stream costs time linear in its length, however it is chunked.
-- The hold point is kept up to date chunk by chunk (`_Tail`): the last whitespace and the PEM
-  markers are looked for in the new chunk (and the few characters before it), and the rules for
-  values of several words read a window of at most `_WINDOW` characters before the run and
-  `_RUN` of the run. Nothing searches the whole held text: a regex anchored at its end, retried
-  from every position, cost its length squared (docs/adr/0003-stream-scrubbing-bounded-work.md).
-- The detector runs only when something can be sent, and reads at most `lookbehind` characters
-  per chunk plus `SCAN_CREDIT` per character fed: a window that is mostly held (a long token,
-  a value reaching into the tail) is scanned again only once the stream has paid for it, so
-  one-character chunks behind a held tail cannot make every chunk cost the whole tail.
-- Past `max_hold` held characters the text is sent down to half of that, so a held text at the
-  limit is scanned once per `max_hold / 2` characters, not once per chunk.
+Each chunk is scanned with the held text and a window of text already sent; what goes out is the text
+before the hold point, which moves back over anything that may still become a value (a token, a
+name, digit groups, an open quote, a PEM block), since the detector reports only complete values. Work
+is linear in the stream however it is chunked (docs/adr/0003-stream-scrubbing-bounded-work.md). The
+hold rules and bounds: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

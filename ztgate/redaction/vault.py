@@ -1,32 +1,11 @@
 """Reversible pseudonymisation store: per (tenant, session) placeholder <-> original, bounded, expiring.
 
-- A session is keyed by (tenant, session_id): another tenant using the same session id sees nothing.
-- Placeholders are `<ENTITY_TYPE_n>`, numbered per entity type within a session from 1; the same
-  (entity type, value) always gets the same placeholder in a session.
-- Writes go through `transaction()`: placeholders are staged and only committed when the block ends
-  without an exception, so a blocked or failed request leaves nothing behind. `open()` makes a
-  session exist without pseudonyms (a Redact that found nothing to pseudonymise still names a
-  session that Restore can use).
-- Restoring from a session that does not exist (never opened, expired or dropped) raises
-  SessionUnknownError (NOT_FOUND): a client learns that its pseudonyms are gone instead of getting
-  `<PERSON_1>` back as if nothing were wrong.
-- Bounds (VaultSettings): per tenant, at most `max_sessions_per_tenant` sessions and
-  `max_bytes_per_tenant` bytes of originals; past either, the tenant's own least recently used
-  sessions are dropped, never another tenant's. All tenants together, at most `max_sessions`
-  sessions and `max_bytes` bytes: at those caps a tenant again makes room from its own sessions
-  only, and one holding none is refused (VaultFullError, RESOURCE_EXHAUSTED). A session holds at
-  most `max_entries_per_session` pseudonyms (one more fails the request with SessionFullError
-  instead of silently forgetting older ones, which would make earlier answers unrestorable), and
-  expires `ttl_s` seconds after its last use (open, commit or restore).
-- Secrets are never stored: asking for a secret type's placeholder raises.
-- Surrogates (surrogates.py, the `surrogate` action) are held the same way, surrogate -> original;
-  a session holding any restores them (and a person's surrogate's single names) as whole words, in
-  the same one pass as its placeholders, and `pending_length` holds back a surrogate cut in two.
-- One lock guards the bookkeeping (sessions, quotas, recency across tenants), and only dict work
-  runs under it. Restore's regex passes over its text (up to redaction.max_text_bytes: 0.26 s a
-  MiB) run outside it, on the caller's thread: under it, four concurrent 1 MiB Restores on a
-  tenant's own live session held the lock that the event loop takes on every Redact, and stalled
-  every tenant's calls toward Envoy's per-message timeout.
+Sessions are keyed by (tenant, session_id); writes go through `transaction()`, so a failed request
+leaves nothing behind; restoring from an unknown session raises rather than returning placeholders;
+per-tenant and global bounds evict a tenant's own sessions only; secrets are never stored. One lock
+guards the bookkeeping, and Restore's regex passes run outside it
+(docs/adr/0011-vault-restore-outside-the-lock.md). Rules one by one: docs/architecture.md
+("Module notes").
 """
 
 from __future__ import annotations

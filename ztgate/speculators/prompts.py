@@ -1,20 +1,11 @@
 """The speculator's training prompts, from a seed, with nothing downloaded. Two sources:
 
-- templates: instruction templates of the project's own, filled with words (jobs, companies,
-  cities, countries, product phrases, filler sentences) from Faker (MIT licence, installed with the
-  project, pinned in the lock file) by a seeded generator: the same seed gives the same prompts on
-  every machine. They cover request shapes (copying, extraction, code fixes, formats) but are a
-  narrow slice of chat, and a head trained on them alone agreed with the target on 0.39 of first
-  drafts for new prompts of the same templates and 0.22 for the bench's (docs/benchmarks.md).
-- self: user turns the target writes itself (the Magpie method, Xu et al. 2024): sampled from the
-  chat template's text up to and including the user header, so the model fills in a request as
-  the users it was tuned on would. Broad in topic, and the target's own distribution; the prompts
-  come from the target (SmolLM2-135M-Instruct, Apache-2.0) with a seed per prompt (distill.py runs
-  them on the primary's vLLM engine), so the same seed and versions give the same prompts.
-
-The bench's reported prompt sets (bench/ztgate_bench/inference_bench.py) are deliberately not used: a
-speculator tuned on the prompts it is measured on would overstate its acceptance. Source and
-licence: docs/speculator.md.
+- templates: the project's own instruction templates filled with Faker words by a seeded generator;
+  reproducible, but a narrow slice of chat;
+- self: user turns the target writes itself (the Magpie method), broad and the target's own
+  distribution, with a seed per prompt.
+The bench's reported prompt sets are deliberately not used: a speculator tuned on the prompts it is
+measured on would overstate its acceptance. Sources, licences and figures: docs/speculator.md.
 """
 
 from __future__ import annotations

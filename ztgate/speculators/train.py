@@ -59,8 +59,8 @@ class TrainSettings:
     heads: int = 3  # medusa: heads, i.e. the most draft tokens it can propose
     head_layers: int = 1  # medusa: residual blocks per head
     save_every: int = 50  # steps between saves of the resumable state
-    # torch CPU threads. 1 by default: on this shared 2-vCPU machine a target forward pass took 0.9 s
-    # on 1 thread and 6.5 s on 2 (OpenMP threads spin-waiting for a core). Part of the fingerprint:
+    # torch CPU threads. 1 by default: on a shared 2-vCPU machine 2 threads made a target forward pass
+    # several times slower (OpenMP threads spin-waiting for a core; docs/speculator.md). Fingerprinted:
     # the thread count can change float summation order, so the weights.
     threads: int = 1
     # Where the target runs and the head trains: cpu or cuda (the same code). Part of the fingerprint.

@@ -1,17 +1,10 @@
 """`ztgate up`'s supervisor: starts the parts in order, then keeps each one running on its own.
 
-A part that exits, or fails `failure_threshold` health checks in a row (frozen, not SERVING, or no
-longer its own process answering), is killed with its whole process group and started again,
-after a backoff that doubles with each restart in the window (policy.py). Only that part: the
-others keep serving meanwhile (the gateway sends inference to the fallback while the primary comes
-back, and nothing on the request path waits for the telemetry collector). A part that fails more
-than `max_restarts` times within `restart_window_s` is given up on, loudly; giving up on an
-essential part (redaction, Envoy: nothing can be served without them) ends `supervise` with 1.
-Replicas of one part (`ztgate up --replicas`, the same `group`) are restarted and given up on each on
-its own; an essential part is lost only when every one of its replicas has been given up on, since
-Envoy balances over the replicas still serving.
-
-The supervisor knows parts only through `Part`, so its decisions are tested with fake parts.
+A part that exits or fails its health checks is killed with its process group and restarted after a
+backoff (policy.py), while the others keep serving; past `max_restarts` in `restart_window_s` it is
+given up on, and losing an essential part (every replica of it) ends `supervise` with 1. The
+supervisor knows parts only through `Part`, so its decisions are tested with fake parts. Details:
+docs/operations/supervision.md, docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

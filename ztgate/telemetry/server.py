@@ -30,8 +30,8 @@ class TelemetryInputs:
     probe_tls: ClientTlsSettings | None
 
 
-# The collector's memory ceiling unless telemetry.server.max_rss_mib says otherwise (it holds under
-# 100 MiB once ready, measured; its SLO window and series are bounded).
+# The collector's memory ceiling unless telemetry.server.max_rss_mib says otherwise: well above what
+# it holds once ready (docs/operations/limits.md); its SLO window and series are bounded.
 DEFAULT_MAX_RSS_MIB = 512
 
 

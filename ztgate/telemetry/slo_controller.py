@@ -1,36 +1,12 @@
 """The SLO controller: the primary's rolling P99 time to first token decides where inference
 traffic goes.
 
-The time judged is comparable work: each first token's excess over its prompt's prefill allowance
-(`ztgate.inference.first_token_excess`, ztgate/common/first_token.py), so a long prompt is not
-a slow service. The window holds three kinds of samples of the primary (`ztgate.instance` =
-slo.instance):
-
-- the excess of every first token the primary reports over OTLP;
-- every try Envoy abandoned at its per-try timeout (the `misses` source: Envoy's per-try-timeout
-  counter of the primary-first route), counted above every bound: its first token never came, so
-  the primary never reported it, and without these the P99 could never pass a threshold at or
-  above the short-prompt budget. That timeout is an outer bound: a try past the budget of its
-  prompt's real token count is ended by the primary itself, which reports it with its tenant as
-  an excess above every bound (ztgate/inference/service.py);
-- while traffic is moved off the primary, the controller's own probes (`probe`: one short greedy
-  call straight to the primary, timed to its first token, a miss past `ttft_trip_ms`), so that it
-  can recover with no traffic there; the primary's OTLP points of these calls are skipped.
-
-Where Envoy's counter cannot be read (its admin console is on its own loopback, in another
-container or pod: `slo.envoy_admin` unset), the probes run in both states: a primary slower than
-the budget then shows as probe misses, since the calls Envoy abandoned never report.
-
-When the P99 rises above `ttft_trip_ms` over at least `min_samples` samples, the controller
-publishes Envoy's runtime key at `fallback_percent`; when it falls below the (lower)
-`ttft_recover_ms` it publishes `primary_percent` again. It publishes through Envoy's Runtime
-Discovery Service (ztgate/telemetry/rtds.py), the one way it moves traffic. Time per output token
-can be a second signal. The window is cleared at each transition, so the next decision rests on
-data gathered after it, and a state is held `min_hold_s` at least. After a restart of the
-collector, the state Envoy still holds is taken up again (`restore`) before any decision.
-
-No one tenant moves every tenant: while two or more tenants have samples in the window, the P99
-judged is the window's without the tenant that raises it most (slo_window.py; `tenant_guard`).
+It judges each first token's excess over its prompt's allowance, so a long prompt is not a slow
+service, plus the tries Envoy abandoned and its own probes while traffic is off the primary. Above
+`ttft_trip_ms` it publishes `fallback_percent` through RTDS, below `ttft_recover_ms` `primary_percent`
+again, with a hold time and a window cleared at each move; no one tenant moves every tenant. The
+samples, the decisions and the restart: docs/architecture.md ("Module notes"),
+docs/operations/failover.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """Rolling latency histograms for the SLO controller, fed with OTLP histogram points.
 
-Cumulative points are turned into deltas per source (a restarted source, seen by its new start
-time or a count going down, starts again from zero). The window keeps (arrival time, bucket
-deltas) and answers quantiles the way PromQL's histogram_quantile does: linear interpolation
-inside the bucket that holds the rank, the highest finite bound when the rank lies in +Inf.
-
-No one tenant can set the window's quantile (`LatencySignal(tenant_label=...)`): each sample is
-kept with the tenant it was measured for, and while two tenants or more have samples, the quantile
-judged is the lowest of the whole window's and those with one tenant left out, i.e. the window
-without the tenant that raises it most. A handful of one tenant's slow first tokens would otherwise
-make the P99 of a quiet window and move every tenant to the fallback. Samples of no tenant
-(Envoy's abandoned tries, the controller's probes) are never left out, and with one tenant alone
-the window is judged whole: its calls are all there is.
+Cumulative points become deltas per source; quantiles are answered as PromQL's histogram_quantile
+does. No one tenant can set the quantile: while two tenants or more have samples, the window is judged
+without the tenant that raises it most, so a handful of one tenant's slow first tokens cannot move
+every tenant to the fallback. Details: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -1,50 +1,11 @@
 """Envoy's external processor (envoy.service.ext_proc.v3.ExternalProcessor) for inference calls.
 
-Envoy runs its ext_proc filter on every route but the redaction service's own, with
-`failure_mode_allow: false`, request headers SEND, request body BUFFERED and response body STREAMED
-(ztgate/gateway/templates/envoy.yaml). Each HTTP call is one `Process` stream here, so the call's state (tenant,
-redaction session) lives in the stream:
-
-- request headers: the method (`:path`) and the tenant, the `x-ztgate-tenant` header, which Envoy
-  strips from clients before any filter and always sets itself (a verified token's claim, or
-  `default` without tokens); the tenant is decided by who holds this stream (TenantAccess: from
-  Envoy's certificate, the header alone);
-- request body: the method must be one `grpc_api.METHODS` knows (or GetScore), else UNIMPLEMENTED;
-  the body is checked against `limits` (RESOURCE_EXHAUSTED or INVALID_ARGUMENT naming the setting),
-  then scrubbed and re-framed (`InferenceExchange.request_body`). Envoy waits for that answer
-  `message_timeout`; on a body above a few KiB this service first sends an
-  `override_message_timeout` that grows with the body, up to the filter's `max_message_timeout`
-  (ztgate/common/scrub_timeout.py), and scrubs within a little less than the wait Envoy keeps
-  (DEADLINE_EXCEEDED naming the settings past it, so the client reads our reason, not Envoy's
-  bare UNAVAILABLE). A `block` answers PERMISSION_DENIED, a malformed body INVALID_ARGUMENT, and
-  nothing reaches the upstream. When Envoy gives up on the stream, the handler is cancelled and so
-  are its analyses (their workers are freed). The answer also sets the call's per-try timeout,
-  `x-envoy-upstream-rq-per-try-timeout-ms`, to the first-token budget of the scrubbed prompt
-  (ztgate/common/first_token.py; GetScore: its wait). Envoy applies a header mutation sent with
-  a BUFFERED body because it still holds the headers, and accepts an x-envoy-* one because the
-  bootstrap allows it (`mutation_rules.allow_envoy`); the router reads the header when it gets
-  the headers, after this answer;
-- response body chunks: secrets scrubbed, pseudonyms restored (`InferenceExchange.response_body`, in a
-  worker thread: a call's messages are handled one after the other, so its chunks keep their order).
-
-Request headers must be SEND, and a body without them is refused: with headers SKIP, Envoy passes
-the headers on to the router before the body is scrubbed, the router starts the upstream try, and
-a retry (the primary refusing the connection) replays the body ext_proc is still holding, the
-original. With SEND and a BUFFERED body, the headers wait for the body's answer.
-
-Calls on the OpenAI-compatible HTTP door (`/v1/...`) are `OpenAIExchange`s (openai_api.py,
-checked against ztgate/protocols/openai/): a JSON request body, the route picked from its `model`
-(`MODEL_HEADER`, with `clear_route_cache`), the answer's headers sent too (their routes' processing
-mode: its content-type says SSE or JSON, and content-length goes), refusals in OpenAI's error shape
-(`openai_refusal`, ztgate/protocols/openai/errors.py), and GenAI metrics per call
-(openai_metrics.py).
-
-The processor is served by the redaction part's process, on its service (`hosted`: the CLI
-composes it into the redaction server, which does not import the gateway).
-
-Refusals are ext_proc ImmediateResponses carrying a gRPC status, which Envoy turns into a
-trailers-only gRPC answer (or a reset stream once the answer has begun). Any other failure also
-refuses (INTERNAL): the filter never lets the original text through.
+Each HTTP call is one `Process` stream, so the call's state (tenant, redaction session) lives in the
+stream. Request headers are SEND and the body BUFFERED, so the headers wait for the scrubbed body
+(with headers SKIP, a retry would replay the original body). The body is checked, scrubbed and
+re-framed by `grpc_api.py` or `openai_api.py`; answers are scrubbed chunk by chunk. Every failure
+refuses (`failure_mode_allow: false`): the original text never passes. Served in the redaction part's
+process. The whole sequence, timeouts and refusals: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -1,34 +1,11 @@
 """One inference call through the gateway: its prompt scrubbed on the way in, its answer on the way out.
 
-Envoy's ext_proc filter hands the redaction service the raw HTTP/2 bodies of a call to
-`ztgate.inference.v1.Inference`: gRPC length-prefixed messages (1 byte compressed flag, 4 bytes
-big-endian length, the message), in chunks that may split a message anywhere. This module is the
-protocol-free part (no grpc import, see ext_proc.py for the servicer); the call's redaction session
-and its worker-thread hop are session.py's `CallSession`, shared with the OpenAI door:
-
-- `FrameReader` reassembles messages from chunks, holding back an incomplete one, and inflates
-  compressed ones (gzip and deflate; they go on uncompressed, which gRPC allows whatever the
-  `grpc-encoding` header says);
-- `InferenceExchange.request_body` checks the one `GenerateRequest` against the request limits
-  (counts and sizes, before any redaction work), scrubs `prompt`, every `messages[].content` and
-  every `sampling.stop[]` in one fresh redaction session, sets the verified tenant and that
-  session, drops fields this gateway does not know (they could carry text nobody scrubbed), and
-  re-frames it; it reports the scrubbed prompt's size, from which the gateway sets the call's
-  first-token budget (ztgate/common/first_token.py);
-- `GetScore` carries no text: its `ScoreRequest` gets the verified tenant (a caller sees only its
-  own tenant's scores) and its answer passes unchanged;
-- `InferenceExchange.response_body` scrubs secrets out of the answer (pattern tier, through the
-  stream scrubber, so a value split across chunks is still caught) and then puts the session's
-  pseudonyms back, holding back a tail that may still grow into a value or a placeholder. A stream's
-  held tail goes out with the chunk that carries `finish_reason` (the last one): Envoy never marks
-  the end of a gRPC answer's body (its trailers end it), so a stream that fails before its last
-  chunk loses the held tail rather than sending it unscrubbed.
-
-`token_ids` are dropped from answers: they encode the text before it was scrubbed.
-
-Answers are scrubbed in a worker thread (`CallSession.off_loop`), one body chunk after the other, so
-the event loop keeps serving every other call however large or adversarial an answer is; so is the
-request's framing when its body is compressed or larger than `INLINE_BODY_BYTES`.
+The protocol-free part (no grpc import; ext_proc.py is the servicer): gRPC framing over body chunks
+split anywhere (`FrameReader`), the request checked against the limits and scrubbed in a fresh session
+(`InferenceExchange.request_body`), the answer scrubbed and restored with a held tail
+(`response_body`), in a worker thread so the event loop keeps serving. Fields the gateway does not know
+and `token_ids` are dropped: they could carry unscrubbed text. Details: docs/architecture.md
+("Module notes").
 """
 
 from __future__ import annotations

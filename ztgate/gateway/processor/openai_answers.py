@@ -1,22 +1,10 @@
 """An OpenAI-compatible upstream's answer on its way back to the client: every text it reads is
 scrubbed of secrets and has the call's pseudonyms put back, whatever field it is in.
 
-- A JSON answer (or error) is read whole: every string in it goes through a filter (scrub, then
-  restore), in whatever field or nesting it comes; a JSON document that is not an object is
-  treated the same; a body that is not JSON is scrubbed as one text.
-- A server-sent-event stream is reassembled from body chunks split anywhere (`SseReader`); the
-  texts that arrive in pieces (every choice's `delta.content` / `text` / `refusal` /
-  `reasoning_content`, tool-call and legacy `function_call` arguments) each go through a filter of
-  their own across events, so a value split across events is caught and a placeholder split across
-  events is restored; every other string of an event is scrubbed and restored on its own. What a
-  filter holds goes out with the choice's `finish_reason`, or in an event of its own before
-  `[DONE]` or at the end of the body. An event whose data is not JSON cuts the stream.
-- `logprobs` are dropped (set to null): their token strings carry pieces of pseudonyms one token
-  at a time, which can be neither restored nor scrubbed reliably; the door refuses requests for
-  them (ztgate/protocols/openai/fields.py), so this only meets an upstream that sends them anyway.
-
-Bounded cost: a JSON answer or one SSE event of at most `MAX_MESSAGE_BYTES` (else the call fails
-closed); the filters are linear in the text (ztgate/redaction/streaming.py).
+JSON answers are read whole, every string filtered; SSE streams are reassembled across chunks, and
+texts that arrive in pieces get a filter of their own across events, so split values are caught and
+split placeholders restored. `logprobs` are dropped: their tokens carry pieces of pseudonyms. Cost is
+bounded (`MAX_MESSAGE_BYTES`, linear filters). Details: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

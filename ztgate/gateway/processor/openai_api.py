@@ -1,23 +1,10 @@
 """One OpenAI-compatible call through the gateway (`/v1/chat/completions`, `/v1/completions`).
 
 The protocol-free part of the HTTP door (no grpc import; ext_proc.py drives it), the JSON twin of
-`grpc_api.InferenceExchange`, holding its call's redaction session the same way (session.py's
-`CallSession`):
-
-- `OpenAIExchange.request_body` parses the whole JSON body (Envoy buffers it, up to
-  `limits.max_request_bytes`), checks it against its route's schema
-  (ztgate/protocols/openai/fields.py: every field is scrubbed, validated or refused, and an
-  unknown one is refused naming it unless gateway.openai_extra_fields names it) and against the
-  request limits, before any redaction work; then scrubs, in one fresh redaction session of the
-  verified tenant, every text the schema found, wherever it nests. Every scrubbed text counts
-  against `limits.max_prompt_bytes`. It also reports the request's `model`, which the gateway puts
-  in `MODEL_HEADER` for Envoy to route on (with the route cache cleared), and the scrubbed texts'
-  size (the per-try timeout).
-- `OpenAIExchange.response_headers` / `response_body` scrub the answer and put the session's
-  pseudonyms back wherever the client reads them (openai_answers.py).
-
-Bounded cost: one JSON parse of a request at most `limits.max_request_bytes` and one walk of it;
-the answer's costs are openai_answers.py's.
+`grpc_api.InferenceExchange`: the request is checked against its route's schema and the limits before
+any redaction work, every text the schema found is scrubbed in one session, and the `model` is
+reported for Envoy to route on; the answer goes through openai_answers.py. Bounded cost: one parse and
+one walk of at most `limits.max_request_bytes`. Details: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """vLLM's scheduler, verifying only the drafts that pay (draft_policy.py beside it).
 
-vLLM 0.32 can change the draft count by batch size only. This subclass of its scheduler, loaded
-through vLLM's own `scheduler_cls` setting into the engine-core process, also follows each
-request's acceptance:
-
-- after each step it records, per request, how many of the verified drafts were accepted;
-- when the drafter hands over new drafts, each request keeps only the leading tokens worth
-  verifying at the current batch size (none where its drafts have been failing);
-- for methods whose drafter can change its count per step (ngram, eagle, eagle3, draft_model) it
-  also asks the drafter for no more tokens than any scheduled request will keep, so a model drafter
-  does not compute drafts that would be dropped (at 0, vLLM runs only the pass that keeps the
-  drafter's KV cache in step).
-
-The cost figure comes in through vLLM's `additional_config` under COST_KEY.
+vLLM 0.32 can change the draft count by batch size only. This subclass, loaded through vLLM's
+`scheduler_cls` into the engine-core process, also follows each request's acceptance: it records what
+was accepted, keeps only the drafts worth verifying, and asks model drafters for no more tokens than
+any request will keep. The cost figure comes in through `additional_config` under COST_KEY. Details:
+docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """How many of a request's draft tokens are worth verifying, from how its drafts have done so far.
 
-Speculation pays when the tokens a verification step accepts outweigh what verifying the drafts
-costs. Both sides are measured, not guessed:
-
-- the cost: one more token in a step costs `draft_token_cost` of a one-token step
-  (`speculative.draft_token_cost`; ~0.05 on this project's 2-core CPU, docs/benchmarks.md). A step
-  of `batch` requests with no drafts then costs 1 + cost * batch and returns `batch` tokens;
-- the gain: each request's per-token acceptance probability `p`, estimated from its own recent
-  verifications (accepted drafts, and whether the step ended at a rejected one), with a fading
-  memory so that a request whose drafts stopped working stops drafting, and one that stopped is
-  probed again as the memory fades.
-
-The j-th draft token is accepted with probability p**j (drafts are accepted in order up to the first
-rejection). It is worth verifying when that probability is at least the step's cost per token it
-returns: cost * batch / (1 + cost * batch). One request on a CPU: ~0.05; four: ~0.17; on a GPU,
-where verification is nearly free, the cost is ~0 and every draft is verified.
-
-Dropping or truncating drafts never changes what is generated: verification still decides every
-token, and the number of drafts is fixed before the step's own random draws, so sampled output keeps
-the target's distribution as well.
+Speculation pays when the tokens a step accepts outweigh what verifying the drafts costs. Both sides
+are measured, not guessed: the cost of one more token in a step (`speculative.draft_token_cost`) and
+each request's acceptance probability, with a fading memory. The j-th draft is verified when p**j is at
+least the step's cost per token it returns. Output never changes: verification still decides every
+token. The model and the figures: docs/architecture.md ("Module notes"), docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -51,10 +51,10 @@ class SpeculativeSection(Strict):
     # vLLM engines: what verifying one more token in a step costs, as a fraction of a one-token
     # step. Each request then verifies only the drafts whose estimated acceptance pays for them at
     # the current batch size, and none while its drafts keep failing (ztgate/inference/
-    # spec_decode/draft_policy.py). 0.05 is measured on this project's 2-core CPU (docs/benchmarks.md); on a GPU,
+    # spec_decode/draft_policy.py). The default is measured on this project's 2-core CPU; on a GPU,
     # where verifying a few tokens costs about one step, set ~0. 0 verifies every draft proposed.
-    # null (the default): 0.05, except 0 for suffix decoding, whose trees already draft only what
-    # their counts make likely (measured: adaptation on top cut drafts that paid).
+    # null (the default): 0.05, except 0 for suffix decoding, whose trees already
+    # draft only what their counts make likely (why, with the figures: docs/operations/deploying.md).
     draft_token_cost: float | None = Field(default=None, ge=0, le=MAX_DRAFT_TOKEN_COST)
     # suffix: finished answers kept in the global suffix tree for later requests to draft from. 0 (the
     # default): each request drafts from its own prompt and answer only. More makes repeated answers

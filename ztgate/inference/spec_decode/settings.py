@@ -22,8 +22,8 @@ MAX_DRAFT_TOKEN_COST = 10.0
 # draft_token_cost where the setting is unset: measured on this project's 2-core CPU (docs/benchmarks.md).
 DEFAULT_DRAFT_TOKEN_COST = 0.05
 # Methods whose proposer already drafts only what it judges likely (suffix decoding: its trees'
-# counts against suffix_decoding_min_token_prob): adaptive drafting is off for them unless set.
-# Measured: with it on, suffix decoding was level or slower in three runs out of three.
+# counts against suffix_decoding_min_token_prob): adaptive drafting is off for them unless set,
+# since it did not pay on top (docs/operations/deploying.md has the runs).
 SELF_GATING: tuple[str, ...] = ("suffix",)
 # suffix_max_spec_factor where unset. vLLM's default is 1.0: a draft no longer than the context it
 # matched, so a copy that has just begun drafts one or two tokens. 2.0 drafts further along a fresh
@@ -38,7 +38,7 @@ class SpeculativeSettings:
     the other methods need `draft_model`, a path to the draft model or speculator head."""
 
     # Defaults: the best of the single-stream sweep on the CPU build in strict parity
-    # (python -m ztgate_bench.inference_bench): 2.2x on copy-heavy prompts, ~1.1x on mixed chat.
+    # (python -m ztgate_bench.inference_bench; the speedups: docs/results/inference.md).
     method: SpeculativeMethod = "ngram"
     num_speculative_tokens: int = 8
     prompt_lookup_min: int = 1  # ngram: shortest n-gram matched against the context

@@ -1,19 +1,10 @@
 """vLLM's EngineCore process dies with the inference server, even when the server is SIGKILLed.
 
-vLLM (0.32.0, vllm_compat.SUPPORTED_VLLM; spawn on CPU) starts EngineCore with `multiprocessing.Process(target=
-EngineCoreProc.run_engine_core)` and stops it from the server's shutdown path, which a SIGKILL
-skips. Seen: a killed primary left its EngineCore running, orphaned, holding ~700 MB and a busy
-core, until killed by hand. vLLM has no setting or hook for that child's start, and the kernel's
-PR_SET_PDEATHSIG must be armed by the child itself, so `bind_engine_core_to_server` points that one
-class attribute at `run_engine_core` here (pickled by name, so a spawned child imports this
-module): it arms the signal (ztgate/common/lifetime.py) and then runs vLLM's own entry point,
-unchanged. EngineCore in turn starts vLLM's model worker (`VLLM::Worker`, multiprocessing target
-`WorkerProc.worker_main`), which only watches a pipe for its parent's exit and then shuts down in
-its own time (seen: still running 20 s after a SIGKILLed server took its EngineCore along, on a
-busy machine): `run_engine_core` binds that entry point the same way (`run_worker`), so the
-worker dies with its EngineCore. Under `ztgate up` the supervisor also kills the server's whole
-process group; this covers `ztgate serve inference` on its own, and a group that a signal did
-not reach.
+vLLM stops EngineCore from the server's shutdown path, which a SIGKILL skips, and has no hook for the
+child's start, while PR_SET_PDEATHSIG must be armed by the child itself. So `bind_engine_core_to_server`
+points vLLM's entry point at `run_engine_core` here, which arms the signal and runs vLLM's own, and binds
+the model worker's the same way (`run_worker`). What was seen without it, and the decision:
+docs/adr/0009-engine-core-dies-with-its-server.md.
 """
 
 from __future__ import annotations

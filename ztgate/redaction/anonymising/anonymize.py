@@ -1,17 +1,10 @@
 """The redaction pipeline: detections + policy -> redacted text and findings, writing pseudonyms to the vault.
 
-Order of steps, each on the previous one's survivors:
-1. offsets checked (0 <= start < end <= len(text), code points of the input);
-2. per-type score threshold (score >= threshold);
-3. `allow` action, allow-lists and public knowledge dropped (PII only: a value on one of the policy's public
-   lists that the text does not tie to a person, person_ties.py) - before overlaps, so a value that is let
-   through can never shadow a detection that must be replaced;
-4. any `block` left -> BlockedError with the sorted entity types, before anything is replaced or stored
-   (a block-type detection blocks even when it overlaps another: fail closed);
-5. overlaps resolved (overlaps.py: one finding per span, secrets first);
-6. non-pseudonym replacements computed, then pseudonyms allocated in one vault transaction that is
-   committed only once every replacement succeeded: a failed or blocked request leaves no vault entry.
-Findings carry the input offsets, the replacement and the action, never the original value.
+Steps run in a fixed order, each on the previous one's survivors: offsets checked, thresholds, allows
+dropped (before overlaps, so a value let through never shadows one that must go), blocks raised before
+anything is replaced or stored, overlaps resolved, replacements, then pseudonyms in one vault
+transaction committed only when everything succeeded. Findings never carry the original value. The
+steps one by one: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

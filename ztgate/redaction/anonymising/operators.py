@@ -1,31 +1,11 @@
 """Presidio operators for each policy action, configured once and applied span by span.
 
-Each action maps to a presidio-anonymizer `Operator` and an `OperatorConfig`:
-
-| action       | operator                        | replacement                                          |
-|--------------|---------------------------------|------------------------------------------------------|
-| pseudonymize | `Pseudonymize` (ours)           | `<PERSON_1>` from the session allocator (vault)      |
-| surrogate    | `Surrogate` (surrogates.py)     | `Clara Whitlock` from the session allocator (vault)  |
-| mask         | `TailMask` (ours, on `Mask`)    | `************1111`: every code point but a kept tail |
-| redact       | Presidio `replace`, no value    | `<ENTITY_TYPE>` (not "": keeps the LLM's context)    |
-| hash         | `KeyedHash` (ours)              | `<ENTITY_TYPE:3fa9c2d1e0b4>`: HMAC-SHA256, truncated |
-| encrypt      | `AeadEncrypt` (ours)            | `enc:v2:` + base64 of AES-256-GCM nonce, ciphertext, tag (the tenant as associated data); `Operators.decrypt` undoes it |
-
-`AnonymizerEngine.anonymize` costs ~100-200 us for five spans (it copies results, re-resolves conflicts,
-builds an operator instance per span and formats debug strings), most of the layer's budget. So the hot
-path (`Operators.replace`, driven by anonymize.py) calls the same operator instances directly on spans
-that `overlaps.py` already made disjoint (~1 us a span). `build_engine()` registers our operators on a
-real `AnonymizerEngine` and `Operators.operator_configs` gives the matching configs; a test checks that
-both paths give the same text. Never feed the engine unresolved spans: its own conflict rules differ
-from overlaps.py, and pass `merge_entities_with_spaces=False`, or it joins "Ada Lovelace" spans itself.
-
-`encrypt` is authenticated (AES-GCM), not Presidio's AES-CBC, which anyone can alter undetected (flip
-bits of the IV and the plaintext's first block changes to order, and padding errors make an oracle).
-The AES-256 key is derived with HKDF-SHA256 from the configured key (any length from 16 bytes): a
-typed passphrase becomes a uniform key, there is no "exactly 16, 24 or 32 characters" trap, and the
-same secret reused as `hash_key` still gives an unrelated encryption key. Each value gets a random
-96-bit nonce: two encryptions of one value differ, and nonces stay unique with overwhelming odds up
-to about 2^32 values per key (NIST SP 800-38D's bound for random nonces); rotate the key well before.
+Each action (pseudonymize, surrogate, mask, redact, hash, encrypt) maps to a presidio-anonymizer
+`Operator` and its config. The hot path calls the operator instances directly on spans overlaps.py
+made disjoint, not through `AnonymizerEngine` (docs/adr/0010-operators-without-anonymizer-engine.md);
+`build_engine()` gives the engine path a test compares with. `encrypt` is AES-256-GCM with an HKDF key,
+not Presidio's unauthenticated AES-CBC. The actions' table and the cipher's details:
+docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -1,32 +1,11 @@
 """Surrogates: realistic stand-ins of the same kind, restored on the way back like placeholders.
 
-The `surrogate` action replaces a private value with a value of the same kind that cannot be the
-real one, instead of a numbered placeholder (`<PERSON_1>`), which small models read literally:
-
-| entity type    | surrogate                                                                          |
-|----------------|------------------------------------------------------------------------------------|
-| PERSON         | a name from the shipped lists below (title kept, as many words as the original)    |
-| LOCATION       | a town from the list below; with a digit in it, a street address (`12 Alder Row`)   |
-| EMAIL_ADDRESS  | `first.last@example.com` / `.org` / `.net` (RFC 2606 reserved domains)             |
-| PHONE_NUMBER   | NANP fiction range `AAA-555-01XX`, in the original's layout when it has 10 or 11 digits |
-| CREDIT_CARD    | same length, separators and first digit; the Luhn check FAILS                       |
-| IBAN_CODE      | same country, length and grouping; the ISO 7064 mod-97 check FAILS                  |
-| US_SSN         | same layout, group `00` (never issued by the SSA)                                   |
-| IP_ADDRESS     | RFC 5737 documentation ranges (IPv4), `2001:db8::/32` (RFC 3849, IPv6)               |
-| MAC_ADDRESS    | `00:00:5E:00:53:XX` (RFC 7042 documentation range), the original's separator         |
-| DATE_OF_BIRTH  | another valid date in the same numeric layout                                       |
-| anything else  | the numbered placeholder (no realistic stand-in is made up for it)                  |
-
-What is chosen depends only on the entity type, the value's shape and its ordinal in the session
-(the n-th person of a session), never on the original's letters or digits beyond its layout, so a
-surrogate tells the model no more about the original than a placeholder's number does, and the same
-prompt gets the same surrogates in every session (answers stay reproducible for the golden gate).
-
-The vault (vault.py, `PseudonymTransaction.surrogate_for`) keeps them consistent: the same original
-gets the same surrogate for the whole session, two originals never share one, and a candidate that
-already occurs in the text being redacted, equals the original, or is any other value of the
-session is skipped for the next candidate. Restore maps a surrogate (and, for a person, each word of
-it: "Clara" alone restores to "Anna") back to its original wherever it stands as whole words.
+The `surrogate` action replaces a private value with one of the same kind that cannot be the real one
+(a failing Luhn check, reserved ranges and domains), since small models read `<PERSON_1>` literally.
+The choice depends only on the type, the value's layout and its ordinal in the session, so it tells the
+model no more than a placeholder's number, and answers stay reproducible. The vault keeps them
+consistent and restores them. Per-type table and rules: docs/architecture.md ("Module notes");
+why placeholders stay the default: docs/adr/0007-placeholders-stay-the-chat-default.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,11 @@
 """Worker processes that each hold an Analyzer (tier 1 + gated NER), so analysis runs off the event loop.
 
-Each worker (spawned: nothing is forked from the server) builds its Analyzer once, analyses a warm-up text,
-says it is ready, then serves one call at a time over its own pipe: the text and the entity types go in,
-plain tuples (type, start, end, score, recognizer) come out, never text; errors come back as a status name
-and a message that quotes no text. ``start()`` returns once every worker is ready, so health can say
-NOT_SERVING until then. A worker that dies fails its call (closed: an error, never an empty result) and is
-replaced in the background; the others keep serving.
-
-Every call has a deadline: the caller's (its gRPC deadline, or what the gateway allows one ext_proc
-message), and no analysis runs longer than the pool's own timeout. A caller that stops waiting, because
-its deadline passed or because it was cancelled (a client gone, Envoy closing the ext_proc stream),
-leaves its worker ``ABANDON_GRACE_S`` to answer (most calls are milliseconds from done, and a replacement
-costs seconds of spaCy loading); a worker still busy after that is terminated and replaced, so no worker
-keeps working on a text nobody waits for.
-A worker dies with the server, even one killed by SIGKILL (PR_SET_PDEATHSIG, ztgate/common/lifetime.py).
-
-Why not ``concurrent.futures.ProcessPoolExecutor``: slower round trips, and it can stop a stuck call only by
-breaking the whole pool (docs/adr/0001-analysis-workers-on-pipes.md has the measurement).
-
-This module imports neither Presidio nor spaCy: the server process stays small, and each worker makes the
-imports of torch and transformers fail before loading them (Presidio and thinc import them when installed;
-spaCy's CNN NER never uses them, and they cost seconds and hundreds of MB per worker).
+Each spawned worker serves one call at a time over its own pipe; only tuples come back, never text. A
+worker that dies fails its call closed and is replaced; a call past its deadline or cancelled leaves its
+worker `ABANDON_GRACE_S`, then the worker is replaced, so none works on a text nobody waits for. Why
+pipes and not `ProcessPoolExecutor`: docs/adr/0001-analysis-workers-on-pipes.md. This module imports
+neither Presidio nor spaCy, so the server stays small. Lifecycle and imports in detail:
+docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """Fair share of the analysis workers: at most so many analyses of one tenant at once.
 
-Without it one tenant's flood (many calls, or one call with many messages) fills the pool's queue, and
-every other tenant's call waits behind all of it. With it a tenant's extra analyses wait their turn in
-the tenant's own line, in order, while the workers it does not hold serve the others: with the default
-(one less than the workers) another tenant always finds a worker free, or the next one to come free.
-
-Past the cap a call waits rather than being refused: one chat request is several texts (its messages)
-that may rightly exceed the cap together, and every call has a deadline, so the wait is bounded. A call
-whose deadline passes in line fails with DEADLINE_EXCEEDED naming the cap and its setting.
-
-The line itself is bounded too (`TenantCalls`): each waiting call holds its request (a parsed body of
-up to limits.max_request_bytes) for up to its deadline, so a tenant that queued calls without end
-would hold memory, and the service, from every tenant. Past `max_queued` waiting calls a tenant's
-next call is refused at once with RESOURCE_EXHAUSTED naming the limit and its setting.
+Without it one tenant's flood fills the pool's queue and every other tenant waits behind it. Past the
+cap a call waits in its tenant's own line rather than being refused (a chat request is several texts,
+and every call has a deadline); the line is bounded too (`TenantCalls`, `max_queued`), since waiting
+calls hold memory. Details and the refusals: docs/architecture.md ("Module notes").
 """
 
 from __future__ import annotations
