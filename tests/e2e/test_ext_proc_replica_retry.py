@@ -24,7 +24,7 @@ import yaml
 
 from ztgate.common.config import load_settings
 from ztgate.config import ZtgateConfig
-from ztgate.gateway.envoy_config import render
+from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
@@ -92,7 +92,7 @@ async def test_a_scrub_stream_that_met_a_killed_replica_is_opened_on_the_other(t
             gateway, admin = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
             config = load_settings(ZtgateConfig, None, environ={
                 **env, "ZTGATE_GATEWAY__LISTEN": gateway, "ZTGATE_GATEWAY__ADMIN": admin})
-            text = render(config, endpoints={"redaction": replicas})
+            text = render_envoy(config, endpoints={"redaction": replicas})
             bootstrap = tmp_path / f"{name}.yaml"
             bootstrap.write_text(edit(text) if edit else text)
             envoy = spawn(name, envoy_argv(bootstrap), tmp_path)
