@@ -112,7 +112,9 @@ _NOT_A_NAME = re.compile(r"[\d_@/=\\<>{}\[\]()#$%^*+~`]|\w\.\w")
 _PIECE = re.compile(r"[^\s;,|]+")
 
 
-_LABEL_COLON = re.compile(r"[ \t]*[:：]")
+_LABEL_COLON = re.compile(r"\.?[ \t]*[:：]")
+# A line that starts with a label and its colon ("Tél.: ", "Ciudad: ", "Owner : "): no name runs into it.
+_LABELLED_LINE = re.compile(r"[ \t]*[^\W\d_][\w'’\-]{0,30}(?: [^\W\d_][\w'’\-]{0,30}){0,2}\.?[ \t]*[:：]")
 
 
 def is_field_label(text: str, start: int, end: int) -> bool:
@@ -133,6 +135,7 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     ``TOKEN``) other than a place acronym (UK, NYC), unless the text around is written without case, where
     capitals say nothing; and when it holds a technical or common word (``Docker``, ``Bonus``, ``Maps API``).
     """
+    end = _before_labelled_line(text, start, end)
     cut = start
     for piece in _PIECE.finditer(text, start, end):
         if _NOT_A_NAME.search(piece.group()) or is_field_label(text, piece.start(), piece.end()):
@@ -154,6 +157,17 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if (lower or short_caps) and not _in_uncased_text(text, start, end):
         return None
     return start, end
+
+
+def _before_labelled_line(text: str, start: int, end: int) -> int:
+    """The end of the span, cut at the first line break inside it that opens a labelled line: a name never
+    crosses a line break into a field label ("Ostrod Velbru\nTél.: ..." read as one span)."""
+    brk = text.find("\n", start, end)
+    while brk >= 0:
+        if _LABELLED_LINE.match(text, brk + 1):
+            return brk
+        brk = text.find("\n", brk + 1, end)
+    return end
 
 
 # Characters looked at on each side of a span for the sentence that holds it: one span costs at most
