@@ -160,6 +160,13 @@ _PERSON_AFTER = re.compile(
     rf"(?i)^(?:[ \t]+(?:{_PERSON_VERBS})\b"
     rf"|[ \t]*(?:,|\(|[-–—])[ \t]*(?:(?:the|our|my|a|an|their|his|her)[ \t]+)?(?:[\w\-]+[ \t]+){{0,2}}?"
     rf"(?:{_PERSON_ROLES})\b)")
+
+
+def person_after(text: str, end: int) -> bool:
+    """A verb of people or a role in apposition right after a name ending at end ("says", ", our SRE")."""
+    return _PERSON_AFTER.match(text[end:end + 60]) is not None
+
+
 # Phrases right before a place that say it is one ("lives in", "moved to"), whatever the line.
 STRONG_PLACE_CUE = re.compile(
     r"(?i)(?<![^\W\d_])(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("strong_place_cues"))

@@ -22,6 +22,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts, NlpEngine
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
                                                      needs_evidence, technical_line, whole_name)
@@ -481,6 +482,8 @@ class GatedSpacyNlpEngine(NlpEngine):
                 start, end = kept
                 if entity_type == "PERSON":
                     start, end = whole_name(text, start, end)
+                if code_identifier(text, start, end):
+                    continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))
         return found
 
