@@ -7,7 +7,8 @@ pools of given names and surnames from many cultures (West African, East and Sou
 Nordic, Latin American, Pacific, Greek, Hebrew, Persian ...; invented pairings, no real person), and clean
 technical documents with no person (API docs, READMEs, logs, configs, code) whose capitalised words are tools,
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
-``tune`` is what rules may be tuned on; ``holdout`` is only reported on. Written to JSONL
+``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
+of its own) was written for the third run, after ``holdout``'s misses had been seen. Written to JSONL
 (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -39,6 +40,10 @@ GIVEN = {
                 "Mateo", "Valentina", "Rawiri", "Aroha", "Stavros", "Despina", "Eitan", "Noa", "Dariush",
                 "Parisa", "Miroslav", "Zlata", "Obinna", "Hadiza", "Dong-hyun", "Seo-yeon", "Sipho", "Lerato",
                 "Kamal", "Anjali", "Tuan", "Linh", "Aigerim", "Nurlan", "Marisol", "Iker"),
+    "holdout3": ("Adaeze", "Babajide", "Haruto", "Sakura", "Rohan", "Meenakshi", "Tariq", "Yasmin", "Bjorn", "Sigrid",
+                 "Joaquin", "Ximena", "Wiremu", "Ngaire", "Spyros", "Kalliope", "Yonatan", "Shira", "Kourosh",
+                 "Azadeh", "Radoslav", "Milena", "Chukwuma", "Amina", "Min-jun", "Ha-eun", "Bongani", "Zanele",
+                 "Faisal", "Nandini", "Quang", "Thao", "Yerlan", "Dinara", "Guadalupe", "Unai"),
 }
 SURNAMES = {
     "tune": ("Mensah", "Okafor", "Watanabe", "Chen", "Raghavan", "Banerjee", "Haddad", "Khalil", "Lindqvist",
@@ -50,9 +55,15 @@ SURNAMES = {
                 "Abramovich", "Shapiro", "Karimi", "Moradi", "Dvorak", "Petrenko", "Eze", "Bello", "Yoon", "Seo",
                 "Nkosi", "Molefe", "Siddiqui", "Deshpande", "Pham", "Vu", "Zhakenov", "Abenov", "Villalobos",
                 "Etxeberria"),
+    "holdout3": ("Oyelaran", "Chukwuemeka", "Hasegawa", "Matsumoto", "Ramaswamy", "Bhattacharya", "Haddadin",
+                 "Saleh", "Thorsen", "Lundgren", "Cardenas", "Montoya", "Tamihana", "Wihongi", "Konstantinou",
+                 "Anagnostou", "Friedman", "Rosenthal", "Jafari", "Hosseini", "Novotny", "Kovalenko", "Obi",
+                 "Danjuma", "Kwon", "Baek", "Zulu", "Mthembu", "Qureshi", "Kulkarni", "Nguyen Van", "Tran",
+                 "Seitkali", "Omarov", "Echeverria", "Aranburu"),
 }
 MAIL_DOMAINS = {"tune": ("northwind.dev", "mailbox.example", "corp.example.org"),
-                "holdout": ("kestrel.io", "example.net", "dev.example.com")}
+                "holdout": ("kestrel.io", "example.net", "dev.example.com"),
+                "holdout3": ("larkspur.dev", "mail.example.org", "ops.example.io")}
 
 # Person families: {name} full name, {first}, {last}, {email}, {handle}. Every template names one private person.
 PERSON_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -96,6 +107,25 @@ PERSON_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("config", "on_call:\n  primary: {name}\n  escalation: platform-oncall\n"),
         ("config", "Hi {first},\n\nthe nightly build broke again.\n\nThanks,\n{name}\nBuild engineer\n"),
     ),
+    # Written for the third held-out run (issue #29), before any score on it.
+    "holdout3": (
+        ("owner-comment", "// Owner: {name} (platform). Questions go to #platform-help.\nconst POOL = 16;\n"),
+        ("owner-comment", "# This module belongs to {name}; see the runbook before paging anyone.\n"),
+        ("author-line", "/*\n * Copyright (c) 2022 {name}\n * SPDX-License-Identifier: MIT\n */\n"),
+        ("author-line", "<!-- author: {name} -->\n# Deploy guide\n"),
+        ("git-trailer", "refactor: split the router\n\nSigned-off-by: {name} <{email}>\nCo-authored-by: dependabot[bot] <support@github.com>\n"),
+        ("git-trailer", "commit 3f9a2c1\nAuthor: {name} <{email}>\nDate:   Tue Mar 5 10:12:44 2024 +0100\n\n    Fix rounding\n"),
+        ("docstring", "def reconcile(a, b):\n    \"\"\"Reconcile two ledgers.\n\n    Check with {name} before changing the tolerance.\n    \"\"\"\n"),
+        ("docstring", "/**\n * Retries a request.\n * Originally written by {name} for the 2.x client.\n */\n"),
+        ("todo", "# TODO({handle}) ask {name} whether the cap still applies\nMAX = 5\n"),
+        ("todo", "// FIXME: {name} will rewrite this after the freeze\nlet x = 1;\n"),
+        ("codeowners", "/api/** @{handle}  # {name}\n/web/** @frontend-team\n"),
+        ("changelog", "## 2.4.1\n- Fixed a leak in the pool (thanks to {name})\n"),
+        ("stack-trace", "ERROR 2024-04-01 03:12:09 job=ledger-sync failed; paged {name} (secondary on-call)\nTraceback (most recent call last):\n  File \"sync.py\", line 9\n"),
+        ("config", "oncall:\n  primary: {name}\n  secondary: {handle}\n  escalation: sre-managers\n"),
+        ("config", "approvers:\n  - {name}\nreviewers:\n  - qa-bot\n"),
+        ("config", "[owner]\nname = \"{name}\"\nemail = \"{email}\"\n"),
+    ),
 }
 
 # Clean technical documents: no person. {tool} is a capitalised tool, product, standard or team name.
@@ -122,13 +152,27 @@ CLEAN_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("stack-trace", "Traceback (most recent call last):\n  File \"/srv/app/{tool_module}_client.py\", line 12, in connect\n{tool}Error: connection refused\n"),
         ("docstring", "def publish(event):\n    \"\"\"Send an event to {tool}.\n\n    Maintained by the Platform Team.\n    \"\"\"\n"),
     ),
+    "holdout3": (
+        ("api-doc", "#### DELETE /v3/sessions/{{id}}\n\nEnds a session. Requests pass through {tool} first.\n"),
+        ("readme", "## Monitoring\n\nMetrics go to {tool}; dashboards live in the ops repo.\n"),
+        ("log", "level=info ts=2024-02-11T08:00:00Z component={tool_module} msg=\"{tool} sync done\"\n"),
+        ("config", "services:\n  {tool_module}:\n    image: {tool_module}:latest\n    restart: always\n"),
+        ("code", "// Uses `{tool}` for retries; see `Client::new`.\nlet c = Client::new();\n"),
+        ("changelog", "## 5.0.0\n- Replaced the queue with {tool}\n- Removed the Python 3.7 shim\n"),
+        ("codeowners", "# {tool} manifests\n/deploy/{tool_module}/ @infra-team\n"),
+        ("git-trailer", "ci: bump {tool_module}\n\nSigned-off-by: renovate[bot] <29139614+renovate[bot]@users.noreply.github.com>\n"),
+        ("config", "oncall:\n  primary: sre-rotation\n  backup: {tool_module}-bot\n"),
+        ("docstring", "def flush():\n    \"\"\"Flush buffers to {tool}.\n\n    Owned by the Data Platform team.\n    \"\"\"\n"),
+    ),
 }
 TOOLS = {
     "tune": ("Sentry", "Terraform", "Redis", "Nginx", "Prometheus", "Kubernetes", "Celery", "Envoy"),
     "holdout": ("Grafana", "Postgres", "Kafka", "Vault", "Consul", "Jenkins", "RabbitMQ", "Traefik", "Airflow",
                 "Elasticsearch"),
+    "holdout3": ("Loki", "Memcached", "Nomad", "Zipkin", "Fluentd", "Istio", "Keycloak", "Metabase", "Cassandra",
+                 "Jaeger"),
 }
-SEEDS = {"tune": 2901, "holdout": 2929}
+SEEDS = {"tune": 2901, "holdout": 2929, "holdout3": 3313}
 
 
 def documents(split: str, per_template: int = 8) -> list[Sample]:

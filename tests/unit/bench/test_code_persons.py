@@ -13,22 +13,24 @@ from ztgate_bench.redaction_corpus import CLEAN, PII
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 
 
-@pytest.mark.parametrize("split", ["tune", "holdout"])
+@pytest.mark.parametrize("split", ["tune", "holdout", "holdout3"])
 def test_the_committed_file_is_what_the_generator_writes(split):
-    committed = corpus_file.load(CORPORA / f"code-persons-{split}.jsonl")
+    committed = corpus_file.load(CORPORA / f"code-persons-{split.replace('holdout3', 'holdout-3')}.jsonl")
     assert committed == code_persons.documents(split)
-    assert (CORPORA / f"code-persons-{split}.jsonl").stat().st_size < 300_000
+    assert (CORPORA / f"code-persons-{split.replace('holdout3', 'holdout-3')}.jsonl").stat().st_size < 300_000
 
 
 def test_the_splits_share_no_name_template_or_tool():
-    for pools in (code_persons.GIVEN, code_persons.SURNAMES, code_persons.TOOLS):
-        assert not set(pools["tune"]) & set(pools["holdout"])
-    for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES):
-        assert not {t for _, t in templates["tune"]} & {t for _, t in templates["holdout"]}
+    pairs = [("tune", "holdout"), ("tune", "holdout3"), ("holdout", "holdout3")]
+    for a, b in pairs:
+        for pools in (code_persons.GIVEN, code_persons.SURNAMES, code_persons.TOOLS):
+            assert not set(pools[a]) & set(pools[b]), (a, b)
+        for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES):
+            assert not {t for _, t in templates[a]} & {t for _, t in templates[b]}, (a, b)
 
 
 def test_every_person_document_names_its_person_and_every_clean_one_none():
-    for split in ("tune", "holdout"):
+    for split in ("tune", "holdout", "holdout3"):
         samples = code_persons.documents(split)
         assert {s.category for s in samples} == {PII, CLEAN}
         for s in samples:

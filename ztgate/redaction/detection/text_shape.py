@@ -145,11 +145,13 @@ _PLACE_LABEL = re.compile(
 # credits or quotes someone ("per ", "according to ", "thanks to ", "reviewed by ").
 _PERSON_BEFORE = re.compile(
     r"(?i)(?:\|\s*(?:owner|author|maintainer|name|contact|assignee|reviewer|lead)\s*\|\s*"
-    r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead)\s*[:=]\s*['\"]?"
+    r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead|primary|secondary|backup"
+    r"|on_?call|on-call|escalation|approvers?|reviewers?)\s*[:=]\s*['\"]?"
     r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
     r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|(?:written|maintained|authored|created|reviewed|approved|"
     r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated)"
-    r"\s+by|(?:assigned|escalated|handed(?:\s+over)?|reassigned|delegated)\s+to)\s+"
+    r"\s+by|(?:assigned|escalated|handed(?:\s+over)?|reassigned|delegated)\s+to|ask|ping|check\s+with|"
+    r"(?:talk|speak)\s+(?:to|with)|reach\s+out\s+to|loop\s+in)\s+"
     r"|\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+)$")
 _PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
 _PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
@@ -158,6 +160,13 @@ _PERSON_AFTER = re.compile(
     rf"(?i)^(?:[ \t]+(?:{_PERSON_VERBS})\b"
     rf"|[ \t]*(?:,|\(|[-–—])[ \t]*(?:(?:the|our|my|a|an|their|his|her)[ \t]+)?(?:[\w\-]+[ \t]+){{0,2}}?"
     rf"(?:{_PERSON_ROLES})\b)")
+
+
+def person_after(text: str, end: int) -> bool:
+    """A verb of people or a role in apposition right after a name ending at end ("says", ", our SRE")."""
+    return _PERSON_AFTER.match(text[end:end + 60]) is not None
+
+
 # Phrases right before a place that say it is one ("lives in", "moved to"), whatever the line.
 STRONG_PLACE_CUE = re.compile(
     r"(?i)(?<![^\W\d_])(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("strong_place_cues"))

@@ -36,7 +36,7 @@ from ztgate.redaction.detection.text_shape import (
     tool_or_organisation,
     whole_name,
 )
-from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS
+from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, words
 
 EVIDENCE_RECOGNIZER_NAME = "PersonEvidenceRecognizer"
 # Over the policies' threshold (0.5), under every recognizer with a cue or a list of its own (context
@@ -51,6 +51,9 @@ _PARTICLES = r"(?:van der|van den|van|von|de la|de|da|di|del|della|du|le|la|bin|
 # One to three capitalised words on one line, particles between them.
 _RUN = re.compile(rf"(?<![\w@./\-]){_CAP_WORD}(?:(?: {_PARTICLES})? {_CAP_WORD}){{0,2}}(?![\w@/\-])")
 _CAP = re.compile(_CAP_WORD)
+# A verb that addresses someone, capitalised at the start of a sentence ("Ask Aroha Ngata before ...", "Ping
+# ..."): a cue before the name, not its first word (``data/words/address_cues.txt``).
+_CUE_VERBS = frozenset(w for w in words("address_cues") if w not in {"dr", "mr", "mrs", "ms", "prof"}) | {"contact"}
 _NOT_NAMES = COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS
 
 
@@ -61,7 +64,7 @@ def _name_word(word: str) -> bool:
 def find(text: str) -> list[tuple[int, int]]:
     """Spans of persons' names that evidence around them vouches for (module doc)."""
     out: list[tuple[int, int]] = []
-    for m in _RUN.finditer(text):
+    for m in _runs(text):
         caps = list(_CAP.finditer(text, m.start(), m.end()))
         while caps and not _name_word(caps[0].group()):  # "Ask Aroha Ngata": the run starts at "Aroha"
             caps = caps[1:]
@@ -71,6 +74,25 @@ def find(text: str) -> list[tuple[int, int]]:
         if _backed(text, start, end):
             out.append((start, end))
     return out
+
+
+def _runs(text: str) -> list[re.Match[str]]:
+    """The runs of name-shaped words; a run that starts with a cue verb ("Ask", "Ping") starts again after it,
+    so that the cue stays before the name and the name keeps all its words ("Ask Rawiri Te Kani" -> "Rawiri Te
+    Kani"), unless fewer than two words would be left ("Ping Chen" may be a name)."""
+    runs: list[re.Match[str]] = []
+    pos = 0
+    while (m := _RUN.search(text, pos)) is not None:
+        first = _CAP.match(text, m.start())
+        if first is not None and first.group().casefold() in _CUE_VERBS and text[first.end():first.end() + 1] == " ":
+            rest = _RUN.match(text, first.end() + 1)
+            if rest is not None and len(_CAP.findall(rest.group())) >= 2:
+                runs.append(rest)
+                pos = rest.end()
+                continue
+        runs.append(m)
+        pos = m.end()
+    return runs
 
 
 def _backed(text: str, start: int, end: int) -> bool:

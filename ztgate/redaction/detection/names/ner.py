@@ -22,6 +22,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts, NlpEngine
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
                                                      needs_evidence, technical_line, whole_name)
@@ -112,7 +113,9 @@ _NOT_A_NAME = re.compile(r"[\d_@/=\\<>{}\[\]()#$%^*+~`]|\w\.\w")
 _PIECE = re.compile(r"[^\s;,|]+")
 
 
-_LABEL_COLON = re.compile(r"[ \t]*[:：]")
+_LABEL_COLON = re.compile(r"\.?[ \t]*[:：]")
+# A line that starts with a label and its colon ("Tél.: ", "Ciudad: ", "Owner : "): no name runs into it.
+_LABELLED_LINE = re.compile(r"[ \t]*[^\W\d_][\w'’\-]{0,30}(?: [^\W\d_][\w'’\-]{0,30}){0,2}\.?[ \t]*[:：]")
 
 
 def is_field_label(text: str, start: int, end: int) -> bool:
@@ -133,6 +136,7 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     ``TOKEN``) other than a place acronym (UK, NYC), unless the text around is written without case, where
     capitals say nothing; and when it holds a technical or common word (``Docker``, ``Bonus``, ``Maps API``).
     """
+    end = _before_labelled_line(text, start, end)
     cut = start
     for piece in _PIECE.finditer(text, start, end):
         if _NOT_A_NAME.search(piece.group()) or is_field_label(text, piece.start(), piece.end()):
@@ -154,6 +158,17 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if (lower or short_caps) and not _in_uncased_text(text, start, end):
         return None
     return start, end
+
+
+def _before_labelled_line(text: str, start: int, end: int) -> int:
+    """The end of the span, cut at the first line break inside it that opens a labelled line: a name never
+    crosses a line break into a field label ("Ostrod Velbru\nTél.: ..." read as one span)."""
+    brk = text.find("\n", start, end)
+    while brk >= 0:
+        if _LABELLED_LINE.match(text, brk + 1):
+            return brk
+        brk = text.find("\n", brk + 1, end)
+    return end
 
 
 # Characters looked at on each side of a span for the sentence that holds it: one span costs at most
@@ -467,6 +482,8 @@ class GatedSpacyNlpEngine(NlpEngine):
                 start, end = kept
                 if entity_type == "PERSON":
                     start, end = whole_name(text, start, end)
+                if code_identifier(text, start, end):
+                    continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))
         return found
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
+from ztgate.redaction.detection.patterns.automation import automation_address
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 
 RECOGNIZER_NAME = "HyperscanRecognizer"
 
 
 class HyperscanRecognizer(EntityRecognizer):
-    """Every catalogue rule in one recognizer; each result names its rule id as the recognizer.
+    """Every catalogue rule in one recognizer; each result names its rule id as the recognizer. E-mail
+    addresses of bots and services' no-reply mailboxes are not reported (``automation.py``).
 
     Needs no NLP artifacts, and applies the catalogue's own context rules, so its scores are final
     (its Presidio `context` list is empty on purpose).
@@ -38,6 +40,8 @@ class HyperscanRecognizer(EntityRecognizer):
         for detection in self.scanner.scan(text):
             if wanted is not None and detection.entity_type not in wanted:
                 continue
+            if detection.entity_type == "EMAIL_ADDRESS" and automation_address(text, detection.start, detection.end):
+                continue  # a bot's or a service's no-reply address (automation.py): no person's data
             results.append(RecognizerResult(
                 entity_type=detection.entity_type,
                 start=detection.start,

@@ -54,11 +54,64 @@ class PublicList:
         return entity_type in self.entity_types and self.has(value)
 
     def holds_at(self, text: str, start: int, end: int, entity_type: str) -> bool:
-        """``holds`` for text[start:end], or the words after it make it one of the list's ("'s law")."""
+        """``holds`` for text[start:end], or the words after it make it one of the list's ("'s law"), or a
+        longer name around it is on the list (``enclosing_names``: spaCy found "Hastings" in "the Battle of
+        Hastings", "Armada" in "the Spanish Armada")."""
         if entity_type not in self.entity_types:
             return False
         return self.has(text[start:end]) or (
-            self.followed_by is not None and self.followed_by.match(text, end, min(len(text), end + 60)) is not None)
+            self.followed_by is not None and self.followed_by.match(text, end, min(len(text), end + 60)) is not None
+        ) or any(self.has(text[a:b]) for a, b in enclosing_names(text, start, end))
+
+
+# Words a public name may hold in lower case between its capitalised words ("Battle of Hastings").
+_CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "du", "da", "di", "von", "van", "upon", "on"})
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+# How many words a name may grow by on each side, and how far the words are looked for.
+MAX_GROWTH = 4
+_WORD_REACH = 80
+
+
+def enclosing_names(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Longer names around text[start:end]: runs of capitalised words on its line, joined by single spaces and
+    connectors ("of", "the"), that hold every capitalised word of the span and start and end with a capitalised
+    word ("Hastings" -> "Battle of Hastings", "Armada" -> "Spanish Armada"). A public list that holds one of
+    them decides for the span: the span is part of a public name, and no word of it is left out of that name,
+    so no private word is kept by it."""
+    lo = max(0, start - _WORD_REACH, text.rfind("\n", 0, start) + 1)
+    hi = text.find("\n", end)
+    hi = min(len(text), end + _WORD_REACH) if hi < 0 else min(hi, end + _WORD_REACH)
+    found = list(_NAME_WORD.finditer(text, lo, hi))
+    inside = [i for i, w in enumerate(found) if w.start() < end and w.end() > start]
+    if not inside:
+        return []
+    capitals = [i for i in inside if found[i].group()[0].isupper()]
+    if not capitals:
+        return []
+
+    def joined(i: int) -> bool:  # word i and word i + 1 are one name's words
+        gap = text[found[i].end():found[i + 1].start()]
+        nxt = found[i + 1].group()
+        return gap == " " and (nxt[0].isupper() or nxt in _CONNECTORS) and (
+            found[i].group()[0].isupper() or found[i].group() in _CONNECTORS)
+
+    first, last = inside[0], inside[-1]
+    if any(not joined(i) for i in range(first, last)):
+        return []
+    left = first
+    while left > 0 and first - left < MAX_GROWTH and joined(left - 1):
+        left -= 1
+    right = last
+    while right + 1 < len(found) and right - last < MAX_GROWTH and joined(right):
+        right += 1
+    out: list[tuple[int, int]] = []
+    for i in range(left, capitals[0] + 1):
+        if not found[i].group()[0].isupper():
+            continue
+        for j in range(capitals[-1], right + 1):
+            if found[j].group()[0].isupper() and (i, j) != (capitals[0], capitals[-1]):
+                out.append((found[i].start(), found[j].end()))
+    return out
 
 
 class UnknownPublicListError(ValueError):

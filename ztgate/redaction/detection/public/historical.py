@@ -1,6 +1,7 @@
 """Public list ``historical``: historical states, dynasties, eras, events and documents (``data/public/historical.txt``,
 written by hand), and names of that shape: words and then a head ("the Mongol Empire", "the Ming Dynasty", "the
-Bronze Age", "the Cuban Missile Crisis"), or "Battle of", "Treaty of", "Siege of" and more words. spaCy reads
+Bronze Age", "the Cuban Missile Crisis"), or "Battle of", "Treaty of", "Siege of" and more words, or an era's adjective and a place ("Victorian England",
+"Ancient Egypt", "Feudal Japan"). spaCy reads
 many as a person or a place ("Roman Empire"), so the list holds for PERSON, LOCATION and NRP."""
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ HEADS = ["Empire", "Dynasty", "Caliphate", "Sultanate", "Khanate", "Shogunate", 
 EVENT_OF = re.compile(r"(?:battle|siege|sack|fall|treaty|peace|congress|council|edict|partition|unification) of "
                       r"(?:the )?[^\W\d_][\w'’.\- ]{1,40}")
 
+# An era's adjective and then a place; no adjective that is also a given name ("Roman", "Tudor").
+ERA_OF_PLACE = re.compile(r"(?:victorian|elizabethan|edwardian|medieval|mediaeval|ancient|imperial|colonial|feudal|"
+                          r"prehistoric|pre-columbian|ptolemaic|pharaonic|byzantine|ottoman|mughal|tsarist|napoleonic|"
+                          r"weimar|soviet) [^\W\d_][\w'’.\-]{1,30}(?: [^\W\d_][\w'’.\-]{1,30})?")
+
 
 def load() -> PublicList:
     return from_lines("historical", frozenset({"PERSON", "LOCATION", "NRP"}), read_lines("historical.txt"),
-                      patterns=(heads_pattern(HEADS), EVENT_OF))
+                      patterns=(heads_pattern(HEADS), EVENT_OF, ERA_OF_PLACE))

@@ -46,6 +46,12 @@ FAMILIES = {
     "handle spells it": ["/billing/** @{handle}   # {name}\n", "# TODO({handle}): {name}\nx = 1\n"],
     "person field": ['__author__ = "{name}"\n', " * @author {name}\n", ":author: {name}\n", "primary_owner: {name}\n"],
     "task in a TODO": ["# TODO: {name} to confirm the VAT rate\nVAT = 0.2\n"],
+    # A cue verb at the start of a sentence is a cue, not the name's first word (the run used to start at "Ask").
+    "cue verb before": ["    Ask {name} before changing the rounding.\n", "Ping {name} about the flaky test\n",
+                        "# Check with {name} first; {other} has the logs\n", "Ask {name} why it retries.\n"],
+    # Role labels of on-call and ownership files: a person-valued field when the value has a person's shape.
+    "role label": ["on_call:\n  primary: {name}\n  escalation: {other}\n", "secondary: {name}\nbackup: {other}\n",
+                   "approver: \"{name}\"\nreviewer: {other}\n", "oncall:\n  lead: {name}\n  maintainer: {other}\n"],
 }
 # The same frames around things that are not persons: tools, bots, teams.
 NOT_PERSONS = ["Grafana", "Dependabot", "the Platform Team", "Renovate", "release-bot", "Kafka Connect", "Terraform Cloud"]

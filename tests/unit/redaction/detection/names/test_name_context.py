@@ -5,7 +5,7 @@ recognizer), judged at the default policy threshold."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.detection import text_shape
@@ -80,6 +80,7 @@ def test_an_unlisted_place_after_a_strong_cue_is_caught(redaction_analyzer: Anal
 @given(label=st.sampled_from(sorted(FIELD_LABELS)), colon=st.sampled_from([":", ": ", " : ", "："]),
        value=st.sampled_from(["Ostrod Velbru", "+44 20 7946 0958", "Qarnivel", "ov@example.com"]),
        before=st.sampled_from(["", "Ostrod Velbru\n", "Kontakt\n"]))
+@example(label="tél", colon=".: ", value="Ostrod Velbru", before="Ostrod Velbru\n")  # spaCy's "Ostrod Velbru\nTél"
 def test_a_field_label_is_never_a_name_or_a_place(redaction_analyzer: Analyzer, label: str, colon: str, value: str,
                                                  before: str) -> None:
     """Labels of contact blocks in any language ("Anschrift:", "Teléfono:", "電話:") that NER took for names."""
@@ -88,6 +89,20 @@ def test_a_field_label_is_never_a_name_or_a_place(redaction_analyzer: Analyzer, 
     hit = [d for d in redaction_analyzer.analyze(text) if d.entity_type in NER_ENTITY_TYPES and d.score >= THRESHOLD
            and d.start < start + len(label) and d.end > start]
     assert hit == [], (text, [(d.entity_type, text[d.start:d.end]) for d in hit])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(given_name=invented, surname=invented, label=invented, dot=st.sampled_from(["", "."]),
+       colon=st.sampled_from([":", ": ", " : ", "："]), value=st.sampled_from(["+44 20 7946 0958", "Qarnivel", "x"]))
+def test_a_name_span_never_crosses_a_line_break_into_a_labelled_line(
+        redaction_analyzer: Analyzer, given_name: str, surname: str, label: str, dot: str, colon: str,
+        value: str) -> None:
+    """Whatever the label's word (on no list), no NER finding runs from a name over the line break into it."""
+    text = f"{given_name} {surname}\n{label}{dot}{colon}{value}\n"
+    brk = text.index("\n")
+    crossing = [d for d in redaction_analyzer.analyze(text) if d.entity_type in NER_ENTITY_TYPES
+                and d.start < brk < d.end]
+    assert crossing == [], (text, [(d.entity_type, text[d.start:d.end]) for d in crossing])
 
 
 def _towns() -> list[str]:

@@ -1,0 +1,75 @@
+"""Code identifiers that NER reads as persons or places ("Box and Rc" in a Rust question, "`HashMap`").
+
+A one-word NER span is a code identifier, not a name, when the text around it says code:
+
+* it stands in inline code (between backticks on its line), or code punctuation touches it: a path (``::``), a
+  generic bracket (``<``, ``>``), a call or a macro (``(``, ``!``, ``[``), a member access (``.x``) or a
+  reference (``&``);
+* it is written in CamelCase (a capital after a lower-case letter inside the word: ``RefCell``) and is no
+  known given name and no name with a prefix ("McDonald", "DeShawn");
+* its sentence names a programming language or a construct of code ("In Rust, ...", "a trait", "generics"),
+  and it is no known given name, and no title, greeting or address cue stands before it nor a verb of people
+  after it ("In Rust, ask Dr. Okonjo", "Okonjo wrote the macro").
+
+Names of two words or more are never identifiers here: a person named in a code question stays a person.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ztgate.redaction.detection.names import gazetteer
+from ztgate.redaction.detection.text_shape import line_bounds, person_after, person_evidence
+
+# Languages and constructs of code, lower case, matched as whole words in the span's sentence.
+CODE_CONTEXT_WORDS = frozenset((
+    "rust python java javascript typescript golang kotlin swift scala haskell ruby php elixir erlang ocaml zig "
+    "dart lua perl clojure fortran cobol c++ c# f# numpy pandas struct structs trait traits impl enum enums "
+    "generic generics crate crates interface interfaces fn lambda lambdas iterator iterators pointer pointers "
+    "borrow borrowing borrowed compiler macro macros closure closures async namespace typeclass monad monads "
+    "stdlib refactor").split())
+_CONTEXT = re.compile(r"(?<![\w+#])(?:" + "|".join(re.escape(w) for w in sorted(CODE_CONTEXT_WORDS, key=len,
+                                                                                   reverse=True)) + r")(?![\w+#])",
+                      re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+_CODE_AFTER = re.compile(r"::|<|>|\(|!\(|\[|\.[a-z_]")
+_CODE_BEFORE = re.compile(r"(?:::|<|&|\.|\*|,<)$")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+# A name whose one inner capital follows a prefix ("McDonald", "DeShawn", "O'Brien", "VanDyke").
+_PREFIXED_NAME = re.compile(r"(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|La|Le|Van|Von|St|Fitz)[A-Z][a-z]+")
+_ADDRESS_CUE = re.compile(r"(?i)\b(?:dear|hi|hello|hey|thanks|thank|ask|ping|cc|mr|mrs|ms|mx|dr|prof)\.?,?\s+$")
+
+
+@functools.cache
+def _given_names() -> frozenset[str]:
+    excluded = gazetteer._exclusions()  # noqa: SLF001 - the same names the gazetteer knows
+    return gazetteer._census_given_names(excluded) | gazetteer._world_given_names(excluded)  # noqa: SLF001
+
+
+def code_identifier(text: str, start: int, end: int) -> bool:
+    """text[start:end], one word found by NER, is a code identifier by the text around it (module doc)."""
+    word = text[start:end]
+    if not word or any(c.isspace() for c in word):
+        return False
+    lo, hi = line_bounds(text, start)
+    if text.count("`", lo, start) % 2 == 1 and "`" in text[end:hi + 1]:
+        return True
+    if _CODE_AFTER.match(text, end) or _CODE_BEFORE.search(text, max(lo, start - 2), start):
+        return True
+    if word.casefold() in _given_names() or _PREFIXED_NAME.fullmatch(word):
+        return False
+    if _CAMEL.search(word):
+        return True
+    if (_ADDRESS_CUE.search(text, max(lo, start - 12), start) or person_evidence(text, start, end)
+            or person_after(text, end)):
+        return False
+    return _CONTEXT.search(text, *_sentence(text, start, end)) is not None
+
+
+def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    lo = max(0, start - 200)
+    ends = list(_SENTENCE_END.finditer(text, lo, start))
+    lo = ends[-1].end() if ends else lo
+    after = _SENTENCE_END.search(text, end, min(len(text), end + 200))
+    return lo, after.start() if after else min(len(text), end + 200)
