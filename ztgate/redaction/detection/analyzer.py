@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from typing import Any
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
@@ -87,6 +88,17 @@ def tier2_recognizers(cache_dir: str | Path | None = None) -> list[EntityRecogni
     return [ner, GazetteerRecognizer(cache_dir), *context_recognizers(), PersonEvidenceRecognizer()]
 
 
+class OrderedRegistry(RecognizerRegistry):
+    """Presidio's registry, but the recognizers come back in the order they were registered (Presidio's
+    own returns a set's order, which changes from process to process). Presidio keeps the first of two
+    findings with the same type, span and score, so the registration order decides which recognizer a
+    finding names: tier 1, then NER, the gazetteer, the context rules, the evidence recognizer."""
+
+    def get_recognizers(self, *args: Any, **kwargs: Any) -> list[EntityRecognizer]:
+        rank = {id(r): i for i, r in enumerate(self.recognizers)}
+        return sorted(super().get_recognizers(*args, **kwargs), key=lambda r: rank.get(id(r), len(rank)))
+
+
 def build_analyzer_engine(nlp_engine: GatedSpacyNlpEngine | None = None,
                           tier1: Sequence[EntityRecognizer] | None = None,
                           cache_dir: str | Path | None = None) -> AnalyzerEngine:
@@ -94,7 +106,7 @@ def build_analyzer_engine(nlp_engine: GatedSpacyNlpEngine | None = None,
     make_tldextract_offline()
     nlp_engine = nlp_engine or build_nlp_engine()
     tier1 = list(default_tier1_recognizers(cache_dir) if tier1 is None else tier1)
-    registry = RecognizerRegistry(recognizers=[*tier1, *tier2_recognizers(cache_dir)],
+    registry = OrderedRegistry(recognizers=[*tier1, *tier2_recognizers(cache_dir)],
                                   supported_languages=[LANGUAGE])
     return AnalyzerEngine(registry=registry, nlp_engine=nlp_engine, supported_languages=[LANGUAGE],
                           context_aware_enhancer=NoContextEnhancer())

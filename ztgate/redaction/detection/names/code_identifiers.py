@@ -1,17 +1,11 @@
 """Code identifiers that NER reads as persons or places ("Box and Rc" in a Rust question, "`HashMap`").
 
-A one-word NER span is a code identifier, not a name, when the text around it says code:
-
-* it stands in inline code (between backticks on its line), or code punctuation touches it: a path (``::``), a
-  generic bracket (``<``, ``>``), a call or a macro (``(``, ``!``, ``[``), a member access (``.x``) or a
-  reference (``&``);
-* it is written in CamelCase (a capital after a lower-case letter inside the word: ``RefCell``) and is no
-  known given name and no name with a prefix ("McDonald", "DeShawn");
-* its sentence names a programming language or a construct of code ("In Rust, ...", "a trait", "generics"),
-  and it is no known given name, and no title, greeting or address cue stands before it nor a verb of people
-  after it ("In Rust, ask Dr. Okonjo", "Okonjo wrote the macro").
-
-Names of two words or more are never identifiers here: a person named in a code question stays a person.
+A one-word NER span is a code identifier, not a name, when the text around it says code: inline code or
+code punctuation touching it (``::``, generics, a call, a member access, a reference); CamelCase that is no
+known given name ("RefCell", not "McDonald"); or a sentence about a programming language or a construct of
+code, with no person cue around it (a title, a greeting, an address cue, a verb of people). Names of two
+words or more are never identifiers: a person named in a code question stays a person. The rules and
+their tests: docs/architecture.md ("Redaction"), tests/unit/redaction/detection/names/.
 """
 
 from __future__ import annotations
