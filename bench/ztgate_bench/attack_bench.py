@@ -359,7 +359,8 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
     for kind in kinds:
         if kind in BENCH_KINDS:
             figures[kind] = KindFigures()
-            if killed_at is not None:
+            if killed_at is not None:  # the bench's one act, counted as its one call
+                figures[kind].calls = 1
                 figures[kind].add(KILLED_REPLICA, "SIGKILL", killed_at * 1000)
     recovery = await time_to_recover(gateway, token, limit_s=recovery_limit_s)
     sessions = await restorable(gateway, token, baseline.sessions + under.sessions)

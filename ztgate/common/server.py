@@ -88,14 +88,19 @@ def memory_ceiling(settings: ServerSettings, part: str, default_mib: int) -> Mem
 class Runtime:
     """A started server with its health servicer; `serve` drives one to completion."""
 
-    def __init__(self, spec: ServiceSpec, settings: ServerSettings, otel: OtelSettings) -> None:
+    def __init__(self, spec: ServiceSpec, settings: ServerSettings, otel: OtelSettings, *,
+                 own_process: bool = False) -> None:
+        """`own_process`: the part is the whole process (`serve`), so its default memory ceiling
+        applies; a part embedded in another process (a test, a bench) has only the one its settings
+        name, since the process's RSS is not the part's."""
         self.spec = spec
         self.settings = settings
         self.health = health.aio.HealthServicer()
         options = [("grpc.max_receive_message_length", settings.max_message_bytes),
                    ("grpc.max_send_message_length", settings.max_message_bytes),
                    ("grpc.so_reuseport", 0), *spec.options]
-        self.memory = spec.memory or memory_ceiling(settings, spec.name, spec.default_max_rss_mib)
+        self.memory = spec.memory or memory_ceiling(settings, spec.name,
+                                                    spec.default_max_rss_mib if own_process else 0)
         exempt = frozenset([health.SERVICE_NAME, *spec.memory_exempt])
         # The caller check first: a refused caller leaves no span or duration behind. Then the
         # memory ceiling, before any work (health is never refused: it must tell the truth).
@@ -151,7 +156,7 @@ async def serve(spec: ServiceSpec, settings: ServerSettings, otel: OtelSettings)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop_event.set)
-    runtime = Runtime(spec, settings, otel)
+    runtime = Runtime(spec, settings, otel, own_process=True)
     try:
         start = asyncio.ensure_future(runtime.start())
         stopped = asyncio.ensure_future(stop_event.wait())
