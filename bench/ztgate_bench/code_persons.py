@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,6 +175,71 @@ TOOLS = {
 }
 SEEDS = {"tune": 2901, "holdout": 2929, "holdout3": 3313}
 
+# Written for the fourth held-out run (issue #29), before any score on it: a seed, name pools, mail domains,
+# templates and tools of its own. Two given names and two surnames for each of these Faker locales, which no
+# other split (nor code_names.py) draws on: hu_HU, ka_GE, hy_AM, th_TH, id_ID, ro_RO, et_EE, lv_LV, lt_LT,
+# az_AZ, ne_NP, bn_BD, ga_IE, sw, si_LK, sk_SK, bg_BG, is_IS (written by hand, so the file does not move with
+# Faker's releases; a few neighbour cultures other splits use: Icelandic the Nordic, Slovak and Bulgarian the
+# Slavic, Bangladeshi the Indian Bengali names). Its person templates are reviews, tickets, chat logs pasted
+# into code, YAML and JSON fields, commit messages, docstrings and headers in several languages; its tools include
+# words that are also given names or surnames (Hugo, Travis, Gerrit, Jasmine, Ray, Django, Jekyll, Sinatra).
+GIVEN["holdout4"] = (
+    "Bence", "Réka", "Giorgi", "Ketevan", "Tigran", "Anahit", "Somchai", "Kanokwan", "Budi", "Dewi", "Mihai",
+    "Ioana", "Tõnis", "Liis", "Arvīds", "Ilze", "Mindaugas", "Rūta", "Elvin", "Aysel", "Bishal", "Sunita",
+    "Arnab", "Tahmina", "Oisín", "Aoife", "Baraka", "Neema", "Chaminda", "Dilani", "Matúš", "Zuzana", "Stoyan",
+    "Desislava", "Einar", "Katrín")
+SURNAMES["holdout4"] = (
+    "Szabó", "Farkas", "Kapanadze", "Gelashvili", "Hovhannisyan", "Avetisyan", "Wongsawat", "Chaiyaporn",
+    "Santoso", "Wibowo", "Popescu", "Dumitrescu", "Tamm", "Kask", "Bērziņš", "Ozols", "Kazlauskas", "Petrauskas",
+    "Mammadov", "Huseynov", "Shrestha", "Gurung", "Rahman", "Talukder", "Ó Ceallaigh", "Brennan", "Mwakyusa",
+    "Kimaro", "Wickramasinghe", "Perera", "Kováčik", "Baláž", "Todorov", "Petkov", "Magnússon", "Ólafsdóttir")
+MAIL_DOMAINS["holdout4"] = ("fernhill.dev", "team.example.com", "eng.example.net")
+PERSON_TEMPLATES["holdout4"] = (
+    ("review", "**{name}** commented on `pkg/cache/lru.go` line 88:\n> Should this evict before the insert?\n"),
+    ("review", "Review by {name} (changes requested)\n- rename `tmp` to `pending`\n- add a test for the empty batch\n"),
+    ("ticket", "OPS-2291: disk full on the build agents\nReporter: {name}\nAssignee: unassigned\nPriority: High\n"),
+    ("ticket", "Issue #907, opened by @{handle} ({name})\n\nSteps to reproduce:\n1. run `make seed`\n2. open /admin\n"),
+    ("chat-log", "# Pasted from #incident-42:\n# [09:14] {name}: rolling back the canary now\n# [09:15] deploy-bot: rollback started\n"),
+    ("chat-log", "/*\n * From the thread with {name} ({email}), 3 May:\n * \"the retry storm comes from the mobile client\"\n */\n"),
+    ("yaml-field", "release:\n  manager: {name}\n  contact: {email}\n  freeze: 2025-03-14\n"),
+    ("json-field", "{{\"service\": \"geo-lookup\", \"steward\": \"{name}\", \"tier\": 2}}\n"),
+    ("json-field", "{{\n  \"contributors\": [\n    {{\"name\": \"{name}\", \"email\": \"{email}\"}}\n  ]\n}}\n"),
+    ("commit-message", "perf(index): batch the fsync calls\n\nMeasured by {name} on the staging box: p99 down from 40 ms to 12 ms.\n"),
+    ("commit-message", "Revert \"enable HTTP/3\"\n\nThis reverts commit 9c1e4b7; {name} saw handshake failures on older Android builds.\n"),
+    ("docstring", "    def backfill(self, since):\n        \"\"\"Replays events from `since`.\n\n        Contact: {name} <{email}>\n        \"\"\"\n"),
+    ("docstring", "-- | Parses the tariff table.\n-- Author: {name}, 2021\nparseTariff :: Text -> [Tariff]\n"),
+    ("docstring", "@moduledoc \"\"\"\nRate limiting for the public API.\n\nMaintained by {name}.\n\"\"\"\n"),
+    ("author-line", "# frozen_string_literal: true\n# Maintainer: {name} <{email}>\nmodule Billing; end\n"),
+    ("author-line", "//\n//  SyncEngine.swift\n//  Created by {name} on 14/02/2024.\n//\n"),
+    ("owner-comment", "locals {{\n  # state bucket looked after by {name}\n  bucket = \"tf-state-prod\"\n}}\n"),
+    ("owner-comment", "// Deprecated: use NewClient. {name} plans to remove it in v3.\nfunc Dial(addr string) *Client {{ return nil }}\n"),
+    ("todo", "// HACK({handle}): {name} needs this until the vendor fixes the SDK\nvar timeout = TimeSpan.FromSeconds(90);\n"),
+    ("config", "[Unit]\nDescription=ledger worker (maintainer: {name})\nAfter=network.target\n"),
+)
+CLEAN_TEMPLATES["holdout4"] = (
+    ("readme", "## Requirements\n\n- {tool} 2.x or newer\n- GNU Make\n\nRun `make bootstrap` once per checkout.\n"),
+    ("yaml-field", "ci:\n  steps:\n    - name: {tool} checks\n      run: make {tool_module}-check\n"),
+    ("json-field", "{{\"dependencies\": {{\"{tool_module}\": \"^3.1.0\"}}, \"private\": true}}\n"),
+    ("commit-message", "chore: upgrade {tool} and regenerate the lockfile\n\nNo behaviour change; the CI matrix is unchanged.\n"),
+    ("review", "Review summary (automated): 3 files changed, {tool} configuration untouched, 0 blocking findings.\n"),
+    ("ticket", "INFRA-318: {tool} jobs time out on the arm64 runners\nComponent: build\nPriority: Medium\n"),
+    ("docstring", "func Sync(ctx context.Context) error {{\n\t// Sync pushes the cached manifests to {tool}; calling it twice is safe.\n\treturn nil\n}}\n"),
+    ("chat-log", "# [10:02] release-bot: {tool} pipeline green on main\n# [10:03] deploy-bot: promoting build 1142 to staging\n"),
+    ("log", "WARN  [{tool_module}] option `legacy_mode` ignored (see the {tool} upgrade notes)\n"),
+    ("config", "# Managed by the Developer Experience team\n[{tool_module}]\ncache_dir = \".cache/{tool_module}\"\nparallel = true\n"),
+)
+TOOLS["holdout4"] = ("Hugo", "Travis", "Gerrit", "Jasmine", "Ray", "Django", "Jekyll", "Sinatra", "Ansible", "Bazel")
+SEEDS["holdout4"] = 4404
+
+# Letters NFKD does not split into a base letter and a mark.
+_UNMARKED = str.maketrans({"ı": "i", "ð": "d", "þ": "th", "ø": "o", "ł": "l", "đ": "d", "ß": "ss", "æ": "ae"})
+
+
+def _ascii(text: str) -> str:
+    """An address's or a handle's letters without their marks (szabó -> szabo, bērziņš -> berzins); ASCII stays."""
+    folded = unicodedata.normalize("NFKD", text.translate(_UNMARKED))
+    return "".join(c for c in folded if not unicodedata.combining(c))
+
 
 def documents(split: str, per_template: int = 8) -> list[Sample]:
     """The split's documents: ``per_template`` person documents per person template, then every clean template
@@ -184,9 +250,9 @@ def documents(split: str, per_template: int = 8) -> list[Sample]:
         for i in range(per_template):
             first, last = rng.choice(GIVEN[split]), rng.choice(SURNAMES[split])
             name = f"{first} {last}"
-            local = f"{first}.{last}".lower().replace(" ", "").replace("-", "")
+            local = _ascii(f"{first}.{last}".lower().replace(" ", "").replace("-", ""))
             email = f"{local}@{rng.choice(MAIL_DOMAINS[split])}"
-            handle = f"{first[0]}{last}".lower().replace(" ", "").replace("-", "")
+            handle = _ascii(f"{first[0]}{last}".lower().replace(" ", "").replace("-", ""))
             text = template.format(name=name, first=first, last=last, email=email, handle=handle)
             entities = [Entity("PERSON", name)]
             if email in text:

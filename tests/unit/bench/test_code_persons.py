@@ -4,6 +4,7 @@ counting is what is under test; the real pipeline is scored by the bench)."""
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -11,18 +12,38 @@ from ztgate_bench import code_persons, corpus_file
 from ztgate_bench.redaction_corpus import CLEAN, PII
 
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
+FILES = {"tune": "code-persons-tune.jsonl", "holdout": "code-persons-holdout.jsonl",
+         "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl"}
 
 
-@pytest.mark.parametrize("split", ["tune", "holdout", "holdout3"])
+def test_every_split_has_its_file():
+    assert set(FILES) == set(code_persons.SEEDS)
+
+
+@pytest.mark.parametrize("split", sorted(FILES))
 def test_the_committed_file_is_what_the_generator_writes(split):
-    committed = corpus_file.load(CORPORA / f"code-persons-{split.replace('holdout3', 'holdout-3')}.jsonl")
+    committed = corpus_file.load(CORPORA / FILES[split])
     assert committed == code_persons.documents(split)
-    assert (CORPORA / f"code-persons-{split.replace('holdout3', 'holdout-3')}.jsonl").stat().st_size < 300_000
+    assert (CORPORA / FILES[split]).stat().st_size < 300_000
+
+
+def test_the_fourth_held_out_file_stays_small_and_names_every_address_in_ascii():
+    assert (CORPORA / FILES["holdout4"]).stat().st_size < 80_000
+    samples = code_persons.documents("holdout4")
+    assert len({s.entities[0].value for s in samples if s.category == PII}) > 100
+    mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
+    assert mails and all(m.isascii() for m in mails)
+    assert any(not s.entities[0].value.isascii() for s in samples if s.category == PII)
+
+
+def test_letters_lose_their_marks_in_addresses_and_ascii_is_unchanged():
+    assert code_persons._ascii("bērziņš.ólafsdóttir") == "berzins.olafsdottir"
+    assert code_persons._ascii("aysel.aydın") == "aysel.aydin"
+    assert code_persons._ascii("kwame.te-kani") == "kwame.te-kani"
 
 
 def test_the_splits_share_no_name_template_or_tool():
-    pairs = [("tune", "holdout"), ("tune", "holdout3"), ("holdout", "holdout3")]
-    for a, b in pairs:
+    for a, b in combinations(sorted(code_persons.SEEDS), 2):
         for pools in (code_persons.GIVEN, code_persons.SURNAMES, code_persons.TOOLS):
             assert not set(pools[a]) & set(pools[b]), (a, b)
         for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES):
@@ -30,7 +51,7 @@ def test_the_splits_share_no_name_template_or_tool():
 
 
 def test_every_person_document_names_its_person_and_every_clean_one_none():
-    for split in ("tune", "holdout", "holdout3"):
+    for split in code_persons.SEEDS:
         samples = code_persons.documents(split)
         assert {s.category for s in samples} == {PII, CLEAN}
         for s in samples:
