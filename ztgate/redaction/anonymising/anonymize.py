@@ -132,9 +132,10 @@ def _public(text: str, detection: Detection, lists: Sequence[PublicList], person
 
 
 def _in_public_name(text: str, detection: Detection, lists: Sequence[PublicList]) -> bool:
-    """A longer name around the detection is a public person's on a list (``public_figures``)."""
+    """The detection, or a longer name around it, is a public person's on a list (``public_figures``): NER
+    reads "Florence Nightingale" whole as a place, or "Florence" alone."""
     return any(public_list.has(text[a:b])
-               for a, b in enclosing_names(text, detection.start, detection.end)
+               for a, b in ((detection.start, detection.end), *enclosing_names(text, detection.start, detection.end))
                for public_list in lists if "PERSON" in public_list.entity_types and "LOCATION" not in
                public_list.entity_types)
 
