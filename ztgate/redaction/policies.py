@@ -80,7 +80,8 @@ class AllowList(Strict):
     # Regular expressions (Python syntax); a detected value that fully matches one is left as is.
     patterns: tuple[re.Pattern[str], ...] = ()
     # Public lists kept as public knowledge (ztgate/redaction/detection/public/: countries, regions, cities, landmarks,
-    # organisations, public_figures, nationalities, historical, trade_routes, natural_features, products, eponyms),
+    # organisations, public_figures, nationalities, historical, trade_routes, natural_features, products, eponyms,
+    # facilities, product_models, organisation_places),
     # unless the text ties the value to a person (person_ties.py).
     public: tuple[str, ...] = ()
 

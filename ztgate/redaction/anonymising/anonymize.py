@@ -18,7 +18,7 @@ from ztgate.common.errors import PermissionDenied, ZtgateError
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.names.person_ties import ties_to_person
 from ztgate.redaction.detection.overlaps import resolve_overlaps
-from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.public import PublicList, enclosing_names
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import PseudonymTransaction, Vault
@@ -98,10 +98,23 @@ def _without_public(text: str, kept: list[tuple[Detection, ResolvedRule]], lists
                     ) -> list[tuple[Detection, ResolvedRule]]:
     """Drop values on the policy's public lists that the text does not tie to a person; the private persons
     found (names on no list, or tied) are evidence that ties a place or a nationality in their sentence - but
-    not a "person" whose value is a place or an organisation on a list (NER reads "the Roman Empire" as one)."""
+    not a "person" whose value is a place or an organisation on a list (NER reads "the Roman Empire" as one),
+    nor one whose very span another recognizer reads as a public place ("our office in Lyon": one word read
+    both ways, and nothing about a person around it)."""
+    places = [d for d, _ in kept if d.entity_type == "LOCATION" and _public(text, d, lists, ())]
     persons = [d for d, _ in kept if d.entity_type == "PERSON" and not _public(text, d, lists, ())
-               and not _on_any_list(text[d.start:d.end], lists)]
-    return [(d, rule) for d, rule in kept if not _public(text, d, lists, persons)]
+               and not _on_any_list(text[d.start:d.end], lists) and not _read_as_place(text, d, places)]
+    return [(d, rule) for d, rule in kept
+            if not (_public(text, d, lists, persons)
+                    or (d.entity_type == "PERSON" and _read_as_place(text, d, places)
+                        and _public(text, Detection("LOCATION", d.start, d.end, d.score, d.recognizer), lists,
+                                    persons)))]
+
+
+def _read_as_place(text: str, person: Detection, places: Sequence[Detection]) -> bool:
+    """A PERSON whose exact span is read as a public place too, with no title, greeting or relation before it."""
+    return (any(p.start == person.start and p.end == person.end for p in places)
+            and not ties_to_person(text, person))
 
 
 def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
@@ -109,9 +122,22 @@ def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
 
 
 def _public(text: str, detection: Detection, lists: Sequence[PublicList], persons: Sequence[Detection]) -> bool:
+    """On a list for its type, or a place word inside a public figure's full name ("Florence" in "Florence
+    Nightingale": the first name is not a place here), and nothing ties it to a person."""
     return (any(public_list.holds_at(text, detection.start, detection.end, detection.entity_type)
                 for public_list in lists)
-            and not ties_to_person(text, detection, persons))
+            or (detection.entity_type == "LOCATION" and _in_public_name(text, detection, lists))
+            ) and not ties_to_person(text, detection, persons,
+                                     group_places=any(p.preceded_by is not None for p in lists))
+
+
+def _in_public_name(text: str, detection: Detection, lists: Sequence[PublicList]) -> bool:
+    """The detection, or a longer name around it, is a public person's on a list (``public_figures``): NER
+    reads "Florence Nightingale" whole as a place, or "Florence" alone."""
+    return any(public_list.has(text[a:b])
+               for a, b in ((detection.start, detection.end), *enclosing_names(text, detection.start, detection.end))
+               for public_list in lists if "PERSON" in public_list.entity_types and "LOCATION" not in
+               public_list.entity_types)
 
 
 def analyze(text: str, detections: Sequence[Detection], policy: Policy) -> list[Detection]:

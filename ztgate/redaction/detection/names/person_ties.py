@@ -5,7 +5,8 @@ Paris"; "Newton" is a topic in "Newton's laws" and a person in "Mrs Newton calle
 person when any of these hold (each is evidence about a person, not about the shape of the line):
 
 * it was found by a context recognizer (field values, address labels, signatures, "lives in" cues: their
-  findings are about a person by construction);
+  findings are about a person by construction), except a place cued as an organisation's or a group's
+  ("our office in", "our team flew to": ``public/organisation_places``), which the rules below decide;
 * a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line;
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
@@ -15,7 +16,7 @@ person when any of these hold (each is evidence about a person, not about the sh
   landlord") or a self-introduction ("I am", "my name is") is right before it;
 * a LOCATION: a phrase that locates someone ("born in", "lives in", "is from", "moved to":
   ``data/words/person_place_cues.txt``) is right before it, unless its subject is people in general ("how many
-  people live in"), or it is part of an address (a street and number, or a postcode, right before it on its line);
+  people live in") or a group ("our team is moving to"), or it is part of an address (a street and number, or a postcode, right before it on its line);
 * an NRP: it is said of someone ("I am", "she is", "my father is", "as a") right before it.
 """
 
@@ -25,6 +26,7 @@ import re
 from collections.abc import Sequence
 
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
+from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.text_shape import contact_on_line
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
@@ -63,15 +65,19 @@ _SAID_OF = re.compile(
     r"my\s+[a-z]+\s+(?:is|was)|as\s+an?|patient\s+is)\s+(?:an?\s+)?(?:[a-z]+\s+)?$")
 
 
-def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection] = ()) -> bool:
+def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection] = (), *,
+                   group_places: bool = False) -> bool:
     """Whether the text ties the detected value to a person (module doc); ``persons`` are the private persons
-    found in the text (for a place or a nationality in their sentence). Fails closed on odd offsets."""
+    found in the text (for a place or a nationality in their sentence); ``group_places``: the policy keeps
+    places named for an organisation or a group (``organisation_places``), so a cued place after such a cue
+    is decided by the rules below, not tied by construction. Fails closed on odd offsets."""
     start, end = detection.start, detection.end
     if not 0 <= start < end <= len(text):
         return True
-    if detection.recognizer in CONTEXT_RECOGNIZER_NAMES or contact_on_line(text, start, end):
-        return True
     before = text[max(0, start - REACH):start]
+    if contact_on_line(text, start, end) or (
+            detection.recognizer in CONTEXT_RECOGNIZER_NAMES and not (group_places and _group_place(detection, before))):
+        return True
     if _FIELD_LABEL.search(before) or _place_field_line(text, start):
         return True
     kind = detection.entity_type
@@ -86,10 +92,18 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     return True
 
 
+def _group_place(detection: Detection, before: str) -> bool:
+    """A place a cue recognizer found right after an organisation's or a group's cue ("our office in")."""
+    return (detection.recognizer == "CuedPlaceRecognizer" and detection.entity_type == "LOCATION"
+            and organisation_place_cue().search(before) is not None)
+
+
 def _locates_someone(before: str) -> bool:
-    """A residence or origin phrase ends `before`, and its subject is not people in general."""
+    """A residence or origin phrase ends `before`, and its subject is not people in general, nor an
+    organisation or a group ("our team is moving to": ``organisation_places``)."""
     cue = _PLACE_OF_PERSON.search(before)
-    return cue is not None and _GENERIC_SUBJECT.search(before, 0, cue.start()) is None
+    return (cue is not None and _GENERIC_SUBJECT.search(before, 0, cue.start()) is None
+            and organisation_place_cue().search(before) is None)
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？]\s|\n")

@@ -30,6 +30,9 @@ PUBLIC_LISTS: dict[str, str] = {
     "natural_features": "ztgate.redaction.detection.public.natural_features",
     "products": "ztgate.redaction.detection.public.products",
     "eponyms": "ztgate.redaction.detection.public.eponyms",
+    "facilities": "ztgate.redaction.detection.public.facilities",
+    "product_models": "ztgate.redaction.detection.public.product_models",
+    "organisation_places": "ztgate.redaction.detection.public.organisation_places",
 }
 
 
@@ -37,13 +40,18 @@ PUBLIC_LISTS: dict[str, str] = {
 class PublicList:
     """Values of one kind that are public knowledge, stored by ``canonical`` form; ``patterns`` name more of
     them by shape (matched whole against the canonical value: "the Mongol Empire", "the Battle of Hastings"),
-    and ``followed_by`` by the words right after them in the text ("Ohm's law": an eponym)."""
+    ``followed_by`` by the words right after them in the text ("Ohm's law": an eponym), ``preceded_by`` by
+    the words right before them ("our office in Lyon": a place named for an organisation). With
+    ``after_the`` a value or pattern counts only where a definite article opens the name ("the Millau
+    Viaduct": a named facility; "Millau Viaduct Road" or a bare "Mill Bridge" is not read as one)."""
 
     name: str
     entity_types: frozenset[str]
     values: frozenset[str]
     patterns: tuple[re.Pattern[str], ...] = ()
     followed_by: re.Pattern[str] | None = None
+    preceded_by: re.Pattern[str] | None = None
+    after_the: bool = False
 
     def has(self, value: str) -> bool:
         """The value is on the list, whatever the type a recognizer gave it."""
@@ -59,9 +67,23 @@ class PublicList:
         Hastings", "Armada" in "the Spanish Armada")."""
         if entity_type not in self.entity_types:
             return False
+        if self.preceded_by is not None and self.preceded_by.search(text, max(0, start - 60), start) is not None:
+            return True
+        if self.after_the:
+            return any(_the_before(text, a, b) and self.has(text[a:b])
+                       for a, b in ((start, end), *enclosing_names(text, start, end)))
         return self.has(text[start:end]) or (
             self.followed_by is not None and self.followed_by.match(text, end, min(len(text), end + 60)) is not None
         ) or any(self.has(text[a:b]) for a, b in enclosing_names(text, start, end))
+
+
+_THE = re.compile(r"(?i)\bthe\s+$")
+
+
+def _the_before(text: str, start: int, end: int) -> bool:
+    """A definite article opens text[start:end] or stands right before it."""
+    return (text[start:end][:4].casefold() == "the " or
+            _THE.search(text, max(0, start - 5), start) is not None)
 
 
 # Words a public name may hold in lower case between its capitalised words ("Battle of Hastings").
@@ -141,10 +163,12 @@ def canonical(value: str) -> str:
 
 
 def from_lines(name: str, entity_types: frozenset[str], lines: list[str],
-               patterns: tuple[re.Pattern[str], ...] = (), followed_by: re.Pattern[str] | None = None) -> PublicList:
+               patterns: tuple[re.Pattern[str], ...] = (), followed_by: re.Pattern[str] | None = None,
+               *, preceded_by: re.Pattern[str] | None = None, after_the: bool = False) -> PublicList:
     """A list from lines of values ('#' lines and blank lines skipped)."""
     return PublicList(name, entity_types, frozenset(
-        canonical(line) for line in lines if line.strip() and not line.lstrip().startswith("#")), patterns, followed_by)
+        canonical(line) for line in lines if line.strip() and not line.lstrip().startswith("#")), patterns, followed_by,
+        preceded_by, after_the)
 
 
 def heads_pattern(heads: list[str], words_before: int = 3) -> re.Pattern[str]:
