@@ -242,12 +242,13 @@ class Vault:
         key = _key(tenant, session_id)
         # Text and the placeholders it names (odd places), split before taking the lock.
         slices: list[list[str]] = [[text]]
+        named: set[str] = set()
         if "<" in text:
             slices = []
             for piece in _slices(text):
                 slices.append(_PLACEHOLDER_SPLIT.split(piece))
+                named.update(slices[-1][1::2])
                 yield
-        named = {name for parts in slices for name in parts[1::2]}
         with self._lock:
             session = self._session_for_restore(key, session_id)
             if session.surrogates:
@@ -268,9 +269,12 @@ class Vault:
             originals = {p: held[p] for p in named if p in held}  # one lookup per distinct name
         if not originals:
             return text
+        restored = []
         for parts in slices:
             parts[1::2] = [originals.get(name, name) for name in parts[1::2]]
-        return "".join(piece for parts in slices for piece in parts)
+            restored.append("".join(parts))
+            yield
+        return "".join(restored)
 
     def pending_length(self, tenant: str | None, session_id: str, text: str) -> int:
         """How many code points at the end of `text` to hold back from a streamed restore: a placeholder
