@@ -68,8 +68,8 @@ class RedactionServicer(redaction_pb2_grpc.RedactionServicer):
     async def Restore(self, request: redaction_pb2.RestoreRequest,
                       context: grpc.aio.ServicerContext) -> redaction_pb2.RestoreResponse:
         tenant = self._tenant(context, request.tenant)
-        text = await self._service.off_loop(tenant, self._service.restore, request.text,
-                                            session_id=request.session_id, tenant=tenant)
+        text = await self._service.restore_on_loop(request.text, session_id=request.session_id,
+                                                   tenant=tenant)
         return redaction_pb2.RestoreResponse(text=text)
 
     @streaming

@@ -305,12 +305,24 @@ class RedactionService:
 
     def restore(self, text: str, *, session_id: str, tenant: str = "") -> str:
         """The session's pseudonyms put back; NOT_FOUND when the tenant has no such session
-        (CPU-bound: callers on the event loop use `off_loop`)."""
+        (CPU-bound: callers on the event loop use `restore_on_loop`)."""
+        tenant = self._check_restore(text, session_id, tenant)
+        return self.vault.restore(tenant, session_id, text)
+
+    async def restore_on_loop(self, text: str, *, session_id: str, tenant: str = "") -> str:
+        """`restore` on the event loop a slice at a time, within the tenant's share of the worker
+        threads (ThreadLanes.run_on_loop): no tenant's large Restores hold the loop from another's
+        calls, as its threads did (docs/adr/0011)."""
+        tenant = self._check_restore(text, session_id, tenant)
+        return await self.lanes.run_on_loop(tenant or DEFAULT_TENANT,
+                                            self.vault.restore_steps(tenant, session_id, text))
+
+    def _check_restore(self, text: str, session_id: str, tenant: str) -> str:
         tenant = _check_ids(tenant, session_id)
         if not session_id:
             raise InvalidArgument("session_id is required: pseudonyms are restored per session")
         self.check_size(text)
-        return self.vault.restore(tenant, session_id, text)
+        return tenant
 
     def open_stream(self, *, policy: str = "", tenant: str = "", session_id: str = "") -> RedactionStream:
         tenant = _check_ids(tenant, session_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
@@ -60,6 +60,20 @@ class ThreadLanes:
                 self._executor, functools.partial(fn, *args, **kwargs))
             hold(job)
             return await asyncio.shield(job)
+
+    async def run_on_loop(self, tenant: str, steps: Generator[None, None, T]) -> T:
+        """`steps` driven to its end on the event loop, one step per turn of the loop, within the
+        tenant's share (its jobs in threads and here count together). For CPU work in short C calls
+        (a Restore's regex slices): in a thread, each call holds the interpreter lock, and the
+        event loop, which serves every tenant, waited behind a tenant's threads for hundreds of
+        milliseconds at a time; here it serves every other call between two steps."""
+        async with self._slots.slot(tenant, None):
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    return done.value
+                await asyncio.sleep(0)
 
     def close(self) -> None:
         """Stops taking jobs; running ones finish in their threads."""
