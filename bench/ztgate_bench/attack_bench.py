@@ -9,8 +9,10 @@ token of its own. The echo upstream counts what reaches it (bench/ztgate_bench/c
    it, two clients side by side, each one call at a time (so that a stuck Redact cannot hide what
    happens to Generate, nor the reverse).
 2. Attack: for `--duration-s`, every attack kind at once from the attacker (bench/ztgate_bench/
-   attack_load.py `KINDS`, in a process of its own), while the normal tenant makes the same calls,
-   paced over the phase.
+   attack_load.py `KINDS`, in a process of its own with its own event loop, at the lowest CPU priority
+   unless `--attacker-priority` says otherwise: on a deployment the attacker's client runs on its own
+   machine, so its CPU is no part of the gateway's capacity), while the normal tenant makes the same
+   calls, paced over the phase.
 3. After: how long until a normal Generate succeeds again, and whether the normal tenant's Redact
    sessions still restore (a flood of fresh sessions past the attacker's vault quota must not evict
    another tenant's: past its quota a tenant makes way from its own sessions only).
@@ -42,6 +44,7 @@ from ztgate_bench.attack_load import (
     BENCH_KINDS,
     KINDS,
     NORMAL_VALUES,
+    LOWEST_PRIORITY,
     AttackerProcess,
     AttackPlan,
     Call,
@@ -149,6 +152,8 @@ class AttackBench:
     # The part the bench killed on purpose (replica_kill), and when (seconds into the phase).
     killed: str = ""
     killed_at_s: float = 0.0
+    # The attacker process's CPU niceness (19: the lowest priority; 0: the bench's own).
+    attacker_nice: int = 0
     when: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
     def stats(self, phase: str, method: str) -> PhaseStats:
@@ -255,6 +260,12 @@ def _failure_details(result: AttackBench) -> list[str]:
     return [f"- {key}: {detail or '(no message)'}" for key, detail in seen.items()]
 
 
+def _priority(nice: int) -> str:
+    if nice >= LOWEST_PRIORITY:
+        return "the lowest priority: on a deployment the attacker's client has a machine of its own"
+    return "the normal priority: the attacker's client takes the gateway's cores as an equal"
+
+
 def render_report(result: AttackBench, command: str = "ztgate bench attack") -> str:
     """The Markdown report of one run."""
     lines = [
@@ -262,7 +273,9 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         f"{result.when}: tenants `{NORMAL}` and `{ATTACKER}` with verified tokens; "
         f"{'mTLS' if result.mtls else 'plaintext'} behind Envoy; per-tenant rate limit {result.rate_limit}; "
         f"attack phase {result.duration_s:g} s, {len(result.kinds)} kinds at once; "
-        f"{result.calls} normal calls per phase (Generate and Redact side by side, each one at a time).",
+        f"{result.calls} normal calls per phase (Generate and Redact side by side, each one at a time). "
+        f"The attacker's traffic comes from a process of its own with its own event loop, at CPU niceness "
+        f"{result.attacker_nice} ({_priority(result.attacker_nice)}).",
         "",
         "| normal tenant | phase | calls | ok | p50 (ms) | p99 (ms) | errors |",
         "|---|---|---:|---:|---:|---:|---|",
@@ -394,8 +407,10 @@ async def _baseline_rss(parts, gateway: str, token: str, calls: int) -> tuple[No
 
 def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float = DEFAULT_DURATION_S,
         kinds: Sequence[str] = tuple(KINDS), seed: int = 7, logs: Path | None = None,
-        call_timeout_s: float = ATTACK_TIMEOUT_S, recovery_limit_s: float = RECOVERY_LIMIT_S) -> AttackBench:
-    """Starts the parts, runs the phases, stops the parts, reads the upstream's counts."""
+        call_timeout_s: float = ATTACK_TIMEOUT_S, recovery_limit_s: float = RECOVERY_LIMIT_S,
+        attacker_nice: int = LOWEST_PRIORITY) -> AttackBench:
+    """Starts the parts, runs the phases, stops the parts, reads the upstream's counts. The attacker's
+    process runs with its niceness raised by `attacker_nice` (LOWEST_PRIORITY by default, 0: as the bench)."""
     if calls < 1 or duration_s <= RAMP_S:
         raise ValueError(f"calls must be >= 1 and duration_s > {RAMP_S:g}")
     kinds = check_kinds(kinds)
@@ -408,7 +423,7 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        upstream_args=("--canaries", str(values), "--record", str(record)),
                        stop_timeout_s=STOP_TIMEOUT_S,
                        redaction_replicas=2 if "replica_kill" in kinds else 1) as parts, \
-            AttackerProcess() as attacker:
+            AttackerProcess(attacker_nice) as attacker:
         baseline, under, figures, sessions, recovery, rss, exited, killed_at = asyncio.run(_phases(
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
@@ -426,12 +441,40 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        rss_mib=rss, exited=exited,
                        rss_ceiling_mib=memory_ceiling(config.redaction.server, "redaction",
                                                       DEFAULT_MAX_RSS_MIB).max_bytes // MIB,
-                       killed=KILLED_REPLICA if killed_at is not None else "", killed_at_s=killed_at or 0.0)
+                       killed=KILLED_REPLICA if killed_at is not None else "", killed_at_s=killed_at or 0.0,
+                       attacker_nice=attacker.nice or 0)
+
+
+# `--attacker-priority`: the niceness each name gives the attacker's process.
+PRIORITIES = {"normal": 0, "low": LOWEST_PRIORITY}
+
+
+def render_summary(results: Sequence[AttackBench]) -> str:
+    """One line per run of a command that made several (`--each`, `--attacker-priority both`): the
+    normal tenant's p99 alone and under attack, and whether the 2x target was met."""
+    lines = [
+        "| attack kinds | attacker niceness | Generate p99 alone / under attack (ms) | ratio "
+        "| Redact p99 alone / under attack (ms) | ratio | normal calls failed | p99 within 2x |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        kinds = ", ".join(r.kinds) if len(r.kinds) < 4 else f"all {len(r.kinds)}"
+        cells = []
+        for m in METHODS:
+            cells += [f"{_ms(r.stats('baseline', m).p99_ms)} / {_ms(r.stats('attack', m).p99_ms)}",
+                      f"{r.p99_ratio(m):.1f}x"]
+        within = all(r.p99_ratio(m) <= P99_FACTOR for m in METHODS)
+        lines.append(f"| {kinds} | {r.attacker_nice} | {' | '.join(cells)} | {r.normal_failures} | "
+                     f"{'met' if within else 'NOT met'} |")
+    return "\n".join(lines) + "\n"
 
 
 def main(args: argparse.Namespace) -> int:
-    """`ztgate bench attack [--config FILE] [--calls N] [--duration-s S] [--attacks K,K] [--seed N]
-    [--out FILE.json]`; exit 1 if a target is missed."""
+    """`ztgate bench attack [--config FILE] [--calls N] [--duration-s S] [--attacks K,K] [--each]
+    [--attacker-priority low|normal|both] [--seed N] [--out FILE.json]`; exit 1 if a target is missed.
+
+    `--each` runs every kind chosen alone, one suite each, to tell which one does the damage;
+    `--attacker-priority both` runs each at normal priority and then at the lowest, side by side."""
     from ztgate.config import load_config
 
     calls = getattr(args, "calls", None) or DEFAULT_CALLS
@@ -440,14 +483,26 @@ def main(args: argparse.Namespace) -> int:
     kinds = check_kinds([k.strip() for k in chosen.split(",") if k.strip()]) if chosen else tuple(KINDS)
     seed = getattr(args, "seed", None)
     seed = 7 if seed is None else seed
-    print(f"starting redaction, a recording echo upstream and Envoy (tokens on); {calls} normal calls per "
-          f"phase, {len(kinds)} attack kinds for {duration_s:g} s ...", file=sys.stderr, flush=True)
+    priority = getattr(args, "attacker_priority", None) or "low"
+    nices = list(PRIORITIES.items()) if priority == "both" else [(priority, PRIORITIES[priority])]
+    groups = [(kind,) for kind in kinds] if getattr(args, "each", False) else [kinds]
     config = load_config(getattr(args, "config", None))
-    result = run(config, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed)
-    command = (f"ztgate bench attack --calls {calls} --duration-s {duration_s:g}"
-               f"{' --attacks ' + ','.join(kinds) if chosen else ''}")
-    print(render_report(result, command))
+    results = []
+    for group in groups:
+        for name, nice in nices:
+            print(f"starting redaction, a recording echo upstream and Envoy (tokens on); {calls} normal calls "
+                  f"per phase, {len(group)} attack kinds for {duration_s:g} s, the attacker at {name} CPU "
+                  f"priority (niceness +{nice}) ...", file=sys.stderr, flush=True)
+            result = run(config, calls=calls, duration_s=duration_s, kinds=group, seed=seed, attacker_nice=nice)
+            some = chosen or len(groups) > 1
+            command = (f"ztgate bench attack --calls {calls} --duration-s {duration_s:g}"
+                       f"{' --attacks ' + ','.join(group) if some else ''} --attacker-priority {name}")
+            print(render_report(result, command), flush=True)
+            results.append(result)
+    if len(results) > 1:
+        print(render_summary(results))
     out = getattr(args, "out", None)
     if out:
-        Path(out).write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
-    return 0 if result.targets_met else 1
+        data = results[0].to_json() if len(results) == 1 else {"runs": [r.to_json() for r in results]}
+        Path(out).write_text(json.dumps(data, indent=2, default=str) + "\n")
+    return 0 if all(r.targets_met for r in results) else 1

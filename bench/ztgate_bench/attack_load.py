@@ -6,7 +6,8 @@
 - `run_attacks`: the hostile tenant: one bounded loop per attack kind (`KINDS`), all at once, each
   call with a deadline, until the phase ends. It runs in a process of its own (`AttackerProcess`), so
   that building and sending megabytes never shares an event loop (or a GIL) with the timing of the
-  normal tenant's calls.
+  normal tenant's calls, and by default at the lowest CPU priority (niceness 19): on a deployment the
+  attacker's client runs on a machine of its own, and its CPU is no part of the gateway's capacity.
 
 Every attack names the victim tenant in its request body (`tenant`): through the gateway only the
 verified token's tenant counts, so this must change nothing. Figures are counts and durations; no
@@ -19,6 +20,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 import concurrent.futures
 import multiprocessing
+import os
 import time
 import urllib.error
 import urllib.request
@@ -571,18 +573,34 @@ def run_attacks(plan: AttackPlan) -> dict[str, KindFigures]:
     return asyncio.run(_attack(plan))
 
 
-def _ready() -> bool:
-    return True
+def _lower_priority(nice: int) -> None:
+    """The attacker process's first act: its CPU niceness raised by `nice` (0: the bench's own)."""
+    if nice:
+        os.nice(nice)
+
+
+def _ready() -> int:
+    """The attacker process's niceness (and its imports done)."""
+    return os.nice(0)
+
+
+# The attacker's default niceness: the lowest CPU priority there is. On a deployment the attacker's
+# client is on a machine of its own; on the bench's shared cores it must not take the gateway's CPU.
+LOWEST_PRIORITY = 19
 
 
 class AttackerProcess:
-    """A process of its own for the attacker (spawned: nothing of the caller's gRPC state is forked)."""
+    """A process of its own for the attacker, with its own event loop (spawned: nothing of the caller's
+    gRPC state is forked), its niceness raised by `nice` (LOWEST_PRIORITY: the lowest; 0: as the bench)."""
 
-    def __init__(self) -> None:
-        self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    def __init__(self, nice: int = LOWEST_PRIORITY) -> None:
+        self._pool = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority, initargs=(nice,))
+        # The niceness the attacker process runs at (read from it once started).
+        self.nice: int | None = None
 
     def __enter__(self) -> AttackerProcess:
-        self._pool.submit(_ready).result(timeout=120)  # imports done before the phase starts
+        self.nice = self._pool.submit(_ready).result(timeout=120)  # imports done before the phase starts
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -13,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ztgate_bench import attack_inputs as inputs
-from ztgate_bench.attack_bench import AttackBench, phase_stats, render_report
+from ztgate_bench.attack_bench import AttackBench, phase_stats, render_report, render_summary
 from ztgate_bench.attack_load import (
     BENCH_KINDS,
     KINDS,
+    LOWEST_PRIORITY,
+    AttackerProcess,
     NORMAL_PROMPT,
     NORMAL_VALUES,
     Call,
@@ -305,11 +307,63 @@ def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, 
     code = cli.main(["bench", "attack", "--calls", "3", "--duration-s", "2.5", "--attacks",
                      "cancelled, stream_32k", "--seed", "0", "--out", str(out)])
     assert code == 0
-    assert seen == {"calls": 3, "duration_s": 2.5, "kinds": ("stream_32k", "cancelled"), "seed": 0}
+    # The attacker's process at the lowest CPU priority unless asked otherwise.
+    assert seen == {"calls": 3, "duration_s": 2.5, "kinds": ("stream_32k", "cancelled"), "seed": 0,
+                    "attacker_nice": 19}
     assert json.loads(out.read_text())["summary"]["targets"]["no canary reaches the upstream"] is True
     assert "--attacks stream_32k,cancelled" in capsys.readouterr().out
     monkeypatch.setattr(attack_bench, "run", lambda config, **kwargs: _bench(hits=1))
     assert cli.main(["bench", "attack", "--calls", "3"]) == 1  # a missed target fails the command
+
+
+def test_each_and_both_priorities_run_every_kind_alone_at_each_priority(monkeypatch, tmp_path: Path,
+                                                                        capsys) -> None:
+    from ztgate import cli
+    from ztgate_bench import attack_bench
+
+    runs = []
+
+    def fake_run(config, **kwargs):
+        runs.append((kwargs["kinds"], kwargs["attacker_nice"]))
+        result = _bench()
+        result.kinds, result.attacker_nice = kwargs["kinds"], kwargs["attacker_nice"]
+        return result
+
+    monkeypatch.setattr(attack_bench, "run", fake_run)
+    out = tmp_path / "attack.json"
+    code = cli.main(["bench", "attack", "--calls", "3", "--attacks", "cancelled,stream_32k", "--each",
+                     "--attacker-priority", "both", "--out", str(out)])
+    assert code == 0
+    # Each kind alone, at normal priority and then at the lowest, a suite each.
+    assert runs == [(("stream_32k",), 0), (("stream_32k",), 19), (("cancelled",), 0), (("cancelled",), 19)]
+    printed = capsys.readouterr().out
+    assert "--attacks cancelled --attacker-priority low" in printed
+    assert "| cancelled | 19 | 10.0 / 15.0 | 1.5x |" in printed  # the summary, a line per run
+    assert len(json.loads(out.read_text())["runs"]) == 4
+
+
+def test_summary_says_per_run_whether_the_p99_stayed_within_2x() -> None:
+    slow = _bench(under=[Call("Generate", "OK", 25.0), Call("Redact", "OK", 15.0)])
+    lines = render_summary([_bench(), slow]).splitlines()
+    assert lines[2].endswith("| 0 | met |") and lines[3].endswith("| 0 | NOT met |")
+    assert "| 2.5x |" in lines[3]
+
+
+def test_the_report_names_the_attackers_priority() -> None:
+    result = _bench()
+    result.attacker_nice = LOWEST_PRIORITY
+    assert "at CPU niceness 19 (the lowest priority" in render_report(result)
+    result.attacker_nice = 0
+    assert "at CPU niceness 0 (the normal priority" in render_report(result)
+
+
+def test_the_attacker_process_runs_at_the_niceness_asked_for() -> None:
+    """A real spawned process (one: spawning takes seconds on a loaded machine): its niceness read back."""
+    import os
+
+    own = os.nice(0)
+    with AttackerProcess(5) as attacker:
+        assert attacker.nice == min(own + 5, LOWEST_PRIORITY)
 
 
 def test_report_quotes_the_first_status_message_per_failing_status() -> None:
