@@ -89,6 +89,54 @@ KILLED_REPLICA = "redaction-2"
 KILL_AT = 1 / 3
 
 
+def cpu_seconds(pid: int, *, tree: bool = True) -> float:
+    """CPU time (user and system) of a process, with `tree` that of its live descendants too and of
+    the children it has reaped (Linux /proc); 0.0 for a process gone."""
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+        if not tree:
+            break
+        if current == pid:
+            total += int(fields[13]) + int(fields[14])  # cutime, cstime: its reaped children
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            tasks = []
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack += [int(child) for child in children.read().split()]
+            except OSError:
+                pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """Cores each process (tree) used over a span: `start()`, then `stop()` gives name -> cores."""
+
+    def __init__(self, pids: dict[str, int], own: dict[str, int] | None = None) -> None:
+        self.pids, self.own = pids, own or {}  # `own`: counted without their descendants
+
+    def _read(self) -> dict[str, float]:
+        return {**{name: cpu_seconds(pid) for name, pid in self.pids.items()},
+                **{name: cpu_seconds(pid, tree=False) for name, pid in self.own.items()}}
+
+    def start(self) -> None:
+        self._started, self._at = self._read(), time.monotonic()
+
+    def stop(self) -> dict[str, float]:
+        wall = max(time.monotonic() - self._at, 1e-9)
+        return {name: round(max(0.0, used - self._started.get(name, 0.0)) / wall, 3)
+                for name, used in self._read().items()}
+
+
 async def sample_rss(pids: dict[str, int], peaks: dict[str, int], stop: asyncio.Event) -> None:
     """Each part's highest RSS in MiB into `peaks` until `stop` (a part gone is skipped)."""
     while True:
@@ -154,6 +202,9 @@ class AttackBench:
     killed_at_s: float = 0.0
     # The attacker process's CPU niceness (19: the lowest priority; 0: the bench's own).
     attacker_nice: int = 0
+    # Cores each part used, with its children (the analysis workers), and the two clients: with the
+    # normal tenant alone ("before") and under attack ("during").
+    cpu_cores: dict[str, dict[str, float]] = field(default_factory=dict)
     when: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
     def stats(self, phase: str, method: str) -> PhaseStats:
@@ -322,6 +373,9 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         *(f"| {name} | {peaks.get('before', 0)} | {peaks.get('during', 0)} |"
           for name, peaks in result.rss_mib.items()),
         "",
+        *(["", "| process | cores used, normal tenant alone | cores used under attack |", "|---|---:|---:|",
+            *(f"| {name} | {cores.get('before', 0):.2f} | {cores.get('during', 0):.2f} |"
+              for name, cores in result.cpu_cores.items()), ""] if result.cpu_cores else []),
         f"The redaction service's RSS ceiling: {result.rss_ceiling_mib} MiB (redaction.server.max_rss_mib). "
         f"Parts not running at the end: {', '.join(result.exited) or 'none'}"
         + (f"; {result.killed} was SIGKILLed by the bench {result.killed_at_s:.1f} s into the attack."
@@ -351,7 +405,11 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
                   seed: int, call_timeout_s: float, recovery_limit_s: float) -> tuple:
     gateway, token = parts.gateway, parts.tokens[NORMAL]
     await _normal_phase(gateway, token, WARMUP_CALLS)
+    cpu = CpuMeter(parts.pids, own={"normal tenant's client (the bench)": os.getpid(),
+                                    "attacker's client": attacker.pid or 0})
+    cpu.start()
     baseline, before = await _baseline_rss(parts, gateway, token, calls)
+    cpu_before = cpu.stop()
     plan = AttackPlan(gateway=gateway, token=parts.tokens[ATTACKER],
                       kinds=tuple(k for k in kinds if k not in BENCH_KINDS), duration_s=duration_s,
                       call_timeout_s=call_timeout_s, seed=seed, victim_tenant=NORMAL,
@@ -360,11 +418,13 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
     stop = asyncio.Event()
     sampler = asyncio.ensure_future(sample_rss(parts.pids, during, stop))
     started = time.monotonic()
+    cpu.start()
     attack = asyncio.ensure_future(attacker.run(plan))
     kill = asyncio.ensure_future(_kill_replica(parts.pids, RAMP_S + (duration_s - RAMP_S) * KILL_AT)
                                  if "replica_kill" in kinds else asyncio.sleep(0, None))
     await asyncio.sleep(RAMP_S)
     under = await _normal_phase(gateway, token, calls, span_s=duration_s - RAMP_S, until=started + duration_s)
+    cpu_during = cpu.stop()
     figures = await attack
     killed_at = await kill
     stop.set()
@@ -380,7 +440,8 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
     rss = {name: {"before": before.get(name, 0), "during": during.get(name, 0)} for name in parts.pids}
     exited = [name for name, pid in parts.pids.items()
               if not alive(pid) and not (name == KILLED_REPLICA and killed_at is not None)]
-    return baseline.calls, under.calls, figures, dict(sessions), recovery, rss, exited, killed_at
+    cores = {name: {"before": cpu_before.get(name, 0.0), "during": cpu_during.get(name, 0.0)} for name in cpu_before}
+    return baseline.calls, under.calls, figures, dict(sessions), recovery, rss, exited, killed_at, cores
 
 
 async def _kill_replica(pids: dict[str, int], after_s: float) -> float | None:
@@ -424,7 +485,7 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        stop_timeout_s=STOP_TIMEOUT_S,
                        redaction_replicas=2 if "replica_kill" in kinds else 1) as parts, \
             AttackerProcess(attacker_nice) as attacker:
-        baseline, under, figures, sessions, recovery, rss, exited, killed_at = asyncio.run(_phases(
+        baseline, under, figures, sessions, recovery, rss, exited, killed_at, cores = asyncio.run(_phases(
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
     upstream = json.loads(record.read_text()) if record.is_file() else None
@@ -442,7 +503,7 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        rss_ceiling_mib=memory_ceiling(config.redaction.server, "redaction",
                                                       DEFAULT_MAX_RSS_MIB).max_bytes // MIB,
                        killed=KILLED_REPLICA if killed_at is not None else "", killed_at_s=killed_at or 0.0,
-                       attacker_nice=attacker.nice or 0)
+                       attacker_nice=attacker.nice or 0, cpu_cores=cores)
 
 
 # `--attacker-priority`: the niceness each name gives the attacker's process.

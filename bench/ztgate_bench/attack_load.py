@@ -579,9 +579,9 @@ def _lower_priority(nice: int) -> None:
         os.nice(nice)
 
 
-def _ready() -> int:
-    """The attacker process's niceness (and its imports done)."""
-    return os.nice(0)
+def _ready() -> tuple[int, int]:
+    """The attacker process's niceness and id (and its imports done)."""
+    return os.nice(0), os.getpid()
 
 
 # The attacker's default niceness: the lowest CPU priority there is. On a deployment the attacker's
@@ -596,11 +596,13 @@ class AttackerProcess:
     def __init__(self, nice: int = LOWEST_PRIORITY) -> None:
         self._pool = concurrent.futures.ProcessPoolExecutor(
             1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority, initargs=(nice,))
-        # The niceness the attacker process runs at (read from it once started).
+        # The niceness the attacker process runs at and its id (read from it once started).
         self.nice: int | None = None
+        self.pid: int | None = None
 
     def __enter__(self) -> AttackerProcess:
-        self.nice = self._pool.submit(_ready).result(timeout=120)  # imports done before the phase starts
+        # imports done before the phase starts
+        self.nice, self.pid = self._pool.submit(_ready).result(timeout=120)
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -416,3 +416,29 @@ async def test_rss_sampling_keeps_each_live_parts_peak_and_skips_a_part_gone() -
     stop.set()
     await sampler
     assert 10 < peaks["me"] < 64 * 1024 and "gone" not in peaks
+
+
+def test_cpu_meter_counts_a_busy_child_in_its_parents_tree_and_not_an_idle_one() -> None:
+    """Real processes: a child spinning for a while shows in its parent's tree, not in the parent alone."""
+    import os
+    import subprocess
+    import sys
+
+    from ztgate_bench.attack_bench import CpuMeter, cpu_seconds
+
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               "child = subprocess.Popen([sys.executable, '-c', 'import time\\n"
+                               "end = time.time() + 0.6\\nwhile time.time() < end: pass'])\n"
+                               "time.sleep(3); child.wait()"])
+    try:
+        meter = CpuMeter({"tree": parent.pid}, own={"alone": parent.pid})
+        meter.start()
+        import time
+        time.sleep(1.5)
+        cores = meter.stop()
+        assert cores["tree"] > 0.2 and cores["alone"] < 0.1
+    finally:
+        parent.kill()
+        parent.wait()
+    assert cpu_seconds(parent.pid) == 0.0  # gone: nothing
+    assert cpu_seconds(os.getpid(), tree=False) > 0
