@@ -13,13 +13,23 @@ import asyncio
 import statistics
 import time
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
-from ztgate.redaction.vault import PLACEHOLDER_RE, Vault, _key
+from ztgate.redaction import vault as vault_module
+from ztgate.redaction.vault import (
+    _PLACEHOLDER_SPLIT,
+    PLACEHOLDER_RE,
+    SessionUnknownError,
+    Vault,
+    _key,
+    _split_placeholders,
+)
 from tests.unit.redaction.pattern_service import TEST_POLICIES, ScannerPool, scanner  # noqa: F401
 
 EMAIL = "jane.doe@example.com"
@@ -114,3 +124,58 @@ def test_generated_texts_restore_exactly_as_one_regex_substitution_would(pieces:
     text = "".join(pieces)
     expected = PLACEHOLDER_RE.sub(lambda m: originals.get(m.group(0), m.group(0)), text)
     assert vault.restore("t", "s", text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(PLACEHOLDERS | st.text(alphabet="<>_A1 x", max_size=8), max_size=30),
+       piece=st.integers(1, 12))
+def test_restores_pieces_are_the_whole_texts_split_however_small(pieces: list[str], piece: int) -> None:
+    """Cut before a "<" only: no placeholder is ever split, and the pieces, merged, are exactly the
+    one regex split of the whole text (so Restore restores the same)."""
+    text = "".join(pieces)
+    split = _split_placeholders(text, piece)
+    assert "".join("".join(parts) for parts in split) == text
+    merged = split[0]
+    for parts in split[1:]:
+        merged = merged[:-1] + [merged[-1] + parts[0]] + parts[1:]
+    assert merged == _PLACEHOLDER_SPLIT.split(text)
+
+
+class RecordingSplit:
+    """Records what crossed into the regex: the length of each text Restore's split was given
+    (a recorder around the real pattern, which still does the splitting)."""
+
+    def __init__(self) -> None:
+        self.lengths: list[int] = []
+
+    def split(self, text: str) -> list[str]:
+        self.lengths.append(len(text))
+        return _PLACEHOLDER_SPLIT.split(text)
+
+
+def test_a_large_restore_splits_in_pieces_so_no_c_call_holds_the_interpreter_lock_long(monkeypatch) -> None:
+    """A Restore runs in a worker thread beside the event loop that serves every tenant, and a C
+    call keeps the interpreter lock until it returns: 1 MiB of placeholders goes to the regex in
+    pieces of RESTORE_PIECE (plus at most the placeholder a cut waits for), restored exactly."""
+    recorder = RecordingSplit()
+    monkeypatch.setattr(vault_module, "_PLACEHOLDER_SPLIT", recorder)
+    vault = Vault()
+    with vault.transaction("t", "s") as txn:
+        placeholder = txn.placeholder_for("EMAIL_ADDRESS", EMAIL)
+    big = f"{placeholder} " * (MIB // (len(placeholder) + 1))
+    restored = vault.restore("t", "s", big)
+    assert restored == big.replace(placeholder, EMAIL)
+    assert len(recorder.lengths) >= MIB // vault_module.RESTORE_PIECE
+    assert max(recorder.lengths) <= vault_module.RESTORE_PIECE + len(placeholder) + 1
+    assert sum(recorder.lengths) == len(big)
+
+
+def test_a_restore_on_a_session_the_tenant_lacks_is_refused_before_any_pass_over_the_text(monkeypatch) -> None:
+    recorder = RecordingSplit()
+    monkeypatch.setattr(vault_module, "_PLACEHOLDER_SPLIT", recorder)
+    vault = Vault()
+    with vault.transaction("owner", "s") as txn:
+        placeholder = txn.placeholder_for("EMAIL_ADDRESS", EMAIL)
+    with pytest.raises(SessionUnknownError):
+        vault.restore("someone-else", "s", f"{placeholder} " * 1000)
+    assert recorder.lengths == []
