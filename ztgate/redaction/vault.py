@@ -442,6 +442,8 @@ def _split_placeholders(text: str, piece: int | None = None) -> list[list[str]]:
     """`text` as pieces of `_PLACEHOLDER_SPLIT.split` (text, placeholder, text, ...), cut before a
     "<" at least `piece` (default RESTORE_PIECE) code points apart: joined in order, the pieces
     are the text."""
+    if "<" not in text:
+        return [[text]]
     piece = piece or RESTORE_PIECE
     pieces, start, end_of_text = [], 0, len(text)
     while True:
