@@ -42,6 +42,7 @@ from pathlib import Path
 
 from ztgate_bench.attack_load import (
     BENCH_KINDS,
+    DEFAULT_KINDS,
     KINDS,
     NORMAL_VALUES,
     LOWEST_PRIORITY,
@@ -467,7 +468,7 @@ async def _baseline_rss(parts, gateway: str, token: str, calls: int) -> tuple[No
 
 
 def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float = DEFAULT_DURATION_S,
-        kinds: Sequence[str] = tuple(KINDS), seed: int = 7, logs: Path | None = None,
+        kinds: Sequence[str] = DEFAULT_KINDS, seed: int = 7, logs: Path | None = None,
         call_timeout_s: float = ATTACK_TIMEOUT_S, recovery_limit_s: float = RECOVERY_LIMIT_S,
         attacker_nice: int = LOWEST_PRIORITY) -> AttackBench:
     """Starts the parts, runs the phases, stops the parts, reads the upstream's counts. The attacker's
@@ -541,7 +542,7 @@ def main(args: argparse.Namespace) -> int:
     calls = getattr(args, "calls", None) or DEFAULT_CALLS
     duration_s = getattr(args, "duration_s", None) or DEFAULT_DURATION_S
     chosen = getattr(args, "attacks", None)
-    kinds = check_kinds([k.strip() for k in chosen.split(",") if k.strip()]) if chosen else tuple(KINDS)
+    kinds = check_kinds([k.strip() for k in chosen.split(",") if k.strip()]) if chosen else DEFAULT_KINDS
     seed = getattr(args, "seed", None)
     seed = 7 if seed is None else seed
     priority = getattr(args, "attacker_priority", None) or "low"

@@ -494,7 +494,10 @@ async def _bench_acts(a: _Attacker, f: KindFigures, n: int) -> None:
 
 
 # Kinds the bench carries out itself rather than the attacker (no worker of the attacker's).
-BENCH_KINDS = frozenset({"replica_kill"})
+BENCH_KINDS = frozenset({"replica_kill", "none"})
+# The control (`--attacks none`): no attack at all, so the two phases differ only by the machine's own
+# noise (other jobs on shared cores); never part of the default, every real kind.
+CONTROL_KIND = "none"
 
 KINDS: dict[str, Kind] = {
     "stream_32k": Kind('RedactStream: a canary chunk, then the 32 KB chunk "1-" * 16000 + "a"', 1, 100, _stream_32k),
@@ -525,7 +528,11 @@ KINDS: dict[str, Kind] = {
                           "once (limits.max_prompt_bytes)", 2, 1000, _large_prompts),
     "replica_kill": Kind("the bench SIGKILLs the second of two redaction replicas a third into the phase", 0, 0,
                          _bench_acts),
+    CONTROL_KIND: Kind("the control: nothing is sent (the two phases differ by the machine's own noise)", 0, 0,
+                       _bench_acts),
 }
+# What the bench runs unless told: every attack kind, not the control.
+DEFAULT_KINDS = tuple(kind for kind in KINDS if kind != CONTROL_KIND)
 
 
 def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -556,6 +563,9 @@ async def _attack(plan: AttackPlan) -> dict[str, KindFigures]:
 
     tasks = [asyncio.ensure_future(worker(kind)) for kind in plan.kinds
              for _ in range(KINDS[kind].concurrency)]
+    if not tasks:  # nothing of the attacker's to send (the control, or the bench's own acts only)
+        await asyncio.sleep(plan.duration_s)
+        return figures
     try:
         # Every call has its deadline; this bounds the phase even if one does not keep it.
         await asyncio.wait(tasks, timeout=plan.duration_s + plan.call_timeout_s + 5.0)

@@ -81,7 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="attack: seconds the attack phase lasts (default 30); failover: seconds of the "
                         "baseline and of the watch after each fault, the slowed primary held 3x (default 20)")
     p.add_argument("--attacks", metavar="KIND,KIND",
-                   help="attack: only these attack kinds (default all; the report lists them)")
+                   help="attack: only these attack kinds (default all; the report lists them; `none`: a control "
+                        "with no attack)")
     p.add_argument("--each", action="store_true",
                    help="attack: run each chosen kind alone, a suite each, and sum up the normal tenant's "
                         "p99 per kind")

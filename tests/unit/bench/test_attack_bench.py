@@ -419,26 +419,47 @@ async def test_rss_sampling_keeps_each_live_parts_peak_and_skips_a_part_gone() -
 
 
 def test_cpu_meter_counts_a_busy_child_in_its_parents_tree_and_not_an_idle_one() -> None:
-    """Real processes: a child spinning for a while shows in its parent's tree, not in the parent alone."""
+    """Real processes: a child spinning shows in its (sleeping) parent's tree, not in the parent alone."""
     import os
     import subprocess
     import sys
+    import time
 
     from ztgate_bench.attack_bench import CpuMeter, cpu_seconds
 
     parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
                                "child = subprocess.Popen([sys.executable, '-c', 'import time\\n"
-                               "end = time.time() + 0.6\\nwhile time.time() < end: pass'])\n"
-                               "time.sleep(3); child.wait()"])
+                               "end = time.time() + 8\\nwhile time.time() < end: pass'])\n"
+                               "time.sleep(10); child.kill()"])
     try:
+        deadline = time.monotonic() + 20
+        while cpu_seconds(parent.pid) - cpu_seconds(parent.pid, tree=False) < 0.05:  # the child spins
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         meter = CpuMeter({"tree": parent.pid}, own={"alone": parent.pid})
         meter.start()
-        import time
-        time.sleep(1.5)
+        time.sleep(1.0)
         cores = meter.stop()
-        assert cores["tree"] > 0.2 and cores["alone"] < 0.1
+        assert cores["tree"] > 0.2 and cores["alone"] < 0.1, cores
     finally:
+        children = [int(pid) for task in os.listdir(f"/proc/{parent.pid}/task")
+                    for pid in open(f"/proc/{parent.pid}/task/{task}/children").read().split()]
+        for child in children:  # the spinning child too, not left to spin out its 8 s
+            os.kill(child, 9)
         parent.kill()
         parent.wait()
     assert cpu_seconds(parent.pid) == 0.0  # gone: nothing
     assert cpu_seconds(os.getpid(), tree=False) > 0
+
+
+def test_the_control_kind_sends_nothing_and_is_never_a_default() -> None:
+    from ztgate_bench.attack_load import CONTROL_KIND, DEFAULT_KINDS, AttackPlan, run_attacks
+
+    assert CONTROL_KIND in BENCH_KINDS and CONTROL_KIND not in DEFAULT_KINDS
+    assert set(DEFAULT_KINDS) == set(KINDS) - {CONTROL_KIND}
+    assert check_kinds([CONTROL_KIND]) == (CONTROL_KIND,)
+    # The attacker with nothing to send (the control, or replica_kill alone) waits out the phase:
+    # no call, no address dialled (this one is closed).
+    plan = AttackPlan(gateway="127.0.0.1:9", token="t", kinds=(), duration_s=0.05, call_timeout_s=1.0,
+                      seed=7, victim_tenant="normal")
+    assert run_attacks(plan) == {}
