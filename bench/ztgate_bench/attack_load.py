@@ -601,9 +601,10 @@ LOWEST_PRIORITY = 19
 
 class AttackerProcess:
     """A process of its own for the attacker, with its own event loop (spawned: nothing of the caller's
-    gRPC state is forked), its niceness raised by `nice` (LOWEST_PRIORITY: the lowest; 0: as the bench)."""
+    gRPC state is forked), its niceness raised by `nice` (0: as the caller; the bench passes
+    LOWEST_PRIORITY unless told otherwise)."""
 
-    def __init__(self, nice: int = LOWEST_PRIORITY) -> None:
+    def __init__(self, nice: int = 0) -> None:
         self._pool = concurrent.futures.ProcessPoolExecutor(
             1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority, initargs=(nice,))
         # The niceness the attacker process runs at and its id (read from it once started).
