@@ -9,8 +9,10 @@ token of its own. The echo upstream counts what reaches it (bench/ztgate_bench/c
    it, two clients side by side, each one call at a time (so that a stuck Redact cannot hide what
    happens to Generate, nor the reverse).
 2. Attack: for `--duration-s`, every attack kind at once from the attacker (bench/ztgate_bench/
-   attack_load.py `KINDS`, in a process of its own), while the normal tenant makes the same calls,
-   paced over the phase.
+   attack_load.py `KINDS`, in a process of its own with its own event loop, at the lowest CPU priority
+   unless `--attacker-priority` says otherwise: on a deployment the attacker's client runs on its own
+   machine, so its CPU is no part of the gateway's capacity), while the normal tenant makes the same
+   calls, paced over the phase.
 3. After: how long until a normal Generate succeeds again, and whether the normal tenant's Redact
    sessions still restore (a flood of fresh sessions past the attacker's vault quota must not evict
    another tenant's: past its quota a tenant makes way from its own sessions only).
@@ -40,8 +42,10 @@ from pathlib import Path
 
 from ztgate_bench.attack_load import (
     BENCH_KINDS,
+    DEFAULT_KINDS,
     KINDS,
     NORMAL_VALUES,
+    LOWEST_PRIORITY,
     AttackerProcess,
     AttackPlan,
     Call,
@@ -84,6 +88,54 @@ RSS_INTERVAL_S = 0.1
 # The replica `replica_kill` takes away (the second of two), and when: this share into the phase.
 KILLED_REPLICA = "redaction-2"
 KILL_AT = 1 / 3
+
+
+def cpu_seconds(pid: int, *, tree: bool = True) -> float:
+    """CPU time (user and system) of a process, with `tree` that of its live descendants too and of
+    the children it has reaped (Linux /proc); 0.0 for a process gone."""
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+        if not tree:
+            break
+        if current == pid:
+            total += int(fields[13]) + int(fields[14])  # cutime, cstime: its reaped children
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            tasks = []
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    stack += [int(child) for child in children.read().split()]
+            except OSError:
+                pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """Cores each process (tree) used over a span: `start()`, then `stop()` gives name -> cores."""
+
+    def __init__(self, pids: dict[str, int], own: dict[str, int] | None = None) -> None:
+        self.pids, self.own = pids, own or {}  # `own`: counted without their descendants
+
+    def _read(self) -> dict[str, float]:
+        return {**{name: cpu_seconds(pid) for name, pid in self.pids.items()},
+                **{name: cpu_seconds(pid, tree=False) for name, pid in self.own.items()}}
+
+    def start(self) -> None:
+        self._started, self._at = self._read(), time.monotonic()
+
+    def stop(self) -> dict[str, float]:
+        wall = max(time.monotonic() - self._at, 1e-9)
+        return {name: round(max(0.0, used - self._started.get(name, 0.0)) / wall, 3)
+                for name, used in self._read().items()}
 
 
 async def sample_rss(pids: dict[str, int], peaks: dict[str, int], stop: asyncio.Event) -> None:
@@ -149,6 +201,11 @@ class AttackBench:
     # The part the bench killed on purpose (replica_kill), and when (seconds into the phase).
     killed: str = ""
     killed_at_s: float = 0.0
+    # The attacker process's CPU niceness (19: the lowest priority; 0: the bench's own).
+    attacker_nice: int = 0
+    # Cores each part used, with its children (the analysis workers), and the two clients: with the
+    # normal tenant alone ("before") and under attack ("during").
+    cpu_cores: dict[str, dict[str, float]] = field(default_factory=dict)
     when: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
 
     def stats(self, phase: str, method: str) -> PhaseStats:
@@ -255,6 +312,12 @@ def _failure_details(result: AttackBench) -> list[str]:
     return [f"- {key}: {detail or '(no message)'}" for key, detail in seen.items()]
 
 
+def _priority(nice: int) -> str:
+    if nice >= LOWEST_PRIORITY:
+        return "the lowest priority: on a deployment the attacker's client has a machine of its own"
+    return "the normal priority: the attacker's client takes the gateway's cores as an equal"
+
+
 def render_report(result: AttackBench, command: str = "ztgate bench attack") -> str:
     """The Markdown report of one run."""
     lines = [
@@ -262,7 +325,9 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         f"{result.when}: tenants `{NORMAL}` and `{ATTACKER}` with verified tokens; "
         f"{'mTLS' if result.mtls else 'plaintext'} behind Envoy; per-tenant rate limit {result.rate_limit}; "
         f"attack phase {result.duration_s:g} s, {len(result.kinds)} kinds at once; "
-        f"{result.calls} normal calls per phase (Generate and Redact side by side, each one at a time).",
+        f"{result.calls} normal calls per phase (Generate and Redact side by side, each one at a time). "
+        f"The attacker's traffic comes from a process of its own with its own event loop, at CPU niceness "
+        f"{result.attacker_nice} ({_priority(result.attacker_nice)}).",
         "",
         "| normal tenant | phase | calls | ok | p50 (ms) | p99 (ms) | errors |",
         "|---|---|---:|---:|---:|---:|---|",
@@ -309,6 +374,9 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         *(f"| {name} | {peaks.get('before', 0)} | {peaks.get('during', 0)} |"
           for name, peaks in result.rss_mib.items()),
         "",
+        *(["", "| process | cores used, normal tenant alone | cores used under attack |", "|---|---:|---:|",
+            *(f"| {name} | {cores.get('before', 0):.2f} | {cores.get('during', 0):.2f} |"
+              for name, cores in result.cpu_cores.items()), ""] if result.cpu_cores else []),
         f"The redaction service's RSS ceiling: {result.rss_ceiling_mib} MiB (redaction.server.max_rss_mib). "
         f"Parts not running at the end: {', '.join(result.exited) or 'none'}"
         + (f"; {result.killed} was SIGKILLed by the bench {result.killed_at_s:.1f} s into the attack."
@@ -338,7 +406,11 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
                   seed: int, call_timeout_s: float, recovery_limit_s: float) -> tuple:
     gateway, token = parts.gateway, parts.tokens[NORMAL]
     await _normal_phase(gateway, token, WARMUP_CALLS)
+    cpu = CpuMeter(parts.pids, own={"normal tenant's client (the bench)": os.getpid(),
+                                    "attacker's client": attacker.pid or 0})
+    cpu.start()
     baseline, before = await _baseline_rss(parts, gateway, token, calls)
+    cpu_before = cpu.stop()
     plan = AttackPlan(gateway=gateway, token=parts.tokens[ATTACKER],
                       kinds=tuple(k for k in kinds if k not in BENCH_KINDS), duration_s=duration_s,
                       call_timeout_s=call_timeout_s, seed=seed, victim_tenant=NORMAL,
@@ -347,11 +419,13 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
     stop = asyncio.Event()
     sampler = asyncio.ensure_future(sample_rss(parts.pids, during, stop))
     started = time.monotonic()
+    cpu.start()
     attack = asyncio.ensure_future(attacker.run(plan))
     kill = asyncio.ensure_future(_kill_replica(parts.pids, RAMP_S + (duration_s - RAMP_S) * KILL_AT)
                                  if "replica_kill" in kinds else asyncio.sleep(0, None))
     await asyncio.sleep(RAMP_S)
     under = await _normal_phase(gateway, token, calls, span_s=duration_s - RAMP_S, until=started + duration_s)
+    cpu_during = cpu.stop()
     figures = await attack
     killed_at = await kill
     stop.set()
@@ -367,7 +441,8 @@ async def _phases(parts, attacker: AttackerProcess, *, calls: int, duration_s: f
     rss = {name: {"before": before.get(name, 0), "during": during.get(name, 0)} for name in parts.pids}
     exited = [name for name, pid in parts.pids.items()
               if not alive(pid) and not (name == KILLED_REPLICA and killed_at is not None)]
-    return baseline.calls, under.calls, figures, dict(sessions), recovery, rss, exited, killed_at
+    cores = {name: {"before": cpu_before.get(name, 0.0), "during": cpu_during.get(name, 0.0)} for name in cpu_before}
+    return baseline.calls, under.calls, figures, dict(sessions), recovery, rss, exited, killed_at, cores
 
 
 async def _kill_replica(pids: dict[str, int], after_s: float) -> float | None:
@@ -393,9 +468,11 @@ async def _baseline_rss(parts, gateway: str, token: str, calls: int) -> tuple[No
 
 
 def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float = DEFAULT_DURATION_S,
-        kinds: Sequence[str] = tuple(KINDS), seed: int = 7, logs: Path | None = None,
-        call_timeout_s: float = ATTACK_TIMEOUT_S, recovery_limit_s: float = RECOVERY_LIMIT_S) -> AttackBench:
-    """Starts the parts, runs the phases, stops the parts, reads the upstream's counts."""
+        kinds: Sequence[str] = DEFAULT_KINDS, seed: int = 7, logs: Path | None = None,
+        call_timeout_s: float = ATTACK_TIMEOUT_S, recovery_limit_s: float = RECOVERY_LIMIT_S,
+        attacker_nice: int = LOWEST_PRIORITY) -> AttackBench:
+    """Starts the parts, runs the phases, stops the parts, reads the upstream's counts. The attacker's
+    process runs with its niceness raised by `attacker_nice` (LOWEST_PRIORITY by default, 0: as the bench)."""
     if calls < 1 or duration_s <= RAMP_S:
         raise ValueError(f"calls must be >= 1 and duration_s > {RAMP_S:g}")
     kinds = check_kinds(kinds)
@@ -408,8 +485,8 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        upstream_args=("--canaries", str(values), "--record", str(record)),
                        stop_timeout_s=STOP_TIMEOUT_S,
                        redaction_replicas=2 if "replica_kill" in kinds else 1) as parts, \
-            AttackerProcess() as attacker:
-        baseline, under, figures, sessions, recovery, rss, exited, killed_at = asyncio.run(_phases(
+            AttackerProcess(attacker_nice) as attacker:
+        baseline, under, figures, sessions, recovery, rss, exited, killed_at, cores = asyncio.run(_phases(
             parts, attacker, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed,
             call_timeout_s=call_timeout_s, recovery_limit_s=recovery_limit_s))
     upstream = json.loads(record.read_text()) if record.is_file() else None
@@ -426,28 +503,68 @@ def run(config: ZtgateConfig, *, calls: int = DEFAULT_CALLS, duration_s: float =
                        rss_mib=rss, exited=exited,
                        rss_ceiling_mib=memory_ceiling(config.redaction.server, "redaction",
                                                       DEFAULT_MAX_RSS_MIB).max_bytes // MIB,
-                       killed=KILLED_REPLICA if killed_at is not None else "", killed_at_s=killed_at or 0.0)
+                       killed=KILLED_REPLICA if killed_at is not None else "", killed_at_s=killed_at or 0.0,
+                       attacker_nice=attacker.nice or 0, cpu_cores=cores)
+
+
+# `--attacker-priority`: the niceness each name gives the attacker's process.
+PRIORITIES = {"normal": 0, "low": LOWEST_PRIORITY}
+
+
+def render_summary(results: Sequence[AttackBench]) -> str:
+    """One line per run of a command that made several (`--each`, `--attacker-priority both`): the
+    normal tenant's p99 alone and under attack, and whether the 2x target was met."""
+    lines = [
+        "| attack kinds | attacker niceness | Generate p99 alone / under attack (ms) | ratio "
+        "| Redact p99 alone / under attack (ms) | ratio | normal calls failed | p99 within 2x |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        kinds = ", ".join(r.kinds) if len(r.kinds) < 4 else f"all {len(r.kinds)}"
+        cells = []
+        for m in METHODS:
+            cells += [f"{_ms(r.stats('baseline', m).p99_ms)} / {_ms(r.stats('attack', m).p99_ms)}",
+                      f"{r.p99_ratio(m):.1f}x"]
+        within = all(r.p99_ratio(m) <= P99_FACTOR for m in METHODS)
+        lines.append(f"| {kinds} | {r.attacker_nice} | {' | '.join(cells)} | {r.normal_failures} | "
+                     f"{'met' if within else 'NOT met'} |")
+    return "\n".join(lines) + "\n"
 
 
 def main(args: argparse.Namespace) -> int:
-    """`ztgate bench attack [--config FILE] [--calls N] [--duration-s S] [--attacks K,K] [--seed N]
-    [--out FILE.json]`; exit 1 if a target is missed."""
+    """`ztgate bench attack [--config FILE] [--calls N] [--duration-s S] [--attacks K,K] [--each]
+    [--attacker-priority low|normal|both] [--seed N] [--out FILE.json]`; exit 1 if a target is missed.
+
+    `--each` runs every kind chosen alone, one suite each, to tell which one does the damage;
+    `--attacker-priority both` runs each at normal priority and then at the lowest, side by side."""
     from ztgate.config import load_config
 
     calls = getattr(args, "calls", None) or DEFAULT_CALLS
     duration_s = getattr(args, "duration_s", None) or DEFAULT_DURATION_S
     chosen = getattr(args, "attacks", None)
-    kinds = check_kinds([k.strip() for k in chosen.split(",") if k.strip()]) if chosen else tuple(KINDS)
+    kinds = check_kinds([k.strip() for k in chosen.split(",") if k.strip()]) if chosen else DEFAULT_KINDS
     seed = getattr(args, "seed", None)
     seed = 7 if seed is None else seed
-    print(f"starting redaction, a recording echo upstream and Envoy (tokens on); {calls} normal calls per "
-          f"phase, {len(kinds)} attack kinds for {duration_s:g} s ...", file=sys.stderr, flush=True)
+    priority = getattr(args, "attacker_priority", None) or "low"
+    nices = list(PRIORITIES.items()) if priority == "both" else [(priority, PRIORITIES[priority])]
+    groups = [(kind,) for kind in kinds] if getattr(args, "each", False) else [kinds]
     config = load_config(getattr(args, "config", None))
-    result = run(config, calls=calls, duration_s=duration_s, kinds=kinds, seed=seed)
-    command = (f"ztgate bench attack --calls {calls} --duration-s {duration_s:g}"
-               f"{' --attacks ' + ','.join(kinds) if chosen else ''}")
-    print(render_report(result, command))
+    results = []
+    for group in groups:
+        for name, nice in nices:
+            print(f"starting redaction, a recording echo upstream and Envoy (tokens on); {calls} normal calls "
+                  f"per phase, {len(group)} attack kinds for {duration_s:g} s, the attacker at {name} CPU "
+                  f"priority (niceness +{nice}) ...", file=sys.stderr, flush=True)
+            result = run(config, calls=calls, duration_s=duration_s, kinds=group, seed=seed, attacker_nice=nice)
+            some = chosen or len(groups) > 1
+            command = (f"ztgate bench attack --calls {calls} --duration-s {duration_s:g}"
+                       f"{' --attacks ' + ','.join(group) if some else ''} --attacker-priority {name}")
+            print(render_report(result, command), flush=True)
+            results.append(result)
+    if len(results) > 1:
+        print(render_summary(results))
     out = getattr(args, "out", None)
     if out:
-        Path(out).write_text(json.dumps(result.to_json(), indent=2, default=str) + "\n")
-    return 0 if result.targets_met else 1
+        data = results[0].to_json() if len(results) == 1 else {"runs": [r.to_json() for r in results]}
+        Path(out).write_text(json.dumps(data, indent=2, default=str) + "\n")
+    return 0 if all(r.targets_met for r in results) else 1

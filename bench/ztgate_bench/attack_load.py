@@ -6,7 +6,8 @@
 - `run_attacks`: the hostile tenant: one bounded loop per attack kind (`KINDS`), all at once, each
   call with a deadline, until the phase ends. It runs in a process of its own (`AttackerProcess`), so
   that building and sending megabytes never shares an event loop (or a GIL) with the timing of the
-  normal tenant's calls.
+  normal tenant's calls, and by default at the lowest CPU priority (niceness 19): on a deployment the
+  attacker's client runs on a machine of its own, and its CPU is no part of the gateway's capacity.
 
 Every attack names the victim tenant in its request body (`tenant`): through the gateway only the
 verified token's tenant counts, so this must change nothing. Figures are counts and durations; no
@@ -19,6 +20,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 import concurrent.futures
 import multiprocessing
+import os
 import time
 import urllib.error
 import urllib.request
@@ -492,7 +494,10 @@ async def _bench_acts(a: _Attacker, f: KindFigures, n: int) -> None:
 
 
 # Kinds the bench carries out itself rather than the attacker (no worker of the attacker's).
-BENCH_KINDS = frozenset({"replica_kill"})
+BENCH_KINDS = frozenset({"replica_kill", "none"})
+# The control (`--attacks none`): no attack at all, so the two phases differ only by the machine's own
+# noise (other jobs on shared cores); never part of the default, every real kind.
+CONTROL_KIND = "none"
 
 KINDS: dict[str, Kind] = {
     "stream_32k": Kind('RedactStream: a canary chunk, then the 32 KB chunk "1-" * 16000 + "a"', 1, 100, _stream_32k),
@@ -523,7 +528,11 @@ KINDS: dict[str, Kind] = {
                           "once (limits.max_prompt_bytes)", 2, 1000, _large_prompts),
     "replica_kill": Kind("the bench SIGKILLs the second of two redaction replicas a third into the phase", 0, 0,
                          _bench_acts),
+    CONTROL_KIND: Kind("the control: nothing is sent (the two phases differ by the machine's own noise)", 0, 0,
+                       _bench_acts),
 }
+# What the bench runs unless told: every attack kind, not the control.
+DEFAULT_KINDS = tuple(kind for kind in KINDS if kind != CONTROL_KIND)
 
 
 def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -554,6 +563,9 @@ async def _attack(plan: AttackPlan) -> dict[str, KindFigures]:
 
     tasks = [asyncio.ensure_future(worker(kind)) for kind in plan.kinds
              for _ in range(KINDS[kind].concurrency)]
+    if not tasks:  # nothing of the attacker's to send (the control, or the bench's own acts only)
+        await asyncio.sleep(plan.duration_s)
+        return figures
     try:
         # Every call has its deadline; this bounds the phase even if one does not keep it.
         await asyncio.wait(tasks, timeout=plan.duration_s + plan.call_timeout_s + 5.0)
@@ -571,18 +583,37 @@ def run_attacks(plan: AttackPlan) -> dict[str, KindFigures]:
     return asyncio.run(_attack(plan))
 
 
-def _ready() -> bool:
-    return True
+def _lower_priority(nice: int) -> None:
+    """The attacker process's first act: its CPU niceness raised by `nice` (0: the bench's own)."""
+    if nice:
+        os.nice(nice)
+
+
+def _ready() -> tuple[int, int]:
+    """The attacker process's niceness and id (and its imports done)."""
+    return os.nice(0), os.getpid()
+
+
+# The attacker's default niceness: the lowest CPU priority there is. On a deployment the attacker's
+# client is on a machine of its own; on the bench's shared cores it must not take the gateway's CPU.
+LOWEST_PRIORITY = 19
 
 
 class AttackerProcess:
-    """A process of its own for the attacker (spawned: nothing of the caller's gRPC state is forked)."""
+    """A process of its own for the attacker, with its own event loop (spawned: nothing of the caller's
+    gRPC state is forked), its niceness raised by `nice` (0: as the caller; the bench passes
+    LOWEST_PRIORITY unless told otherwise)."""
 
-    def __init__(self) -> None:
-        self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    def __init__(self, nice: int = 0) -> None:
+        self._pool = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority, initargs=(nice,))
+        # The niceness the attacker process runs at and its id (read from it once started).
+        self.nice: int | None = None
+        self.pid: int | None = None
 
     def __enter__(self) -> AttackerProcess:
-        self._pool.submit(_ready).result(timeout=120)  # imports done before the phase starts
+        # imports done before the phase starts
+        self.nice, self.pid = self._pool.submit(_ready).result(timeout=120)
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -81,7 +81,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="attack: seconds the attack phase lasts (default 30); failover: seconds of the "
                         "baseline and of the watch after each fault, the slowed primary held 3x (default 20)")
     p.add_argument("--attacks", metavar="KIND,KIND",
-                   help="attack: only these attack kinds (default all; the report lists them)")
+                   help="attack: only these attack kinds (default all; the report lists them; `none`: a control "
+                        "with no attack)")
+    p.add_argument("--each", action="store_true",
+                   help="attack: run each chosen kind alone, a suite each, and sum up the normal tenant's "
+                        "p99 per kind")
+    p.add_argument("--attacker-priority", choices=["low", "normal", "both"], default=None,
+                   help="attack: the CPU priority of the attacker's own process: low (niceness 19, the "
+                        "default: on a deployment the attacker has its own machine), normal, or both, "
+                        "one after the other")
     p.add_argument("--faults", metavar="FAULT,FAULT",
                    help="failover: only these faults (default all: collector_killed, fallback_killed, "
                         "primary_slowed, primary_frozen, primary_killed)")

@@ -240,16 +240,7 @@ class Vault:
         after each, and returns the restored text. The Restore RPC runs it on the event loop, which
         serves every tenant's call between two slices (docs/adr/0011)."""
         key = _key(tenant, session_id)
-        # Text and the placeholders it names (odd places), split before taking the lock.
-        slices: list[list[str]] = [[text]]
-        named: set[str] = set()
-        if "<" in text:
-            slices = []
-            for piece in _slices(text):
-                slices.append(_PLACEHOLDER_SPLIT.split(piece))
-                named.update(slices[-1][1::2])
-                yield
-        with self._lock:
+        with self._lock:  # a session this tenant does not have is refused before any pass over the text
             session = self._session_for_restore(key, session_id)
             if session.surrogates:
                 pattern, table = _surrogate_pattern(session)
@@ -263,6 +254,15 @@ class Vault:
                 out.append(pattern.sub(original, piece))
                 yield
             return "".join(out)
+        # Text and the placeholders it names (odd places), split outside the lock.
+        slices: list[list[str]] = [[text]]
+        named: set[str] = set()
+        if "<" in text:
+            slices = []
+            for piece in _slices(text):
+                slices.append(_PLACEHOLDER_SPLIT.split(piece))
+                named.update(slices[-1][1::2])
+                yield
         with self._lock:
             session = self._session_for_restore(key, session_id)
             held = session.originals

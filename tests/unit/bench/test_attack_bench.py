@@ -13,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ztgate_bench import attack_inputs as inputs
-from ztgate_bench.attack_bench import AttackBench, phase_stats, render_report
+from ztgate_bench.attack_bench import AttackBench, phase_stats, render_report, render_summary
 from ztgate_bench.attack_load import (
     BENCH_KINDS,
     KINDS,
+    LOWEST_PRIORITY,
+    AttackerProcess,
     NORMAL_PROMPT,
     NORMAL_VALUES,
     Call,
@@ -305,11 +307,63 @@ def test_the_cli_passes_its_flags_to_the_bench_and_writes_the_json(monkeypatch, 
     code = cli.main(["bench", "attack", "--calls", "3", "--duration-s", "2.5", "--attacks",
                      "cancelled, stream_32k", "--seed", "0", "--out", str(out)])
     assert code == 0
-    assert seen == {"calls": 3, "duration_s": 2.5, "kinds": ("stream_32k", "cancelled"), "seed": 0}
+    # The attacker's process at the lowest CPU priority unless asked otherwise.
+    assert seen == {"calls": 3, "duration_s": 2.5, "kinds": ("stream_32k", "cancelled"), "seed": 0,
+                    "attacker_nice": 19}
     assert json.loads(out.read_text())["summary"]["targets"]["no canary reaches the upstream"] is True
     assert "--attacks stream_32k,cancelled" in capsys.readouterr().out
     monkeypatch.setattr(attack_bench, "run", lambda config, **kwargs: _bench(hits=1))
     assert cli.main(["bench", "attack", "--calls", "3"]) == 1  # a missed target fails the command
+
+
+def test_each_and_both_priorities_run_every_kind_alone_at_each_priority(monkeypatch, tmp_path: Path,
+                                                                        capsys) -> None:
+    from ztgate import cli
+    from ztgate_bench import attack_bench
+
+    runs = []
+
+    def fake_run(config, **kwargs):
+        runs.append((kwargs["kinds"], kwargs["attacker_nice"]))
+        result = _bench()
+        result.kinds, result.attacker_nice = kwargs["kinds"], kwargs["attacker_nice"]
+        return result
+
+    monkeypatch.setattr(attack_bench, "run", fake_run)
+    out = tmp_path / "attack.json"
+    code = cli.main(["bench", "attack", "--calls", "3", "--attacks", "cancelled,stream_32k", "--each",
+                     "--attacker-priority", "both", "--out", str(out)])
+    assert code == 0
+    # Each kind alone, at normal priority and then at the lowest, a suite each.
+    assert runs == [(("stream_32k",), 0), (("stream_32k",), 19), (("cancelled",), 0), (("cancelled",), 19)]
+    printed = capsys.readouterr().out
+    assert "--attacks cancelled --attacker-priority low" in printed
+    assert "| cancelled | 19 | 10.0 / 15.0 | 1.5x |" in printed  # the summary, a line per run
+    assert len(json.loads(out.read_text())["runs"]) == 4
+
+
+def test_summary_says_per_run_whether_the_p99_stayed_within_2x() -> None:
+    slow = _bench(under=[Call("Generate", "OK", 25.0), Call("Redact", "OK", 15.0)])
+    lines = render_summary([_bench(), slow]).splitlines()
+    assert lines[2].endswith("| 0 | met |") and lines[3].endswith("| 0 | NOT met |")
+    assert "| 2.5x |" in lines[3]
+
+
+def test_the_report_names_the_attackers_priority() -> None:
+    result = _bench()
+    result.attacker_nice = LOWEST_PRIORITY
+    assert "at CPU niceness 19 (the lowest priority" in render_report(result)
+    result.attacker_nice = 0
+    assert "at CPU niceness 0 (the normal priority" in render_report(result)
+
+
+def test_the_attacker_process_runs_at_the_niceness_asked_for() -> None:
+    """A real spawned process (one: spawning takes seconds on a loaded machine): its niceness read back."""
+    import os
+
+    own = os.nice(0)
+    with AttackerProcess(5) as attacker:
+        assert attacker.nice == min(own + 5, LOWEST_PRIORITY)
 
 
 def test_report_quotes_the_first_status_message_per_failing_status() -> None:
@@ -362,3 +416,50 @@ async def test_rss_sampling_keeps_each_live_parts_peak_and_skips_a_part_gone() -
     stop.set()
     await sampler
     assert 10 < peaks["me"] < 64 * 1024 and "gone" not in peaks
+
+
+def test_cpu_meter_counts_a_busy_child_in_its_parents_tree_and_not_an_idle_one() -> None:
+    """Real processes: a child spinning shows in its (sleeping) parent's tree, not in the parent alone."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from ztgate_bench.attack_bench import CpuMeter, cpu_seconds
+
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               "child = subprocess.Popen([sys.executable, '-c', 'import time\\n"
+                               "end = time.time() + 8\\nwhile time.time() < end: pass'])\n"
+                               "time.sleep(10); child.kill()"])
+    try:
+        deadline = time.monotonic() + 20
+        while cpu_seconds(parent.pid) - cpu_seconds(parent.pid, tree=False) < 0.05:  # the child spins
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        meter = CpuMeter({"tree": parent.pid}, own={"alone": parent.pid})
+        meter.start()
+        time.sleep(1.0)
+        cores = meter.stop()
+        assert cores["tree"] > 0.2 and cores["alone"] < 0.1, cores
+    finally:
+        children = [int(pid) for task in os.listdir(f"/proc/{parent.pid}/task")
+                    for pid in open(f"/proc/{parent.pid}/task/{task}/children").read().split()]
+        for child in children:  # the spinning child too, not left to spin out its 8 s
+            os.kill(child, 9)
+        parent.kill()
+        parent.wait()
+    assert cpu_seconds(parent.pid) == 0.0  # gone: nothing
+    assert cpu_seconds(os.getpid(), tree=False) > 0
+
+
+def test_the_control_kind_sends_nothing_and_is_never_a_default() -> None:
+    from ztgate_bench.attack_load import CONTROL_KIND, DEFAULT_KINDS, AttackPlan, run_attacks
+
+    assert CONTROL_KIND in BENCH_KINDS and CONTROL_KIND not in DEFAULT_KINDS
+    assert set(DEFAULT_KINDS) == set(KINDS) - {CONTROL_KIND}
+    assert check_kinds([CONTROL_KIND]) == (CONTROL_KIND,)
+    # The attacker with nothing to send (the control, or replica_kill alone) waits out the phase:
+    # no call, no address dialled (this one is closed).
+    plan = AttackPlan(gateway="127.0.0.1:9", token="t", kinds=(), duration_s=0.05, call_timeout_s=1.0,
+                      seed=7, victim_tenant="normal")
+    assert run_attacks(plan) == {}

@@ -13,6 +13,8 @@ import asyncio
 import statistics
 import time
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 from ztgate.common.identity import TenantAccess
@@ -23,7 +25,7 @@ from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.server import RedactionServicer
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction import vault as vault_module
-from ztgate.redaction.vault import _PLACEHOLDER_SPLIT, PLACEHOLDER_RE, Vault, _key
+from ztgate.redaction.vault import _PLACEHOLDER_SPLIT, PLACEHOLDER_RE, SessionUnknownError, Vault, _key
 from tests.fake_context import FakeContext
 from tests.unit.redaction.pattern_service import TEST_POLICIES, ScannerPool, scanner  # noqa: F401
 
@@ -206,3 +208,43 @@ def test_sliced_restore_equals_the_whole_text_substitution(pieces: list[str], si
         assert vault.restore("t", "s", text) == expected
     finally:
         vault_module.RESTORE_SLICE_CHARS = whole
+
+
+class RecordingSplit:
+    """Records what crossed into the regex: the length of each text Restore's split was given
+    (a recorder around the real pattern, which still does the splitting)."""
+
+    def __init__(self) -> None:
+        self.lengths: list[int] = []
+
+    def split(self, text: str) -> list[str]:
+        self.lengths.append(len(text))
+        return _PLACEHOLDER_SPLIT.split(text)
+
+
+def test_a_large_restore_splits_in_slices_so_no_c_call_holds_the_interpreter_lock_long(monkeypatch) -> None:
+    """A Restore runs in a worker thread beside the event loop that serves every tenant, and a C
+    call keeps the interpreter lock until it returns: 1 MiB of placeholders goes to the regex in
+    slices of RESTORE_SLICE_CHARS (plus at most the placeholder a cut waits for), restored exactly."""
+    recorder = RecordingSplit()
+    monkeypatch.setattr(vault_module, "_PLACEHOLDER_SPLIT", recorder)
+    vault = Vault()
+    with vault.transaction("t", "s") as txn:
+        placeholder = txn.placeholder_for("EMAIL_ADDRESS", EMAIL)
+    big = f"{placeholder} " * (MIB // (len(placeholder) + 1))
+    restored = vault.restore("t", "s", big)
+    assert restored == big.replace(placeholder, EMAIL)
+    assert len(recorder.lengths) >= MIB // vault_module.RESTORE_SLICE_CHARS
+    assert max(recorder.lengths) <= vault_module.RESTORE_SLICE_CHARS + len(placeholder) + 1
+    assert sum(recorder.lengths) == len(big)
+
+
+def test_a_restore_on_a_session_the_tenant_lacks_is_refused_before_any_pass_over_the_text(monkeypatch) -> None:
+    recorder = RecordingSplit()
+    monkeypatch.setattr(vault_module, "_PLACEHOLDER_SPLIT", recorder)
+    vault = Vault()
+    with vault.transaction("owner", "s") as txn:
+        placeholder = txn.placeholder_for("EMAIL_ADDRESS", EMAIL)
+    with pytest.raises(SessionUnknownError):
+        vault.restore("someone-else", "s", f"{placeholder} " * 1000)
+    assert recorder.lengths == []

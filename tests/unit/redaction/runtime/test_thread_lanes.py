@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction.runtime.thread_lanes import ThreadLanes, default_per_tenant
+from ztgate.redaction.runtime.thread_lanes import SWITCH_INTERVAL_S, ThreadLanes, default_per_tenant
 
 
 def _blocker(gate: threading.Event) -> str:
@@ -155,3 +156,49 @@ def test_no_tenant_ever_runs_more_than_its_share_and_every_job_finishes(
             lanes.close()
     assert asyncio.run(main()) == [t for t, _ in jobs]
     assert max(peak.values()) <= per_tenant
+
+
+def _busy(stop: threading.Event) -> int:
+    """A CPU-bound job in pure Python (it holds the interpreter lock whenever it can)."""
+    n = 0
+    while not stop.is_set():
+        n = sum(range(2000)) + n % 7
+    return n
+
+
+async def _twenty_wake_ups() -> float:
+    """Seconds the event loop takes for 20 short timers in a row, as a call's messages wake it."""
+    started = time.perf_counter()
+    for _ in range(20):
+        await asyncio.sleep(0.0005)
+    return time.perf_counter() - started
+
+
+async def _wake_ups_beside_one_busy_lane(lanes: ThreadLanes) -> float:
+    stop = threading.Event()
+    job = asyncio.ensure_future(lanes.run("attacker", _busy, stop))
+    await asyncio.sleep(0.05)
+    try:
+        return sorted([await _twenty_wake_ups() for _ in range(9)])[4]  # the median
+    finally:
+        stop.set()
+        await job
+
+
+async def test_a_tenants_cpu_bound_job_hands_the_interpreter_lock_back_to_the_event_loop_soon() -> None:
+    """The event loop shares the interpreter lock with the lanes' threads; with CPython's default
+    5 ms switch interval each of its wake-ups waited up to 5 ms behind another tenant's CPU-bound
+    job. Creating the lanes shortens the interval; the control (FAULT INJECTED: the interval put
+    back to the default for the same lanes) is measured in the same test, on the same machine."""
+    lanes = ThreadLanes(threads=2, per_tenant=1)
+    try:
+        assert sys.getswitchinterval() <= SWITCH_INTERVAL_S
+        short = await _wake_ups_beside_one_busy_lane(lanes)
+        sys.setswitchinterval(0.005)
+        try:
+            control = await _wake_ups_beside_one_busy_lane(lanes)
+        finally:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
+    finally:
+        lanes.close()
+    assert short * 2 < control, (short, control)
