@@ -183,8 +183,9 @@ async def test_one_tenants_slow_prompts_move_no_tenant_to_the_fallback(suite) ->
                 f"over {_metric(control, 'ztgate_slo_ttft_samples')} samples")
             await asyncio.sleep(0.5)
         control_p99 = _metric(control, "ztgate_slo_ttft_p99_seconds")
-        # Two more exports and evaluations for the guarded one, then its state and Envoy's runtime.
-        await asyncio.sleep(5)
+        # The guarded one settles each retry Envoy counted within slo.attribution_wait_s (10 s): past
+        # it (and two more exports), every retry has been matched to the primary's report or counted.
+        await asyncio.sleep(ZtgateConfig().telemetry.slo.attribution_wait_s + 4)
         after = await _generate(stub, env["token"], "Say hello.")
     state = {name: _metric(guarded, name) for name in (
         "ztgate_slo_fallback_active", "ztgate_slo_ttft_p99_seconds", "ztgate_slo_ttft_samples",
@@ -194,5 +195,7 @@ async def test_one_tenants_slow_prompts_move_no_tenant_to_the_fallback(suite) ->
     assert state["ztgate_slo_fallback_active"] == 0.0, state
     assert state["ztgate_slo_ttft_samples"] >= 8, state  # it judged, on the other tenant's samples
     assert state["ztgate_slo_ttft_p99_seconds"] < 1.2, state
+    # Every retry Envoy counted was a try the primary reported as the attacker's: none of no tenant.
+    assert envoy_retries > 0 and state["ztgate_slo_budget_misses_total"] == 0, (envoy_retries, state)
     assert await admin.get(RUNTIME_KEY) == "100"
     assert set(served) == {"primary"} and after == "primary", (served, after)
