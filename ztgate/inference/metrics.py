@@ -99,7 +99,8 @@ class InferenceMetrics:
             self._excess.record(self.budget.excess_s(ttft_s, prompt_tokens), attrs)
 
     def first_token_missed(self, tenant: str) -> None:
-        """A try ended at its first-token budget: a miss, above every bound of the SLO's window."""
+        """A try ended at its first-token budget, or refused at the admission limit (both retried
+        by Envoy): a miss of this tenant's, above every bound of the SLO's window."""
         self._excess.record(MISSED_EXCESS_S, self._attrs("chat", tenant))
 
     def finished(self, final: FinalStats, tenant: str) -> None:

@@ -3,7 +3,7 @@
 The primary holds each try to its first-token budget (ztgate/common/first_token.py), counted in
 the prompt's real tokens, which only this service knows (it tokenises the prompt): a first token
 not there by then ends the try with UNAVAILABLE, which Envoy retries on the fallback, and is
-reported as a miss with its tenant. The gateway's per-try timeout, from bytes, is only an outer
+reported as a miss with its tenant, as is a try it refuses at its admission limit. The gateway's per-try timeout, from bytes, is only an outer
 bound. The fallback, the last resort, leaves its tries to that bound."""
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ class InferenceService:
         self.limits.check(prompt=request.prompt, contents=[m.content for m in request.messages],
                           stops=request.sampling.stop, max_tokens=request.sampling.max_tokens)
         if not self.limiter.try_acquire():
+            if self.hold_budget:  # Envoy retries it elsewhere: a miss of this caller's (issue #28)
+                self.metrics.first_token_missed(request.tenant)
             raise Overloaded(f"{self.limiter.limit} requests are in flight on {self.served_by}; "
                              "retry later or elsewhere")
         started = time.perf_counter()

@@ -222,8 +222,8 @@ class TelemetryCollector:
                    "Fallback decisions taken up again from Envoy after a collector restart")
             .add(st.restored).metric,
             MetricBuilder("ztgate_slo_budget_misses", "counter",
-                   "Primary-first tries Envoy abandoned at their first-token budget, counted "
-                   "by the controller")
+                   "Retries of primary-first calls Envoy counted that the primary did not report "
+                   "as its own miss, counted by the controller as misses of no tenant")
             .add(st.budget_misses).metric,
             probes.metric,
             transitions.metric,

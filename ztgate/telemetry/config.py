@@ -72,6 +72,12 @@ class SloSettings(Strict):
     # digit-dense prompts, no longer move every tenant to the fallback). Samples of no tenant
     # (abandoned tries, probes) always count; with one tenant alone the window counts whole.
     tenant_guard: bool = True
+    # Seconds a retry that Envoy counted on a primary-first call waits for the primary's own report
+    # of that try (a first token past its budget, or its admission limit: a miss with its tenant).
+    # Reported, it is not counted again; unreported by then (a primary that could not end its own
+    # try, or refused the connection), it counts as a miss of no tenant. Keep it above the
+    # services' otel.export_interval_s (5 s; 2 s under `ztgate up`).
+    attribution_wait_s: float = Field(default=10.0, ge=0)
     # Seconds between evaluations.
     evaluate_interval_s: float = Field(default=1.0, gt=0)
     # Seconds a state is held at least before the next transition (anti-flapping).

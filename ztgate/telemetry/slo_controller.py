@@ -15,6 +15,7 @@ import asyncio
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -49,7 +50,8 @@ class SloStatus:
     applied_percent: int | None = None
     # States taken up from what Envoy still held after a restart of the collector.
     restored: int = 0
-    # Tries Envoy abandoned at their first-token budget, counted into the window.
+    # Retries of primary-first calls that Envoy counted and the primary never reported as its own
+    # miss (a try it could not end, a refused connection), counted into the window of no tenant.
     budget_misses: int = 0
     # Probes of the primary, by result (ok, miss).
     probes: dict[str, int] = field(default_factory=lambda: {"ok": 0, "miss": 0})
@@ -73,7 +75,8 @@ class SloController:
         tenant_label = label_name(TENANT) if settings.tenant_guard else None
         self.ttft = LatencySignal(FIRST_TOKEN_EXCESS, instance_label, settings.instance,
                                   settings.window_s, clock, bounds=LATENCY_BUCKETS_S,
-                                  skip=(label_name(TENANT), PROBE_TENANT), tenant_label=tenant_label)
+                                  skip=(label_name(TENANT), PROBE_TENANT), tenant_label=tenant_label,
+                                  attribution_label=label_name(TENANT))
         self.tpot = (LatencySignal(TIME_PER_OUTPUT_TOKEN, instance_label, settings.instance,
                                    settings.window_s, clock, tenant_label=tenant_label)
                      if settings.tpot_trip_ms is not None else None)
@@ -82,6 +85,11 @@ class SloController:
         # When the current state was entered (the start counts as entering the primary).
         self._entered = clock()
         self._misses_seen: int | None = None
+        # [when seen, count]: Envoy's retries not yet matched to a miss the primary reported, and
+        # the primary's reported misses not yet matched to a retry (see `settle`).
+        self._unexplained: deque[list[float]] = deque()
+        self._reported: deque[list[float]] = deque()
+        self._reported_seen = 0.0
         self._last_probe = -math.inf
 
     @property
@@ -121,8 +129,7 @@ class SloController:
         st.state = target
         st.transitions[target] += 1
         self._since = self._entered = self.clock()
-        for signal in self.observers:
-            signal.window.clear()
+        self._forget_unsettled()
         if target == FALLBACK:
             log.warning("primary TTFT p99 %.1f ms over %d samples exceeds %.0f ms: moving "
                         "inference traffic to the fallback", p99_ms, st.ttft_samples,
@@ -136,6 +143,13 @@ class SloController:
                         extra={"event": "slo_transition", "state": target, "p99_ms": p99_ms,
                                "count": st.ttft_samples})
 
+    def _forget_unsettled(self) -> None:
+        """A new state judges only what happens in it: the window and the retries not yet settled."""
+        for signal in self.observers:
+            signal.window.clear()
+        self._unexplained.clear()
+        self._reported.clear()
+
     @property
     def state_age_s(self) -> float:
         """Seconds in the current state: how long traffic has been where it is."""
@@ -146,7 +160,7 @@ class SloController:
         return s.fallback_percent if self.status.fallback_active else s.primary_percent
 
     async def count_misses(self) -> None:
-        """Adds the tries Envoy abandoned since the last look to the window (above every bound).
+        """Notes the retries of primary-first calls Envoy counted since the last look, for `settle`.
         The first look only sets the baseline: what happened before is not in the window."""
         if self._misses is None:
             return
@@ -162,8 +176,33 @@ class SloController:
         if seen is None:
             return
         new = total - seen if total >= seen else total  # a lower count: Envoy restarted
-        self.ttft.add(math.inf, new)
-        self.status.budget_misses += new
+        if new > 0:
+            self._unexplained.append([self.clock(), new])
+
+    def settle(self) -> None:
+        """Counts, above every bound and of no tenant, each retry Envoy counted that the primary has
+        not reported as its own miss within attribution_wait_s. A try the primary ended at its
+        budget or refused at its admission limit is in the window already, with its tenant (which
+        the guard may leave out): counted again here, of no tenant, one tenant's misses would move
+        every tenant (issue #28). What the primary reported and Envoy never retried (a direct call,
+        a first token past every bound) expires after the same wait."""
+        now, wait = self.clock(), self.settings.attribution_wait_s
+        reported = self.ttft.attributed_misses
+        if reported > self._reported_seen:
+            self._reported.append([now, reported - self._reported_seen])
+        self._reported_seen = reported
+        while self._unexplained and self._reported:
+            take = min(self._unexplained[0][1], self._reported[0][1])
+            for queue in (self._unexplained, self._reported):
+                queue[0][1] -= take
+                if queue[0][1] <= 0:
+                    queue.popleft()
+        while self._unexplained and now - self._unexplained[0][0] >= wait:
+            count = int(self._unexplained.popleft()[1])
+            self.ttft.add(math.inf, count)
+            self.status.budget_misses += count
+        while self._reported and now - self._reported[0][0] >= wait:
+            self._reported.popleft()
 
     async def probe(self) -> None:
         """While traffic is off the primary, or always where Envoy's counter is not read, one
@@ -195,8 +234,7 @@ class SloController:
             return
         st.state, st.restored = FALLBACK, st.restored + 1
         self._since = self._entered = self.clock()
-        for signal in self.observers:
-            signal.window.clear()
+        self._forget_unsettled()
         log.warning("envoy still routes to the fallback by an earlier decision: keeping it",
                     extra={"event": "slo_restored", "state": FALLBACK})
         self._apply()
@@ -215,6 +253,7 @@ class SloController:
         """One evaluation: gather (Envoy's misses, a probe), decide, then publish the desired
         percent if it changed."""
         await self.count_misses()
+        self.settle()
         await self.probe()
         target = self.decide()
         if target is not None:

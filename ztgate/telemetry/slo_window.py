@@ -124,7 +124,7 @@ class LatencySignal:
                  clock: Callable[[], float] = time.monotonic,
                  wall_ns: Callable[[], int] = time.time_ns,
                  bounds: tuple[float, ...] = (), skip: tuple[str, str] | None = None,
-                 tenant_label: str | None = None) -> None:
+                 tenant_label: str | None = None, attribution_label: str = "") -> None:
         self.metric = metric
         self.instance_label = instance_label
         self.instance = instance
@@ -135,7 +135,13 @@ class LatencySignal:
         self.skip = skip
         # The label naming each point's tenant; set, no one tenant decides the P99 (module doc).
         self.tenant_label = tenant_label
+        # The label that says a point was measured for a caller (the tenant's, guard on or off).
+        self.attribution_label = attribution_label or tenant_label or ""
         self._last: OrderedDict[Labels, tuple[int, tuple[float, ...]]] = OrderedDict()
+        # Samples above every bound reported with a tenant so far (the primary's own misses: a try
+        # it ended at its budget or refused); the controller matches Envoy's retries against them.
+        # Written by the pipeline thread, read by the controller (one float: no lock needed).
+        self.attributed_misses = 0.0
 
     def add(self, value_s: float, count: int = 1) -> None:
         """`count` samples of `value_s` seconds (math.inf: above every bound)."""
@@ -172,6 +178,8 @@ class LatencySignal:
                     and all(c >= p for c, p in zip(current, previous[1])):
                 delta = tuple(c - p for c, p in zip(current, previous[1]))
         if sum(delta) > 0:
+            if attributes.get(self.attribution_label, "") and len(delta) > len(bounds):
+                self.attributed_misses += delta[len(bounds)]
             tenant = attributes.get(self.tenant_label, "") if self.tenant_label else ""
             self.window.add(tuple(bounds), delta, str(tenant))
 

@@ -19,6 +19,7 @@ from ztgate.common.first_token import FirstTokenBudget
 from ztgate.common.semconv import PROBE_TENANT
 from ztgate.common.settings import ServerSettings
 from ztgate.common.tenants import is_tenant
+from ztgate.inference.admission import Overloaded
 from ztgate.inference.config import InstanceSettings
 from ztgate.inference.engines.base import collect
 from ztgate.inference.engines.request import GenerationRequest, engine_request_id
@@ -139,6 +140,28 @@ async def test_the_fallback_leaves_its_tries_to_envoys_outer_bound() -> None:
     reader, engine, error = await _serve(0.3, 1.0, hold=False)
     assert error is None and engine.aborted == []
     assert _misses(reader) == 0
+
+
+@pytest.mark.parametrize("hold, misses", [(True, 1), (False, 0)], ids=["primary", "fallback"])
+async def test_a_try_refused_at_the_primarys_admission_limit_is_a_miss_of_its_tenant(hold: bool, misses: int) -> None:
+    """Envoy retries a RESOURCE_EXHAUSTED on the fallback and counts that retry; the primary reports the
+    try as the caller's miss, so that the SLO controller can tell it from a try of no tenant's (issue #28)."""
+    reader = InMemoryMetricReader()
+    meter = MeterProvider(metric_readers=[reader]).get_meter("test")
+    budget = FirstTokenBudget(base_s=5.0, per_1k_tokens_s=10.0, max_s=60.0, bytes_per_token=1.0)
+    engine = _SlowFirstToken(0.3)
+    await engine.start()
+    service = InferenceService(engine, INSTANCE.model_copy(update={"max_inflight": 1}),
+                               metrics=InferenceMetrics("m", "primary", meter, budget), hold_budget=hold)
+    first = asyncio.ensure_future(collect(service.generate(
+        GenerationRequest(prompt=DIGITS, tenant="acme", request_id="r1")), "x"))
+    await asyncio.sleep(0.05)  # the first call holds the one slot
+    with pytest.raises(Overloaded):
+        await collect(service.generate(GenerationRequest(prompt=DIGITS, tenant="mallory", request_id="r2")), "x")
+    await first
+    assert _misses(reader) == misses
+    assert [p.attributes[semconv.TENANT] for p in _points(reader, semconv.FIRST_TOKEN_EXCESS)
+            if p.bucket_counts[-1]] == ["mallory"] * misses
 
 
 # --- label values are bounded: no caller makes series ------------------------------------------

@@ -81,7 +81,10 @@ def _feed(ctrl: SloController, values: list[float], metric: str = TTFT,
 
 def _controller(misses: Misses | None = None, probe: Probe | None = None,
                 **overrides) -> tuple[SloController, FakeEnvoy, Clock]:
-    settings = SloSettings(**{"min_samples": 20, "window_s": 30, "min_hold_s": 5, **overrides})
+    # attribution_wait_s 0: a retry Envoy counted is settled at once (the tests that feed the
+    # primary's own reported misses beside it set a wait: test_slo_tenant_guard.py).
+    settings = SloSettings(**{"min_samples": 20, "window_s": 30, "min_hold_s": 5, "attribution_wait_s": 0,
+                              **overrides})
     envoy, clock = FakeEnvoy(), Clock()
     return SloController(settings, envoy, clock, misses=misses, probe=probe), envoy, clock
 

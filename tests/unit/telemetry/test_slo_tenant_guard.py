@@ -71,6 +71,56 @@ async def test_tries_envoy_abandoned_belong_to_no_tenant_and_are_never_left_out(
     assert ctrl.status.state == FALLBACK
 
 
+# Seconds a retry Envoy counted waits for the primary's own report of it (slo.attribution_wait_s).
+WAIT_S = 10.0
+
+
+@pytest.mark.parametrize("guard, state", [(True, PRIMARY), (False, FALLBACK)],
+                         ids=["guarded", "control-unguarded"])
+async def test_one_tenants_misses_that_envoy_also_retried_count_once_with_their_tenant(guard: bool,
+                                                                                    state: str) -> None:
+    """The primary ends (or refuses) one tenant's tries and reports each as that tenant's miss; Envoy
+    retries each on the fallback and counts the retry. Counted again of no tenant, those retries
+    moved every tenant to the fallback with the guard on (issue #28); matched to the primary's
+    reports, they count once, as the tenant's, which the guard leaves out."""
+    misses = Misses(total=0)
+    ctrl, envoy, clock = _controller(misses=misses, tenant_guard=guard, attribution_wait_s=WAIT_S)
+    await ctrl.step()                               # the baseline of Envoy's counter
+    for tenant, values in ORDINARY.items():
+        _feed(ctrl, tenant, values)
+    misses.total = 3                                # Envoy counts the three retries first ...
+    await ctrl.step()
+    clock.t += 2.0                              # ... the primary's export comes 2 s later
+    _feed(ctrl, "mallory", [float("inf")] * 3)
+    for _ in range(3):
+        await ctrl.step()
+        clock.t += WAIT_S
+    assert ctrl.status.state == state
+    assert envoy.calls == ([100] if guard else [100, 0])
+    assert ctrl.status.budget_misses == 0           # none was a try of no tenant's
+
+
+async def test_a_retry_the_primary_never_reports_counts_of_no_tenant_once_the_wait_is_over() -> None:
+    """A primary that cannot end its own tries (hung) reports nothing: Envoy's retries still trip,
+    one wait later; and a miss the primary reported that Envoy never retried (a direct caller's)
+    cannot excuse a retry that comes after the wait."""
+    misses = Misses(total=0)
+    ctrl, _, clock = _controller(misses=misses, attribution_wait_s=WAIT_S)
+    await ctrl.step()
+    _feed(ctrl, "globex", [float("inf")])           # reported, never retried
+    for tenant, values in ORDINARY.items():
+        _feed(ctrl, tenant, values)
+    await ctrl.step()
+    clock.t += WAIT_S
+    await ctrl.step()                               # that report expires unmatched
+    misses.total = 5                                # the primary hangs: five retries, no report
+    await ctrl.step()
+    assert ctrl.status.state == PRIMARY and ctrl.status.budget_misses == 0  # waiting for reports
+    clock.t += WAIT_S
+    await ctrl.step()
+    assert ctrl.status.budget_misses == 5 and ctrl.status.state == FALLBACK
+
+
 @settings(max_examples=200, deadline=None)
 @given(tenants=st.dictionaries(st.sampled_from(["a", "b", "c", "d"]),
                                st.lists(st.sampled_from([0.05, 0.2, 0.5, 1.0, 2.0, 5.0]),
