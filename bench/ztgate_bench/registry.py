@@ -98,6 +98,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--answers", action="store_true",
                    help="utility: instead, ask the default model through a suite of its own with placeholders "
                         "and with surrogates, and check the restored answers' facts (utility_answers.py)")
+    p.add_argument("--facts", action="store_true",
+                   help="utility: instead, check the corpus prompts' reviewed facts in greedy answers through the "
+                        "gateway against the same model called directly, in a suite of its own (utility_facts.py; "
+                        "--corpus FILE alone, --subset N, --max-tokens)")
+    p.add_argument("--subset", type=int, default=None, metavar="N",
+                   help="utility --facts: only the first N prompts with facts of each corpus")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     add_inference_arguments(p.add_argument_group("inference"))
