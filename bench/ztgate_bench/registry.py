@@ -79,7 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "default 60, 0 skips; attack: the normal tenant's calls per phase, default 40)")
     p.add_argument("--duration-s", type=float, default=None,
                    help="attack: seconds the attack phase lasts (default 30); failover: seconds of the "
-                        "baseline and of the watch after each fault, the slowed primary held 3x (default 20)")
+                        "baseline and of the watch after each fault, the slowed primary held 3x (default 20); "
+                        "utility --facts: seconds of asking, then no new prompt (default 420)")
     p.add_argument("--attacks", metavar="KIND,KIND",
                    help="attack: only these attack kinds (default all; the report lists them)")
     p.add_argument("--faults", metavar="FAULT,FAULT",

@@ -202,14 +202,15 @@ def answers_main(args: argparse.Namespace) -> int:
 def facts_main(args: argparse.Namespace) -> int:
     """`--facts`: the corpus prompts' reviewed facts, through the gateway against the same model called
     directly (ztgate_bench.utility_facts); `--corpus FILE` alone, `--subset N` prompts of each corpus,
-    `--max-tokens`. Exit 1 when the gateway passes fewer facts than the direct calls."""
+    `--max-tokens`, `--duration-s` (seconds of asking, then no new prompt). Exit 1 when the gateway passes fewer facts than the direct calls."""
     from ztgate_bench import utility_facts
 
     corpus = getattr(args, "corpus", None)
     tally = utility_facts.run(getattr(args, "config", None),
                               (Path(corpus),) if corpus else utility_facts.FACT_CORPORA,
                               getattr(args, "subset", None),
-                              getattr(args, "max_tokens", None) or utility_facts.MAX_TOKENS)
+                              getattr(args, "max_tokens", None) or utility_facts.MAX_TOKENS,
+                              getattr(args, "duration_s", None) or utility_facts.BUDGET_S)
     report = "\n\n".join(["# ztgate bench utility --facts",
                            utility_facts.markdown(tally, (Path(corpus),) if corpus else utility_facts.FACT_CORPORA)])
     print(report)
@@ -235,5 +236,6 @@ if __name__ == "__main__":
     parser.add_argument("--facts", action="store_true")
     parser.add_argument("--subset", type=int)
     parser.add_argument("--max-tokens", type=int)
+    parser.add_argument("--duration-s", type=float)
     parser.add_argument("--corpus", type=Path, help="score this file alone")
     sys.exit(main(parser.parse_args()))

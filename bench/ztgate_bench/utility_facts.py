@@ -24,7 +24,10 @@ deterministic across calls). Only counts and case ids are reported, never a prom
 from __future__ import annotations
 
 import asyncio
+import itertools
+import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,6 +39,8 @@ from ztgate_bench.utility_bench import TUNING_CORPUS, SECOND_TUNING_CORPUS, Util
 FACT_CORPORA = (TUNING_CORPUS, SECOND_TUNING_CORPUS)
 MAX_TOKENS = 48
 CALL_TIMEOUT_S = 120.0
+# Seconds of asking after which no new prompt is started (the suite's start is not counted).
+BUDGET_S = 420.0
 SYSTEMS = ("direct", "gateway", "direct, redacted prompt")
 VARIANTS = ("clean", "private")
 
@@ -79,13 +84,18 @@ class Tally:
     restore_or_routing: list[tuple[str, str]] = field(default_factory=list)
     cases: int = 0
     max_tokens: int = MAX_TOKENS
+    # Cases chosen, and whether the time budget stopped the run before all were asked.
+    planned: int = 0
+    stopped_early: bool = False
 
 
 def markdown(tally: Tally, corpora: Sequence[Path]) -> str:
     names = ", ".join(f"`{c.name}`" for c in corpora)
-    lines = [f"{tally.cases} prompts with reviewed facts ({names}), each clean and with a private person's "
-             f"details; greedy, max_tokens {tally.max_tokens}; the default model through the gateway (tokens on, "
-             "`default` policy) and called directly.", "",
+    stopped = (f" (the time budget stopped the run after {tally.cases} of {tally.planned})"
+               if tally.stopped_early else "")
+    lines = [f"{tally.cases} prompts with reviewed facts ({names}){stopped}, each clean and with a private "
+             f"person's details; greedy, max_tokens {tally.max_tokens}; the default model through the gateway "
+             "(tokens on, `default` policy) and called directly.", "",
              "| system | " + " | ".join(f"{v} prompts: facts passed" for v in VARIANTS) + " | errors |",
              "|---|" + "---|" * (len(VARIANTS) + 1)]
     for system in SYSTEMS:
@@ -110,7 +120,7 @@ def markdown(tally: Tally, corpora: Sequence[Path]) -> str:
     return "\n".join(lines)
 
 
-async def _ask(target, cases: Sequence[UtilityCase], tally: Tally) -> None:
+async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: float) -> None:
     from ztgate.common.tls import open_channel
     from ztgate.gen.inference.v1 import inference_pb2 as ipb
     from ztgate.gen.inference.v1 import inference_pb2_grpc
@@ -137,16 +147,25 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally) -> None:
             return None
         return reply.text, reply.served_by
 
+    deadline = time.monotonic() + budget_s
     try:
-        for case in cases:
+        for number, case in enumerate(cases, 1):
+            if time.monotonic() > deadline:
+                tally.stopped_early = True
+                break
             tally.cases += 1
             for variant, prompt in (("clean", case.prompt), ("private", case.private_prompt)):
                 redacted = (await redactor.Redact(redaction_pb2.RedactRequest(text=prompt), timeout=CALL_TIMEOUT_S,
                                                   metadata=metadata)).text
-                answers = {"direct": await generate("direct", variant, via_direct, prompt),
-                           "gateway": await generate("gateway", variant, via_gateway, prompt, metadata),
-                           "direct, redacted prompt": await generate("direct, redacted prompt", variant, via_direct,
-                                                                     redacted)}
+                direct_answer = await generate("direct", variant, via_direct, prompt)
+                answers = {"direct": direct_answer,
+                           "gateway": await generate("gateway", variant, via_gateway, prompt, metadata)}
+                if redacted == prompt:  # the model saw what the direct call sent: greedy, the same answer
+                    tally.asked[("direct, redacted prompt", variant)] += 1
+                    answers["direct, redacted prompt"] = direct_answer
+                else:
+                    answers["direct, redacted prompt"] = await generate("direct, redacted prompt", variant,
+                                                                        via_direct, redacted)
                 ok = {system: a is not None and passes(case.facts, a[0]) for system, a in answers.items()}
                 for system, good in ok.items():
                     tally.passed[(system, variant)] += good
@@ -160,33 +179,33 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally) -> None:
                 # With no placeholder in the model's answer there is nothing to restore: the two must agree.
                 if seen is not None and not PLACEHOLDER_RE.search(seen[0]) and gw[0] != seen[0]:
                     tally.restore_or_routing.append((variant, case.id))
+            print(f"ztgate bench utility --facts: {number}/{len(cases)} prompts asked", file=sys.stderr, flush=True)
     finally:
         await gateway.close()
         await direct.close()
 
 
 def fact_cases(corpora: Sequence[Path], subset: int | None) -> list[UtilityCase]:
-    """The cases with facts of each corpus, the first `subset` of each when given."""
-    out: list[UtilityCase] = []
-    for corpus in corpora:
-        with_facts = [c for c in load_cases(corpus) if c.facts]
-        out += with_facts[:subset] if subset else with_facts
-    return out
+    """The cases with facts of each corpus (the first `subset` of each when given), taken in turn from each
+    corpus so that a run the time budget stops has asked every corpus."""
+    lists = [[c for c in load_cases(corpus) if c.facts][:subset or None] for corpus in corpora]
+    return [case for row in itertools.zip_longest(*lists) for case in row if case is not None]
 
 
 def run(config_path: Path | None, corpora: Sequence[Path] = FACT_CORPORA, subset: int | None = None,
-        max_tokens: int = MAX_TOKENS) -> Tally:
-    """Starts a suite of its own (no plain primary) and asks every case of every system."""
+        max_tokens: int = MAX_TOKENS, budget_s: float = BUDGET_S) -> Tally:
+    """Starts a suite of its own (no plain primary) and asks every case of every system; no new case is
+    started once `budget_s` seconds of asking have passed (the report says so)."""
     from ztgate_bench.eval.schema import Goldens
     from ztgate_bench.eval.suite import own_suite
 
     cases = fact_cases(corpora, subset)
     if not cases:
         raise ValueError("no prompt with `facts` in " + ", ".join(str(c) for c in corpora))
-    tally = Tally(max_tokens=max_tokens)
+    tally = Tally(max_tokens=max_tokens, planned=len(cases))
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-utility-facts-"))
     with own_suite(config_path, Goldens().policies.resolve(), workdir / "suite", plain=False) as target:
-        asyncio.run(_ask(target, cases, tally))
+        asyncio.run(_ask(target, cases, tally, budget_s))
     return tally
 
 
