@@ -202,7 +202,8 @@ def answers_main(args: argparse.Namespace) -> int:
 def facts_main(args: argparse.Namespace) -> int:
     """`--facts`: the corpus prompts' reviewed facts, through the gateway against the same model called
     directly (ztgate_bench.utility_facts); `--corpus FILE` alone, `--subset N` prompts of each corpus,
-    `--max-tokens`, `--duration-s` (seconds of asking, then no new prompt). Exit 1 when the gateway passes fewer facts than the direct calls."""
+    `--max-tokens`, `--duration-s` (seconds of asking, then no new prompt), `--examples FILE` (the redacted
+    prompt and the answers of each gateway-only failure, as JSON lines: corpus text, for reading, not reporting). Exit 1 when the gateway passes fewer facts than the direct calls."""
     from ztgate_bench import utility_facts
 
     corpus = getattr(args, "corpus", None)
@@ -217,6 +218,11 @@ def facts_main(args: argparse.Namespace) -> int:
     out = getattr(args, "out", None)
     if out:
         Path(out).write_text(report + "\n", encoding="utf-8")
+    examples = getattr(args, "examples", None)
+    if examples:  # corpus text and answers, for the engineer reading the gateway-only failures; never the report
+        Path(examples).write_text("".join(json.dumps(dict(zip(("id", "variant", "redacted", "direct", "gateway",
+                                                                "surrogates"), e, strict=True))) + "\n"
+                                          for e in tally.examples), encoding="utf-8")
     return 0 if utility_facts.at_parity(tally) else 1
 
 
@@ -237,5 +243,6 @@ if __name__ == "__main__":
     parser.add_argument("--subset", type=int)
     parser.add_argument("--max-tokens", type=int)
     parser.add_argument("--duration-s", type=float)
+    parser.add_argument("--examples", type=Path)
     parser.add_argument("--corpus", type=Path, help="score this file alone")
     sys.exit(main(parser.parse_args()))

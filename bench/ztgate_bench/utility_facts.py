@@ -11,7 +11,9 @@ a private person's details:
 - **gateway**: through Envoy with the eval tenant's bearer token (the `default` policy: redaction, the primary,
   restore), the answer as the caller gets it;
 - **direct, redacted prompt**: the gateway's own Redact of the prompt, sent directly to the primary: what the
-  model does with what it saw through the gateway. When the gateway's answer differs from this one, the
+  model does with what it saw through the gateway;
+- **gateway, surrogates**: through Envoy as a second tenant whose policy is `default` with every PII type set to
+  `surrogate` (a stand-in of the same kind, restored like a placeholder). When the gateway's answer differs from this one, the
   difference lies after the model (restore) or in routing (`served_by` other than the primary).
 
 Where the gateway fails facts that direct passes, the cause is classed from the redacted prompt and the answers:
@@ -41,7 +43,10 @@ MAX_TOKENS = 48
 CALL_TIMEOUT_S = 120.0
 # Seconds of asking after which no new prompt is started (the suite's start is not counted).
 BUDGET_S = 420.0
-SYSTEMS = ("direct", "gateway", "direct, redacted prompt")
+SYSTEMS = ("direct", "gateway", "direct, redacted prompt", "gateway, surrogates")
+# A second tenant under the `default` policy with every PII type `surrogate` instead of `pseudonymize` (a
+# realistic stand-in rather than `<PERSON_1>`): whether stand-ins close a gap that placeholders open.
+SURROGATE_TENANT = "utility-facts-surrogates"
 VARIANTS = ("clean", "private")
 
 
@@ -79,6 +84,12 @@ class Tally:
     gateway_only: list[tuple[str, str, str]] = field(default_factory=list)
     # gateway passes, direct fails
     direct_only: list[tuple[str, str]] = field(default_factory=list)
+    # surrogates pass where placeholders fail, and the reverse: (variant, case id)
+    surrogates_only: list[tuple[str, str]] = field(default_factory=list)
+    placeholders_only: list[tuple[str, str]] = field(default_factory=list)
+    # For --examples only (corpus text, never in the report): (case id, variant, redacted prompt, direct
+    # answer, gateway answer, surrogates' answer) of each gateway-only failure.
+    examples: list[tuple[str, ...]] = field(default_factory=list)
     # the gateway's answer differs from the direct call on the redacted prompt although that answer holds no
     # placeholder to restore: (variant, case id)
     restore_or_routing: list[tuple[str, str]] = field(default_factory=list)
@@ -113,6 +124,10 @@ def markdown(tally: Tally, corpora: Sequence[Path]) -> str:
         lines.append(f"- {variant}, {why}: {count} ({ids})")
     if tally.direct_only:
         lines.append("- gateway passes, direct fails: " + ", ".join(f"{i} ({v})" for v, i in tally.direct_only))
+    lines.append(f"\nSurrogates pass, placeholders fail: {len(tally.surrogates_only)}"
+                 + "".join(f"; {i} ({v})" for v, i in tally.surrogates_only)
+                 + f". Placeholders pass, surrogates fail: {len(tally.placeholders_only)}"
+                 + "".join(f"; {i} ({v})" for v, i in tally.placeholders_only) + ".")
     lines.append(f"\nGateway answer differs from the direct answer on the redacted prompt (restore or routing): "
                  f"{len(tally.restore_or_routing)}" + (" (" + ", ".join(f"{i} ({v})" for v, i in
                                                                  tally.restore_or_routing) + ")"
@@ -121,6 +136,7 @@ def markdown(tally: Tally, corpora: Sequence[Path]) -> str:
 
 
 async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: float) -> None:
+    from ztgate.common.identity import bearer
     from ztgate.common.tls import open_channel
     from ztgate.gen.inference.v1 import inference_pb2 as ipb
     from ztgate.gen.inference.v1 import inference_pb2_grpc
@@ -133,6 +149,7 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: flo
     via_gateway = inference_pb2_grpc.InferenceStub(gateway)
     redactor = redaction_pb2_grpc.RedactionStub(gateway)
     via_direct = inference_pb2_grpc.InferenceStub(direct)
+    surrogate_md = tuple(bearer(target.tokens[SURROGATE_TENANT]))
 
     def request(text: str) -> ipb.GenerateRequest:
         return ipb.GenerateRequest(messages=[ipb.ChatMessage(role="user", content=text)],
@@ -159,7 +176,9 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: flo
                                                   metadata=metadata)).text
                 direct_answer = await generate("direct", variant, via_direct, prompt)
                 answers = {"direct": direct_answer,
-                           "gateway": await generate("gateway", variant, via_gateway, prompt, metadata)}
+                           "gateway": await generate("gateway", variant, via_gateway, prompt, metadata),
+                           "gateway, surrogates": await generate("gateway, surrogates", variant, via_gateway, prompt,
+                                                                 surrogate_md)}
                 if redacted == prompt:  # the model saw what the direct call sent: greedy, the same answer
                     tally.asked[("direct, redacted prompt", variant)] += 1
                     answers["direct, redacted prompt"] = direct_answer
@@ -172,8 +191,15 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: flo
                 gw, seen = answers["gateway"], answers["direct, redacted prompt"]
                 if gw is None or answers["direct"] is None:
                     continue
+                if ok["gateway, surrogates"] and not ok["gateway"]:
+                    tally.surrogates_only.append((variant, case.id))
+                elif ok["gateway"] and not ok["gateway, surrogates"]:
+                    tally.placeholders_only.append((variant, case.id))
                 if ok["direct"] and not ok["gateway"]:
                     tally.gateway_only.append((variant, cause(case, variant, redacted, gw[0], gw[1]), case.id))
+                    sur = answers["gateway, surrogates"]
+                    tally.examples.append((case.id, variant, redacted, answers["direct"][0], gw[0],
+                                           sur[0] if sur else ""))
                 elif ok["gateway"] and not ok["direct"]:
                     tally.direct_only.append((variant, case.id))
                 # With no placeholder in the model's answer there is nothing to restore: the two must agree.
@@ -203,8 +229,17 @@ def run(config_path: Path | None, corpora: Sequence[Path] = FACT_CORPORA, subset
     if not cases:
         raise ValueError("no prompt with `facts` in " + ", ".join(str(c) for c in corpora))
     tally = Tally(max_tokens=max_tokens, planned=len(cases))
+    from ztgate.redaction.config import DEFAULT_POLICY_DIR
+
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-utility-facts-"))
-    with own_suite(config_path, Goldens().policies.resolve(), workdir / "suite", plain=False) as target:
+    policies = workdir / "policies"
+    policies.mkdir()
+    default = (DEFAULT_POLICY_DIR / "default.yaml").read_text(encoding="utf-8")
+    (policies / f"{SURROGATE_TENANT}.yaml").write_text(
+        default.replace("name: default", f"name: {SURROGATE_TENANT}\ntenants: [{SURROGATE_TENANT}]", 1)
+        .replace(": pseudonymize", ": surrogate"), encoding="utf-8")
+    with own_suite(config_path, Goldens().policies.resolve(), workdir / "suite", extra_policies=(policies,),
+                   tenants=(SURROGATE_TENANT,), plain=False) as target:
         asyncio.run(_ask(target, cases, tally, budget_s))
     return tally
 

@@ -80,7 +80,10 @@ def test_parity_needs_as_many_gateway_passes_as_direct_ones_and_no_error():
     tally.passed[("gateway", "private")] = 3
     tally.gateway_only.append(("private", "placeholder in prompt", "t-1"))
     assert not at_parity(tally)
-    assert "private, placeholder in prompt: 1 (t-1)" in markdown(tally, FACT_CORPORA)
+    tally.surrogates_only.append(("private", "t-1"))
+    report = markdown(tally, FACT_CORPORA)
+    assert "private, placeholder in prompt: 1 (t-1)" in report
+    assert "Surrogates pass, placeholders fail: 1; t-1 (private)" in report
     tally.passed[("gateway", "private")] = 4
     tally.errors[("gateway", "clean")] = 1
     assert not at_parity(tally)
