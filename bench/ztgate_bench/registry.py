@@ -79,7 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "default 60, 0 skips; attack: the normal tenant's calls per phase, default 40)")
     p.add_argument("--duration-s", type=float, default=None,
                    help="attack: seconds the attack phase lasts (default 30); failover: seconds of the "
-                        "baseline and of the watch after each fault, the slowed primary held 3x (default 20)")
+                        "baseline and of the watch after each fault, the slowed primary held 3x (default 20); "
+                        "utility --facts: seconds of asking, then no new prompt (default 420)")
     p.add_argument("--attacks", metavar="KIND,KIND",
                    help="attack: only these attack kinds (default all; the report lists them; `none`: a control "
                         "with no attack)")
@@ -106,6 +107,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--answers", action="store_true",
                    help="utility: instead, ask the default model through a suite of its own with placeholders "
                         "and with surrogates, and check the restored answers' facts (utility_answers.py)")
+    p.add_argument("--facts", action="store_true",
+                   help="utility: instead, check the corpus prompts' reviewed facts in greedy answers through the "
+                        "gateway against the same model called directly, in a suite of its own (utility_facts.py; "
+                        "--corpus FILE alone, --subset N, --max-tokens)")
+    p.add_argument("--subset", type=int, default=None, metavar="N",
+                   help="utility --facts: only the first N prompts with facts of each corpus")
+    p.add_argument("--examples", type=Path, default=None, metavar="FILE",
+                   help="utility --facts: write the redacted prompt and the answers of each gateway-only failure "
+                        "here (JSON lines; corpus text, for reading)")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     add_inference_arguments(p.add_argument_group("inference"))

@@ -44,6 +44,9 @@ class UtilityCase:
     public: tuple[str, ...]
     private_prompt: str
     private: tuple[str, ...]
+    # Reviewed strings a correct answer must contain (an entry that is a tuple: any one of them); empty when the
+    # corpus lists none (`ztgate bench utility --facts`, utility_facts.py).
+    facts: tuple[str | tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,7 @@ def load_cases(path: Path) -> list[UtilityCase]:
         try:
             row = json.loads(line)
             case = UtilityCase(row["id"], row["topic"], row["prompt"], tuple(row["public"]),
-                               row["private_prompt"], tuple(row["private"]))
+                               row["private_prompt"], tuple(row["private"]), _facts(row.get("facts", [])))
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{number}: not a utility case ({type(exc).__name__}: {exc})") from None
         missing = [v for v in case.public if v not in case.prompt] + [
@@ -85,6 +88,19 @@ def load_cases(path: Path) -> list[UtilityCase]:
             raise ValueError(f"{path}:{number}: {len(missing)} listed value(s) not in the prompt")
         cases.append(case)
     return cases
+
+
+def _facts(value: object) -> tuple[str | tuple[str, ...], ...]:
+    """A row's `facts`: a list whose entries are non-blank strings or non-empty lists of them."""
+    if not isinstance(value, list):
+        raise TypeError("facts is not a list")
+    out: list[str | tuple[str, ...]] = []
+    for entry in value:
+        alternatives = entry if isinstance(entry, list) else [entry]
+        if not alternatives or not all(isinstance(a, str) and a.strip() for a in alternatives):
+            raise TypeError("a fact is not a non-blank string or a non-empty list of them")
+        out.append(entry if isinstance(entry, str) else tuple(entry))
+    return tuple(out)
 
 
 def score(system: str, redact: Callable[[str], str], cases: Sequence[UtilityCase]) -> UtilityScore:
@@ -146,6 +162,8 @@ def main(args: argparse.Namespace) -> int:
     reported) and on the tuning prompts (shown apart), or on ``--corpus FILE`` alone; exit 1 when the default
     policy misses a target on the first corpus scored (at most MAX_ALTERED of clean prompts altered, at least MIN_KEPT of public names kept,
     no private value reaching the model)."""
+    if getattr(args, "facts", False):
+        return facts_main(args)
     if getattr(args, "answers", False):
         return answers_main(args)
     from ztgate_bench.presidio_baseline import SYSTEM_NAME, build_presidio
@@ -181,6 +199,33 @@ def answers_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def facts_main(args: argparse.Namespace) -> int:
+    """`--facts`: the corpus prompts' reviewed facts, through the gateway against the same model called
+    directly (ztgate_bench.utility_facts); `--corpus FILE` alone, `--subset N` prompts of each corpus,
+    `--max-tokens`, `--duration-s` (seconds of asking, then no new prompt), `--examples FILE` (the redacted
+    prompt and the answers of each gateway-only failure, as JSON lines: corpus text, for reading, not reporting). Exit 1 when the gateway passes fewer facts than the direct calls."""
+    from ztgate_bench import utility_facts
+
+    corpus = getattr(args, "corpus", None)
+    tally = utility_facts.run(getattr(args, "config", None),
+                              (Path(corpus),) if corpus else utility_facts.FACT_CORPORA,
+                              getattr(args, "subset", None),
+                              getattr(args, "max_tokens", None) or utility_facts.MAX_TOKENS,
+                              getattr(args, "duration_s", None) or utility_facts.BUDGET_S)
+    report = "\n\n".join(["# ztgate bench utility --facts",
+                           utility_facts.markdown(tally, (Path(corpus),) if corpus else utility_facts.FACT_CORPORA)])
+    print(report)
+    out = getattr(args, "out", None)
+    if out:
+        Path(out).write_text(report + "\n", encoding="utf-8")
+    examples = getattr(args, "examples", None)
+    if examples:  # corpus text and answers, for the engineer reading the gateway-only failures; never the report
+        Path(examples).write_text("".join(json.dumps(dict(zip(("id", "variant", "redacted", "direct", "gateway",
+                                                                "surrogates"), e, strict=True))) + "\n"
+                                          for e in tally.examples), encoding="utf-8")
+    return 0 if utility_facts.at_parity(tally) else 1
+
+
 MAX_ALTERED = 0.02
 MIN_KEPT = 0.95
 
@@ -194,5 +239,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--answers", action="store_true")
+    parser.add_argument("--facts", action="store_true")
+    parser.add_argument("--subset", type=int)
+    parser.add_argument("--max-tokens", type=int)
+    parser.add_argument("--duration-s", type=float)
+    parser.add_argument("--examples", type=Path)
     parser.add_argument("--corpus", type=Path, help="score this file alone")
     sys.exit(main(parser.parse_args()))

@@ -345,6 +345,42 @@ def date_of_birth(value: str, *, today: _dt.date | None = None) -> bool:
     return False
 
 
+_LATEST_PERSONAL_YEAR = 2199
+
+
+def _real_date(year: int, month: int, day: int) -> bool:
+    try:
+        _dt.date(year, month, day)
+    except ValueError:
+        return False
+    return _EARLIEST_BIRTH_YEAR <= year <= _LATEST_PERSONAL_YEAR
+
+
+def personal_date(value: str) -> bool:
+    """A real calendar date of 1900-2199 in ISO, D/M/Y, M/D/Y or month-name form: the date of an event in a
+    person's life (a birthday to come, an admission, a discharge, a wedding), which may lie in the future.
+
+    Whether the date is tied to a person is the rule's context (required words), not the validator's.
+    """
+    text = value.strip()
+    if m := _NUMERIC_DATE.fullmatch(text):
+        a, b, c = m.groups()
+        if len(a) == 4:  # ISO-like: year first
+            return _real_date(int(a), int(b), int(c))
+        year = _expand_year(c, _dt.date.today())
+        if len(a) > 2 or year < 0:
+            return False
+        first, second = int(a), int(b)
+        return _real_date(year, second, first) or _real_date(year, first, second)
+    if m := _TEXT_DATE_MDY.fullmatch(text):
+        month = _MONTHS.get(m.group(1).lower())
+        return month is not None and _real_date(int(m.group(3)), month, int(m.group(2)))
+    if m := _TEXT_DATE_DMY.fullmatch(text):
+        month = _MONTHS.get(m.group(2).lower())
+        return month is not None and _real_date(int(m.group(3)), month, int(m.group(1)))
+    return False
+
+
 # --- secrets ----------------------------------------------------------------------------------
 
 
@@ -668,6 +704,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "phone_any": phone_any,
     "phone_national": phone_national,
     "date_of_birth": date_of_birth,
+    "personal_date": personal_date,
     "password_value": password_value,
     "password_like": password_like,
     "password_token": password_token,

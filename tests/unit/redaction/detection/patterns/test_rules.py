@@ -143,6 +143,10 @@ POSITIVES = [
     ("date_of_birth_text", "DATE_OF_BIRTH", "Her birthday is March 3, 1985.", "March 3, 1985"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "I was born on the 3rd of March 1985", "3rd of March 1985"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "D.O.B.: 14 Feb 1972", "14 Feb 1972"),
+    # --- other dates tied to a person (age, life events, a patient's stay)
+    ("personal_date_numeric", "DATE_OF_BIRTH", "My son turns 16 on 11/09/2009.", "11/09/2009"),
+    ("personal_date_numeric", "DATE_OF_BIRTH", "Patient was admitted on 2023-04-05.", "2023-04-05"),
+    ("personal_date_text", "DATE_OF_BIRTH", "Our wedding anniversary is November 9th, 2009.", "November 9th, 2009"),
     # --- AWS
     ("aws_access_key_id", "AWS_ACCESS_KEY_ID", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
     ("aws_access_key_id", "AWS_ACCESS_KEY_ID", "temporary creds ASIAY34FZKBOKMUTVV7A expire soon",
@@ -403,6 +407,9 @@ NEGATIVES = [
     ("date_of_birth_numeric", "born on 2099-01-01 (in the future)"),
     ("date_of_birth_numeric", "DOB: 13/13/1985"),
     ("date_of_birth_text", "The release shipped on March 3, 2021."),
+    ("personal_date_numeric", "Python 3.12 was released on 2023-10-02."),
+    ("personal_date_numeric", "He turns 16 on 31/02/2009 (no such day)."),
+    ("personal_date_text", "The Berlin Wall fell on 9 November 1989."),
     ("aws_access_key_id", "AKIA1234 is too short; XAKIAIOSFODNN7EXAMPLE is glued"),
     ("aws_secret_access_key", f"aws commit {GIT_SHA}"),
     ("aws_secret_access_key", "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}"),
