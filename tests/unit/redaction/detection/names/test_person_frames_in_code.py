@@ -61,7 +61,7 @@ TOOL_PROSE = st.sampled_from([
     "We moved the nightly build off {} last year.\n",
     "{} caches every dependency between runs of the workflow.\n",
     "See {}'s documentation for the plugin settings.\n",
-    "Upgrade {} 2.1 before the next deploy.\n",
+    "{} 2.1 is needed before the next deploy.\n",
     "- Bump {} from 4.0.1 to 4.1.0\n",
 ])
 POLICY = PolicyStore.load().get("default")
