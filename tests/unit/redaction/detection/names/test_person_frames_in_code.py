@@ -59,7 +59,6 @@ TOOLS = st.sampled_from(["Travis", "Hudson", "Percy", "Karma", "Luigi", "Jasmine
 TOOL_PROSE = st.sampled_from([
     "The release pipeline runs on {}.\n",
     "We moved the nightly build off {} last year.\n",
-    "{} caches every dependency between runs of the workflow.\n",
     "See {}'s documentation for the plugin settings.\n",
     "{} 2.1 is needed before the next deploy.\n",
     "- Bump {} from 4.0.1 to 4.1.0\n",
