@@ -253,8 +253,10 @@ def documents(split: str, per_template: int = 8) -> list[Sample]:
             local = _ascii(f"{first}.{last}".lower().replace(" ", "").replace("-", ""))
             email = f"{local}@{rng.choice(MAIL_DOMAINS[split])}"
             handle = _ascii(f"{first[0]}{last}".lower().replace(" ", "").replace("-", ""))
-            text = template.format(name=name, first=first, last=last, email=email, handle=handle)
-            entities = [Entity("PERSON", name)]
+            lower = _ascii(f"{first}.{last}".lower().replace(" ", "").replace("-", ""))
+            text = template.format(name=name, first=first, last=last, email=email, handle=handle, lower=lower)
+            # A template that names the person only as a lower-case first.last identifier lists that identifier.
+            entities = [Entity("PERSON", name if "{name}" in template or "{lower}" not in template else lower)]
             if email in text:
                 entities.append(Entity("EMAIL_ADDRESS", email))
             samples.append(Sample(f"{split}-p{t:02d}-{i}", PII, text, tuple(entities), family))
@@ -280,8 +282,75 @@ class Figures:
 
 
 def surname(name: str) -> str:
-    """The surname of a pool name: everything after the given name ("Te Kani" stays whole)."""
-    return name.split(" ", 1)[1]
+    """The surname of a pool name: everything after the given name ("Te Kani" stays whole), or after the dot of
+    a lower-case first.last identifier ("kwame.mensah" -> "mensah")."""
+    return name.split(" ", 1)[1] if " " in name else name.split(".", 1)[1]
+
+
+# --- tune2: a second tuning split (issue #29, fourth round), a block of its own -------------------------------
+# Families of persons in technical text as a class: ownership ("belongs to", "owned by", "ask", "ping", a
+# person's branch), action by a person ("FIXME: X will", "X reverted", "per X", "cc X", "@X"), attribution
+# lines in many formats (trailers, copyright and SPDX lines, blame output, AUTHORS files, changelog credits),
+# names in string literals, commit subjects and bodies, diacritics and lower-case first.last identifiers
+# ({lower}); clean documents whose tools are also given names or surnames ("Travis", "Hudson", "Hugo"). Its
+# names, templates and tools are disjoint from every other split; tuned on, never reported as held-out. Not
+# committed as a file: `python -m ztgate_bench.code_persons write --split tune2 --out <tmp>/tune2.jsonl`.
+GIVEN["tune2"] = ("Łukasz", "Zofia", "Søren", "Åsa", "Ömer", "Elif", "José", "Inés", "Thành", "Ngọc", "Chiamaka",
+                  "Tendai", "Kalani", "Leilani", "Dmitrij", "Jovana", "Ayşe", "Mehmet", "Nasrin", "Hamid", "Yusuf",
+                  "Aïcha", "Dalia", "Gintaras", "Eun-ji", "Kenta", "Sanjay", "Ishaan", "Xiaoming", "Wen")
+SURNAMES["tune2"] = ("Wiśniewski", "Nørgaard", "Åberg", "Yılmaz", "Öztürk", "Muñoz", "Peña", "Đặng", "Okonkwo",
+                     "Moyo", "Kahananui", "Petrović", "Jovanović", "Demir", "Rahimi", "Sadeghi", "Benali",
+                     "Vaitkus", "Takahashi", "Iyer", "Malhotra", "Zhou", "Liang", "Ferrante", "Gonçalves",
+                     "Kristiansen", "Quispe", "Mamani", "Achterberg", "Castellanos")
+MAIL_DOMAINS["tune2"] = ("quillon.dev", "users.example", "eng.example.net")
+PERSON_TEMPLATES["tune2"] = (
+    ("ownership", "# The importer belongs to {name}; talk to data-eng first.\nimport csv\n"),
+    ("ownership", "// owned by {name} until the Q4 reorg\nconst LIMIT = 50;\n"),
+    ("ownership", "# ask {name} before bumping this pin\nPINNED = \"1.2.3\"\n"),
+    ("ownership", "// ping {name} if this alarm fires twice\nalarm.threshold = 0.95;\n"),
+    ("ownership", "Rebased onto {name}'s branch before tagging v2.3.\n"),
+    ("ownership", "# Maintainer: {name}\n# Status: beta\n"),
+    ("action", "// FIXME: {name} will move this to the config service\nconst HOST = \"10.0.0.4\";\n"),
+    ("action", "# XXX {name} should double-check the rounding here\ntotal = round(x, 2)\n"),
+    ("action", "    # {name} reverted this in March, see the incident notes\n    retries = 1\n"),
+    ("action", "/* {name} fixed the overflow; keep the cast */\nuint64_t n = (uint64_t)x;\n"),
+    ("action", "# per {name}: never retry a POST\nRETRY_POST = False\n"),
+    ("action", "// cc {name} for the schema change\n"),
+    ("action", "@{name} can you take another look at the migration?\n"),
+    ("action", "LGTM. {name} approved the schema change yesterday.\n"),
+    ("attribution", "Tested-by: {name} <{email}>\nFixes: #4412\n"),
+    ("attribution", "// SPDX-FileCopyrightText: 2024 {name} <{email}>\n// SPDX-License-Identifier: Apache-2.0\n"),
+    ("attribution", "Copyright 2021-2024 {name}. All rights reserved.\n"),
+    ("attribution", "9c1e4b2a (<{email}> 2024-03-05 10:12:44 +0100 41)     return total\n"
+                    "3f2a9c1e ({name} 2024-03-05 10:12:44 +0100 42)     return total\n"),
+    ("attribution", "# AUTHORS\n{name} <{email}>\nrelease-bot <bot@example.org>\n"),
+    ("changelog", "## 0.9.2\n- Fix the retry loop ({name})\n- Bump ruff\n"),
+    ("changelog", "* Speed up the importer [{name}]\n* Drop the legacy flag\n"),
+    ("changelog", "2.0.1 / 2024-02-02\n  - timezone bug fixed by {name}\n"),
+    ("string", "notify_owner(\"{name}\", channel=\"#ops\")\n"),
+    ("string", "REVIEWERS = [\"{name}\", \"release-bot\"]\n"),
+    ("string", "assert user.display_name == \"{name}\"\n"),
+    ("commit", "Revert \"cache keys\"\n\nRequested by {name} after the outage.\n"),
+    ("commit", "docs: credit {name} for the benchmark numbers\n"),
+    ("lower", "reviewer: {lower}\nlabels: [backend]\n"),
+    ("lower", "# @{lower} please review the index change\n"),
+    ("lower", "assignee = \"{lower}\"\n"),
+)
+CLEAN_TEMPLATES["tune2"] = (
+    ("prose-tool", "## Build\n\nThe pipeline runs on {tool}; artefacts are uploaded after every merge.\n"),
+    ("prose-tool", "Migrated the nightly job from {tool} to the new runners.\n"),
+    ("prose-tool", "We use {tool} for builds. {tool} caches dependencies in ~/.cache.\n"),
+    ("prose-tool", "{tool} 3.2 deprecated the old plugin API; see the upgrade notes.\n"),
+    ("prose-tool", "Thanks to {tool}, the build takes four minutes.\n"),
+    ("prose-tool", "See {tool}'s documentation for the cache settings.\n"),
+    ("code-tool", "# {tool} wants a clean workspace before each run\nclean()\n"),
+    ("changelog-tool", "- Bump {tool} from 1.4.2 to 1.5.0 (#812)\n- Fix typo\n"),
+    ("config-tool", "build:\n  runner: {tool_module}\n  # {tool} reads this file on every push\n"),
+)
+TOOLS["tune2"] = ("Marathon", "Hudson", "Maven", "Gradle", "Julia", "Flask", "Ivy", "Buck", "Jasper", "Alfred",
+                  "Sphinx", "Karma", "Ruby", "Percy", "Luigi", "Vagrant", "Harbor", "Argo", "Spinnaker", "Chef",
+                  "GitLab CI", "Spring Boot", "Apache Maven")
+SEEDS["tune2"] = 2903
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

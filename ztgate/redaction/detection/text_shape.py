@@ -136,7 +136,7 @@ _CONTACT_VALUE = re.compile(
 _PERSON_LABEL = re.compile(
     r"(?i)(?:(?<![^\W_])_*(?:full_?name|display_?name|first_?name|last_?name|name|author|owner|assignee|reporter|"
     r"contact|customer|reviewed-by|signed-off-by|co-authored-by|reported-by|acked-by|tested-by|cc|to|from|attn)_*"
-    r"['\"]?\s*[:=]\s*['\"]?|[@:](?:author|maintainer|owner)\b:?\s+"
+    r"['\"]?\s*(?:[:=]=?|!=)\s*['\"]?|[@:](?:author|maintainer|owner)\b:?\s+"
     r"|\bby\s+|\bask\s+|\bcontact\s+|\bping\s+)$")
 _PLACE_LABEL = re.compile(
     r"(?i)(?:\b(?:city|town|village|place|location|address|birthplace|hometown|country|municipality)"
@@ -148,7 +148,8 @@ _PERSON_BEFORE = re.compile(
     r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead|primary|secondary|backup"
     r"|on_?call|on-call|escalation|approvers?|reviewers?)\s*[:=]\s*['\"]?"
     r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
-    r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|(?:written|maintained|authored|created|reviewed|approved|"
+    r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|kudos\s+to|props\s+to|shout-?outs?\s+to|(?-i:credit(?:s|ed)?|cc:?|CC:?)"
+    r"|belong(?:s|ed|ing)?\s+to|(?:a|the)\s+(?:branch|fork|patch|laptop|account)\s+of|(?:written|maintained|authored|created|reviewed|approved|"
     r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated)"
     r"\s+by|(?:assigned|escalated|handed(?:\s+over)?|reassigned|delegated)\s+to|ask|ping|check\s+with|"
     r"(?:talk|speak)\s+(?:to|with)|reach\s+out\s+to|loop\s+in)\s+"
@@ -223,7 +224,9 @@ def person_evidence(text: str, start: int, end: int) -> bool:
     if len(text[start:end].split()) < 2:
         return False
     if _TODO_BEFORE.search(text, max(0, start - 12), start) and _TASK_AFTER.match(text, end):
-        return True  # "TODO: Aroha Ngata to confirm the rate"
+        return True  # "TODO: Aroha Ngata to confirm the rate", "FIXME: Aroha Ngata will rewrite this"
+    if _MENTION_BEFORE.search(text, max(0, start - 3), start):
+        return True  # "@Aroha Ngata can you look?": a mention of a display name
     return (handle_spells_name(text, start, end) or _PERSON_AFTER.match(text[end:end + 60]) is not None or _HANDLE_AFTER.match(text, end) is not None
             or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
 
@@ -240,9 +243,12 @@ def tool_or_organisation(span: str) -> bool:
             or (len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES))
 
 
-_TITLE_WORD = re.compile(r"\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|Doctor|Professor|TODO|FIXME)\b")
-_TODO_BEFORE = re.compile(r"\b(?:TODO|FIXME)\s*:\s*$")
-_TASK_AFTER = re.compile(r"[ \t]+to[ \t]+[a-z]")
+_TITLE_WORD = re.compile(r"\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|Doctor|Professor|TODO|FIXME|XXX|HACK)\b")
+_TODO_BEFORE = re.compile(r"\b(?:TODO|FIXME|XXX|HACK)\b\s*:?\s*$")
+# A task or a promise given to the name in a TODO: "to confirm", "will rewrite", "should check", "needs to".
+_TASK_AFTER = re.compile(r"[ \t]+(?:to|will|should|must|shall|can|could|may|might|would|needs?[ \t]+to|has[ \t]+to"
+                         r"|is[ \t]+going[ \t]+to|promised[ \t]+to|wants[ \t]+to|plans?[ \t]+to)[ \t]+[a-z]")
+_MENTION_BEFORE = re.compile(r"(?<![\w.@])@$")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?|\b(?:Doctor|Professor))[ \t]+$")
 # A handle or an e-mail address right after a name: "(@tnguyen)", " @tnguyen", "(t@x.org)", "<t@x.org>".
 _HANDLE_AFTER = re.compile(r"[ \t]*(?:[(<\[][ \t]*)?(?:@[A-Za-z0-9][\w\-]{1,38}\b|[\w.+\-]+@[\w\-]+\.[\w.\-]+)")

@@ -1,11 +1,13 @@
-"""Code identifiers that NER reads as persons or places ("Box and Rc" in a Rust question, "`HashMap`").
+"""Code identifiers and tools that NER or the gazetteer read as persons or places ("Box and Rc" in a Rust
+question, "`HashMap`", "The pipeline runs on Travis").
 
-A one-word NER span is a code identifier, not a name, when the text around it says code: inline code or
-code punctuation touching it (``::``, generics, a call, a member access, a reference); CamelCase that is no
-known given name ("RefCell", not "McDonald"); or a sentence about a programming language or a construct of
-code, with no person cue around it (a title, a greeting, an address cue, a verb of people). Names of two
-words or more are never identifiers: a person named in a code question stays a person. The rules and
-their tests: docs/architecture.md ("Redaction"), tests/unit/redaction/detection/names/.
+A one-word span is a code identifier, not a name, when the text around it says code: inline code or code
+punctuation touching it (``::``, generics, a call, a member access, a reference) or a version after it;
+CamelCase that is no known given name ("RefCell", not "McDonald"); a sentence about a programming language
+or a construct of code; or, even for a word spelt like a given name, a sentence about building and shipping
+software - always with no person cue around it (a title, a greeting, an address cue, a verb of people) and
+no strong place cue. Names of two words or more are never identifiers: a person named in a code question
+stays a person. The rules and their tests: docs/architecture.md ("Redaction"), tests/unit/redaction/.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import functools
 import re
 
 from ztgate.redaction.detection.names import gazetteer
-from ztgate.redaction.detection.text_shape import line_bounds, person_after, person_evidence
+from ztgate.redaction.detection.text_shape import line_bounds, person_after, person_evidence, strong_place_cue
 
 # Languages and constructs of code, lower case, matched as whole words in the span's sentence.
 CODE_CONTEXT_WORDS = frozenset((
@@ -23,11 +25,25 @@ CODE_CONTEXT_WORDS = frozenset((
     "generic generics crate crates interface interfaces fn lambda lambdas iterator iterators pointer pointers "
     "borrow borrowing borrowed compiler macro macros closure closures async namespace typeclass monad monads "
     "stdlib refactor").split())
+# Building, shipping and running software: a lone capitalised word in such a sentence, with no person cue, is a
+# tool, even one spelt like a given name ("The pipeline runs on Travis", "Thanks to Percy, the build takes four
+# minutes", "See Luigi's documentation").
+TOOLING_CONTEXT_WORDS = frozenset((
+    "build builds pipeline pipelines runner runners plugin plugins sdk cache caches caching dependency "
+    "dependencies workspace artefact artefacts artifact artifacts deploy deploys deployment deployments "
+    "upgrade upgrades deprecated deprecates config configuration documentation repo repository repositories "
+    "ci cli workflow workflows nightly linter formatter bundler compile compiles compiler toolchain "
+    "container containers cluster clusters").split())
 _CONTEXT = re.compile(r"(?<![\w+#])(?:" + "|".join(re.escape(w) for w in sorted(CODE_CONTEXT_WORDS, key=len,
+                                                                                   reverse=True)) + r")(?![\w+#])",
+                      re.IGNORECASE)
+_TOOLING = re.compile(r"(?<![\w+#])(?:" + "|".join(re.escape(w) for w in sorted(TOOLING_CONTEXT_WORDS, key=len,
                                                                                    reverse=True)) + r")(?![\w+#])",
                       re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 _CODE_AFTER = re.compile(r"::|<|>|\(|!\(|\[|\.[a-z_]")
+# A version right after the word ("Jasmine 3.2", "Hudson v1.4.2"), or a bump from one ("Bump Percy from 1.4").
+_VERSION_AFTER = re.compile(r"(?:'s)?[ \t]+(?:v?\d+\.\d+|from[ \t]+v?\d+\.\d+)")
 _CODE_BEFORE = re.compile(r"(?:::|<|&|\.|\*|,<)$")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # A name whose one inner capital follows a prefix ("McDonald", "DeShawn", "O'Brien", "VanDyke").
@@ -41,6 +57,11 @@ def _given_names() -> frozenset[str]:
     return gazetteer._census_given_names(excluded) | gazetteer._world_given_names(excluded)  # noqa: SLF001
 
 
+def given_name(word: str) -> bool:
+    """A known given name (the gazetteer's census and world lists, case-folded)."""
+    return word.casefold() in _given_names()
+
+
 def code_identifier(text: str, start: int, end: int) -> bool:
     """text[start:end], one word found by NER, is a code identifier by the text around it (module doc)."""
     word = text[start:end]
@@ -49,16 +70,18 @@ def code_identifier(text: str, start: int, end: int) -> bool:
     lo, hi = line_bounds(text, start)
     if text.count("`", lo, start) % 2 == 1 and "`" in text[end:hi + 1]:
         return True
-    if _CODE_AFTER.match(text, end) or _CODE_BEFORE.search(text, max(lo, start - 2), start):
+    if (_CODE_AFTER.match(text, end) or _CODE_BEFORE.search(text, max(lo, start - 2), start)
+            or _VERSION_AFTER.match(text, end)):
         return True
-    if word.casefold() in _given_names() or _PREFIXED_NAME.fullmatch(word):
-        return False
-    if _CAMEL.search(word):
+    named = word.casefold() in _given_names() or _PREFIXED_NAME.fullmatch(word) is not None
+    if not named and _CAMEL.search(word):
         return True
     if (_ADDRESS_CUE.search(text, max(lo, start - 12), start) or person_evidence(text, start, end)
-            or person_after(text, end)):
+            or person_after(text, end) or strong_place_cue(text, start)):
         return False
-    return _CONTEXT.search(text, *_sentence(text, start, end)) is not None
+    sentence = _sentence(text, start, end)
+    return _TOOLING.search(text, *sentence) is not None or (
+        not named and _CONTEXT.search(text, *sentence) is not None)
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:

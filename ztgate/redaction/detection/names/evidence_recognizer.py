@@ -5,14 +5,14 @@ code and technical text a name they do find is scored under the default threshol
 "person" (``text_shape.has_evidence``). This recognizer starts from that evidence instead of from a list: a run
 of two or three name-shaped words (capitalised, none a common, technical or stop word) is a person when
 
-* ``text_shape.person_evidence`` holds: a credit, an assignment or a personal title before it ("written by ",
-  "thanks to ", "assigned to ", "escalated to ", "Dr. "), a verb of people or a role in apposition after it
+* ``text_shape.person_evidence`` holds: a credit, an assignment, ownership, an @ or a personal title before it
+  ("written by ", "thanks to ", "belongs to ", "cc ", "@", "Dr. "), a verb of people or a role in apposition after it
   ("wants", ", our SRE", "(tech lead)"), a handle or an e-mail address right after it ("(@tnguyen)"), or a
   handle or an e-mail local part on its line or the line before that spells it ("TODO(jraghavan): Ji-woo
   Raghavan ...");
 * a field label about a person stands right before it (``text_shape.labelled``: "Author: ", "@author ",
   ":author: ", "__author__ = \\"", "owner: ");
-* a ``TODO:`` assigns it a task ("TODO: Aroha Ngata to confirm the rate").
+* a ``TODO:``, ``FIXME:`` or ``XXX`` gives it a task ("TODO: Aroha Ngata to confirm", "FIXME: Aroha Ngata will").
 
 A run that ends in an organisation's legal form or collective noun (``data/words/organisation_suffixes.txt``:
 "Acme Corp", "Globex GmbH", "Payments Team") is never a person (``person_evidence`` says so). A lone capitalised word counts only after a
@@ -49,7 +49,7 @@ _LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"
 _CAP_WORD = rf"[{_UP}][{_LATIN}]*(?:['’\-][{_LATIN}]+)*"
 _PARTICLES = r"(?:van der|van den|van|von|de la|de|da|di|del|della|du|le|la|bin|al|y|te|ten|ter)"
 # One to three capitalised words on one line, particles between them.
-_RUN = re.compile(rf"(?<![\w@./\-]){_CAP_WORD}(?:(?: {_PARTICLES})? {_CAP_WORD}){{0,2}}(?![\w@/\-])")
+_RUN = re.compile(rf"(?<![\w./\-])(?<![\w.]@){_CAP_WORD}(?:(?: {_PARTICLES})? {_CAP_WORD}){{0,2}}(?![\w@/\-])")
 _CAP = re.compile(_CAP_WORD)
 # A verb that addresses someone, capitalised at the start of a sentence ("Ask Aroha Ngata before ...", "Ping
 # ..."): a cue before the name, not its first word (``data/words/address_cues.txt``).

@@ -16,6 +16,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from ztgate.redaction.detection.names import gazetteer
+from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.names.ner import LANGUAGE, plausible_span
 from ztgate.redaction.detection.names.results import result
 from ztgate.redaction.detection.text_shape import has_evidence, needs_evidence, whole_name
@@ -53,6 +54,8 @@ class GazetteerRecognizer(EntityRecognizer):
                 if kept is None:
                     continue
                 start, end = whole_name(text, *kept)
+            if code_identifier(text, start, end):
+                continue  # "The pipeline runs on Travis": a tool spelt like a given name (code_identifiers.py)
             if needs_evidence(text, start) and not has_evidence(text, start, end, entity_type):
                 score = WEAK_SCORE
             elif (start, end, entity_type) in ner:

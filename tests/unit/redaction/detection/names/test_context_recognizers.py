@@ -27,6 +27,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "SubjectNameRecognizer": ("Subject: Contract renewal - Quaxtor Vellim\n\nHello all", "Quaxtor Vellim",
                               "PERSON"),
     "LatinNameInOtherScriptRecognizer": ("请联系Quaxtor Vellim确认", "Quaxtor Vellim", "PERSON"),
+    "LowerCaseUserNameRecognizer": ("reviewer: marta.vellim\nlabels: [db]\n", "marta.vellim", "PERSON"),
 }
 
 

@@ -6,7 +6,8 @@ In the order the analyzer runs them (a span two rules find alike keeps the name 
 cued places ("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV
 columns), address labels above a contact line, display names before an e-mail address, Git trailers and
 headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the name that ends an
-e-mail subject, and Latin names inside text in another script ("请联系John Smith确认").
+e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), and lower-case first.last
+user names after a person's field or an @ ("reviewer: kwame.mensah").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ztgate.redaction.detection.names.context.display_names import DisplayNameRe
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
+from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
 from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldRecognizer
@@ -28,7 +30,7 @@ from ztgate.redaction.detection.names.context.todo_handles import TodoHandleReco
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
-    TodoHandleRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
+    TodoHandleRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, LowerCaseUserNameRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
