@@ -353,6 +353,72 @@ TOOLS["tune2"] = ("Marathon", "Hudson", "Maven", "Gradle", "Julia", "Flask", "Iv
 SEEDS["tune2"] = 2903
 
 
+# --- tune3: a third tuning split (issue #29, fifth round), a block of its own ---------------------------------
+# Written from the classes the fourth held-out run named (review exports, chat logs pasted into code and docs,
+# role fields - manager, steward, lead, champion, sponsor, approver, driver, point of contact, DRI, custodian,
+# captain, coordinator - and name/e-mail objects in contributors, authors and maintainers arrays, a person as
+# the subject of a plan or a need, names mixed across cultures with diacritics), in wording of its own. Two
+# given names and two surnames for each of these Faker locales, which no other split draws on: fi_FI, fil_PH,
+# uz_UZ, hr_HR, sl_SI, nl_BE, fr_CA, de_CH, pt_PT, yo_NG, ja_JP, zh_TW (written by hand). Its clean documents
+# are CI steps named after tools, tools spelt like given names in prose, service names and bots. Tuned on,
+# never reported as held-out: `python -m ztgate_bench.code_persons write --split tune3 --out
+# bench/corpora/code-persons-tune-3.jsonl`.
+GIVEN["tune3"] = ("Aino", "Eetu", "Maricel", "Jomar", "Dilnoza", "Jasur", "Ivana", "Tomislav", "Urška", "Matej",
+                  "Wouter", "Lotte", "Étienne", "Geneviève", "Reto", "Seraina", "Duarte", "Leonor", "Olumide",
+                  "Yetunde", "Sōta", "Yui", "Yu-ting", "Chia-hao")
+SURNAMES["tune3"] = ("Mäkinen", "Heikkilä", "Dimaculangan", "Bautista", "Tursunov", "Rakhimova", "Šimić", "Horvat",
+                     "Žagar", "Kovačič", "Peeters", "Vermeulen", "Tremblay", "Gagnon", "Brunner", "Bühler",
+                     "Conceição", "Magalhães", "Ọlábísí", "Ogunleye", "Fujiwara", "Inoue", "Tsai", "Huang")
+MAIL_DOMAINS["tune3"] = ("tessellate.dev", "staff.example.com", "mail.example.io")
+PERSON_TEMPLATES["tune3"] = (
+    ("review", "**{name}** left a comment on `lib/queue/worker.py` line 31:\n> can this block forever?\n"),
+    ("review", "Approved by {name} (2 nits)\n"),
+    ("review", "Review from {name} (requested changes)\n- split `load()`\n"),
+    ("review", "> {name} replied on `api/routes.ts`:\n> fixed in 4f1c2e0\n"),
+    ("chat-log", "// [16:45] {name}: migration finished on replica 2\n// [16:46] ci-bot: tests passed\n"),
+    ("chat-log", "{name} \u2014 10:05 AM\nthe cron job stays paused until Monday\n"),
+    ("chat-log", "# 08:30 {name}: bumping the pool to 40\nPOOL_SIZE = 40\n"),
+    ("chat-log", "<!-- [2024-05-03 11:20] <{handle}> {name}: the flag is off again -->\n"),
+    ("role-field", "project:\n  lead: {name}\n  repo: ledger-api\n"),
+    ("role-field", "rollout:\n  driver: {name}\n  target: 2025-Q2\n"),
+    ("role-field", "{{\"component\": \"auth\", \"dri\": \"{name}\"}}\n"),
+    ("role-field", "[service]\ncustodian = \"{name}\"\ntier = 1\n"),
+    ("role-field", "incident:\n  coordinator: {name}\n  severity: sev2\n"),
+    ("role-field", "\"point_of_contact\": \"{name}\",\n\"sla\": \"99.9\"\n"),
+    ("role-field", "pager:\n  captain: {name}\n  rotation: weekly\n"),
+    ("role-field", "approver = \"{name}\"\nrequired_checks = 2\n"),
+    ("role-field", "budget:\n  sponsor: {name}\n  champion: platform-guild\n"),
+    ("role-field", "data_set:\n  steward: {name}\n  retention: 90d\n"),
+    ("role-field", "team:\n  manager: {name}\n  slack: \"#team-ledger\"\n"),
+    ("people-array", "{{\"authors\": [{{\"name\": \"{name}\", \"url\": \"https://example.org\"}}]}}\n"),
+    ("people-array", "contributors:\n  - name: {name}\n    email: {email}\n"),
+    ("plan", "// {name} is going to drop this shim once v2 ships\nfunc legacy() {{}}\n"),
+    ("plan", "# {name} promised a fix for the flaky test by Friday\n"),
+    ("plan", "/* {name} is handling the key rotation; leave it */\n"),
+    ("plan", "# {name} wants the batch timeout at 30 s\nBATCH_TIMEOUT = 30\n"),
+    ("plan", "// {name} needs the old endpoint until March\napp.get('/v1/old', legacy);\n"),
+    ("plan", "-- {name} owns the nightly refresh of this view\n"),
+    ("plan", "# {name} plans a rewrite of this parser\n"),
+    ("plan", "    // {name} intends to split this module next sprint\n"),
+    ("plan", "# {name} is planning to replace the client with the new SDK\n"),
+)
+CLEAN_TEMPLATES["tune3"] = (
+    ("ci-step", "jobs:\n  lint:\n    steps:\n      - name: {tool} lint\n        run: make lint\n"),
+    ("ci-step", "name: {tool} sync\non: [push]\n"),
+    ("ci-step", "- name: Run {tool}\n  uses: actions/checkout@v4\n"),
+    ("prose-tool", "{tool} is going to be replaced by the new scheduler in Q3.\n"),
+    ("prose-tool", "# {tool} needs Python 3.11 or newer\n"),
+    ("bot", "# [12:01] renovate[bot]: updated 3 dependencies\n# [12:02] {tool_module}-bot: build passed\n"),
+    ("bot", "Review by deploy-bot (automated)\n{tool} checks passed\n"),
+    ("service", "service:\n  name: {tool} Gateway\n  owner: platform-team\n"),
+    ("service", "{{\"name\": \"{tool_module}\", \"maintainers\": [\"platform-team\"]}}\n"),
+    ("service", "project:\n  lead: infra-guild\n  uses: {tool}\n"),
+)
+TOOLS["tune3"] = ("Zuul", "Otto", "Sage", "Drone", "Pulumi", "Buildkite", "Helm", "Tekton", "Concourse", "Woodpecker",
+                  "Azure Pipelines", "Cloud Build")
+SEEDS["tune3"] = 3907
+
+
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:
     """A person leaks when their surname survives as a whole word; another value when it survives verbatim; a
     clean document is altered when its output differs at all."""

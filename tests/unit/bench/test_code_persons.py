@@ -12,7 +12,8 @@ from ztgate_bench import code_persons, corpus_file
 from ztgate_bench.redaction_corpus import CLEAN, PII
 
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
-FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "holdout": "code-persons-holdout.jsonl",
+FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
+         "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl"}
 
 

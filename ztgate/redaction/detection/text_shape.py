@@ -56,6 +56,13 @@ def prev_word(text: str, start: int) -> str:
     return m.group(1).casefold() if m else ""
 
 
+# Capitals of every Latin block a name is written in: Latin-1, Extended-A (Ł, Ś, Ž alternate with their lower
+# cases in Ā-ſ), Extended-B (Ș, Ț, Ǧ) and Extended Additional (Ọ, Ẹ, Ạ in Yoruba and Vietnamese names), as
+# the characters of a regular expression's class; a lower-case letter never starts a name (``is_capitalised``).
+LATIN_CAPITALS = "A-ZÀ-ÖØ-ÞĀ-ſ" + "".join(c for c in map(chr, (*range(0x180, 0x250), *range(0x1E00, 0x1F00)))
+                                        if c.isupper())
+
+
 def is_capitalised(word: str) -> bool:
     """Capitalised like a name: not all capitals (an acronym), not CamelCase (an identifier) unless a name
     prefix or a hyphen explains the inner capital ("McDonald", "Smith-Jones")."""
@@ -149,16 +156,21 @@ _PERSON_BEFORE = re.compile(
     r"|on_?call|on-call|escalation|approvers?|reviewers?)\s*[:=]\s*['\"]?"
     r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
     r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|kudos\s+to|props\s+to|shout-?outs?\s+to|(?-i:credit(?:s|ed)?|cc:?|CC:?)"
-    r"|belong(?:s|ed|ing)?\s+to|(?:a|the)\s+(?:branch|fork|patch|laptop|account)\s+of|(?:written|maintained|authored|created|reviewed|approved|"
+    r"|(?:review|comments?|feedback|approval|sign-?off)\s+(?:by|from)|belong(?:s|ed|ing)?\s+to|(?:a|the)\s+(?:branch|fork|patch|laptop|account)\s+of|(?:written|maintained|authored|created|reviewed|approved|"
     r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated)"
     r"\s+by|(?:assigned|escalated|handed(?:\s+over)?|reassigned|delegated)\s+to|ask|ping|check\s+with|"
     r"(?:talk|speak)\s+(?:to|with)|reach\s+out\s+to|loop\s+in)\s+"
     r"|\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+)$")
 _PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
 _PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
-# After a name: a person's verb ("says", "thinks") or a role in apposition (", the lead engineer", "(SRE)").
+# Plans, needs and undertakings in several words ("is going to", "is handling"): data/words/person_plans.txt.
+_PERSON_PLANS = "|".join(re.escape(p).replace(r"\ ", r"[ \t]+")
+                         for p in sorted(phrases("person_plans"), key=len, reverse=True))
+# After a name, markdown's emphasis closed first ("**NAME** left a comment"): a person's verb ("says",
+# "thinks", "plans"), a plan or an undertaking ("is going to"), or a role in apposition (", the lead
+# engineer", "(SRE)").
 _PERSON_AFTER = re.compile(
-    rf"(?i)^(?:[ \t]+(?:{_PERSON_VERBS})\b"
+    rf"(?i)^(?:\*\*|__)?(?:[ \t]+(?:{_PERSON_VERBS}|{_PERSON_PLANS})\b"
     rf"|[ \t]*(?:,|\(|[-–—])[ \t]*(?:(?:the|our|my|a|an|their|his|her)[ \t]+)?(?:[\w\-]+[ \t]+){{0,2}}?"
     rf"(?:{_PERSON_ROLES})\b)")
 
@@ -201,7 +213,8 @@ def has_evidence(text: str, start: int, end: int, entity_type: str) -> bool:
     (for a place) a strong place cue ("based in", "lives in"), or (for a name) evidence about a person."""
     if entity_type == "PERSON" and tool_or_organisation(text[start:end]):
         return False  # "# written by Dependabot", "(c) 2021 Acme Corp": no evidence makes a tool a person
-    if contact_on_line(text, start, end) or labelled(text, start, entity_type):
+    if contact_on_line(text, start, end) or (labelled(text, start, entity_type)
+                                             and not software_name_field(text, start)):
         return True
     if entity_type == "PERSON":
         return person_evidence(text, start, end)
@@ -233,14 +246,18 @@ def person_evidence(text: str, start: int, end: int) -> bool:
 
 # The last word of an organisation's name ("Acme Corp", "Globex GmbH", "Payments Team").
 ORGANISATION_SUFFIXES = words("organisation_suffixes")
+# The last word of a piece of software's name ("Zuul Gateway", "Billing API", "Release Bot").
+COMPONENT_SUFFIXES = words("component_suffixes")
 
 
 def tool_or_organisation(span: str) -> bool:
     """A word of the span names a tool or a product ("Kafka Connect", "Terraform Cloud") or its last word is an
-    organisation's legal form or collective noun ("Acme Corp"): no evidence makes it a person."""
+    organisation's legal form or collective noun ("Acme Corp") or a piece of software's ("Zuul Gateway",
+    ``data/words/component_suffixes.txt``): no evidence makes it a person."""
     parts = [w.strip(".,;:'\"()") for w in span.split()]
     return (any(w.casefold() in TECHNICAL_WORDS or w.casefold() in NEVER_TRIGGERS for w in parts)
-            or (len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES))
+            or (len(parts) > 1 and (parts[-1].casefold() in ORGANISATION_SUFFIXES
+                                    or parts[-1].casefold() in COMPONENT_SUFFIXES)))
 
 
 _TITLE_WORD = re.compile(r"\b(?:Dr|Prof|Mr|Mrs|Ms|Mx|Doctor|Professor|TODO|FIXME|XXX|HACK)\b")
@@ -350,3 +367,55 @@ def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
     if m is not None and not _not_a_name_word(m.group(1)) and "\n" not in m.group(0):
         start = m.start()
     return start, end
+
+
+# Keys of a CI step, a job, a workflow, a service or a package: beside a bare `name`, they say what it names.
+_SOFTWARE_KEYS = frozenset((
+    "run uses with image on steps jobs runs-on runs_on needs if shell script command commands entrypoint stage "
+    "stages ports restart container containers build version description env environment working-directory "
+    "timeout-minutes services service job workflow pipeline task tasks deployment component package app "
+    "application chart dependencies tool").split())
+_YAML_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?([\w\-]+)[\"']?[ \t]*:")
+
+
+def names_software(text: str, pos: int) -> bool:
+    """The YAML mapping holding the key at pos has a step's, a job's or a service's key beside it, or its
+    parent key is one ("- name: Gerrit sync\n  run: ...", "service:\n  name: Zuul Gateway"); a JSON or TOML line is its own mapping."""
+    lines = text.split("\n")
+    row = text.count("\n", 0, pos)
+    here = _YAML_KEY.match(lines[row])
+    if here is None:
+        return any(f'"{k}"' in lines[row] for k in _SOFTWARE_KEYS)
+    indent = len(here.group(1)) + (2 if lines[row][len(here.group(1)):].startswith("-") else 0)
+    for step in (1, -1):
+        i = row + step
+        while 0 <= i < len(lines) and abs(i - row) <= 12:
+            m = _YAML_KEY.match(lines[i])
+            if m is None:
+                i += step
+                continue
+            own = len(m.group(1)) + (2 if lines[i][len(m.group(1)):].startswith("-") else 0)
+            if own < indent:
+                if step == 1:
+                    break
+                if m.group(2).casefold() in _SOFTWARE_KEYS:
+                    return True  # "service:\n  name: Zuul Gateway", "services:\n  api:\n    name: ..."
+                indent = own  # on to the parent's siblings and ancestors
+                i += step
+                continue
+            if own == indent and m.group(2).casefold() in _SOFTWARE_KEYS:
+                return True  # "- name: Gerrit sync\n  run: ..."
+            if step == 1 and lines[i][len(m.group(1)):].startswith("-") and own == indent:
+                break  # the next item of the list
+            i += step
+    return False
+
+
+# A bare `name` key right before a value ("name: ", "\"name\": \"").
+_NAME_KEY = re.compile(r"(?<![\w\-])name['\"]?[ \t]*[:=][ \t]*['\"]?$")
+
+
+def software_name_field(text: str, start: int) -> bool:
+    """The value at start is a bare `name` that names a step, a job or a service (``names_software``):
+    its label is no evidence about a person ("- name: Pulumi lint\n  run: make lint")."""
+    return _NAME_KEY.search(text, max(0, start - 12), start) is not None and names_software(text, start)

@@ -30,9 +30,11 @@ from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from ztgate.redaction.detection.names.ner import LANGUAGE
 from ztgate.redaction.detection.text_shape import (
+    LATIN_CAPITALS,
     is_capitalised,
     labelled,
     person_evidence,
+    software_name_field,
     tool_or_organisation,
     whole_name,
 )
@@ -44,12 +46,14 @@ EVIDENCE_RECOGNIZER_NAME = "PersonEvidenceRecognizer"
 # nothing else finds, and where another finds the same span the finding names that one, whichever ran first.
 EVIDENCE_SCORE = 0.7
 
-_UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
-_LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"
+_UP = LATIN_CAPITALS  # Ł, Ș, Ọ: a name from any Latin block
+_LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ\u0300-\u036f"
 _CAP_WORD = rf"[{_UP}][{_LATIN}]*(?:['’\-][{_LATIN}]+)*"
 _PARTICLES = r"(?:van der|van den|van|von|de la|de|da|di|del|della|du|le|la|bin|al|y|te|ten|ter)"
 # One to three capitalised words on one line, particles between them.
-_RUN = re.compile(rf"(?<![\w./\-])(?<![\w.]@){_CAP_WORD}(?:(?: {_PARTICLES})? {_CAP_WORD}){{0,2}}(?![\w@/\-])")
+# A run may sit inside markdown's strong emphasis ("__Aroha Ngata__ commented on"), not inside an identifier.
+_RUN = re.compile(rf"(?:(?<![\w./\-])|(?<=(?<!\w)__))(?<![\w.]@){_CAP_WORD}(?:(?: {_PARTICLES})? {_CAP_WORD}){{0,2}}"
+                  rf"(?:(?![\w@/\-])|(?=__(?!\w)))")
 _CAP = re.compile(_CAP_WORD)
 # A verb that addresses someone, capitalised at the start of a sentence ("Ask Aroha Ngata before ...", "Ping
 # ..."): a cue before the name, not its first word (``data/words/address_cues.txt``).
@@ -99,7 +103,8 @@ def _backed(text: str, start: int, end: int) -> bool:
     if tool_or_organisation(text[start:end]):
         return False
     return person_evidence(text, start, end) or (
-        len(text[start:end].split()) >= 2 and labelled(text, start, "PERSON"))
+        len(text[start:end].split()) >= 2 and labelled(text, start, "PERSON")
+        and not software_name_field(text, start))
 
 
 class PersonEvidenceRecognizer(EntityRecognizer):

@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 import phonenumbers
 
-from ztgate.redaction.detection.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS
+from ztgate.redaction.detection.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS, words
 
 Validator = Callable[[str], bool | None]
 
@@ -660,13 +660,18 @@ def _proper_name(value: str) -> bool:
     return bool(named) and not any(w in TECHNICAL_WORDS for w in named)
 
 
-def person_name(value: str) -> bool:
-    """A person's name next to a name label: each word a name word, none a technical or common word.
+# The last word of a piece of software's name ("Zuul Gateway", "Billing API"): data/words/component_suffixes.txt.
+_COMPONENT_SUFFIXES = words("component_suffixes")
 
-    "Lot Blewanus", "Igor da Mata" and "O'Brien-Smith" pass; "Build And Test", "Hiring Manager" and
-    "Docker" (in ``"name": "Docker"``) do not.
+
+def person_name(value: str) -> bool:
+    """A person's name next to a name label: each word a name word, none a technical or common word, the
+    last not one that ends a piece of software's name.
+
+    "Lot Blewanus", "Igor da Mata" and "O'Brien-Smith" pass; "Build And Test", "Hiring Manager",
+    "Zuul Gateway" and "Docker" (in ``"name": "Docker"``) do not.
     """
-    return _proper_name(value)
+    return _proper_name(value) and value.split()[-1].casefold() not in _COMPONENT_SUFFIXES
 
 
 def place_name(value: str) -> bool:

@@ -24,6 +24,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "SignOffRecognizer": ("The patch is attached.\n\nThanks,\nQuaxtor\n", "Quaxtor", "PERSON"),
     "GreetingRecognizer": ("Dear Quaxtor,\nthe build is green again.", "Quaxtor", "PERSON"),
     "TodoHandleRecognizer": ("x = 1  # TODO(qvellim): drop after the migration", "qvellim", "PERSON"),
+    "ChatSpeakerRecognizer": ("# [14:02] Quaxtor Vellim: restarting the worker\n", "Quaxtor Vellim", "PERSON"),
     "SubjectNameRecognizer": ("Subject: Contract renewal - Quaxtor Vellim\n\nHello all", "Quaxtor Vellim",
                               "PERSON"),
     "LatinNameInOtherScriptRecognizer": ("请联系Quaxtor Vellim确认", "Quaxtor Vellim", "PERSON"),

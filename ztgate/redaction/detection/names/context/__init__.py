@@ -5,14 +5,15 @@ score, so that a finding, a metric's tier and the golden gate's report say which
 In the order the analyzer runs them (a span two rules find alike keeps the name of the first):
 cued places ("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV
 columns), address labels above a contact line, display names before an e-mail address, Git trailers and
-headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the name that ends an
-e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), and lower-case first.last
+headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the speaker of a chat
+log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), and lower-case first.last
 user names after a person's field or an @ ("reviewer: kwame.mensah").
 """
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import ContextRule
+from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
 from ztgate.redaction.detection.names.context.csv_columns import CsvColumnFieldRecognizer
 from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecognizer
@@ -30,7 +31,7 @@ from ztgate.redaction.detection.names.context.todo_handles import TodoHandleReco
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
-    TodoHandleRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, LowerCaseUserNameRecognizer,
+    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, LowerCaseUserNameRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

@@ -1,15 +1,26 @@
 """Field names that say what their values are (``name``, ``city``, in several languages: data/words/
-person_fields.txt and place_fields.txt), and the test that a value is shaped like a name or a place: what
-the key-value, SQL and CSV recognizers share."""
+person_fields.txt and place_fields.txt; a person's role in a configuration, ``manager``, ``dri``,
+``custodian``: person_role_fields.txt), and the test that a value is shaped like a name or a place: what
+the key-value, SQL and CSV recognizers share.
+
+A person's name under a label is capitalised words and the particles names carry: a lower-case word in it
+says it is something else ("name: Zuul sync", a CI step). A role's key holds teams and tools as often as
+persons, so its value is a person only with two name words or more ("driver: Wouter Peeters", not "driver:
+Npgsql")."""
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import Span
 from ztgate.redaction.detection.names.context.shapes import labelled_name
+from ztgate.redaction.detection.text_shape import COMPONENT_SUFFIXES
 from ztgate.redaction.detection.wordlists import words
 
 PERSON_FIELDS = words("person_fields")
 PLACE_FIELDS = words("place_fields")
+PERSON_ROLE_FIELDS = words("person_role_fields")
+ROLE = "PERSON_ROLE"  # the kind field_kind gives a role's key: a person, under value_span's stricter test
+_PARTICLES = frozenset(words("name_particles")) | {"van", "von", "de", "da", "di", "du", "del", "della", "der",
+                                                   "den", "la", "le", "bin", "ibn", "al", "ter", "ten", "y", "zu"}
 
 
 def field_kind(name: str) -> str | None:
@@ -18,6 +29,8 @@ def field_kind(name: str) -> str | None:
         return "PERSON"
     if key in PLACE_FIELDS:
         return "LOCATION"
+    if key in PERSON_ROLE_FIELDS:
+        return ROLE
     return None
 
 
@@ -26,5 +39,14 @@ def value_span(text: str, start: int, value: str, kind: str) -> Span | None:
     stripped = value.strip().strip("\"'")
     if not stripped or any(c.isdigit() or c in "@/=_{}[]<>:\"" for c in stripped) or not labelled_name(stripped):
         return None
+    if kind in ("PERSON", ROLE) and any(not w[:1].isupper() and w.casefold() not in _PARTICLES
+                                        for w in stripped.split()):
+        return None  # "name: Zuul sync", "name: Run the linter": a step or a job, not a person
+    if kind in ("PERSON", ROLE) and stripped.split()[-1].casefold() in COMPONENT_SUFFIXES:
+        return None  # "name: Zuul Gateway": a piece of software
+    if kind == ROLE:
+        if len(stripped.split()) < 2:
+            return None
+        kind = "PERSON"
     offset = start + value.index(stripped)
     return offset, offset + len(stripped), kind

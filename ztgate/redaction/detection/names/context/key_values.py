@@ -1,5 +1,11 @@
 """The value of a key named for a person or a place, in JSON, YAML, .env or a form ("displayName": "Rose
-Tyler", city: Haderup). Keys in any script ("Adresse:", "住所:"), a full-width colon too."""
+Tyler", city: Haderup), or for a person's role ("manager: Kofi Boateng", ``fields.PERSON_ROLE_FIELDS``). Keys
+in any script ("Adresse:", "住所:"), a full-width colon too.
+
+A bare ``name`` is a person's only outside the blocks that name software: a ``name`` whose mapping also
+holds a step's, a job's or a service's keys (``run``, ``uses``, ``image``, ``on`` ...) or sits under such a
+block (``service:``, ``steps:``) names a step or a service ("- name: Gerrit sync", "service: name: Zuul
+Gateway"); a ``name`` beside an e-mail address or under ``authors``/``contributors`` stays a person."""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.fields import field_kind, value_span
+from ztgate.redaction.detection.text_shape import names_software
 
 _KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([^\W\d][\w\-]{0,40})["']?[ \t]*[:=：][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -21,8 +28,11 @@ class KeyValueFieldRecognizer(ContextRule):
         out: list[Span] = []
         for m in _KEY_VALUE.finditer(text):
             kind = field_kind(_CAMEL_HUMP.sub("_", m.group(1)).replace("-", "_"))
+            if kind == "PERSON" and m.group(1).casefold() == "name" and names_software(text, m.start()):
+                continue
             if kind:
                 span = value_span(text, m.start(2), m.group(2).rstrip(), kind)
                 if span:
                     out.append(span)
         return out
+

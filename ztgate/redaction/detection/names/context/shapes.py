@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from ztgate.redaction.detection.text_shape import is_capitalised
+from ztgate.redaction.detection.text_shape import LATIN_CAPITALS, is_capitalised
 from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS
 
-# Capitals of Latin-1 and Latin Extended-A (Ł, Ś, Ž ... alternate with their lower cases in Ā-ſ).
-UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
-LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ"  # Latin letters only: a name inside CJK text ends where the CJK starts
+# Capitals of the Latin blocks names are written in (``text_shape.LATIN_CAPITALS``: Ł, Ș, Ọ ...).
+UP = LATIN_CAPITALS
+LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ\u0300-\u036f"  # Latin letters only: a name inside CJK text ends where the CJK starts
 CAP_WORD = rf"[{UP}][{LATIN}]*(?:['’\-][{LATIN}]+)*"
 PLACE_JOINERS = r"(?:am|an|der|nad|pod|sur|upon|on|de|del|la|le|di|da|en|im|bei|of|the|y)"
 # One to four capitalised words, lower-case joiners between them ("Jablonec nad Jizerou", "Frankfurt am Main").
