@@ -7,12 +7,14 @@ cued places ("lives in Haderup"), fields named for a person or a place (key-valu
 columns), address labels above a contact line, display names before an e-mail address, Git trailers and
 headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the name that ends an
 e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), and lower-case first.last
-user names after a person's field or an @ ("reviewer: kwame.mensah").
+user names after a person's field or an @ ("reviewer: kwame.mensah"), and dates in a table's date-of-birth
+column.
 """
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import ContextRule
+from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
 from ztgate.redaction.detection.names.context.csv_columns import CsvColumnFieldRecognizer
 from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecognizer
@@ -31,6 +33,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, LowerCaseUserNameRecognizer,
+    BirthColumnRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
