@@ -8,7 +8,8 @@ columns), address labels above a contact line, display names before an e-mail ad
 headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the name that ends an
 e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), and lower-case first.last
 user names after a person's field or an @ ("reviewer: kwame.mensah"), and dates in a table's date-of-birth
-column.
+column; the name after "my name is"/"I'm" in either order, and a name in apposition after a role ("our
+CFO, Mira Patel,").
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from ztgate.redaction.detection.names.context.header_names import HeaderNameReco
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
+from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
+from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
 from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldRecognizer
 from ztgate.redaction.detection.names.context.subject_names import SubjectNameRecognizer
@@ -33,7 +36,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, LowerCaseUserNameRecognizer,
-    BirthColumnRecognizer,
+    SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
