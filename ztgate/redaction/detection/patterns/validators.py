@@ -381,6 +381,61 @@ def personal_date(value: str) -> bool:
     return False
 
 
+# Month names of other languages, as dates are written in them (Polish in the genitive of "12 marca 1990"),
+# with the spellings that drop their accents; lower case. Written by hand from general knowledge of them.
+_INTL_MONTHS: Mapping[str, int] = MappingProxyType({
+    name: number
+    for number, names in enumerate(
+        (
+            ("ocak", "januar", "jänner", "janvier", "enero", "janeiro", "gennaio", "januari", "stycznia"),
+            ("şubat", "subat", "februar", "février", "fevrier", "febrero", "fevereiro", "febbraio", "februari",
+             "lutego"),
+            ("mart", "märz", "maerz", "marz", "mars", "marzo", "março", "marco", "maart", "marca"),
+            ("nisan", "april", "avril", "abril", "aprile", "kwietnia"),
+            ("mayıs", "mayis", "mai", "mayo", "maio", "maggio", "mei", "maja"),
+            ("haziran", "juni", "juin", "junio", "junho", "giugno", "czerwca"),
+            ("temmuz", "juli", "juillet", "julio", "julho", "luglio", "lipca"),
+            ("ağustos", "agustos", "august", "août", "aout", "agosto", "augustus", "sierpnia"),
+            ("eylül", "eylul", "september", "septembre", "septiembre", "setiembre", "setembro", "settembre",
+             "września", "wrzesnia"),
+            ("ekim", "oktober", "octobre", "octubre", "outubro", "ottobre", "października", "pazdziernika"),
+            ("kasım", "kasim", "november", "novembre", "noviembre", "novembro", "listopada"),
+            ("aralık", "aralik", "dezember", "décembre", "decembre", "diciembre", "dezembro", "dicembre",
+             "december", "grudnia"),
+        ),
+        start=1,
+    )
+    for name in names
+})
+_INTL_TEXT_DATE = re.compile(r"(\d{1,2})(?:\.|er|º|ª)?\s+(?:de\s+)?([^\W\d_]+)\.?,?\s+(?:de\s+)?(\d{4})")
+_CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日号일]?")
+_DAY_MONTH = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?",
+                        re.I)
+
+
+def intl_date(value: str) -> bool:
+    """A real calendar date of 1900-2199 written with a month name of another language ("12 Mart 1990",
+    "3. Mai 1985", "9 de agosto de 1991") or in CJK year-month-day form ("1988年7月3日", "1988년 7월 3일")."""
+    text = value.strip()
+    if m := _CJK_DATE.fullmatch(text):
+        return _real_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    if m := _INTL_TEXT_DATE.fullmatch(text):
+        month = _INTL_MONTHS.get(m.group(2).casefold()) or _MONTHS.get(m.group(2).casefold())
+        return month is not None and _real_date(int(m.group(3)), month, int(m.group(1)))
+    return False
+
+
+def day_month(value: str) -> bool:
+    """A real day of a month named in English, without a year ("3 March", "June 2nd", "3rd of March"): a
+    birthday when an age or birthday word comes before it (the rule's context)."""
+    m = _DAY_MONTH.fullmatch(value.strip())
+    if m is None:
+        return False
+    day, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    month = _MONTHS.get(name.lower())
+    return month is not None and _real_date(2000, month, int(day))  # 2000: a leap year, so 29 February is real
+
+
 # --- secrets ----------------------------------------------------------------------------------
 
 
@@ -710,6 +765,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "phone_national": phone_national,
     "date_of_birth": date_of_birth,
     "personal_date": personal_date,
+    "intl_date": intl_date,
+    "day_month": day_month,
     "password_value": password_value,
     "password_like": password_like,
     "password_token": password_token,

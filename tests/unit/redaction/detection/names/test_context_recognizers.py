@@ -29,6 +29,9 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
                               "PERSON"),
     "LatinNameInOtherScriptRecognizer": ("请联系Quaxtor Vellim确认", "Quaxtor Vellim", "PERSON"),
     "LowerCaseUserNameRecognizer": ("reviewer: marta.vellim\nlabels: [db]\n", "marta.vellim", "PERSON"),
+    "SelfIntroductionRecognizer": ("Hi, I'm Vellim Quaxtor and I rent flat 4.", "Vellim Quaxtor", "PERSON"),
+    "RoleAppositionRecognizer": ("Our CFO, Quaxtor Vellim, signed it.", "Quaxtor Vellim", "PERSON"),
+    "BirthColumnRecognizer": ("name,dob,plan\nQuaxtor Vellim,1994-05-16,gold\n", "1994-05-16", "DATE_OF_BIRTH"),
 }
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ztgate.redaction.detection.normalise import detect_on_view
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
-from ztgate.redaction.detection.patterns.validators import personal_date
+from ztgate.redaction.detection.patterns.validators import day_month, intl_date, personal_date
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -116,3 +116,134 @@ def test_personal_date_accepts_real_dates_to_come(value: str) -> None:
                                    "123/4/2009"])
 def test_personal_date_refuses_what_is_no_date_of_a_life(value: str) -> None:
     assert not personal_date(value)
+
+
+# --- Birthdays without a year, and dates of birth in other languages' forms (issue #29, personal-dates-2) ---
+
+DAY_MONTH_LAYOUTS = (
+    lambda d: f"{d.day} {MONTHS[d.month - 1]}",
+    lambda d: f"{d.day} {MONTHS[d.month - 1][:3]}",
+    lambda d: f"{MONTHS[d.month - 1]} {d.day}",
+    lambda d: f"{MONTHS[d.month - 1]} {_ordinal(d.day)}",
+    lambda d: f"the {_ordinal(d.day)} of {MONTHS[d.month - 1]}",
+)
+
+BIRTHDAY_CUES = (
+    "My uncle, who turns {n} on {date}, loves jazz; what should I get him?",
+    "She turns {n} on {date}.",
+    "Turning {n} on {date}, my daughter wants a bike.",
+    "He turned {n} on {date} last year.",
+    "My birthday is {date}, plan something.",
+    "Her bday: {date}",
+    "Date of birth: {date}",
+)
+
+DAY_MONTH_PUBLIC = (
+    "The shop opens on {date}.",
+    "Bastille Day is {date}.",
+    "The deadline for the grant is {date}.",
+    "The festival runs from {date} in Lisbon.",
+    "Independence Day falls on {date} every year.",
+    "The new timetable starts {date}.",
+    "Tickets go on sale on {date} at noon.",
+    "The tide turned in the war after the battle; talks began on {date}.",
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(template=st.sampled_from(BIRTHDAY_CUES), layout=st.sampled_from(DAY_MONTH_LAYOUTS), day=dates,
+       n=st.integers(2, 99), script=st.sampled_from((None, *DIGIT_SCRIPTS)))
+def test_a_birthday_without_a_year_after_an_age_cue_is_found(scanner: PatternScanner, template: str, layout,
+                                                             day: dt.date, n: int, script: str | None) -> None:
+    date = layout(day)
+    if script is not None:
+        date = date.translate(str.maketrans("0123456789", script))
+    text = template.format(n=n, date=date)
+    found = _date_findings(scanner, text)
+    assert any(date.removeprefix("the ") in value for value in found), f"{text!r}: found {found!r}"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(template=st.sampled_from(DAY_MONTH_PUBLIC), layout=st.sampled_from(DAY_MONTH_LAYOUTS), day=dates)
+def test_a_day_and_month_without_a_cue_is_not_a_finding(scanner: PatternScanner, template: str, layout,
+                                                        day: dt.date) -> None:
+    text = template.format(date=layout(day))
+    assert _date_findings(scanner, text) == [], text
+
+
+# Month names as each language writes them in a date (Polish in the genitive), with a birth cue of that
+# language and a sentence about a public event in it.
+INTL = {
+    "tr": (("Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim", "Kasım",
+            "Aralık"), "{d} {m} {y}", "Doğum tarihi: {date}", "Anlaşma {date} tarihinde imzalandı."),
+    "de": (("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+            "November", "Dezember"), "{d}. {m} {y}", "Ich bin am {date} in Ulm geboren.",
+           "Der Vertrag wurde am {date} unterzeichnet."),
+    "fr": (("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+            "novembre", "décembre"), "{d} {m} {y}", "Mon père est né le {date} à Lyon.",
+           "Le traité a été signé le {date} à Paris."),
+    "es": (("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+            "noviembre", "diciembre"), "{d} de {m} de {y}", "Mi abuela, nacida el {date}, vive en Cádiz.",
+           "El tratado se firmó el {date} en Madrid."),
+    "pt": (("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+            "novembro", "dezembro"), "{d} de {m} de {y}", "Data de nascimento: {date}",
+           "A ponte foi inaugurada em {date}."),
+    "it": (("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
+            "ottobre", "novembre", "dicembre"), "{d} {m} {y}", "Mio figlio è nato il {date} a Torino.",
+           "Il trattato fu firmato il {date} a Roma."),
+    "nl": (("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober",
+            "november", "december"), "{d} {m} {y}", "Zij is geboren op {date} in Gent.",
+           "Het verdrag werd op {date} ondertekend."),
+    "pl": (("stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
+            "października", "listopada", "grudnia"), "{d} {m} {y}", "Jestem urodzona {date} w Krakowie.",
+           "Traktat podpisano {date} w Warszawie."),
+    "en-cjk": (None, "{y}年{mo}月{d}日", "I was born {date} in Osaka.", "The war ended on {date}."),
+    "ja": (None, "{y}年{mo}月{d}日", "{date}生まれです。", "{date}に条約が調印された。"),
+    "ko": (None, "{y}년 {mo}월 {d}일", "생년월일: {date}", "{date}에 조약이 체결되었다."),
+}
+
+
+def _intl_date(lang: str, day: dt.date) -> str:
+    months, layout, _, _ = INTL[lang]
+    return layout.format(d=day.day, m=months[day.month - 1] if months else "", mo=day.month, y=day.year)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lang=st.sampled_from(sorted(INTL)), day=dates, script=st.sampled_from((None, *DIGIT_SCRIPTS)))
+def test_a_date_of_birth_in_another_language_is_found_whole(scanner: PatternScanner, lang: str, day: dt.date,
+                                                            script: str | None) -> None:
+    date = _intl_date(lang, day)
+    if script is not None:
+        date = date.translate(str.maketrans("0123456789", script))
+    text = INTL[lang][2].format(date=date)
+    found = _date_findings(scanner, text)
+    assert any(date in value for value in found), f"{text!r}: found {found!r}"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lang=st.sampled_from(sorted(INTL)), day=dates)
+def test_a_public_date_in_another_language_is_not_a_finding(scanner: PatternScanner, lang: str,
+                                                            day: dt.date) -> None:
+    text = INTL[lang][3].format(date=_intl_date(lang, day))
+    assert _date_findings(scanner, text) == [], text
+
+
+@pytest.mark.parametrize("value", ["3 March", "June 2nd", "3rd of March", "29 February", "Oct 14"])
+def test_day_month_accepts_real_days(value: str) -> None:
+    assert day_month(value)
+
+
+@pytest.mark.parametrize("value", ["31 February", "0 March", "32 May", "Smarch 3"])
+def test_day_month_refuses_what_is_no_day(value: str) -> None:
+    assert not day_month(value)
+
+
+@pytest.mark.parametrize("value", ["1988年7月3日", "1988년 7월 3일", "12 Mart 1990", "3. Mai 1985",
+                                   "9 de agosto de 1991", "12 października 1990"])
+def test_intl_date_accepts_real_dates(value: str) -> None:
+    assert intl_date(value)
+
+
+@pytest.mark.parametrize("value", ["1988年13月3日", "1850年7月3日", "31 Şubat 1990", "3. Blau 1985"])
+def test_intl_date_refuses_what_is_no_date(value: str) -> None:
+    assert not intl_date(value)

@@ -6,13 +6,16 @@ In the order the analyzer runs them (a span two rules find alike keeps the name 
 cued places ("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV
 columns), address labels above a contact line, display names before an e-mail address, Git trailers and
 headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the speaker of a chat
-log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), and lower-case first.last
-user names after a person's field or an @ ("reviewer: kwame.mensah").
+log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
+script ("请联系John Smith确认"), lower-case first.last user names after a person's field or an @ ("reviewer:
+kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
+CFO, Mira Patel,"), and dates in a table's date-of-birth column.
 """
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import ContextRule
+from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
 from ztgate.redaction.detection.names.context.csv_columns import CsvColumnFieldRecognizer
@@ -23,6 +26,8 @@ from ztgate.redaction.detection.names.context.header_names import HeaderNameReco
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
+from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
+from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
 from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldRecognizer
 from ztgate.redaction.detection.names.context.subject_names import SubjectNameRecognizer
@@ -31,7 +36,8 @@ from ztgate.redaction.detection.names.context.todo_handles import TodoHandleReco
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
-    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, LowerCaseUserNameRecognizer,
+    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
+    LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
