@@ -164,6 +164,8 @@ def test_a_postcode_and_town_of_a_persons_address_are_found(scanner: PatternScan
     ("Address: 12/4 Moo 7, Chiang Mai", "12/4 Moo 7"),
     ("Deliver to Lindenweg 14 tomorrow.", "Lindenweg 14"),
     ("Please send it to Hafnargata 3.", "Hafnargata 3"),
+    ("Lindenweg 14, 6020 Innsbruck", "6020 Innsbruck"),
+    ("Anna Berger, 1010 Wien", "1010 Wien"),
 ])
 def test_other_address_shapes_are_found(scanner: PatternScanner, text: str, value: str) -> None:
     _assert_whole(scanner, text, value, "LOCATION")
