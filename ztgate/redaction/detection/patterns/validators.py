@@ -683,6 +683,7 @@ def street_address(value: str) -> bool:
     in the European form, whose street does not just end like a German "-ring" or a Dutch "-pad" street
     ("Spring 5", "String 10", "Offering 2", "Notepad 2").
     """
+    value = re.sub(r"(?<=\d)/[A-Za-z](?=[\s,])", "", value)  # "24/A Mill Road": the letter is the house's
     words = [w.rstrip(".").casefold() for w in re.split(r"[\s\-,/]+", value) if w[:1].isalpha()]
     if words and words[-1] in _SUFFIXES_THAT_ARE_TECHNICAL and len(words) > 1:
         words = words[:-1]  # "64 Vincent Run": the suffix is not what makes it technical
@@ -727,7 +728,8 @@ def postcode_town(value: str) -> bool:
     numbers = re.findall(r"\d+", value)
     if not numbers or any(_is_year(n) for n in numbers if len(n) == 4):
         return False
-    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", value)]
+    town = re.sub(r",?[ ][A-Z]{2}[ ](?=\d)", " ", value)  # a US state's code ("ID", "IN") is no word of the town
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", town)]
     return bool(words) and not any(w in TECHNICAL_WORDS or w in _COUNTED_NOUNS for w in words)
 
 

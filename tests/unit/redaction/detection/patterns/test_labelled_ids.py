@@ -54,8 +54,8 @@ def identifiers(draw: st.DrawFn, *, min_digits: int) -> str:
     layout = draw(st.sampled_from(("plain", "dash", "spaces", "suffix")))
     if layout == "dash" and len(digits) >= 5:
         digits = f"{digits[:len(digits) // 2]}-{digits[len(digits) // 2:]}"
-    elif layout == "spaces" and len(digits) >= 8 and not prefix:
-        digits = f"{digits[:2]} {digits[2:5]} {digits[5:8]}{digits[8:]}"
+    elif layout == "spaces" and len(digits) >= 6 and not prefix:
+        digits = f"{digits[:2]} {digits[2:5]} {digits[5:]}"
     elif layout == "suffix":
         digits = f"{digits}-{draw(st.sampled_from('QZKP'))}"
     return prefix + digits
@@ -161,6 +161,8 @@ def test_a_postcode_and_town_of_a_persons_address_are_found(scanner: PatternScan
     ("Post Office Box 12 is hers.", "Post Office Box 12"),
     ("Postfach 10 20 30", "Postfach 10 20 30"),
     ("He lives at 24/C Hill Road.", "24/C Hill Road"),
+    ("Please send it to 86/A Mill Road.", "86/A Mill Road"),
+    ("Delivery to Boise, ID 83702, ring twice.", "Boise, ID 83702"),
     ("Address: 12/4 Moo 7, Chiang Mai", "12/4 Moo 7"),
     ("Deliver to Lindenweg 14 tomorrow.", "Lindenweg 14"),
     ("Please send it to Hafnargata 3.", "Hafnargata 3"),
