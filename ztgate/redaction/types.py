@@ -30,7 +30,7 @@ SECRET_ENTITY_TYPES: frozenset[str] = frozenset({
 # PII entity types detected by the pattern tier (tier 1).
 PATTERN_PII_ENTITY_TYPES: frozenset[str] = frozenset({
     "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "IBAN_CODE", "IP_ADDRESS",
-    "MAC_ADDRESS", "DATE_OF_BIRTH",
+    "MAC_ADDRESS", "DATE_OF_BIRTH", "ID_NUMBER",
 })
 
 # Entity types detected by NER (tier 2, Presidio + spaCy).

@@ -743,12 +743,54 @@ def street_address(value: str) -> bool:
     in the European form, whose street does not just end like a German "-ring" or a Dutch "-pad" street
     ("Spring 5", "String 10", "Offering 2", "Notepad 2").
     """
+    value = re.sub(r"(?<=\d)/[A-Za-z](?=[\s,])", "", value)  # "24/A Mill Road": the letter is the house's
     words = [w.rstrip(".").casefold() for w in re.split(r"[\s\-,/]+", value) if w[:1].isalpha()]
     if words and words[-1] in _SUFFIXES_THAT_ARE_TECHNICAL and len(words) > 1:
         words = words[:-1]  # "64 Vincent Run": the suffix is not what makes it technical
     if not words or any(w in TECHNICAL_WORDS for w in words):
         return False
     return not (value[:1].isalpha() and _RING_NOT_STREET.search(words[0]))
+
+
+
+def _is_year(digits: str) -> bool:
+    return len(digits) == 4 and 1900 <= int(digits) <= 2099
+
+
+def labelled_id(value: str) -> bool:
+    """An identifier after a person-record label and a number marker ("student no. 20190042", "emp. ID
+    ABC-001234"): three digits at least, not a year alone ("member ID 2024" is as often a cohort)."""
+    digits = _digits(value)
+    return len(digits) >= 3 and not (digits == value and _is_year(digits))
+
+
+def labelled_id_bare(value: str) -> bool:
+    """An identifier right after a person-record label with no marker ("member 77 301 554", "library card
+    MN-44120"): five digits at least, or four with letters; a count, a price or a year is shorter or bare."""
+    digits = _digits(value)
+    if len(digits) >= 5:
+        return True
+    return len(digits) >= 4 and any(c.isalpha() for c in value)
+
+
+# Nouns a number counts or names in technical and everyday text ("8080 Port", "4096 Tokens", "2048 Bytes"),
+# which a capital after a number would otherwise make look like a town after its postcode.
+_COUNTED_NOUNS: frozenset[str] = frozenset(
+    "port ports token tokens byte bytes bit bits kb mb gb tb users user items item rows lines pages words people "
+    "visitors guests copies units points steps requests calls errors records files models samples members "
+    "employees students patients rooms nights days weeks months years hours minutes seconds series edition "
+    "model version release update build".split())
+
+
+def postcode_town(value: str) -> bool:
+    """A postcode and a town ("6020 Innsbruck", "Innsbruck 6020", "Springfield, IL 62704"): the number is no
+    year (1900-2099: "2024 Olympics") and no word of the town is a technical or common word ("8080 Port")."""
+    numbers = re.findall(r"\d+", value)
+    if not numbers or any(_is_year(n) for n in numbers if len(n) == 4):
+        return False
+    town = re.sub(r",?[ ][A-Z]{2}[ ](?=\d)", " ", value)  # a US state's code ("ID", "IN") is no word of the town
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", town)]
+    return bool(words) and not any(w in TECHNICAL_WORDS or w in _COUNTED_NOUNS for w in words)
 
 
 VALIDATORS: Mapping[str, Validator] = MappingProxyType({
@@ -779,5 +821,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "person_name": person_name,
     "place_name": place_name,
     "street_address": street_address,
+    "labelled_id": labelled_id,
+    "labelled_id_bare": labelled_id_bare,
+    "postcode_town": postcode_town,
 })
 """Validator name (as written in the rule catalogue) -> function."""
