@@ -1,7 +1,9 @@
 """Public list ``product_models``: a product named by a brand or model word and a model number, with no list of
 names: capitalised words right before a token that mixes capitals and digits ("Dyson V15", "Galaxy S23",
 "ThinkPad X1", "Pixel 8a"), which spaCy reads as a person or a place ("Dyson V"). A digit-only number is not a
-model number here ("Smith 42" is no product), nor a postcode's first half ("Manchester M1 1AE")."""
+model number here ("Smith 42" is no product), nor a postcode's first half ("Manchester M1 1AE"). Up to two series
+words or numbers may stand between ("AMD Ryzen 7 5800X", "Intel Core i7 13700K"), never a room or unit word
+("Anna Schmidt Room 4B")."""
 
 from __future__ import annotations
 
