@@ -24,7 +24,11 @@ CODE_CONTEXT_WORDS = frozenset((
     "dart lua perl clojure fortran cobol c++ c# f# numpy pandas struct structs trait traits impl enum enums "
     "generic generics crate crates interface interfaces fn lambda lambdas iterator iterators pointer pointers "
     "borrow borrowing borrowed compiler macro macros closure closures async namespace typeclass monad monads "
-    "stdlib refactor").split())
+    "stdlib refactor "
+    # Data work in code: a lone capitalised word on no list of given names beside these is a library ("read a
+    # CSV with Polars", "plot it with Seaborn"); issue #29.
+    "csv tsv json parquet dataframe dataframes import imports library libraries package packages install "
+    "pip conda module modules plot plotting notebook jupyter").split())
 # Building, shipping and running software: a lone capitalised word in such a sentence, with no person cue, is a
 # tool, even one spelt like a given name ("The pipeline runs on Travis", "Thanks to Percy, the build takes four
 # minutes", "See Luigi's documentation").

@@ -33,6 +33,8 @@ PUBLIC_LISTS: dict[str, str] = {
     "facilities": "ztgate.redaction.detection.public.facilities",
     "product_models": "ztgate.redaction.detection.public.product_models",
     "organisation_places": "ztgate.redaction.detection.public.organisation_places",
+    "public_terms": "ztgate.redaction.detection.public.public_terms",
+    "public_works": "ztgate.redaction.detection.public.public_works",
 }
 
 

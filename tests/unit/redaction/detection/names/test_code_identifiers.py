@@ -87,3 +87,25 @@ def test_a_person_in_a_code_question_is_hidden_through_the_analyzer(redaction_an
                                                                     surname: str, lang: str) -> None:
     text = f"In {lang}, should I use Box or Rc? Ask Dr. {first} {surname} before merging."
     assert surname not in _redacted(redaction_analyzer, text)
+
+
+DATA_FRAMES = ["How do I read a CSV with {x}?", "Which library, {x} or {y}, is faster for a CSV?",
+               "Install {x} and import it to load the DataFrame.", "Can {x} write Parquet files from a notebook?"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(frame=st.sampled_from(DATA_FRAMES), x=_WORD, y=_WORD)
+def test_a_lone_word_in_a_sentence_about_data_code_is_a_library(frame: str, x: str, y: str) -> None:
+    # Issue #29: "read a CSV with Polars"; a word spelt like a given name is no library by these words alone.
+    assume(x.casefold() not in _given_names() and x != y and x not in y and y not in x)
+    assert _check(frame, x, y, "Python", x), frame.format(x=x, y=y)
+
+
+@settings(max_examples=60, deadline=None)
+@given(frame=st.sampled_from(DATA_FRAMES), x=_GIVEN, y=_WORD)
+def test_a_given_name_or_a_cued_person_in_data_code_stays_a_person(frame: str, x: str, y: str) -> None:
+    assume(x not in y and y not in x)
+    assert not _check(frame, x, y, "Python", x), frame.format(x=x, y=y)
+    cued = frame.replace("{x}", "Dr. {x}").format(x=y, y=x)  # a title right before a made-up word
+    start = cued.index(y)
+    assert not code_identifier(cued, start, start + len(y)), cued

@@ -1,0 +1,85 @@
+"""Public list ``public_works``: a person named as the topic of a question about public works or records, with
+no list of names and no evidence of a private person: "Which novel by Mark Twain ...", "Which Agatha Christie
+novel ...", "Which tournament did Serena Williams win first?", "How many medals did Michael Phelps win?",
+"Which building did Zaha Hadid design?", "What was Valentina Tereshkova the first woman to do?", "the element
+named after Marie Curie". The sentence must name a public work or record right at the name:
+
+* a work, then "by" (or "written/directed/composed/painted/designed/discovered/invented/founded by") before it;
+* a work noun right after it ("Agatha Christie novel", "Kubrick's films");
+* "which/what/how many <work or record>(s) did/has <name> <verb>" (win, design, direct, compose, paint, invent,
+  discover, record, sing, star in, found, build);
+* "<name> the first woman/man/... to", or "named after <name>".
+
+And nothing in its sentence may tie it to a private person (``_PRIVATE``): a possessive or relation word
+("my", "our", "colleague", "patient"), a personal title, a self-introduction, a contact value or an ID-like
+token; ``person_ties`` still applies on top. Holds for PERSON only; the default policy keeps it, strict does
+not. The cue words are written by hand for ztgate (English nouns for works and records, verbs of authorship)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.wordlists import words
+
+WORKS = (r"novels?|books?|films?|movies?|plays?|poems?|poetry|songs?|albums?|symphon(?:y|ies)|operas?|concertos?|"
+         r"sonatas?|paintings?|sculptures?|buildings?|bridges?|works?|masterpieces?|stories|essays?|theor(?:y|ies)|"
+         r"inventions?|discoveries|tournaments?|titles?|medals?|trophies|awards?|prizes?|"
+         r"championships?|grand\s+slams?|races?|records?|elements?|missions?|expeditions?|roles?|speeches|speech|"
+         r"treatises?|sitcoms?|portraits?|compositions?|operettas?|ballets?")
+_AUTHORSHIP = (r"written|directed|composed|painted|designed|discovered|invented|founded|sung|recorded|sculpted|"
+               r"built|conducted|choreographed|proposed|formulated|developed")
+_VERBS = (r"win|design|direct|compose|paint|invent|discover|record|sing|star\s+in|found|build|sculpt|conduct|"
+          r"write|publish|release|propose|formulate")
+_FIRST = r"woman|man|human|astronaut|cosmonaut|female|black|african|american|european|asian|scientist"
+
+# After the name, only works of art or letters ("Tom's records" or "Anna's designs" may be a private person's).
+ARTWORKS = (r"novels?|films?|movies?|plays?|poems?|songs?|albums?|symphon(?:y|ies)|operas?|concertos?|sonatas?|"
+            r"paintings?|sculptures?|masterpieces?|sitcoms?|ballets?|operettas?")
+_AFTER_WORK = re.compile(rf"(?i)(?:['’]s)?\s+(?:(?:first|last|best|most\s+famous|early|late)\s+)?(?:{ARTWORKS})\b")
+# Right before the name: a work of art or a book and "by" ("novel by", "film directed by"), a public work and
+# a verb of authorship and "by" ("building designed by"), or "named after". A bare "designed by" or
+# "discovered by" is not enough ("the bug was discovered by Tom").
+_BEFORE = re.compile(
+    rf"(?i)(?:\b(?:{ARTWORKS}|books?)\s+(?:(?:(?:was|were|is|are)\s+)?(?:{_AUTHORSHIP})\s+)?by\s+"
+    rf"|\b(?:{WORKS})\s+(?:(?:was|were|is|are)\s+)?(?:{_AUTHORSHIP})\s+by\s+"
+    rf"|\bnamed\s+after\s+)$")
+_AFTER_VERB = re.compile(rf"(?i)\s+(?:{_VERBS})\b")
+_AFTER_FIRST = re.compile(rf"(?i)\s+the\s+first\s+(?:{_FIRST})\b")
+_DID_BEFORE = re.compile(rf"(?i)\b(?:which|what|how\s+many)\s+(?:[a-z]+\s+)?(?:{WORKS})\s+(?:did|does|has|had)\s+$")
+
+# The relation words ("colleague", "landlord"); "named" and "called" are cues only after "my/our", caught apart.
+_RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues") - {"named", "called"}), key=len,
+                             reverse=True))
+# Evidence of a private person anywhere in the sentence.
+_PRIVATE = re.compile(
+    rf"(?i)\b(?:my|our|your|i'm|i’m|i\s+am|we're|my\s+name|patient|client|customer|employee|tenant|applicant|"
+    rf"{_RELATIONS})\b|(?-i:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Madam)\b\.?)|@|\+?\d[\d\s().\-]{{6,}}\d"
+    rf"|\b[A-Z]{{1,4}}-?\d{{5,}}\b")
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+@dataclass(frozen=True, slots=True)
+class PublicWorks(PublicList):
+    """A person is kept where its sentence asks about public works or records (module doc)."""
+
+    def has(self, value: str) -> bool:
+        return False  # no name is public by itself here: only a sentence about a public work makes it so
+
+    def holds_at(self, text: str, start: int, end: int, entity_type: str) -> bool:
+        if entity_type not in self.entity_types:
+            return False
+        lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 200), start)), default=max(0, start - 200))
+        found = _SENTENCE_END.search(text, end, min(len(text), end + 200))
+        hi = found.start() if found else min(len(text), end + 200)
+        if _PRIVATE.search(text, lo, hi) is not None:
+            return False
+        return (_BEFORE.search(text, lo, start) is not None
+                or _AFTER_WORK.match(text, end, hi) is not None
+                or _AFTER_FIRST.match(text, end, hi) is not None
+                or (_DID_BEFORE.search(text, lo, start) is not None and _AFTER_VERB.match(text, end, hi) is not None))
+
+
+def load() -> PublicList:
+    return PublicWorks("public_works", frozenset({"PERSON"}), frozenset())
