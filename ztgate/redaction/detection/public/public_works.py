@@ -1,19 +1,10 @@
-"""Public list ``public_works``: a person named as the topic of a question about public works or records, with
-no list of names and no evidence of a private person: "Which novel by Mark Twain ...", "Which Agatha Christie
-novel ...", "Which tournament did Serena Williams win first?", "How many medals did Michael Phelps win?",
-"Which building did Zaha Hadid design?", "What was Valentina Tereshkova the first woman to do?", "the element
-named after Marie Curie". The sentence must name a public work or record right at the name:
-
-* a work, then "by" (or "written/directed/composed/painted/designed/discovered/invented/founded by") before it;
-* a work noun right after it ("Agatha Christie novel", "Kubrick's films");
-* "which/what/how many <work or record>(s) did/has <name> <verb>" (win, design, direct, compose, paint, invent,
-  discover, record, sing, star in, found, build);
-* "<name> the first woman/man/... to", or "named after <name>".
-
-And nothing in its sentence may tie it to a private person (``_PRIVATE``): a possessive or relation word
-("my", "our", "colleague", "patient"), a personal title, a self-introduction, a contact value or an ID-like
-token; ``person_ties`` still applies on top. Holds for PERSON only; the default policy keeps it, strict does
-not. The cue words are written by hand for ztgate (English nouns for works and records, verbs of authorship)."""
+"""Public list ``public_works``: a person on no list, named as the topic of a question about public works or
+records ("Which novel by ...", "Which ... novel", "How many medals did ... win?", "... the first woman to",
+"named after ..."), with nothing in its sentence that ties it to a private person (``_PRIVATE``: a possessive
+or relation word, a personal title, a self-introduction, a contact value or an ID-like token); ``person_ties``
+applies on top. PERSON only; the default policy keeps it, strict does not. The shapes and why some are left
+out on purpose: docs/security.md ("Decision on public figures on no list"). Cue words written by hand for
+ztgate."""
 
 from __future__ import annotations
 
