@@ -48,17 +48,29 @@ class ContextRule(EntityRecognizer):
 
 class CuedNameRule(ContextRule):
     """A rule whose cue is one regular expression: its first group is a person's name (trimmed of
-    words that are not one), widened to the whole name unless WHOLE_NAME is False."""
+    words that are not one), widened to the whole name unless WHOLE_NAME is False. With GROUP_IS_NAME
+    the cue itself closes the name (commas, the end of the run): the whole group is the name once its
+    trimmed part has two words, so a short common word inside it ("Nguyen Van An") stays in it."""
 
     CUE: ClassVar[re.Pattern[str]]
     ENTITIES = ("PERSON",)
     WHOLE_NAME: ClassVar[bool] = True
+    GROUP_IS_NAME: ClassVar[bool] = False
+
+    def accept(self, match: re.Match[str]) -> bool:
+        """Whether this cue's match names a person at all (a subclass's veto)."""
+        return True
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
         for m in self.CUE.finditer(text):
             span = trim(text, m.start(1), m.group(1))
-            if span is not None:
-                start, end = whole_name(text, *span) if self.WHOLE_NAME else span
-                out.append((start, end, "PERSON"))
+            if span is None or not self.accept(m):
+                continue
+            if self.GROUP_IS_NAME:
+                if " " in text[span[0]:span[1]]:
+                    out.append((m.start(1), m.end(1), "PERSON"))
+                continue
+            start, end = whole_name(text, *span) if self.WHOLE_NAME else span
+            out.append((start, end, "PERSON"))
         return out

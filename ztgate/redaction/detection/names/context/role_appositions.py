@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ztgate.redaction.detection.names.context.base import CuedNameRule, Span
-from ztgate.redaction.detection.names.context.shapes import CAP_WORD, trim
+from ztgate.redaction.detection.names.context.base import CuedNameRule
+from ztgate.redaction.detection.names.context.shapes import CAP_WORD
 from ztgate.redaction.detection.wordlists import words
 
 _ROLES = "|".join(sorted((re.escape(w) for w in words("person_roles")), key=len, reverse=True))
@@ -20,13 +20,4 @@ class RoleAppositionRecognizer(CuedNameRule):
     NAME = "RoleAppositionRecognizer"
     SCORE = 0.9
     CUE = _APPOSITION
-
-    def find(self, text: str) -> list[Span]:
-        """The commas close the name: when its first two words are name words, a short common third word
-        ("Nguyen Van An") is part of it."""
-        out: list[Span] = []
-        for m in self.CUE.finditer(text):
-            span = trim(text, m.start(1), m.group(1))
-            if span is not None and " " in text[span[0]:span[1]]:
-                out.append((m.start(1), m.end(1), "PERSON"))
-        return out
+    GROUP_IS_NAME = True  # the commas close the name

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ztgate.redaction.detection.names.context.base import CuedNameRule, Span
-from ztgate.redaction.detection.names.context.shapes import CAP_WORD, END_OF_RUN, trim
+from ztgate.redaction.detection.names.context.base import CuedNameRule
+from ztgate.redaction.detection.names.context.shapes import CAP_WORD, END_OF_RUN
 from ztgate.redaction.detection.wordlists import words
 
 # "I'm Senior Engineer at Acme": a job title, no name.
@@ -22,14 +22,8 @@ class SelfIntroductionRecognizer(CuedNameRule):
     NAME = "SelfIntroductionRecognizer"
     SCORE = 0.9
     CUE = _INTRODUCTION
+    GROUP_IS_NAME = True  # the end of the run closes the name
 
-    def find(self, text: str) -> list[Span]:
-        """Two name words make the name; a short third word that is also a common one ("Nguyen Van An") is
-        part of it, not the end of it."""
-        out: list[Span] = []
-        for m in self.CUE.finditer(text):
-            span = trim(text, m.start(1), m.group(1))
-            if (span is not None and " " in text[span[0]:span[1]]
-                    and not any(w.casefold() in _TITLE_WORDS for w in m.group(1).split())):
-                out.append((m.start(1), m.end(1), "PERSON"))
-        return out
+    def accept(self, match: re.Match[str]) -> bool:
+        """A job title after "I'm" is no name."""
+        return not any(w.casefold() in _TITLE_WORDS for w in match.group(1).split())
