@@ -58,6 +58,9 @@ FRAGMENTS = (
     # disguises the normalised view undoes (issue #12)
     "\u200b", "\u00ad", "\u202f", "\u3000", "\uff11", "\uff21", "e\u0301", "\ufb01", "%40", "%E2%80%8B", "%4",
     "QUJDREVGR0hJ", "==", 'password: "a b ',
+    # cues of the rules of issue #29's fourth round: labelled IDs, addresses, dates of birth, name cues
+    "employee ID is ", "no. ", "P.O. Box ", "turns 40 on ", "3 March ", "geboren am ", "年", "I'm ", "our CFO, ",
+    "[14:02] ", "**", "manager: ", "dob,",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
@@ -70,7 +73,11 @@ SCANNER_FAMILIES: tuple[Shape, ...] = (
     ("", "key token a1B2c3D4e5F6g7H8i9J0kL ", ""),  # every value walked the context words from the start
     ("password=", "pass", "1"),  # the placeholder-shape regex retried its tail from every "pass"
     ("eyJhbGciOiJIUzI1NiJ9x.aaaaaaaa.aaaaaaaaa", "-a", ""),  # a JWT judged at every end
-    ("a@b", ".cc", ""), ("", "<PERSON_", ""))
+    ("a@b", ".cc", ""), ("", "<PERSON_", ""),
+    # issue #29's fourth round: labels before identifiers, addresses, dates of birth by cue
+    ("", "employee ID is 123 ", ""), ("", "member 12 345 ", ""), ("", "P.O. Box 12 ", ""),
+    ("", "turns 40 on 3 March ", ""), ("born ", "12 Mart ", "1990"), ("", "1990年4月", ""),
+    ("", "Lindenweg 14, 6020 ", ""))
 HOLD_FAMILIES: tuple[Shape, ...] = (
     ("", "1-", "a"), ("", "1 ", "a"), ("", "4111 1111 ", ""), ("", "x", ""), ("", "-----BEGIN ", ""),
     ("", "<PERSON_", ""), ("", "é1-ü ", ""), ("-----BEGIN RSA PRIVATE KEY-----\n", "A" * 63 + "\n", ""),
@@ -85,7 +92,11 @@ VIEW_FAMILIES: tuple[Shape, ...] = (
 NAME_FAMILIES: tuple[Shape, ...] = (
     ("Maria ", "Van ", ""), ("", "Du ", ""), ("Anna ", "de ", ""), ("", "i met john ", ""), ("", "De De Anna ", ""),
     ("", "name,city\n", ""), ("Subject: x -", " Ab", ""), ("", "Ab ", "<a@b.c>"), ("", "Thanks,\nAb ", ""),
-    ("", "lives in Ab ", ""), ("", "日Ab Cd ", ""), ("", "a@", ""), ("", "name: ", ""), ("", "x" * 60 + "\n", "+44 20 7946 0958"))
+    ("", "lives in Ab ", ""), ("", "日Ab Cd ", ""), ("", "a@", ""), ("", "name: ", ""), ("", "x" * 60 + "\n", "+44 20 7946 0958"),
+    # issue #29's fourth round: self-introductions, role appositions, chat speakers, review exports, role
+    # fields, date-of-birth columns
+    ("", "I'm Ab Cd ", ""), ("", "our CFO, Ab Cd, ", ""), ("", "[14:02] Ab Cd: ", ""), ("", "**Ab Cd** ", ""),
+    ("", "manager: Ab Cd\n", ""), ("name,dob\n", "Ab,1990-01-02\n", ""))
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
