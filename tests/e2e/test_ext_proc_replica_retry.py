@@ -1,15 +1,17 @@
-"""A scrub stream that never reached a replica is opened on another: two real redaction replicas
-(`ztgate serve redaction`, one analysis worker each) behind two real Envoys rendered by `ztgate
-envoy-config`, in front of RECORDING inference upstreams (`RecordingInference`, test doubles in
-gateway_suite.py, no model). One Envoy runs the rendered bootstrap; the CONTROL Envoy the same with
-the ext_proc filter's gRPC retry policy taken out (as it was before).
+"""A scrub stream that a dead replica never answered is opened on another: two real redaction
+replicas (`ztgate serve redaction`, one analysis worker each) behind two real Envoys rendered by
+`ztgate envoy-config`, in front of RECORDING inference upstreams (`RecordingInference`, test doubles
+in gateway_suite.py, no model). One Envoy runs the rendered bootstrap; the CONTROL Envoy the same
+with the ext_proc filter's gRPC retry policy taken out.
 
-One replica is SIGKILLed; right after, before either Envoy's health checks (every 20 s here) can
-notice, both Envoys get the same `Generate` calls in turn. Every call needs its ext_proc stream, which
-Envoy's gRPC client opens on one replica of the `redaction` cluster (round robin): the rendered
-Envoy answers them all, scrubbed, and the control loses the calls whose stream met the dead replica
-(UNAVAILABLE: the processor unreachable fails closed). The route retries (tested in
-tests/integration/test_envoy_session_affinity.py) do not cover this stream."""
+One replica is frozen while calls are in flight, then SIGKILLed (their streams are reset on the
+connection it held, before any answer); right after, before either Envoy's health checks (every
+20 s here) can notice, both Envoys get the same `Generate` calls in turn (their connections are
+refused). Every call needs its ext_proc stream, which Envoy's gRPC client opens on one replica of
+the `redaction` cluster (round robin): the rendered Envoy answers them all, scrubbed, and the
+control loses the calls whose stream met the dead replica (UNAVAILABLE: the processor unreachable
+fails closed). The route retries (tested in tests/integration/test_envoy_session_affinity.py) do
+not cover this stream."""
 
 from __future__ import annotations
 
@@ -36,6 +38,16 @@ pytestmark = pytest.mark.slow
 
 EMAIL = "jane.doe@example.com"
 CALLS = 24  # per Envoy, after the kill
+IN_FLIGHT = 6  # per Envoy, sent before the kill
+
+
+def _redaction_cluster_stats(admin: str) -> dict[str, int]:
+    """The counters of the ext_proc cluster that say how its streams met the dead replica."""
+    names = ("upstream_cx_connect_fail", "upstream_cx_destroy_remote_with_active_rq", "upstream_rq_retry",
+             "upstream_rq_retry_success")
+    lines = admin_get(admin, "/stats?filter=^cluster\\.redaction\\.upstream_").splitlines()
+    values = dict(line.split(": ", 1) for line in lines if ": " in line)
+    return {name: int(values[f"cluster.redaction.{name}"]) for name in names}
 
 
 def _without_ext_proc_retry(text: str) -> str:
@@ -105,8 +117,18 @@ async def test_a_scrub_stream_that_met_a_killed_replica_is_opened_on_the_other(t
             assert [await _generate(gateway) for _ in range(6)] == ["OK"] * 6
         before = len(primary.requests) + len(fallback.requests)
 
-        os.kill(children[1].process.pid, signal.SIGKILL)  # connections to it are refused from now on
-        answers: dict[str, list[str]] = {name: [] for name in gateways}
+        # Streams already sent to the replica when it dies: it is frozen (SIGSTOP) while each Envoy
+        # opens IN_FLIGHT scrub streams, about half of them on it (round robin on each of Envoy's
+        # workers), then killed, so those streams are reset before any answer came.
+        victim = children[1].process.pid
+        os.kill(victim, signal.SIGSTOP)
+        in_flight = {name: [asyncio.create_task(_generate(gateway)) for _ in range(IN_FLIGHT)]
+                     for name, (gateway, _) in gateways.items()}
+        await asyncio.sleep(1.5)
+        os.kill(victim, signal.SIGKILL)  # connections to it are refused from now on
+        answers: dict[str, list[str]] = {name: list(await asyncio.gather(*tasks))
+                                         for name, tasks in in_flight.items()}
+        # Streams opened after the kill: their connection is refused.
         for _ in range(CALLS):
             for name, (gateway, _) in gateways.items():
                 answers[name].append(await _generate(gateway))
@@ -114,16 +136,24 @@ async def test_a_scrub_stream_that_met_a_killed_replica_is_opened_on_the_other(t
         for name, (_, admin) in gateways.items():
             assert f"redaction::{replicas[1]}::health_flags::healthy" in admin_get(admin, "/clusters"), name
 
+        stats = {name: _redaction_cluster_stats(admin) for name, (_, admin) in gateways.items()}
+        total = IN_FLIGHT + CALLS
         print(f"after SIGKILL of one of two replicas: rendered Envoy {answers['envoy'].count('OK')} "
-              f"of {CALLS} Generate calls answered; control without the ext_proc retry "
-              f"{answers['envoy-control'].count('OK')} of {CALLS}")
-        assert answers["envoy"] == ["OK"] * CALLS
-        # CONTROL: without the retry, the streams that met the dead replica failed (closed).
-        assert "UNAVAILABLE" in answers["envoy-control"], answers["envoy-control"]
+              f"of {total} Generate calls answered; control without the ext_proc retry "
+              f"{answers['envoy-control'].count('OK')} of {total}; redaction cluster: {stats}")
+        # Both classes were met: streams reset on a connection the replica held, and refused ones.
+        assert stats["envoy"]["upstream_cx_destroy_remote_with_active_rq"] >= 1, stats
+        assert stats["envoy"]["upstream_cx_connect_fail"] >= 1, stats
+        assert answers["envoy"] == ["OK"] * total
+        # CONTROL: without the retry, the streams that met the dead replica failed (closed), of
+        # both classes.
+        assert "UNAVAILABLE" in answers["envoy-control"][:IN_FLIGHT], answers["envoy-control"]
+        assert "UNAVAILABLE" in answers["envoy-control"][IN_FLIGHT:], answers["envoy-control"]
         assert set(answers["envoy-control"]) <= {"OK", "UNAVAILABLE"}, answers["envoy-control"]
-        # Every answered call reached the upstream scrubbed.
+        # Every answered call reached the upstream once, scrubbed: a retried stream never
+        # doubles the inference call behind it.
         sent = primary.requests[before:] + fallback.requests[before:]
-        assert len(sent) == CALLS + answers["envoy-control"].count("OK")
+        assert len(sent) == total + answers["envoy-control"].count("OK")
         assert all(EMAIL not in r.prompt for r in sent)
     finally:
         for child in reversed(children):
