@@ -8,7 +8,8 @@ Nordic, Latin American, Pacific, Greek, Hebrew, Persian ...; invented pairings, 
 technical documents with no person (API docs, READMEs, logs, configs, code) whose capitalised words are tools,
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
-of its own) was written for the third run, after ``holdout``'s misses had been seen. Written to JSONL
+of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4`` and ``holdout5``
+likewise, each before any score on it; ``tune2`` and ``tune3`` are tuned on. Written to JSONL
 (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -417,6 +418,66 @@ CLEAN_TEMPLATES["tune3"] = (
 TOOLS["tune3"] = ("Zuul", "Otto", "Sage", "Drone", "Pulumi", "Buildkite", "Helm", "Tekton", "Concourse", "Woodpecker",
                   "Azure Pipelines", "Cloud Build")
 SEEDS["tune3"] = 3907
+
+
+# --- holdout5: the fifth held-out run (issue #29), a block of its own, written before any score on it ---------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split (nor code_names.py) draws on: the Faker locales bs_BA, lb_LU, mt_MT,
+# sq_AL, gu_IN, ta_IN, or_IN, tw_GH, de_AT and el_CY, and Mongolian, Amharic, Somali, Khmer, Burmese, Uyghur,
+# Kurdish and Malay names (written by hand, invented pairings; Austrian German and Cypriot Greek are neighbours of
+# cultures other splits use). Its person templates are kinds no other split has: notebook cells, SQL comments, a
+# Dockerfile LABEL, Makefile comments, LaTeX \author, Markdown and TOML front matter, Jira-style tickets, PR review
+# threads, Rust, Kotlin, PHP, Lua and R comments, on-call log lines, "cc:" lines and .mailmap lines. Its tools are
+# also given names or surnames (Conan, Gatsby, Zola, Nikola, Daphne, Lando, Mina, Newman, Porter, Rex).
+# Only reported on: `python -m ztgate_bench.code_persons write --split holdout5 --out
+# bench/corpora/code-persons-holdout-5.jsonl`.
+GIVEN["holdout5"] = (
+    "Amer", "Lejla", "Pit", "Josiane", "Karmenu", "Marthese", "Arben", "Elira", "Hetal", "Chirag", "Senthil",
+    "Kalaivani", "Subhashree", "Debasis", "Kwadwo", "Abena", "Leopold", "Theresia", "Panayiotis", "Androulla",
+    "Enkhjargal", "Batbold", "Selamawit", "Dawit", "Hodan", "Abdirahman", "Sreymom", "Vuthy", "Thiha", "Nilar",
+    "Dilnur", "Alimjan", "Rojda", "Baran", "Nurul", "Hafiz")
+SURNAMES["holdout5"] = (
+    "Hodžić", "Begović", "Thill", "Kieffer", "Vella", "Farrugia", "Krasniqi", "Dervishi", "Trivedi", "Parikh",
+    "Murugesan", "Thangaraj", "Mohapatra", "Panigrahi", "Boakye", "Owusu", "Gruber", "Pichler", "Christodoulou",
+    "Hadjipetrou", "Ganbaatar", "Tsogtbayar", "Bekele", "Woldemariam", "Warsame", "Jama", "Keo", "Chea", "Kyaw",
+    "Htun", "Tursun", "Ablimit", "Zebari", "Barzinji", "Zakaria", "Hamzah")
+MAIL_DOMAINS["holdout5"] = ("saltmarsh.dev", "crew.example.org", "build.example.net")
+PERSON_TEMPLATES["holdout5"] = (
+    ("notebook", "{{\"cell_type\": \"markdown\", \"source\": [\"## Churn model\\n\", \"Prepared by {name} for the Monday sync\\n\"]}}\n"),
+    ("notebook", "# In[12]:\n# {name} reran this cell with the March extract\ndf = load_extract(\"2024-03\")\n"),
+    ("sql-comment", "-- Backfill requested by {name} ({email}); run once, then drop.\nINSERT INTO audit_log SELECT * FROM audit_log_old;\n"),
+    ("sql-comment", "/* ledger_daily: {name} signed off the totals on 2024-09-30 */\nCREATE MATERIALIZED VIEW ledger_daily AS SELECT 1;\n"),
+    ("dockerfile", "FROM python:3.12-slim\nLABEL maintainer=\"{name} <{email}>\"\nWORKDIR /app\n"),
+    ("makefile", "# release: only {name} holds the signing key\nrelease: build\n\t./scripts/sign.sh dist/*\n"),
+    ("latex", "\\documentclass{{article}}\n\\title{{Cache Eviction under Skewed Loads}}\n\\author{{{name}}}\n"),
+    ("front-matter", "---\ntitle: \"Postmortem: DNS outage\"\nauthor: {name}\ndate: 2024-11-02\n---\n"),
+    ("front-matter", "+++\ntitle = \"Upgrading the search cluster\"\nauthors = [\"{name}\"]\ncontact = \"{email}\"\n+++\n"),
+    ("jira", "PAY-1184 Refund webhook drops events\nAssignee: {name}\nStatus: In Progress\nLabels: webhook, payments\n"),
+    ("jira", "h3. Acceptance criteria\n* the export runs nightly\n* a failure pages the owner\n\nReporter: {name} | Sprint 42\n"),
+    ("pr-thread", "> **{handle}** on `src/auth/session.rs` line 57:\n> nit: this clone is not needed\n\n{name} resolved this conversation.\n"),
+    ("rust-comment", "/// Parses the wire header.\n///\n/// Ported from the C version by {name}.\npub fn parse_header(buf: &[u8]) -> Header {{ todo!() }}\n"),
+    ("kotlin-comment", "/**\n * Offline queue for the Android client.\n * @author {name}\n */\nclass OfflineQueue\n"),
+    ("php-comment", "<?php\n/**\n * Invoice PDF renderer.\n *\n * @author {name} <{email}>\n */\n"),
+    ("lua-comment", "-- rate limiter for the edge, tuned by {name} after the spring sale\nlocal limit = 120\n"),
+    ("r-comment", "# Survival curves for cohort B\n# Analyst: {name}\nfit <- survfit(Surv(time, status) ~ arm, data = cohort_b)\n"),
+    ("oncall-log", "2024-10-14T02:17:09Z INFO  pager: INC-5521 escalated to on-call {name}\n"),
+    ("cc-line", "Please take a look at the retry change before Thursday.\n\ncc: {name}, @platform-reviewers\n"),
+    ("mailmap", "{name} <{email}> <{handle}@laptop.local>\n"),
+)
+CLEAN_TEMPLATES["holdout5"] = (
+    ("notebook", "# In[3]:\n# {tool} export of the staging metrics, refreshed hourly\nmetrics = pd.read_parquet(\"metrics.parquet\")\n"),
+    ("sql-comment", "-- Generated by {tool}; do not edit by hand.\nCREATE INDEX idx_orders_created ON orders (created_at);\n"),
+    ("dockerfile", "FROM debian:bookworm-slim\nLABEL org.opencontainers.image.vendor=\"Platform Team\"\n# {tool} runs as an unprivileged user\nUSER app\n"),
+    ("makefile", "# {tool} targets\n{tool_module}-build:\n\t{tool_module} build --release\n"),
+    ("front-matter", "---\ntitle: \"Migrating to {tool} 4\"\ntags: [tooling, upgrade]\ndraft: false\n---\n"),
+    ("jira", "DEVX-702 {tool} cache misses on every CI run\nAssignee: Unassigned\nStatus: Open\nComponent: tooling\n"),
+    ("oncall-log", "2024-10-14T03:02:44Z WARN  {tool_module}: worker pool saturated, queue depth 812 (on-call: sre-primary)\n"),
+    ("rust-comment", "// Thin wrapper around the {tool} CLI; its output is parsed as JSON.\nfn run_{tool_module}(args: &[&str]) -> Result<String> {{ todo!() }}\n"),
+    ("cc-line", "Bumps {tool} to the latest patch release.\n\ncc: @devx-team, @release-bot\n"),
+    ("latex", "\\section{{Tooling}}\nThe figures were built with {tool} and checked by the CI pipeline.\n"),
+)
+TOOLS["holdout5"] = ("Conan", "Gatsby", "Zola", "Nikola", "Daphne", "Lando", "Mina", "Newman", "Porter", "Rex")
+SEEDS["holdout5"] = 5505
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

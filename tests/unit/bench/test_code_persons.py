@@ -14,7 +14,8 @@ from ztgate_bench.redaction_corpus import CLEAN, PII
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
          "holdout": "code-persons-holdout.jsonl",
-         "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl"}
+         "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
+         "holdout5": "code-persons-holdout-5.jsonl"}
 
 
 def test_every_split_has_its_file():
@@ -28,9 +29,10 @@ def test_the_committed_file_is_what_the_generator_writes(split):
     assert (CORPORA / FILES[split]).stat().st_size < 300_000
 
 
-def test_the_fourth_held_out_file_stays_small_and_names_every_address_in_ascii():
-    assert (CORPORA / FILES["holdout4"]).stat().st_size < 80_000
-    samples = code_persons.documents("holdout4")
+@pytest.mark.parametrize("split", ["holdout4", "holdout5"])
+def test_the_later_held_out_files_stay_small_and_name_every_address_in_ascii(split):
+    assert (CORPORA / FILES[split]).stat().st_size < 80_000
+    samples = code_persons.documents(split)
     assert len({s.entities[0].value for s in samples if s.category == PII}) > 100
     mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
     assert mails and all(m.isascii() for m in mails)
@@ -49,6 +51,14 @@ def test_the_splits_share_no_name_template_or_tool():
             assert not set(pools[a]) & set(pools[b]), (a, b)
         for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES):
             assert not {t for _, t in templates[a]} & {t for _, t in templates[b]}, (a, b)
+
+
+def test_the_fifth_held_out_split_shares_no_mail_domain_and_has_its_counts():
+    others = {d for split, domains in code_persons.MAIL_DOMAINS.items() if split != "holdout5" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["holdout5"]) & others
+    samples = code_persons.documents("holdout5")
+    assert sum(s.category == PII for s in samples) == 160 and sum(s.category == CLEAN for s in samples) == 100
+    assert sum(e.entity_type == "EMAIL_ADDRESS" for s in samples for e in s.entities) == 40
 
 
 def test_every_person_document_names_its_person_and_every_clean_one_none():
