@@ -57,6 +57,9 @@ class ThreadLanes:
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="redaction-lane")
         # The same per-tenant lines as the analysis workers' fair share.
         self._slots = TenantSlots(per_tenant, "thread jobs", "redaction.worker_threads_per_tenant")
+        # One job of a tenant at a time on the event loop (`run_on_loop`): each turn of the loop then
+        # runs at most one step of each tenant, however many calls it sends (docs/adr/0015).
+        self._on_loop = TenantSlots(1, "jobs on the event loop", "redaction.worker_threads_per_tenant")
 
     def running(self, tenant: str) -> int:
         """Jobs of the tenant running now (diagnostics, tests)."""
@@ -79,8 +82,13 @@ class ThreadLanes:
         tenant's share (its jobs in threads and here count together). For CPU work in short C calls
         (a Restore's regex slices): in a thread, each call holds the interpreter lock, and the
         event loop, which serves every tenant, waited behind a tenant's threads for hundreds of
-        milliseconds at a time; here it serves every other call between two steps."""
-        async with self._slots.slot(tenant, None):
+        milliseconds at a time; here it serves every other call between two steps.
+
+        One such job of a tenant runs at a time, the rest wait in its line in order: with four at
+        once, each turn of the loop ran a step of each of the four before another tenant's
+        callback (the attack bench's `live_restore`), so one tenant's share of the loop grew with
+        the calls it sent; now it is one step a turn (docs/adr/0015)."""
+        async with self._slots.slot(tenant, None), self._on_loop.slot(tenant, None):
             while True:
                 try:
                     next(steps)
