@@ -5,7 +5,7 @@ The word is a product when a product noun follows it ("the Kirby docs", "the Mor
 "Vivaldi's plugin API": ``PRODUCT_NOUNS``), or when the text spells the same word in lower case as a piece of
 software: a path or URL segment ("/kirby/"), a package or module ("import morgan", "npm install morgan",
 "morgan.create()"), a command in code quotes ("`kirby migrate`"), a file name ("kirby.config.js") or an
-image ("FROM kirby:4.2"). ``code_identifiers`` asks this only where no person cue stands around the word (a
+image ("FROM kirby:4.2"), within ``REACH`` characters of it. ``code_identifiers`` asks this only where no person cue stands around the word (a
 title, a greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person.
 """
 
@@ -23,6 +23,9 @@ PRODUCT_NOUNS = frozenset((
     "options schema dsl syntax source sources codebase fork changelog installer install setup project stack "
     "framework middleware transport transports format formats parser compiler interpreter").split())
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
+# How far either side of the word its lower-case spellings are looked for: a word costs the same however long
+# the text is.
+REACH = 2000
 
 
 def used_as_product(text: str, start: int, end: int) -> bool:
@@ -35,4 +38,4 @@ def used_as_product(text: str, start: int, end: int) -> bool:
     spelt = re.compile(
         rf"(?:[/@]{low}(?=[/.@:\-_\s]|$)|\b(?:import|require\(['\"]|install|add|from|FROM|use)[ \t]+['\"]?{low}\b"
         rf"|`{low}\b|(?<![\w.\-/]){low}\.[a-z_]+\b|(?<![\w.\-/]){low}:[\w.\-]+|(?<![\w.\-/]){low}-[a-z])")
-    return spelt.search(text) is not None
+    return spelt.search(text, max(0, start - REACH), min(len(text), end + REACH)) is not None
