@@ -1,6 +1,6 @@
 """Name-shaped pairs: the candidates the format-free person rules start from (issue #29).
 
-A pair is a given name from the shipped lists (``code_identifiers.given_name``: census and world given names)
+A pair (after an @ too: a mention of a display name) is a given name from the shipped lists (``code_identifiers.given_name``: census and world given names)
 followed by one or two surname-shaped words, particles allowed between them ("Hemi Drummond", "Kaveh
 O'Flaherty", "Torsten van Dijk"), or a surname, a comma and such a given name ("Mwangi, Yevgeny"). Every word is
 a name word (``shapes.name_words``: no common, technical or stop word) and the run names no tool or
@@ -20,7 +20,7 @@ from ztgate.redaction.detection.text_shape import tool_or_organisation, whole_na
 
 _PARTICLES = r"(?:van der|van den|van|von|de la|de|da|di|del|della|du|le|la|bin|al|ter|ten)"
 # A run of capitalised words on one line, not inside an identifier, a path, a handle or an address.
-_RUN = re.compile(rf"(?<![{LATIN}\w@./\-]){CAP_WORD}(?:(?: {_PARTICLES})? {CAP_WORD}){{0,5}}(?![\w@/\-])")
+_RUN = re.compile(rf"(?<![{LATIN}\w./\-])(?<![\w.]@){CAP_WORD}(?:(?: {_PARTICLES})? {CAP_WORD}){{0,5}}(?![\w@/\-])")
 _CAP = re.compile(CAP_WORD)
 # "Surname, Given": a capitalised word, a comma and a given name, ending the run.
 _SURNAME_FIRST = re.compile(rf"(?<![{LATIN}\w@./\-])({CAP_WORD}),[ \t]({CAP_WORD})(?![\w@/\-]|[ \t][{LATIN}])")
