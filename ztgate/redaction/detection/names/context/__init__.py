@@ -9,10 +9,8 @@ headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handl
 log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
 script ("请联系John Smith确认"), lower-case first.last user names after a person's field or an @ ("reviewer:
 kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
-CFO, Mira Patel,"), dates in a table's date-of-birth column; and, from a name-shaped pair (a given name on the
-shipped lists and a surname, ``person_pairs``) whatever the format: the value of any key about a person
-("codeOwner=", "\\author{", ":reviewer:"), the subject or object of a verb of people on a comment or log line
-("# X will rotate the keys", "-- paged X"), and a transcript's speaker ("<X> ...", "X wrote:").
+CFO, Mira Patel,"), dates in a table's date-of-birth column; from a name-shaped pair (``person_pairs``), in any
+format: a person key's value ("codeOwner="), a comment's subject ("# X will"), a transcript's speaker ("<X>").
 """
 
 from __future__ import annotations

@@ -7,11 +7,10 @@ The pair (``person_pairs``) is a person when
   review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
   (``data/words/person_verbs.txt``: "owns", "says", "wants");
 * or a cue that addresses, credits or hands work to someone stands right before it ("paged", "ping", "thanks
-  to", "per", "cc", "assigned to", "escalated to", "waiting on", "talked with", "blame", "via", "from",
-  "by").
+  to", "per", "cc", "assigned to", "escalated to", "waiting on", "talked with", "blame", "via", "from", "by").
 
-Only on comment and log lines: in prose the same frames name public figures as often ("Alan Turing proposed"),
-which the public lists decide; a context rule's finding is tied to a person by construction (``person_ties``).
+Only on comment and log lines: in prose the same frames name public figures ("Alan Turing proposed"), which
+the public lists decide (a context rule's finding is tied to a person by construction, ``person_ties``).
 """
 
 from __future__ import annotations
