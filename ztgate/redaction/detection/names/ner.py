@@ -23,8 +23,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
-from ztgate.redaction.detection.text_shape import (COMPONENT_SUFFIXES, NAME_PREFIX, UNSPACED_LETTERS,
-                                                     UNSPACED_PUNCTUATION,
+from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
                                                      needs_evidence, technical_line, tool_or_organisation, whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
@@ -261,13 +260,6 @@ class NerGate:
         return out
 
 
-def _software_name(span: str) -> bool:
-    """Two words or more, a word after the first one that ends a piece of software's name ("Kasimir Runtime",
-    "Zuul Gateway", "Anneliese Boot caches": ``data/words/component_suffixes.txt``)."""
-    parts = span.split()
-    return any(p.strip(".,;:'\"()").casefold() in COMPONENT_SUFFIXES for p in parts[1:])
-
-
 def _is_trigger(text: str, start: int, word: str) -> bool:
     if len(word) < 2 or any(c.isdigit() or c == "_" for c in word):
         return False
@@ -492,8 +484,6 @@ class GatedSpacyNlpEngine(NlpEngine):
                     start, end = whole_name(text, start, end)
                     if tool_or_organisation(text[start:end]):
                         continue  # "Spring Boot", "Zuul Gateway", "Acme Corp" read as a person
-                if _software_name(text[start:end]):
-                    continue  # "Kasimir Runtime" read as a place, "Torsten Boot caches" as a person
                 if code_identifier(text, start, end):
                     continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))

@@ -2,7 +2,7 @@
 surnames ("Kirby", "Morgan", "Hamilton", "Hugo") are written the way products are.
 
 The word is a product when a product noun follows it ("the Kirby docs", "the Morgan logger", "a Hugo theme",
-"Vivaldi's plugin API", "Beatriz Runtime": ``PRODUCT_NOUNS``, in any case), or when the text spells the same word in lower case as a piece of
+"Vivaldi's plugin API": ``PRODUCT_NOUNS``), or when the text spells the same word in lower case as a piece of
 software: a path or URL segment ("/kirby/"), a package or module ("import morgan", "npm install morgan",
 "morgan.create()"), a command in code quotes ("`kirby migrate`"), a file name ("kirby.config.js") or an
 image ("FROM kirby:4.2"), within ``REACH`` characters of it. ``code_identifiers`` asks this only where no person cue stands around the word (a
@@ -22,7 +22,7 @@ PRODUCT_NOUNS = frozenset((
     "client daemon agent backend frontend app apps site sites build builds command commands flag flags option "
     "options schema dsl syntax source sources codebase fork changelog installer install setup project stack "
     "framework middleware transport transports format formats parser compiler interpreter").split())
-_NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([A-Za-z]+)\b")
+_NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
 # How far either side of the word its lower-case spellings are looked for: a word costs the same however long
 # the text is.
 REACH = 2000
@@ -32,7 +32,7 @@ def used_as_product(text: str, start: int, end: int) -> bool:
     """text[start:end], one capitalised word, is written as a product (module doc)."""
     word = text[start:end]
     nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
-    if nxt is not None and nxt.group(1).casefold() in PRODUCT_NOUNS:
+    if nxt is not None and nxt.group(1) in PRODUCT_NOUNS:
         return True
     low = re.escape(word.casefold())
     spelt = re.compile(

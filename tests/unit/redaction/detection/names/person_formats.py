@@ -79,11 +79,3 @@ CLEAN = ("# {t} 3.2 ships a new config loader\nconfig = load()\n",
          "[{t}] cache warmed in 120 ms\n",
          "<{m}> starting worker 3\n",
          "{t} 4.0 dropped the legacy API; our wrapper in src/{m}/ still calls it.\n")
-
-# Products of two words, a given name and a word that ends a software's name ("Spring Boot", "Jasmine Core").
-PRODUCT_ENDINGS = ("Boot", "Core", "Engine", "Runtime", "Toolkit", "Studio", "Logger", "Gateway", "Server")
-PRODUCT_PROSE = ("The pipeline runs on {}; artefacts are uploaded nightly.\n",
-                 "Thanks to {}, the build takes four minutes.\n",
-                 "- Bump {} from 1.4.2 to 1.5.0\n",
-                 "We migrated off {} last year.\n",
-                 "{} caches dependencies in ~/.cache.\n")

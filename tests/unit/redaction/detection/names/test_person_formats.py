@@ -175,12 +175,3 @@ def test_the_analyzer_leaves_tools_used_as_products_alone(redaction_analyzer: An
                                                           template: str) -> None:
     text = template.format(t=tool, m=tool.casefold())
     assert _redacted(redaction_analyzer, text) == text
-
-
-@SLOW
-@given(GIVEN, st.sampled_from(P.PRODUCT_ENDINGS), st.sampled_from(P.PRODUCT_PROSE))
-def test_the_analyzer_leaves_a_product_named_after_a_person_alone(redaction_analyzer: Analyzer, first: str,
-                                                                  ending: str, frame: str) -> None:
-    """A given name and a word that ends a software's name ("Spring Boot") is a product in prose too."""
-    text = frame.format(f"{first} {ending}")
-    assert _redacted(redaction_analyzer, text) == text
