@@ -25,7 +25,7 @@ from spacy.tokens import Doc
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
-                                                     needs_evidence, technical_line, tool_or_organisation, whole_name)
+                                                     needs_evidence, technical_line, whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
                                                     NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS)
 
@@ -482,8 +482,6 @@ class GatedSpacyNlpEngine(NlpEngine):
                 start, end = kept
                 if entity_type == "PERSON":
                     start, end = whole_name(text, start, end)
-                    if tool_or_organisation(text[start:end]):
-                        continue  # "Spring Boot", "Zuul Gateway", "Acme Corp" read as a person
                 if code_identifier(text, start, end):
                     continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))
