@@ -61,6 +61,9 @@ FRAGMENTS = (
     # cues of the rules of issue #29's fourth round: labelled IDs, addresses, dates of birth, name cues
     "employee ID is ", "no. ", "P.O. Box ", "turns 40 on ", "3 March ", "geboren am ", "年", "I'm ", "our CFO, ",
     "[14:02] ", "**", "manager: ", "dob,",
+    # the format-free person rules: keys, comment openers, verbs, transcript marks; products in lower case
+    "codeOwner=", "@author ", "\\author{", "-- ", ";; ", "<!-- ", " will ", "paged ", "Cd, Anna", "<Anna Cd> ",
+    " wrote:", "/anna/", "import anna",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
@@ -96,7 +99,12 @@ NAME_FAMILIES: tuple[Shape, ...] = (
     # issue #29's fourth round: self-introductions, role appositions, chat speakers, review exports, role
     # fields, date-of-birth columns
     ("", "I'm Ab Cd ", ""), ("", "our CFO, Ab Cd, ", ""), ("", "[14:02] Ab Cd: ", ""), ("", "**Ab Cd** ", ""),
-    ("", "manager: Ab Cd\n", ""), ("name,dob\n", "Ab,1990-01-02\n", ""))
+    ("", "manager: Ab Cd\n", ""), ("name,dob\n", "Ab,1990-01-02\n", ""),
+    # name-shaped pairs whatever the format: person keys and their lists, verbs of people on comment lines,
+    # transcript speakers, "Surname, Given", dotted keys, long capitalised runs; products spelt in lower case
+    ("author=", "Anna Cd, ", ""), ("", "# Anna Cd will ", ""), ("", "<Anna Cd> ", ""), ("", "Cd, Anna ", ""),
+    ("", "Anna Cd Ef Gh ", ""), ("", "a.", "author: Anna Cd"), ("", "-- paged Anna Cd\n", ""),
+    ("", "> **Anna Cd**: ", ""), ("", "See the Anna /anna ", ""), ("", "Anna ", "import anna"))
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))

@@ -16,6 +16,7 @@ import functools
 import re
 
 from ztgate.redaction.detection.names import gazetteer
+from ztgate.redaction.detection.names.product_uses import used_as_product
 from ztgate.redaction.detection.text_shape import line_bounds, person_after, person_evidence, strong_place_cue
 
 # Languages and constructs of code, lower case, matched as whole words in the span's sentence.
@@ -83,6 +84,8 @@ def code_identifier(text: str, start: int, end: int) -> bool:
     if (_ADDRESS_CUE.search(text, max(lo, start - 12), start) or person_evidence(text, start, end)
             or person_after(text, end) or strong_place_cue(text, start)):
         return False
+    if used_as_product(text, start, end):
+        return True  # "See the Kirby docs", "import morgan" elsewhere in the text (product_uses.py)
     sentence = _sentence(text, start, end)
     return _TOOLING.search(text, *sentence) is not None or (
         not named and _CONTEXT.search(text, *sentence) is not None)

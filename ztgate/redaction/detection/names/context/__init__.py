@@ -9,7 +9,8 @@ headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handl
 log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
 script ("请联系John Smith确认"), lower-case first.last user names after a person's field or an @ ("reviewer:
 kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
-CFO, Mira Patel,"), and dates in a table's date-of-birth column.
+CFO, Mira Patel,"), dates in a table's date-of-birth column; from a name-shaped pair (``person_pairs``), in any
+format: a person key's value ("codeOwner="), a comment's subject ("# X will"), a transcript's speaker ("<X>").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRe
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
 from ztgate.redaction.detection.names.context.csv_columns import CsvColumnFieldRecognizer
+from ztgate.redaction.detection.names.context.comment_subjects import CommentSubjectRecognizer
 from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecognizer
 from ztgate.redaction.detection.names.context.display_names import DisplayNameRecognizer
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
@@ -26,18 +28,21 @@ from ztgate.redaction.detection.names.context.header_names import HeaderNameReco
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
+from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
 from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldRecognizer
 from ztgate.redaction.detection.names.context.subject_names import SubjectNameRecognizer
 from ztgate.redaction.detection.names.context.todo_handles import TodoHandleRecognizer
+from ztgate.redaction.detection.names.context.transcript_speakers import TranscriptSpeakerRecognizer
 
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
+    PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

@@ -1,0 +1,64 @@
+"""A name-shaped pair that a verb of people ties to a person in a comment or a log line, in any comment syntax
+(``#``, ``//``, ``--``, ``;``, ``%``, ``/* */``, ``<!-- -->``, ``REM``, ``'``, ``(* *)``, ``{# #}``, a doc
+comment's ``*``) or on a technical line (a log, code; ``text_shape.technical_line``) (issue #29).
+
+The pair (``person_pairs``) is a person when
+* a finite verb follows it: a modal or an auxiliary and a lower-case word ("will rotate", "is on call", "to
+  review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
+  (``data/words/person_verbs.txt``: "owns", "says", "wants");
+* or a cue that addresses, credits or hands work to someone stands right before it ("paged", "ping", "thanks
+  to", "per", "cc", "assigned to", "escalated to", "waiting on", "talked with", "blame", "via", "from", "by").
+
+Only on comment and log lines: in prose the same frames name public figures ("Alan Turing proposed"), which
+the public lists decide (a context rule's finding is tied to a person by construction, ``person_ties``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.names.context.person_pairs import pairs
+from ztgate.redaction.detection.text_shape import line_bounds, technical_line
+from ztgate.redaction.detection.wordlists import words
+
+# A line's comment opener, after its indentation.
+COMMENT_OPENER = re.compile(
+    r"[ \t]*(?:#+'?|//+!?|--+(?:[ \t]*\|)?|;+|%+|/\*+|\*+(?=[ \t])|<!--|\{[#%]|\(\*|(?i:REM)\b|'|!(?=[ \t]))")
+_IRREGULAR_PAST = (
+    "found broke wrote rewrote took made ran built sent led left gave said saw kept got set put cut lost won paid "
+    "told thought brought bought caught taught drew drove chose spoke froze began came became knew grew threw "
+    "flew held met read stood understood undid redid forgot shut split spun struck swore tore woke").split()
+_VERBS = "|".join(sorted({*words("person_verbs"), *_IRREGULAR_PAST}, key=len, reverse=True))
+_VERB_AFTER = re.compile(
+    r"(?:\*\*|__)?,?[ \t]+(?:(?:will|would|should|shall|can|could|must|may|might|is|was|has|had|have|does|did|"
+    rf"needs|wants|to|also|just|then|already|never|still|finally)[ \t]+[a-z]|[a-z]{{2,}}ed\b|(?:{_VERBS})\b)")
+_CUE_BEFORE = re.compile(
+    r"(?i:\b(?:paged|pinged|ping|page|asked|ask|thank(?:s|ed)?(?:[ \t]+to)?|blamed?|blames|cc|bcc|notify|notified|"
+    r"told|tell|e-?mail(?:ed)?|called|call|messaged?|remind(?:ed)?|invited?|mention(?:ed)?|"
+    r"assign(?:ed)?(?:[ \t]+to)?|hand(?:ed)?[ \t]+(?:it[ \t]+)?(?:off|over)[ \t]+to|escalat(?:e|ed)[ \t]+to|"
+    r"wait(?:ing|ed)?[ \t]+(?:on|for)|(?:talk(?:ed)?|spoke|speak|met|paired|check(?:ed)?|sync(?:ed)?|discussed|"
+    r"agreed|confirmed|worked)[ \t]+with|per|via|credit(?:s|ed)?(?:[ \t]+to)?|kudos[ \t]+to|props[ \t]+to|by|from|"
+    r"loop(?:ed)?[ \t]+in)[ \t]*:?[ \t]+)$")
+
+
+def comment_or_log_line(text: str, pos: int) -> bool:
+    """The line holding pos opens with a comment marker, or is a log or code line."""
+    lo = line_bounds(text, pos)[0]
+    return COMMENT_OPENER.match(text, lo, pos) is not None or technical_line(text, pos)
+
+
+class CommentSubjectRecognizer(ContextRule):
+    NAME = "CommentSubjectRecognizer"
+    SCORE = 0.9
+    ENTITIES = ("PERSON",)
+
+    def find(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        for start, end in sorted(set(pairs(text))):
+            lo, hi = line_bounds(text, start)
+            if not (_VERB_AFTER.match(text, end, hi) or _CUE_BEFORE.search(text, max(lo, start - 40), start)):
+                continue
+            if comment_or_log_line(text, start):
+                out.append((start, end, "PERSON"))
+        return out

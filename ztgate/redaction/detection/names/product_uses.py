@@ -1,0 +1,41 @@
+"""A one-word name used as a product, not as a person (issue #29): tools and projects spelt like given names or
+surnames ("Kirby", "Morgan", "Hamilton", "Hugo") are written the way products are.
+
+The word is a product when a product noun follows it ("the Kirby docs", "the Morgan logger", "a Hugo theme",
+"Vivaldi's plugin API": ``PRODUCT_NOUNS``), or when the text spells the same word in lower case as a piece of
+software: a path or URL segment ("/kirby/"), a package or module ("import morgan", "npm install morgan",
+"morgan.create()"), a command in code quotes ("`kirby migrate`"), a file name ("kirby.config.js") or an
+image ("FROM kirby:4.2"), within ``REACH`` characters of it. ``code_identifiers`` asks this only where no person cue stands around the word (a
+title, a greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Nouns that name a product's parts, artefacts or kinds, lower case, right after the word.
+PRODUCT_NOUNS = frozenset((
+    "docs doc documentation manual plugin plugins extension extensions config configuration settings cli api apis "
+    "server servers logger logging cache release releases package packages library libraries module modules "
+    "version versions repo repository binary binaries image images container containers sdk runtime engine "
+    "dashboard instance instances cluster exporter integration adapter theme themes template templates wrapper "
+    "client daemon agent backend frontend app apps site sites build builds command commands flag flags option "
+    "options schema dsl syntax source sources codebase fork changelog installer install setup project stack "
+    "framework middleware transport transports format formats parser compiler interpreter").split())
+_NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
+# How far either side of the word its lower-case spellings are looked for: a word costs the same however long
+# the text is.
+REACH = 2000
+
+
+def used_as_product(text: str, start: int, end: int) -> bool:
+    """text[start:end], one capitalised word, is written as a product (module doc)."""
+    word = text[start:end]
+    nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
+    if nxt is not None and nxt.group(1) in PRODUCT_NOUNS:
+        return True
+    low = re.escape(word.casefold())
+    spelt = re.compile(
+        rf"(?:[/@]{low}(?=[/.@:\-_\s]|$)|\b(?:import|require\(['\"]|install|add|from|FROM|use)[ \t]+['\"]?{low}\b"
+        rf"|`{low}\b|(?<![\w.\-/]){low}\.[a-z_]+\b|(?<![\w.\-/]){low}:[\w.\-]+|(?<![\w.\-/]){low}-[a-z])")
+    return spelt.search(text, max(0, start - REACH), min(len(text), end + REACH)) is not None
