@@ -19,7 +19,7 @@ The frames (the name, or a list of names joined by commas and "and", in the slot
 
 A bare first name counts only in the "famous/known for", profession, title and "named" frames; the others want
 a name of two words or more. Nothing in the paragraph around the name may point to a private person
-(``private_evidence``): a possessive or relation word (my, our, your, colleague, manager, patient), a
+(``_private_context.private_evidence``): a possessive or relation word (my, our, your, colleague, manager, patient), a
 self-introduction (I'm, my name is), a personal title (Mr, Ms, Dr, Prof), a contact value (an e-mail address, a
 phone number), an ID, words of everyday private life or work (tomorrow, again, meeting, invoice, lease, lives at,
 address, ticket), a sign-off line or a signature, or a record's line (a table row, a form field, JSON).
@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.public._private_context import private_evidence
 from ztgate.redaction.detection.public.public_works import ARTWORKS
-from ztgate.redaction.detection.wordlists import phrases, words
 
 # Titles of public office or rank, rank of nobility, sainthood (not Mr/Ms/Dr: those are private evidence).
 TITLES = (r"Lord|Lady|Sir|Dame|Saint|St\.?|Queen|King|President|Emperor|Empress|Pope|Prince|Princess|Tsar|Czar|"
@@ -156,57 +156,10 @@ _TITLE_IN = re.compile(rf"(?:{TITLES})\s")
 _POSSESSIVE_TITLE = re.compile(r"([^'’]+)['’]s\s+[A-Z][\w'’\-]*(?:\s+(?:[A-Z][\w'’\-]*|of|the|and|a|in|on))*")
 _FULL_NAME = re.compile(r"[A-Z][\w'’.\-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’.\-]+){1,4}")
 
-# Evidence of a private person in the paragraph around the name.
-_RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues") - {"named", "called"}), key=len,
-                             reverse=True))
-_PRIVATE_WORDS = re.compile(
-    rf"(?i)\b(?:my|our|your|yours|mine|ours|i'm|i’m|i\s+am|i've|i’ve|i'd|i’d|we're|we’re|we've|we’ve|"
-    r"my\s+name|patients?|clients?|customers?|employees?|tenants?|applicants?|residents?|candidates?|staff|"
-    rf"coworkers?|colleagues?|{_RELATIONS}|"
-    # everyday private life and work
-    r"tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|month)|"
-    r"next\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|last\s+(?:night|week|month)|"
-    r"again|meetings?|appointments?|deadlines?|invoices?|lease|rent|salary|payroll|paycheck|tickets?|stand-?up|"
-    r"sprints?|shifts?|inbox|interviews?|sick|birthday|wedding|hospital|clinic|diagnos\w*|prescri\w*|medication|"
-    r"therapy|insurance|loan|mortgage|password|login|lives?\s+(?:at|in|on|near|with)|living\s+(?:at|in|with)|"
-    r"live\s+(?:at|in|near|with)|resides?|address|moved\s+to|apartment|e-?mail|phone|mobile|cell\s*phone|contact|"
-    r"whatsapp|slack|zoom|pull\s+request|PR|deploy\w*|bug|leak|outage|"
-    r"incident|typo|promotion|fired|hired|resume|CV|dm|text\s+(?:him|her|me)|call\s+(?:him|her|me)|"
-    r"late\s+(?:again|today|for|to)|at\s+(?:the\s+)?office|in\s+the\s+office|signed?\s+(?:the\s+)?(?:lease|"
-    r"contract|form|offer)|ID|MRN|SSN|DOB|no\.\s*\d)\b"
-    r"|(?-i:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Doctor)\b\.?)|@|\b[A-Z]{1,4}-?\d{5,}\b")
-_DIGITS = re.compile(r"\+?\(?\d[\d\s().\-/]{6,}\d")
-_SELF_INTRO = re.compile(r"(?i:\b(?:this\s+is|it['’]s|here\s+is))\s+[A-Z][\w'’\-]*\s+(?i:from|at|here|speaking)\b")
-_SIGN_OFF = re.compile(
-    r"(?im)^[ \t]*(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("sign_offs"))
-    + r")[ \t]*[,!.]?[ \t]*$|^--[ \t]*$")
-_RECORD_LINE = re.compile(r"[|\t{}\[\]<>\"=;]|^[ \t]*[\w .\-]{1,30}:[ \t]")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"[!?\n]|(?<![A-Z])(?<!\bSt)(?<!\bMt)\.(?=\s|$)")
 
-# How far the sentence and the paragraph are read around the name.
+# How far the sentence is read around the name.
 SENTENCE_REACH = 200
-PARAGRAPH_REACH = 300
-
-
-def private_evidence(text: str, start: int, end: int) -> bool:
-    """Whether the paragraph around text[start:end] (blank lines bound it, at most ``PARAGRAPH_REACH``
-    characters each side) holds evidence of a private person (module doc), or the name's line is a record's."""
-    lo = max(0, start - PARAGRAPH_REACH)
-    breaks = [m.end() for m in _PARAGRAPH_BREAK.finditer(text, lo, start)]
-    lo = breaks[-1] if breaks else lo
-    hi = min(len(text), end + PARAGRAPH_REACH)
-    found = _PARAGRAPH_BREAK.search(text, end, hi)
-    hi = found.start() if found else hi
-    if (_PRIVATE_WORDS.search(text, lo, hi) or _SELF_INTRO.search(text, lo, hi)
-            or _SIGN_OFF.search(text[lo:hi]) is not None):
-        return True
-    if any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+") for m in _DIGITS.finditer(text, lo, hi)):
-        return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
-    return _RECORD_LINE.search(line) is not None
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
