@@ -5,8 +5,8 @@ private cue in the sentence or the paragraph (my colleague, I'm, an e-mail addre
 a signature, a record's line) are hidden by both; private persons asked about in question frames with private
 context are hidden. A name spaCy types LOCATION in an unambiguous person's frame is kept too.
 
-The names are drawn from a pool of invented words that no tuning corpus and no golden case holds (asserted
-below). Detections are built by hand (no spaCy): what is under test is what the policy does with a detection.
+The names are drawn from a pool of invented words (``ztgate_bench.encyclopedic_family``, which also counts the
+private families) that no tuning corpus and no golden case holds (asserted below). Detections are built by hand (no spaCy): what is under test is what the policy does with a detection.
 """
 
 from __future__ import annotations
@@ -22,17 +22,13 @@ from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.public import PUBLIC_LISTS
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.types import Detection
+from ztgate_bench.encyclopedic_family import BARE, GIVEN, PRIVATE_A, SURNAMES
 
 STORE = PolicyStore.load()
 DEFAULT, STRICT = STORE.get("default"), STORE.get("strict")
 OPERATORS = Operators()
 ROOT = Path(__file__).resolve().parents[5]
 
-# Invented given names and surnames (no real person is meant); disjoint from the corpora (test below).
-GIVEN = ("Zorvel", "Quilla", "Ostrek", "Mardena", "Pellion", "Vintra", "Kalvo", "Dresna", "Ulvar", "Brannoc",
-         "Ysolvi", "Corvant")
-SURNAMES = ("Zorvath", "Quilleran", "Ostrevik", "Mardenau", "Pellucor", "Vintaresh", "Kalvoran", "Dresmoor",
-            "Ulvaris", "Brannochy", "Ysoldane", "Fenwraith")
 _GIVEN = st.sampled_from(GIVEN)
 _SURNAME = st.sampled_from(SURNAMES)
 _FULL = st.tuples(_GIVEN, _SURNAME).map(" ".join)
@@ -192,3 +188,19 @@ def test_a_place_next_to_a_kept_person_is_no_longer_tied_to_it():
     person = detections_for(text, "Ostrek Mardenau")
     place = detections_for(text, "Luxor", "LOCATION")
     assert redact(text, person + place, DEFAULT, None, None, None, operators=OPERATORS).text == text
+
+
+@pytest.mark.parametrize("template", PRIVATE_A)
+def test_the_private_family_the_evidence_words_were_written_from_is_hidden(template: str):
+    for given_name, surname in ((GIVEN[0], SURNAMES[0]), (GIVEN[5], SURNAMES[7])):
+        value = given_name if "{first}" in template else f"{given_name} {surname}"
+        text = template.format(n=f"{given_name} {surname}", first=given_name)
+        assert value not in run(text, [value])
+
+
+@pytest.mark.parametrize("template", BARE)
+def test_the_bare_frames_are_the_trade_kept_by_default_hidden_by_strict(template: str):
+    # No private cue at all: the frame alone keeps the name (docs/security.md, the trade); strict hides it.
+    text = template.format(n="Kalvo Dresmoor")
+    assert run(text, ["Kalvo Dresmoor"]) == text
+    assert "Kalvo Dresmoor" not in run(text, ["Kalvo Dresmoor"], STRICT)
