@@ -71,12 +71,13 @@ STRUCTURES = (r"houses?|mansions?|villas?|towers?|cathedrals?|churche?s?|chapels
               r"tombs?|monuments?|museums?|dams?|canals?|railways?|skyscrapers?|castles?|mosques?|libraries|library|"
               r"stadiums?|observatories|observatory|bridges?|buildings?|theatres?|theaters?|gardens?|cities|city|"
               r"ships?|aircraft|planes?|engines?|machines?")
-# What a possessive after the name names when it is a public figure's ("NAME's theory", "NAME's reign").
+# What a possessive after the name names when it is a public figure's ("NAME's theory", "NAME's reign"); not
+# the words work talk says of a colleague ("views", "ideas", "experiments", "campaigns", "contributions", "career").
 POSSESSED = (r"theor(?:y|ies)|theorems?|conjectures?|hypothes[ie]s|paradox(?:es)?|principles?|equations?|"
-             r"experiments?|expeditions?|voyages?|reign|conquests?|legacy|discover(?:y|ies)|inventions?|"
-             r"contributions?|achievements?|philosophy|teachings|doctrine|dynasty|empire|presidency|papacy|"
-             r"assassination|coronation|abdication|tomb|mausoleum|campaigns?|victor(?:y|ies)|career|"
-             r"masterpieces?|oeuvre|works|poetry|music|ideas|writings|views|influence|impact|"
+             r"expeditions?|voyages?|reign|conquests?|legacy|discover(?:y|ies)|inventions?|"
+             r"achievements?|philosophy|teachings|doctrine|dynasty|empire|presidency|papacy|"
+             r"assassination|coronation|abdication|tomb|mausoleum|victor(?:y|ies)|"
+             r"masterpieces?|oeuvre|poetry|writings|"
              rf"{ARTWORKS}")
 # Professions of public figures for an apposition ("the Scottish physicist NAME"); no office job: "the
 # developer Anna", "the engineer Tom", "the director" and "the doctor" name colleagues as often.
@@ -100,9 +101,10 @@ _FAMOUS = (r"famous|known|well[\s-]known|important|remembered|significant|celebr
            r"regarded\s+as|so\s+important")
 
 _ASKS = re.compile(
-    rf"(?i)^\W*(?:{_WH}|(?:can|could|would)\s+you\b|please\b|tell\s+(?:me|us)\b|explain\b|describe\b|compare\b|"
-    r"contrast\b|summari[sz]e\b|outline\b|discuss\b|give\b|write\b|list\b|name\b|in\s+(?:which|what)\b|"
-    r"(?:is|was|were|did|does)\b)")
+    rf"(?i)^\W*(?:{_WH}|(?:can|could|would)\s+you\b|tell\s+(?:me|us)\b|explain\b|describe\b|compare\b|"
+    r"contrast\b|summari[sz]e\b|outline\b|discuss\b|give\s+(?:me\s+)?an?\s+(?:short\s+|brief\s+)?(?:overview|"
+    r"summary|biography|history|account)\b|write\s+(?:me\s+)?an?\s+(?:short\s+|brief\s+)?(?:biography|bio|profile|"
+    r"essay|summary|poem)\b|in\s+(?:which|what)\b|(?:is|was|were|did|does)\b)")
 _YEAR = re.compile(r"\b(?:1[0-8]\d\d|19[0-6]\d)\b|\bcentur(?:y|ies)\b|\b\d+\s*(?:BC|BCE|AD|CE)\b|\bancient\b")
 
 _DID = re.compile(rf"(?i){_WH}[^.!?\n]{{0,100}}?\b(?:did|does|do|has|had|have|would|could|can)\s+"
