@@ -221,8 +221,11 @@ class EncyclopedicPersons(PublicList):
             return False
         # A recognizer may take a work's title in with the name ("James Joyce's Ulysses"): the name is decided,
         # and the rest must be a title's capitalised words.
+        # A trailing possessive is read as the text after the name ("Alfred Wegener's" + " theory").
         inner = _POSSESSIVE_TITLE.fullmatch(text, start, end)
         name_end = start + len(inner.group(1)) if inner is not None else end
+        if text.endswith(("'s", "’s"), start, name_end) and name_end - start > 2:
+            name_end -= 2
         return in_frame(text, start, name_end, entity_type) and not private_evidence(text, start, end)
 
 
