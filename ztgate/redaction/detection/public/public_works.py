@@ -1,8 +1,8 @@
 """Public list ``public_works``: a person on no list, named as the topic of a question about public works or
 records ("Which novel by ...", "Which ... novel", "How many medals did ... win?", "... the first woman to",
 "named after ..."), with nothing in its sentence that ties it to a private person (``_PRIVATE``: a possessive
-or relation word, a personal title, a self-introduction, a contact value or an ID-like token); ``person_ties``
-applies on top. PERSON only; the default policy keeps it, strict does not. The shapes and why some are left
+or relation word, a personal title, a self-introduction, a contact value or an ID-like token), nor in its paragraph (``_private_context``, shared with ``encyclopedic_persons``);
+``person_ties`` applies on top. PERSON only; the default policy keeps it, strict does not. The shapes and why some are left
 out on purpose: docs/security.md ("Decision on public figures on no list"). Cue words written by hand for
 ztgate."""
 
@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.public._private_context import private_evidence
 from ztgate.redaction.detection.wordlists import words
 
 WORKS = (r"novels?|books?|films?|movies?|plays?|poems?|poetry|songs?|albums?|symphon(?:y|ies)|operas?|concertos?|"
@@ -64,7 +65,7 @@ class PublicWorks(PublicList):
         lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 200), start)), default=max(0, start - 200))
         found = _SENTENCE_END.search(text, end, min(len(text), end + 200))
         hi = found.start() if found else min(len(text), end + 200)
-        if _PRIVATE.search(text, lo, hi) is not None:
+        if _PRIVATE.search(text, lo, hi) is not None or private_evidence(text, start, end):
             return False
         return (_BEFORE.search(text, lo, start) is not None
                 or _AFTER_WORK.match(text, end, hi) is not None

@@ -1,0 +1,112 @@
+"""Evidence of a private person around a name, for the public lists that keep a person on no list by the frame
+of its sentence (``encyclopedic_persons``, ``public_works``): one definition, so that no frame keeps a name that
+another frame would hide. The evidence, anywhere in the paragraph around the name: a possessive or relation word (my,
+our, your, colleague, manager, patient), a self-introduction (I'm, my name is, "this is ... from"), a personal
+title (Mr, Ms, Dr, Prof), a contact value (an e-mail address, a phone number of nine digits or more or with a
+"+"), an ID (a labelled one, or capitals and five digits or more), words of everyday private life or work
+(tomorrow, again, meeting, invoice, lease, lives at, address, ticket, bug), first person ("I", "we", "us"
+but "tell us"), the settings of a private life (at work, school, the neighbourhood, local, a funeral, an audit,
+"on Friday"), a sign-off line ("Best regards,")
+or a signature's "--"; and a record's line for the name itself (a table row, a form field, JSON). Cue words
+written by hand for ztgate."""
+
+from __future__ import annotations
+
+import re
+
+from ztgate.redaction.detection.wordlists import phrases, words
+
+# Evidence of a private person in the paragraph around the name.
+_RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues") - {"named", "called"}), key=len,
+                             reverse=True))
+_PRIVATE_WORDS = re.compile(
+    rf"(?i)\b(?:my|our|your|yours|mine|ours|i'm|i’m|i\s+am|i've|i’ve|i'd|i’d|we're|we’re|we've|we’ve|"
+    r"my\s+name|patients?|clients?|customers?|employees?|tenants?|applicants?|residents?|candidates?|staff|"
+    rf"coworkers?|colleagues?|{_RELATIONS}|"
+    # everyday private life and work
+    r"tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|evening|week|weekend|month)|"
+    r"next\s+(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|last\s+(?:night|week|month)|"
+    r"again|meetings?|appointments?|deadlines?|invoices?|lease|rent|salary|payroll|paycheck|tickets?|stand-?up|"
+    r"sprints?|shifts?|inbox|interviews?|sick|birthday|wedding|hospital|clinic|diagnos\w*|prescri\w*|medication|"
+    r"therapy|insurance|loan|mortgage|password|login|lives?\s+(?:at|in|on|near|with)|living\s+(?:at|in|with)|"
+    r"live\s+(?:at|in|near|with)|resides?|address|moved\s+to|apartment|e-?mail|phone|mobile|cell\s*phone|contact|"
+    r"whatsapp|slack|zoom|pull\s+request|PR|deploy\w*|bug|leak|outage|"
+    r"incident|typo|promotion|fired|hired|resume|CV|dm|text\s+(?:him|her|me)|call\s+(?:him|her|me)|"
+    r"late\s+(?:again|today|for|to)|at\s+(?:the\s+)?office|in\s+the\s+office|signed?\s+(?:the\s+)?(?:lease|"
+    r"contract|form|offer)|ID|MRN|SSN|DOB|no\.\s*\d|"
+    # first person, and the settings of a private life: work, school, a neighbourhood, a day of the week
+    r"we|at\s+work|workplace|workmates?|school|classroom|neighbou?rhood|"
+    r"neighbou?rs|local|funeral|audit|raffle|(?:on|by|this|next|last)\s+(?:monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday))\b"
+    r"|(?-i:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Doctor)\b\.?|\b(?<![Tt]ell\s)(?<![Gg]ive\s)(?<![Ss]how\s)us\b)|@"
+    r"|\b[A-Z]{1,4}-?\d{5,}\b")
+# "I" as a pronoun, not a numeral after a capitalised word ("Elizabeth I", "World War I").
+_I = re.compile(r"\bI\b")
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’\-]*)\s+$")
+_DIGITS = re.compile(r"\+?\(?\d[\d\s().\-/]{6,}\d")
+_SELF_INTRO = re.compile(r"(?i:\b(?:this\s+is|it['’]s|here\s+is))\s+[A-Z][\w'’\-]*\s+(?i:from|at|here|speaking)\b")
+_SIGN_OFF = re.compile(
+    r"(?im)^[ \t]*(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases("sign_offs"))
+    + r")[ \t]*[,!.]?[ \t]*$|^--[ \t]*$")
+_RECORD_LINE = re.compile(r"[|\t{}\[\]<>\"=;]|^[ \t]*[\w .\-]{1,30}:[ \t]")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+# How far the paragraph is read around the name.
+PARAGRAPH_REACH = 300
+# How many mentions of the name are read; past it the name is treated as private.
+MAX_MENTIONS = 20
+
+
+def private_evidence(text: str, start: int, end: int) -> bool:
+    """Whether the paragraph around text[start:end], or around another mention of the same name or its last
+    word in the text ("Best regards,\nAnna Kowalczyk" below the question), holds evidence of a private person
+    (module doc)."""
+    if _private_paragraph(text, start, end):
+        return True
+    value = text[start:end].strip()
+    words_of = value.split()
+    for word in {value, words_of[-1] if words_of else value}:
+        if len(word) < 3:
+            continue
+        for count, mention in enumerate(re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text)):
+            if count >= MAX_MENTIONS:
+                return True  # fail closed on a text that repeats the name past what is read
+            if (mention.start() < start or mention.end() > end) and _private_paragraph(text, mention.start(),
+                                                                                      mention.end()):
+                return True
+    return False
+
+
+def _private_paragraph(text: str, start: int, end: int) -> bool:
+    """The paragraph around text[start:end] (blank lines bound it, at most ``PARAGRAPH_REACH`` characters each
+    side) holds evidence of a private person, or the name's line is a record's."""
+    lo = max(0, start - PARAGRAPH_REACH)
+    breaks = [m.end() for m in _PARAGRAPH_BREAK.finditer(text, lo, start)]
+    lo = breaks[-1] if breaks else lo
+    hi = min(len(text), end + PARAGRAPH_REACH)
+    found = _PARAGRAPH_BREAK.search(text, end, hi)
+    hi = found.start() if found else hi
+    if (any(m.end() <= start or m.start() >= end for m in _PRIVATE_WORDS.finditer(text, lo, hi))
+            or _SELF_INTRO.search(text, lo, hi) or _pronoun_i(text, lo, hi)
+            or _SIGN_OFF.search(text[lo:hi]) is not None):
+        return True  # words inside the name itself are no evidence ("Mine" as a given name)
+    if any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+")
+           for m in _DIGITS.finditer(text, lo, hi)):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start:len(text) if line_end < 0 else line_end]
+    return _RECORD_LINE.search(line) is not None
+
+
+def _pronoun_i(text: str, lo: int, hi: int) -> bool:
+    """An "I" in text[lo:hi] that is the pronoun: no capitalised word right before it, or that word starts a
+    sentence ("Then I found")."""
+    for mention in _I.finditer(text, lo, hi):
+        before = _WORD_BEFORE.search(text, max(lo, mention.start() - 40), mention.start())
+        if before is None or before.group(1)[0].islower():
+            return True
+        ahead = text[max(lo, before.start() - 3):before.start()].rstrip()
+        if not ahead or ahead[-1] in ".!?\n":
+            return True
+    return False
