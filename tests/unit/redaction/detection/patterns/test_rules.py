@@ -470,6 +470,7 @@ NEGATIVES = [
     ("date_of_birth_text", "Version 3 shipped on 03-Mar-2021; v2 in Mar 3 '19."),
     ("street_address_nordic", "The Kalevala tie 5 times"),
     ("date_of_birth_after_b", "Step b. 2.1 on page 4; plan b. 2099-01-01"),
+    ("date_of_birth_after_b", "a. the draft; b. 2021-05-04 release\nb. 2020-01-02 notes; Item b. 3 Mar 2019"),
     ("email_address", "@app.route('/') and npm i @types/node@18.2.0"),
     ("labelled_id_bare", "In 2024 we had 250 staff; account 500 users, Staff 2025 retreat."),
     ("labelled_id_bare", "customer A350 flights"),
