@@ -772,6 +772,7 @@ def _is_year(digits: str) -> bool:
 
 
 _VERSION = re.compile(r"[vV]\d+")
+_DECADE = re.compile(r"(?:19|20)\d0s")
 
 
 def labelled_id(value: str) -> bool:
@@ -789,6 +790,8 @@ def labelled_id_bare(value: str) -> bool:
     MN-44120", "patient X9Q-77"): five digits at least, or four with letters, or two letters and two digits
     at least; a count, a price, a year or a model number (A350, H100) is shorter or bare."""
     digits = _digits(value)
+    if _DECADE.fullmatch(value):
+        return False  # "staff 1990s": a decade
     if len(digits) >= 5:
         return True
     letters = sum(c.isalpha() for c in value)

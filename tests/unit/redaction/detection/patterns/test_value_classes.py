@@ -163,11 +163,12 @@ _ID_FRAMES = ("{label} {id}", "Please update {label} {id} today.", "{label}: {id
 
 @st.composite
 def _identifier(draw: st.DrawFn) -> str:
-    """One to twelve characters: a letter prefix (with a dash or not) or none, then one to three groups that
-    start with a digit and may hold capitals ("7", "042", "X9Q-77", "AB-12-345", "99-0031-X", "A1B2C3")."""
-    prefix = draw(st.sampled_from(["", "", "", "A", "AB-", "X", "QX-", "M-", "k"]))
+    """One to fifteen characters: a letter prefix (with a dash, a space or nothing) or none, then one to three
+    groups that start with a digit and may hold capitals, and a lower-case letter after them or not ("7",
+    "042", "X9Q-77", "AB-12-345", "LB 20991", "20190042b", "A1B2C3")."""
+    prefix = draw(st.sampled_from(["", "", "", "A", "AB-", "X", "QX-", "M-", "k", "LB "]))
     groups = draw(st.lists(st.from_regex(r"[0-9][A-Z0-9]{0,4}", fullmatch=True), min_size=1, max_size=3))
-    value = prefix + "-".join(groups)
+    value = prefix + "-".join(groups) + draw(st.sampled_from(["", "", "", "b"]))
     if value.isdigit() and len(value) == 4 and 1900 <= int(value) <= 2099:
         value = "7" + value[1:]  # a bare year is not taken for an identifier, on purpose
     return value
