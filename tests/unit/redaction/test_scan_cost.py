@@ -64,6 +64,8 @@ FRAGMENTS = (
     # the format-free person rules: keys, comment openers, verbs, transcript marks; products in lower case
     "codeOwner=", "@author ", "\\author{", "-- ", ";; ", "<!-- ", " will ", "paged ", "Cd, Anna", "<Anna Cd> ",
     " wrote:", "/anna/", "import anna",
+    # cues of the generalised value classes (pii-values-general)
+    "n° ", "núm. ", "my ID is ", "b. ", "'85", "gate ", "vejen ", "tie ", "(0-6", "xn--", "рф", "o'",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
@@ -80,7 +82,12 @@ SCANNER_FAMILIES: tuple[Shape, ...] = (
     # issue #29's fourth round: labels before identifiers, addresses, dates of birth by cue
     ("", "employee ID is 123 ", ""), ("", "member 12 345 ", ""), ("", "P.O. Box 12 ", ""),
     ("", "turns 40 on 3 March ", ""), ("born ", "12 Mart ", "1990"), ("", "1990年4月", ""),
-    ("", "Lindenweg 14, 6020 ", ""))
+    ("", "Lindenweg 14, 6020 ", ""),
+    # the generalised value classes (pii-values-general): labels of any wording, b. dates, Nordic streets,
+    # bracketed phone groups, apostrophes and IDN in e-mail
+    ("", "socio n° 7 ", ""), ("", "her badge is 8 ", ""), ("", "b. 3 Mar '", "85"), ("", "Karl Johans gate 2 ", ""),
+    ("call ", "8 (9 1) 2 ", ""), ("", "o'b.c@x", ".xn--p1ai"), ("", "a@пример.", "рф"), ("", "Kungsgatan 4, 111 35 ", ""),
+    ("DOB ", "03-Mar-", "1985"))
 HOLD_FAMILIES: tuple[Shape, ...] = (
     ("", "1-", "a"), ("", "1 ", "a"), ("", "4111 1111 ", ""), ("", "x", ""), ("", "-----BEGIN ", ""),
     ("", "<PERSON_", ""), ("", "é1-ü ", ""), ("-----BEGIN RSA PRIVATE KEY-----\n", "A" * 63 + "\n", ""),

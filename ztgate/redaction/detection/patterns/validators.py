@@ -201,9 +201,10 @@ def phone_us_strict(value: str) -> bool:
 
 
 def phone_international(value: str) -> bool:
-    """An international number with a country code: `phonenumbers` says its length is possible there."""
+    """An international number with a country code: `phonenumbers` says its length is possible there (seven digits
+    at least: the shortest plans, Tokelau's +690 7290, have four after the code)."""
     digits = _digits(value)
-    if not 8 <= len(digits) <= 15:
+    if not 7 <= len(digits) <= 15:
         return False
     try:
         number = phonenumbers.parse(value if value.lstrip().startswith("+") else "+" + digits, None)
@@ -297,8 +298,11 @@ _MONTHS: Mapping[str, int] = MappingProxyType({
     for name in names
 })
 _NUMERIC_DATE = re.compile(r"(\d{1,4})[-/. ](\d{1,2})[-/. ](\d{1,4})")
-_TEXT_DATE_MDY = re.compile(r"([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
-_TEXT_DATE_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?,?\s+(\d{4})", re.I)
+# Month-name dates as people write them: "March 3, 1985", "3rd of March 1985", "03-Mar-1985", "3 Mar '85".
+_TEXT_DATE_MDY = re.compile(r"([a-z]+)\.?[\s\-]+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+|-)(\d{4}|['’]\d{2})", re.I)
+_TEXT_DATE_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?|-)([a-z]+)\.?(?:,?\s+|-)(\d{4}|['’]\d{2})",
+                            re.I)
+_COMPACT_DATE = re.compile(r"((?:19|20)\d{2})(\d{2})(\d{2})")  # 19850314: year, month, day
 _EARLIEST_BIRTH_YEAR = 1900
 
 
@@ -320,6 +324,11 @@ def _expand_year(year: str, today: _dt.date) -> int:
     return 2000 + short if 2000 + short <= today.year else 1900 + short
 
 
+def _text_year(year: str, today: _dt.date) -> int:
+    """The year of a month-name date: four digits, or two after an apostrophe ('85)."""
+    return _expand_year(year.lstrip("'’"), today)
+
+
 def date_of_birth(value: str, *, today: _dt.date | None = None) -> bool:
     """A real calendar date between 1900 and today in ISO, D/M/Y, M/D/Y or month-name form.
 
@@ -336,12 +345,14 @@ def date_of_birth(value: str, *, today: _dt.date | None = None) -> bool:
         year = _expand_year(c, today)
         first, second = int(a), int(b)
         return _plausible_birth(year, second, first, today) or _plausible_birth(year, first, second, today)
+    if m := _COMPACT_DATE.fullmatch(text):
+        return _plausible_birth(int(m.group(1)), int(m.group(2)), int(m.group(3)), today)
     if m := _TEXT_DATE_MDY.fullmatch(text):
         month = _MONTHS.get(m.group(1).lower())
-        return month is not None and _plausible_birth(int(m.group(3)), month, int(m.group(2)), today)
+        return month is not None and _plausible_birth(_text_year(m.group(3), today), month, int(m.group(2)), today)
     if m := _TEXT_DATE_DMY.fullmatch(text):
         month = _MONTHS.get(m.group(2).lower())
-        return month is not None and _plausible_birth(int(m.group(3)), month, int(m.group(1)), today)
+        return month is not None and _plausible_birth(_text_year(m.group(3), today), month, int(m.group(1)), today)
     return False
 
 
@@ -372,12 +383,15 @@ def personal_date(value: str) -> bool:
             return False
         first, second = int(a), int(b)
         return _real_date(year, second, first) or _real_date(year, first, second)
+    if m := _COMPACT_DATE.fullmatch(text):
+        return _real_date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    today = _dt.date.today()
     if m := _TEXT_DATE_MDY.fullmatch(text):
         month = _MONTHS.get(m.group(1).lower())
-        return month is not None and _real_date(int(m.group(3)), month, int(m.group(2)))
+        return month is not None and _real_date(_text_year(m.group(3), today), month, int(m.group(2)))
     if m := _TEXT_DATE_DMY.fullmatch(text):
         month = _MONTHS.get(m.group(2).lower())
-        return month is not None and _real_date(int(m.group(3)), month, int(m.group(1)))
+        return month is not None and _real_date(_text_year(m.group(3), today), month, int(m.group(1)))
     return False
 
 
@@ -757,20 +771,31 @@ def _is_year(digits: str) -> bool:
     return len(digits) == 4 and 1900 <= int(digits) <= 2099
 
 
+_VERSION = re.compile(r"[vV]\d+")
+_DECADE = re.compile(r"(?:19|20)\d0s")
+
+
 def labelled_id(value: str) -> bool:
-    """An identifier after a person-record label and a number marker ("student no. 20190042", "emp. ID
-    ABC-001234"): three digits at least, not a year alone ("member ID 2024" is as often a cohort)."""
+    """An identifier after a person-record label and a number marker ("student no. 20190042", "member no. 7",
+    "emp. ID ABC-001234"): the label is the evidence, so any length counts; a year alone does not ("member ID
+    2024" is as often a cohort)."""
     digits = _digits(value)
-    return len(digits) >= 3 and not (digits == value and _is_year(digits))
+    if _VERSION.fullmatch(value):
+        return False  # "licence v3", "passport v2 photo rules": a version, not a number of a person's
+    return len(digits) >= 1 and not (digits == value and _is_year(digits))
 
 
 def labelled_id_bare(value: str) -> bool:
     """An identifier right after a person-record label with no marker ("member 77 301 554", "library card
-    MN-44120"): five digits at least, or four with letters; a count, a price or a year is shorter or bare."""
+    MN-44120", "patient X9Q-77"): five digits at least, or four with letters, or two letters and two digits
+    at least; a count, a price, a year or a model number (A350, H100) is shorter or bare."""
     digits = _digits(value)
+    if _DECADE.fullmatch(value):
+        return False  # "staff 1990s": a decade
     if len(digits) >= 5:
         return True
-    return len(digits) >= 4 and any(c.isalpha() for c in value)
+    letters = sum(c.isalpha() for c in value)
+    return (len(digits) >= 4 and letters > 0) or (len(digits) >= 2 and letters >= 2)
 
 
 # Nouns a number counts or names in technical and everyday text ("8080 Port", "4096 Tokens", "2048 Bytes"),

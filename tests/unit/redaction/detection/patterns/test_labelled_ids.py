@@ -187,14 +187,15 @@ def test_numbers_next_to_place_words_are_not_addresses(scanner: PatternScanner, 
     assert _findings(scanner, text, "LOCATION") == [], text
 
 
-@pytest.mark.parametrize("value, ok", [("20190042", True), ("QX-55012", True), ("2024", False), ("12", False),
-                                       ("551203-Q", True)])
+@pytest.mark.parametrize("value, ok", [("20190042", True), ("QX-55012", True), ("2024", False), ("12", True),
+                                       ("7", True), ("X9Q-77", True), ("551203-Q", True), ("Q", False)])
 def test_labelled_id(value: str, ok: bool) -> None:
     assert labelled_id(value) is ok
 
 
 @pytest.mark.parametrize("value, ok", [("77 301 554", True), ("MN-44120", True), ("A350", False), ("500", False),
-                                       ("2025", False), ("H100", False)])
+                                       ("2025", False), ("H100", False), ("X9Q-77", True), ("A1B2C3", True),
+                                       ("AB12", True), ("v2", False)])
 def test_labelled_id_bare(value: str, ok: bool) -> None:
     assert labelled_id_bare(value) is ok
 
