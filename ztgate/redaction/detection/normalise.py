@@ -99,7 +99,7 @@ def _ascii_digit(match: regex.Match[str]) -> str:
 class View:
     """A text as detection reads it (`text`), and the map back to the original (`spans`)."""
 
-    __slots__ = ("text", "_v", "_o", "_olen", "_main", "_decoded")
+    __slots__ = ("text", "_v", "_o", "_olen", "_main", "_decoded", "_decoded_ends")
 
     def __init__(self, text: str, *, decode_base64: bool = True) -> None:
         # The main part: segments of the view, each either one character for one of the original
@@ -109,6 +109,7 @@ class View:
         self._olen: list[int | None] = []
         self._main = -1  # view length of the main part; -1: the view is the text itself
         self._decoded: list[_DecodedPart] = []
+        self._decoded_ends: list[int] = []  # view end of each decoded part, in order: found by bisection
         edits = _edits(text)
         decoded = _base64_parts(text) if decode_base64 else []
         if not edits and not decoded:
@@ -123,6 +124,7 @@ class View:
             pieces.append(part.view.text)
             length += len(part.view.text)
             self._decoded.append(part)
+            self._decoded_ends.append(part.end)
         self.text = "".join(pieces)
 
     @property
@@ -178,9 +180,13 @@ class View:
         out = []
         if start < min(end, self._main):
             out.append((self._char_span(start)[0], self._char_span(min(end, self._main) - 1)[1]))
-        for part in self._decoded:
-            if start < part.end and end > part.start:
-                out += part.spans(max(start, part.start), min(end, part.end))
+        # Only the decoded parts the span crosses: a walk of every part per span made mapping a text of
+        # many base64 runs quadratic.
+        for index in range(bisect.bisect_right(self._decoded_ends, start), len(self._decoded)):
+            part = self._decoded[index]
+            if part.start >= end:
+                break
+            out += part.spans(max(start, part.start), min(end, part.end))
         return out
 
     def to_original(self, detections: Iterable[Detection]) -> list[Detection]:
