@@ -35,6 +35,7 @@ PUBLIC_LISTS: dict[str, str] = {
     "organisation_places": "ztgate.redaction.detection.public.organisation_places",
     "public_terms": "ztgate.redaction.detection.public.public_terms",
     "public_works": "ztgate.redaction.detection.public.public_works",
+    "topic_places": "ztgate.redaction.detection.public.topic_places",
 }
 
 
