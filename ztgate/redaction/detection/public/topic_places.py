@@ -5,7 +5,9 @@ possessive pronoun but a group's ("our", "we"), no relation or person-record wor
 no home word ("house", "village", "hometown"), no verb of a life ("born", "lives", "grew up"), no title, no
 contact value or ID-like number and no address number locates no one. A record row (a line of fields with a
 number in it), a signature or a heading (fewer than three lower-case words around the place) is never such a
-sentence; ``person_ties`` applies on top (a private person named in the sentence, an address, "lives in").
+sentence, nor one where the place reads as someone ("Review by Haskell", "**Haskell** commented"); and a text
+that names a private person anywhere (a letter's "Dear Anna", a signature) keeps no place by this list
+(``anonymize``); ``person_ties`` applies on top (an address, "lives in").
 LOCATION only, for names of capitalised words without digits and without a street's head ("Elm Street").
 ``strict`` does not keep it: under HIPAA Safe Harbor a town is an identifier whatever the sentence says. Cue
 words written by hand for ztgate."""
@@ -58,10 +60,20 @@ def _line(text: str, start: int, end: int) -> str:
     return text[lo:hi if hi >= 0 else len(text)]
 
 
+_PERSON_VERB = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
+# The place read as someone: right after "by" ("Review by Haskell"), or opening its sentence (after markup) as
+# the subject of a verb of people ("**Haskell** commented on ...").
+_BY_BEFORE = re.compile(r"(?i)\bby\s+$")
+_MARKUP_ONLY = re.compile(r"[\s*_>#\-`]*")
+_VERB_AFTER = re.compile(rf"[*_`]*\s+(?:{_PERSON_VERB}|left)\b", re.IGNORECASE)
+
+
 def names_no_one(text: str, start: int, end: int) -> bool:
     """The sentence around text[start:end] says nothing about a person, and it is prose (module doc)."""
     lo, hi = _sentence(text, start, end)
-    if _PRIVATE.search(text, lo, hi) is not None:
+    if _PRIVATE.search(text, lo, hi) is not None or _BY_BEFORE.search(text, lo, start) is not None:
+        return False
+    if _MARKUP_ONLY.fullmatch(text, lo, start) is not None and _VERB_AFTER.match(text, end, hi) is not None:
         return False
     if len(_LOWER_WORD.findall(text[lo:start] + " " + text[end:hi])) < 3:
         return False  # a heading, a signature, a lone value

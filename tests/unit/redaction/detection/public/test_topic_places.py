@@ -112,3 +112,22 @@ def test_a_self_or_a_relation_in_the_sentence_ties_a_topic_place(place: str, fra
 def test_a_lone_place_or_a_street_is_not_a_topic(place: str):
     for text, value in ((f"{place}\n", place), (f"Where is {place} Street exactly?", f"{place} Street")):
         assert value not in _run(text, value, DEFAULT, "SpacyRecognizer")
+
+
+@settings(max_examples=60, deadline=None)
+@given(place=_PLACE, frame=st.sampled_from(TOPIC_FRAMES))
+def test_a_text_that_names_a_private_person_keeps_no_topic_place(place: str, frame: str):
+    """A letter to a private person ("Dear Anna Berg,") keeps no town of its body by this rule."""
+    body = frame.format(place)
+    assume(body.count(place) == 1 and organisation_place_cue().search(body, 0, body.index(place)) is None)
+    text = f"Dear Anna Berg,\n{body}\n"
+    assert place not in _run(text, place, DEFAULT, "SpacyRecognizer", person=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(place=_PLACE, frame=st.sampled_from(["Review by {} (changes requested)\n- rename tmp\n",
+                                            "**{}** commented on `pkg/cache/lru.go` line 88:\n> evict first?\n",
+                                            "{} left a comment on the pull request about the cache size.\n"]))
+def test_a_place_read_as_someone_in_a_review_is_not_a_topic(place: str, frame: str):
+    text = frame.format(place)
+    assert place not in _run(text, place, DEFAULT, "SpacyRecognizer")
