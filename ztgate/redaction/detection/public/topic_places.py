@@ -61,10 +61,14 @@ def _line(text: str, start: int, end: int) -> str:
 
 
 _PERSON_VERB = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
-# The place read as someone: right after "by" ("Review by Haskell"), or opening its sentence (after markup) as
-# the subject of a verb of people ("**Haskell** commented on ...").
-_BY_BEFORE = re.compile(r"(?i)\bby\s+$")
-_MARKUP_ONLY = re.compile(r"[\s*_>#\-`]*")
+# The place read as someone: right after "by" or "review from" ("Review by Haskell", a given name between), or
+# opening its sentence (after markup and a given name) as the subject of a verb of people ("**Haskell**
+# commented on ...", "> Anna Haskell replied").
+_NAME_WORDS = r"(?:[A-Z][\w'’\-]*\s+){0,3}"  # a given name before a surname read as a place
+_BY_BEFORE = re.compile(
+    rf"(?:\b(?i:by)|\b(?i:review|reviews|comments?|feedback|approval|message|note|reply|request)\s+(?i:from))"
+    rf"\s+{_NAME_WORDS}$")
+_MARKUP_ONLY = re.compile(rf"[\s*_>#\-`]*{_NAME_WORDS}")
 _VERB_AFTER = re.compile(rf"[*_`]*\s+(?:{_PERSON_VERB}|left)\b", re.IGNORECASE)
 
 

@@ -127,7 +127,10 @@ def test_a_text_that_names_a_private_person_keeps_no_topic_place(place: str, fra
 @settings(max_examples=40, deadline=None)
 @given(place=_PLACE, frame=st.sampled_from(["Review by {} (changes requested)\n- rename tmp\n",
                                             "**{}** commented on `pkg/cache/lru.go` line 88:\n> evict first?\n",
-                                            "{} left a comment on the pull request about the cache size.\n"]))
+                                            "{} left a comment on the pull request about the cache size.\n",
+                                            "Review from Anna {} (requested changes)\n- split `load()`\n",
+                                            "> Anna {} replied on `api/routes.ts`:\n> fixed in 4f1c2e0\n",
+                                            "Approved by Anna {} (2 nits)\n"]))
 def test_a_place_read_as_someone_in_a_review_is_not_a_topic(place: str, frame: str):
     text = frame.format(place)
     assert place not in _run(text, place, DEFAULT, "SpacyRecognizer")
