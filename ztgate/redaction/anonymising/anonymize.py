@@ -19,6 +19,7 @@ from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.names.person_ties import ties_to_person
 from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.public import PublicList, enclosing_names
+from ztgate.redaction.detection.public.topic_places import TopicPlaces
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import PseudonymTransaction, Vault
@@ -123,8 +124,10 @@ def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
 
 def _public(text: str, detection: Detection, lists: Sequence[PublicList], persons: Sequence[Detection]) -> bool:
     """On a list for its type, or a place word inside a public figure's full name ("Florence" in "Florence
-    Nightingale": the first name is not a place here), and nothing ties it to a person."""
+    Nightingale": the first name is not a place here), and nothing ties it to a person; a place kept only by
+    its sentence (``topic_places``) is kept only where the text names no private person at all."""
     return (any(public_list.holds_at(text, detection.start, detection.end, detection.entity_type)
+                and not (persons and isinstance(public_list, TopicPlaces))
                 for public_list in lists)
             or (detection.entity_type == "LOCATION" and _in_public_name(text, detection, lists))
             ) and not ties_to_person(text, detection, persons,

@@ -6,7 +6,9 @@ person when any of these hold (each is evidence about a person, not about the sh
 
 * it was found by a context recognizer (field values, address labels, signatures, "lives in" cues: their
   findings are about a person by construction), except a place cued as an organisation's or a group's
-  ("our office in", "our team flew to": ``public/organisation_places``), which the rules below decide;
+  ("our office in", "our team flew to": ``public/organisation_places``) or by a cue that is no residence
+  ("a day trip to", "visiting", "located in") in a sentence that names no one, which the rules below decide
+  where the policy keeps places by their frame;
 * a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line;
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
@@ -27,7 +29,8 @@ from collections.abc import Sequence
 
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
-from ztgate.redaction.detection.text_shape import contact_on_line
+from ztgate.redaction.detection.public.topic_places import names_no_one
+from ztgate.redaction.detection.text_shape import contact_on_line, strong_place_cue
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
 
@@ -76,7 +79,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
         return True
     before = text[max(0, start - REACH):start]
     if contact_on_line(text, start, end) or (
-            detection.recognizer in CONTEXT_RECOGNIZER_NAMES and not (group_places and _group_place(detection, before))):
+            detection.recognizer in CONTEXT_RECOGNIZER_NAMES
+            and not (group_places and _group_place(text, detection, before))):
         return True
     if _FIELD_LABEL.search(before) or _place_field_line(text, start):
         return True
@@ -92,10 +96,15 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     return True
 
 
-def _group_place(detection: Detection, before: str) -> bool:
-    """A place a cue recognizer found right after an organisation's or a group's cue ("our office in")."""
+def _group_place(text: str, detection: Detection, before: str) -> bool:
+    """A place a cue recognizer found right after an organisation's or a group's cue ("our office in"), or after
+    a cue that says only that a place follows, not that someone lives there ("a day trip to", "visiting",
+    "located in", "near": ``strong_place_cues`` that are not ``person_place_cues``) in a sentence that names no
+    one (``public/topic_places``: "I'm flying to Lyon" stays tied)."""
     return (detection.recognizer == "CuedPlaceRecognizer" and detection.entity_type == "LOCATION"
-            and organisation_place_cue().search(before) is not None)
+            and (organisation_place_cue().search(before) is not None
+                 or (strong_place_cue(text, detection.start) and _PLACE_OF_PERSON.search(before) is None
+                     and names_no_one(text, detection.start, detection.end))))
 
 
 def _locates_someone(before: str) -> bool:

@@ -36,6 +36,7 @@ PUBLIC_LISTS: dict[str, str] = {
     "public_terms": "ztgate.redaction.detection.public.public_terms",
     "public_works": "ztgate.redaction.detection.public.public_works",
     "encyclopedic_persons": "ztgate.redaction.detection.public.encyclopedic_persons",
+    "topic_places": "ztgate.redaction.detection.public.topic_places",
 }
 
 
