@@ -1,31 +1,12 @@
 """Public list ``encyclopedic_persons``: a person on no list who is the topic of an encyclopedic question, by
-the frame of the question, never by the name.
-
-The frames (the name, or a list of names joined by commas and "and", in the slot):
-
-* "Which/What/How many ... did NAME <verb>": a verb of discovery, rule, conquest, art or sport ("What did NAME
-  discover", "How many Olympic gold medals did NAME win"), or any verb after a historic or scientific object
-  ("Which pharaoh's tomb did NAME open"), or "build/design" after a structure ("Which house did NAME build"), or
-  any verb where the sentence holds a year before 1970 or a century ("... did NAME open ... in 1922"); "When
-  was NAME crowned/assassinated/...";
-* "Why is/was NAME famous/known/important/remembered ...", "What is/was NAME (best) known for", "What made NAME
-  famous";
-* "Who was NAME", "Who was/is Lord/Sir/Saint/Queen/King/President/... NAME";
-* "Tell me about / Explain / Describe / Compare / Write a biography of (the life/work/... of) NAME";
-* "NAME's <theory/legacy/reign/discoveries/novel/...>" and "NAME's <Capitalised Title> set/about/written"
-  in a question;
-* "the (Scottish) physicist/composer/pharaoh/sprinter/... NAME" in a question;
-* "a dog/character/boy named NAME" in a sentence about a novel, a film, a story.
-
-A bare first name counts only in the "famous/known for", profession, title and "named" frames; the others want
-a name of two words or more. Nothing in the paragraph around the name may point to a private person
-(``_private_context.private_evidence``): a possessive or relation word (my, our, your, colleague, manager, patient), a
-self-introduction (I'm, my name is), a personal title (Mr, Ms, Dr, Prof), a contact value (an e-mail address, a
-phone number), an ID, words of everyday private life or work (tomorrow, again, meeting, invoice, lease, lives at,
-address, ticket), a sign-off line or a signature, or a record's line (a table row, a form field, JSON).
-``person_ties`` applies on top. PERSON, and LOCATION or NRP where spaCy mistypes a full name (only in the frames
-where the verb or the title can only be a person's). The default policy keeps it, strict does not. Why, and what
-it costs: docs/security.md ("Decision on public figures on no list"). Cue words written by hand for ztgate.
+the frame of the question, never by the name: "Which/What/How many ... did NAME <verb>", "Why is NAME famous",
+"What is NAME known for", "Who was (Lord/Saint/...) NAME", "Tell me about NAME", "NAME's <theory/reign/novel>",
+"the physicist NAME", "a dog named NAME" (the frames in full: the patterns below). A bare first name counts only
+in the famous/known-for, profession, title and "named" frames. Nothing in the paragraph around the name, or
+around another mention of it, may point to a private person (``_private_context.private_evidence``);
+``person_ties`` applies on top. PERSON, and LOCATION or NRP where spaCy mistypes a full name in a frame that can
+only be a person's. The default policy keeps it, strict does not. Why, and what it costs: docs/security.md
+("Decision on public figures on no list"). Cue words written by hand for ztgate.
 """
 
 from __future__ import annotations
