@@ -111,7 +111,9 @@ NAME_FAMILIES: tuple[Shape, ...] = (
     # transcript speakers, "Surname, Given", dotted keys, long capitalised runs; products spelt in lower case
     ("author=", "Anna Cd, ", ""), ("", "# Anna Cd will ", ""), ("", "<Anna Cd> ", ""), ("", "Cd, Anna ", ""),
     ("", "Anna Cd Ef Gh ", ""), ("", "a.", "author: Anna Cd"), ("", "-- paged Anna Cd\n", ""),
-    ("", "> **Anna Cd**: ", ""), ("", "See the Anna /anna ", ""), ("", "Anna ", "import anna"))
+    ("", "> **Anna Cd**: ", ""), ("", "See the Anna /anna ", ""), ("", "Anna ", "import anna"),
+    # hyphen-joined capitalised words: a name's word once ran to the end of the text from every capital
+    ("", "x-Mar-", " <a@b.c>"), ("", "Ab-", "Cd <a@b.c>"))
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))

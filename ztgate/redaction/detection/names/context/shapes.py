@@ -11,7 +11,9 @@ from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_T
 # Capitals of the Latin blocks names are written in (``text_shape.LATIN_CAPITALS``: Ł, Ș, Ọ ...).
 UP = LATIN_CAPITALS
 LATIN = "A-Za-zÀ-ÖØ-öø-ɏḀ-ỿ\u0300-\u036f"  # Latin letters only: a name inside CJK text ends where the CJK starts
-CAP_WORD = rf"[{UP}][{LATIN}]*(?:['’\-][{LATIN}]+)*"
+# A name's word: hyphen or apostrophe parts bounded ("Jean-Pierre", "O'Neill-Smith"): an unbounded run made a
+# scan of "x-Mar-" * n quadratic, every capital starting a word that ran to the end of the text.
+CAP_WORD = rf"[{UP}][{LATIN}]*(?:['’\-][{LATIN}]+){{0,4}}"
 PLACE_JOINERS = r"(?:am|an|der|nad|pod|sur|upon|on|de|del|la|le|di|da|en|im|bei|of|the|y)"
 # One to four capitalised words, lower-case joiners between them ("Jablonec nad Jizerou", "Frankfurt am Main").
 CAP_RUN = re.compile(rf"{CAP_WORD}(?:(?: {PLACE_JOINERS})* {CAP_WORD}){{0,3}}")
