@@ -81,6 +81,23 @@ class PublicList:
         ) or any(self.has(text[a:b]) for a, b in enclosing_names(text, start, end))
 
 
+@dataclass(frozen=True, slots=True)
+class FramePublicList(PublicList):
+    """A list with no values: no name is public by itself, only the words around a span can make it so
+    (``public_works``, ``encyclopedic_persons``, ``topic_places``)."""
+
+    def has(self, value: str) -> bool:
+        return False
+
+    def holds_at(self, text: str, start: int, end: int, entity_type: str) -> bool:
+        return entity_type in self.entity_types and 0 <= start < end <= len(text) and self.in_frame(
+            text, start, end, entity_type)
+
+    def in_frame(self, text: str, start: int, end: int, entity_type: str) -> bool:
+        """Whether the words around text[start:end] make it public (the type is one of the list's)."""
+        raise NotImplementedError
+
+
 _THE = re.compile(r"(?i)\bthe\s+$")
 
 

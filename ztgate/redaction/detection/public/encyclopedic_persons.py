@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.public._private_context import private_evidence
 from ztgate.redaction.detection.public.public_works import ARTWORKS
 
@@ -191,15 +191,10 @@ def in_frame(text: str, start: int, end: int, entity_type: str = "PERSON") -> bo
 
 
 @dataclass(frozen=True, slots=True)
-class EncyclopedicPersons(PublicList):
+class EncyclopedicPersons(FramePublicList):
     """A person is kept where it is the topic of an encyclopedic question and nothing around it is private."""
 
-    def has(self, value: str) -> bool:
-        return False  # no name is public by itself here: only the frame of its sentence makes it so
-
-    def holds_at(self, text: str, start: int, end: int, entity_type: str) -> bool:
-        if entity_type not in self.entity_types or not 0 <= start < end <= len(text):
-            return False
+    def in_frame(self, text: str, start: int, end: int, entity_type: str) -> bool:
         # A recognizer may take a work's title in with the name ("James Joyce's Ulysses"): the name is decided,
         # and the rest must be a title's capitalised words.
         # A trailing possessive is read as the text after the name ("Alfred Wegener's" + " theory").

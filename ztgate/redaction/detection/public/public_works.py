@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.public._private_context import private_evidence
 from ztgate.redaction.detection.wordlists import words
 
@@ -53,15 +53,10 @@ _SENTENCE_END = re.compile(r"[.!?\n]")
 
 
 @dataclass(frozen=True, slots=True)
-class PublicWorks(PublicList):
+class PublicWorks(FramePublicList):
     """A person is kept where its sentence asks about public works or records (module doc)."""
 
-    def has(self, value: str) -> bool:
-        return False  # no name is public by itself here: only a sentence about a public work makes it so
-
-    def holds_at(self, text: str, start: int, end: int, entity_type: str) -> bool:
-        if entity_type not in self.entity_types:
-            return False
+    def in_frame(self, text: str, start: int, end: int, entity_type: str) -> bool:
         lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 200), start)), default=max(0, start - 200))
         found = _SENTENCE_END.search(text, end, min(len(text), end + 200))
         hi = found.start() if found else min(len(text), end + 200)

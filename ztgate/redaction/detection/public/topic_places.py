@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ztgate.redaction.detection.public import PublicList
+from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.wordlists import words
 
 _RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues") - {"named", "called"}), key=len,
@@ -86,15 +86,10 @@ def names_no_one(text: str, start: int, end: int) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class TopicPlaces(PublicList):
+class TopicPlaces(FramePublicList):
     """A place is kept where its sentence names no one (module doc)."""
 
-    def has(self, value: str) -> bool:
-        return False  # no place is public by itself here: only a sentence that names no one makes it so
-
-    def holds_at(self, text: str, start: int, end: int, entity_type: str) -> bool:
-        if entity_type not in self.entity_types:
-            return False
+    def in_frame(self, text: str, start: int, end: int, entity_type: str) -> bool:
         value = text[start:end]
         if not value[:1].isupper() or _NAME.fullmatch(value) is None or _STREET_HEAD.search(value):
             return False
