@@ -356,3 +356,36 @@ def test_overlap_resolution_is_linear(shape: str) -> None:
     # 32,768-span input cost 31 times a 4,096-span one (its sort keys fault in fresh pages each call,
     # the small one's reuse warm ones), though the algorithm is a sort and one pass.
     assert growth(resolve_overlaps, spans, n=16384, max_n=16384, min_time=0.002) < RATIO_LIMIT
+
+
+# --- public lists (the policy's keep-or-hide decisions, both paths) ------------------------------
+
+
+@pytest.mark.parametrize("sentence", ["Ask Maria Gonzalez in Lisbon about it. ",
+                                      "Which novel by Maria Gonzalez is set in Lisbon? "])
+def test_public_list_decisions_read_a_bounded_text_per_mention(sentence: str, monkeypatch) -> None:
+    """One name many times, each mention a detection: the frame lists read a paragraph around a mention for
+    private evidence, and the other mentions of the name, at most MAX_MENTIONS of them; a text repeating the name
+    past that fails closed before reading them. The paragraph reads are RECORDED (a spy around the real
+    function): at most two per detection, however long the text (every mention read 21 paragraphs before, a
+    50 KB text a minute)."""
+    from ztgate.redaction.anonymising.anonymize import applicable
+    from ztgate.redaction.detection.public import _private_context
+    from ztgate.redaction.policies import PolicyStore
+
+    policy = PolicyStore.load().get("default")
+    reads = []
+    real = _private_context._private_paragraph
+    monkeypatch.setattr(_private_context, "_private_paragraph",
+                        lambda text, start, end: reads.append(start) or real(text, start, end))
+    for repeats in (100, 400):
+        text = sentence * repeats
+        found = []
+        for index in range(0, len(text), len(sentence)):
+            name, place = text.index("Maria Gonzalez", index), text.index("Lisbon", index)
+            found += [Detection("PERSON", name, name + 14, 0.85, "SpacyRecognizer"),
+                      Detection("LOCATION", place, place + 6, 0.85, "SpacyRecognizer")]
+        reads.clear()
+        kept = applicable(text, found, policy)
+        assert len(reads) <= 2 * len(found), (repeats, len(reads))
+        assert len([d for d, _ in kept if d.entity_type == "PERSON"]) == repeats  # every mention hidden

@@ -12,6 +12,7 @@ written by hand for ztgate."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ztgate.redaction.detection.wordlists import phrases, words
@@ -68,12 +69,14 @@ def private_evidence(text: str, start: int, end: int) -> bool:
     for word in {value, words_of[-1] if words_of else value}:
         if len(word) < 3:
             continue
-        for count, mention in enumerate(re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text)):
-            if count >= MAX_MENTIONS:
-                return True  # fail closed on a text that repeats the name past what is read
-            if (mention.start() < start or mention.end() > end) and _private_paragraph(text, mention.start(),
-                                                                                      mention.end()):
-                return True
+        # The mentions are counted before any is read: a text that repeats the name past what is read fails
+        # closed at once, so each span costs at most MAX_MENTIONS paragraphs, never more as the text grows.
+        mentions = list(itertools.islice(re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text), MAX_MENTIONS + 1))
+        if len(mentions) > MAX_MENTIONS:
+            return True
+        if any((m.start() < start or m.end() > end) and _private_paragraph(text, m.start(), m.end())
+               for m in mentions):
+            return True
     return False
 
 
