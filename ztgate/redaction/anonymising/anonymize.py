@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ztgate.common.errors import PermissionDenied, ZtgateError
 from ztgate.redaction.anonymising.operators import Operators
-from ztgate.redaction.detection.names.person_ties import ties_to_person
+from ztgate.redaction.detection.names.person_ties import PersonIndex, ties_to_person
 from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.public import PublicList, enclosing_names
 from ztgate.redaction.detection.public.topic_places import TopicPlaces
@@ -102,9 +102,9 @@ def _without_public(text: str, kept: list[tuple[Detection, ResolvedRule]], lists
     not a "person" whose value is a place or an organisation on a list (NER reads "the Roman Empire" as one),
     nor one whose very span another recognizer reads as a public place ("our office in Lyon": one word read
     both ways, and nothing about a person around it)."""
-    places = [d for d, _ in kept if d.entity_type == "LOCATION" and _public(text, d, lists, ())]
-    persons = [d for d, _ in kept if d.entity_type == "PERSON" and not _public(text, d, lists, ())
-               and not _on_any_list(text[d.start:d.end], lists) and not _read_as_place(text, d, places)]
+    places = {(d.start, d.end) for d, _ in kept if d.entity_type == "LOCATION" and _public(text, d, lists, ())}
+    persons = PersonIndex([d for d, _ in kept if d.entity_type == "PERSON" and not _public(text, d, lists, ())
+                           and not _on_any_list(text[d.start:d.end], lists) and not _read_as_place(text, d, places)])
     return [(d, rule) for d, rule in kept
             if not (_public(text, d, lists, persons)
                     or (d.entity_type == "PERSON" and _read_as_place(text, d, places)
@@ -112,17 +112,18 @@ def _without_public(text: str, kept: list[tuple[Detection, ResolvedRule]], lists
                                     persons)))]
 
 
-def _read_as_place(text: str, person: Detection, places: Sequence[Detection]) -> bool:
-    """A PERSON whose exact span is read as a public place too, with no title, greeting or relation before it."""
-    return (any(p.start == person.start and p.end == person.end for p in places)
-            and not ties_to_person(text, person))
+def _read_as_place(text: str, person: Detection, places: set[tuple[int, int]]) -> bool:
+    """A PERSON whose exact span (of ``places``: the public places' spans) is read as a public place too, with no
+    title, greeting or relation before it."""
+    return (person.start, person.end) in places and not ties_to_person(text, person)
 
 
 def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
     return any(public_list.has(value) for public_list in lists)
 
 
-def _public(text: str, detection: Detection, lists: Sequence[PublicList], persons: Sequence[Detection]) -> bool:
+def _public(text: str, detection: Detection, lists: Sequence[PublicList],
+            persons: Sequence[Detection] | PersonIndex) -> bool:
     """On a list for its type, or a place word inside a public figure's full name ("Florence" in "Florence
     Nightingale": the first name is not a place here), and nothing ties it to a person; a place kept only by
     its sentence (``topic_places``) is kept only where the text names no private person at all."""

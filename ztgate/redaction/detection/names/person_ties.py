@@ -24,6 +24,7 @@ person when any of these hold (each is evidence about a person, not about the sh
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -68,7 +69,7 @@ _SAID_OF = re.compile(
     r"my\s+[a-z]+\s+(?:is|was)|as\s+an?|patient\s+is)\s+(?:an?\s+)?(?:[a-z]+\s+)?$")
 
 
-def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection] = (), *,
+def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection] | PersonIndex = (), *,
                    group_places: bool = False) -> bool:
     """Whether the text ties the detected value to a person (module doc); ``persons`` are the private persons
     found in the text (for a place or a nationality in their sentence); ``group_places``: the policy keeps
@@ -85,8 +86,10 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if _FIELD_LABEL.search(before) or _place_field_line(text, start):
         return True
     kind = detection.entity_type
-    if kind != "PERSON" and any(_same_sentence(text, person, start) for person in persons):
-        return True
+    if kind != "PERSON" and persons:
+        index = persons if isinstance(persons, PersonIndex) else PersonIndex(persons)
+        if index.in_sentence_of_one(text, start):
+            return True
     if kind == "PERSON":
         return _TITLE.search(before) is not None or _PERSON_CUE.search(before) is not None
     if kind == "LOCATION":
@@ -118,10 +121,30 @@ def _locates_someone(before: str) -> bool:
 _SENTENCE_END = re.compile(r"[.!?。！？]\s|\n")
 
 
-def _same_sentence(text: str, person: Detection, pos: int) -> bool:
-    """Whether nothing ends a sentence between the person's name and pos."""
-    lo, hi = (person.end, pos) if person.end <= pos else (pos, person.start)
-    return _SENTENCE_END.search(text, lo, hi) is None
+class PersonIndex:
+    """The private persons of a text, sorted, so that "is pos in a sentence of one of them" looks at two of them,
+    not all: a text naming a person and a place thousands of times asked it of every pair."""
+
+    __slots__ = ("_persons", "_starts", "_max_ends")
+
+    def __init__(self, persons: Sequence[Detection]) -> None:
+        self._persons = sorted(persons, key=lambda p: p.start)
+        self._starts = [p.start for p in self._persons]
+        self._max_ends: list[int] = []  # the largest end among the first i + 1 persons
+        for person in self._persons:
+            self._max_ends.append(max(person.end, self._max_ends[-1] if self._max_ends else person.end))
+
+    def __len__(self) -> int:
+        return len(self._persons)
+
+    def in_sentence_of_one(self, text: str, pos: int) -> bool:
+        """Whether nothing ends a sentence between pos and some person's name (or a name runs over pos). Of the
+        names before pos the one ending last is nearest, of those after it the first: if no sentence end lies
+        between pos and them, none lies between pos and the others either."""
+        i = bisect.bisect_right(self._starts, pos)
+        if i and (self._max_ends[i - 1] > pos or _SENTENCE_END.search(text, self._max_ends[i - 1], pos) is None):
+            return True
+        return i < len(self._persons) and _SENTENCE_END.search(text, pos, self._persons[i].start) is None
 
 
 def _place_field_line(text: str, start: int) -> bool:
