@@ -74,6 +74,17 @@ def is_capitalised(word: str) -> bool:
     return not (any(c.isupper() for c in rest) and not NAME_PREFIX.match(word) and "-" not in word)
 
 
+def sentence_bounds(text: str, start: int, end: int, ends: re.Pattern[str], reach: int, *,
+                    with_end: bool = False) -> tuple[int, int]:
+    """The sentence around text[start:end]: from the last match of ``ends`` before it to the first after it (its
+    terminator included ``with_end``), at most ``reach`` characters each side."""
+    lo = max((m.end() for m in ends.finditer(text, max(0, start - reach), start)), default=max(0, start - reach))
+    found = ends.search(text, end, min(len(text), end + reach))
+    if found is None:
+        return lo, min(len(text), end + reach)
+    return lo, found.end() if with_end else found.start()
+
+
 def line_bounds(text: str, pos: int) -> tuple[int, int]:
     """The line holding pos (cut at LINE_REACH characters each side)."""
     lo = max(0, pos - LINE_REACH)

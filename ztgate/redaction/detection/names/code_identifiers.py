@@ -17,7 +17,8 @@ import re
 
 from ztgate.redaction.detection.names import gazetteer
 from ztgate.redaction.detection.names.product_uses import used_as_product
-from ztgate.redaction.detection.text_shape import line_bounds, person_after, person_evidence, strong_place_cue
+from ztgate.redaction.detection.text_shape import (line_bounds, person_after, person_evidence, sentence_bounds,
+                                                   strong_place_cue)
 
 # Languages and constructs of code, lower case, matched as whole words in the span's sentence.
 CODE_CONTEXT_WORDS = frozenset((
@@ -92,8 +93,4 @@ def code_identifier(text: str, start: int, end: int) -> bool:
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    lo = max(0, start - 200)
-    ends = list(_SENTENCE_END.finditer(text, lo, start))
-    lo = ends[-1].end() if ends else lo
-    after = _SENTENCE_END.search(text, end, min(len(text), end + 200))
-    return lo, after.start() if after else min(len(text), end + 200)
+    return sentence_bounds(text, start, end, _SENTENCE_END, 200)

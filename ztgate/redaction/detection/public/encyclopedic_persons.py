@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.public._private_context import private_evidence
+from ztgate.redaction.detection.text_shape import sentence_bounds
 from ztgate.redaction.detection.public.public_works import ARTWORKS
 
 # Titles of public office or rank, rank of nobility, sainthood (not Mr/Ms/Dr: those are private evidence).
@@ -146,10 +147,7 @@ SENTENCE_REACH = 200
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - SENTENCE_REACH), start)),
-             default=max(0, start - SENTENCE_REACH))
-    found = _SENTENCE_END.search(text, end, min(len(text), end + SENTENCE_REACH))
-    return lo, (found.end() if found else min(len(text), end + SENTENCE_REACH))
+    return sentence_bounds(text, start, end, _SENTENCE_END, SENTENCE_REACH, with_end=True)
 
 
 def in_frame(text: str, start: int, end: int, entity_type: str = "PERSON") -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.public._private_context import private_evidence
+from ztgate.redaction.detection.text_shape import sentence_bounds
 from ztgate.redaction.detection.wordlists import words
 
 WORKS = (r"novels?|books?|films?|movies?|plays?|poems?|poetry|songs?|albums?|symphon(?:y|ies)|operas?|concertos?|"
@@ -57,9 +58,7 @@ class PublicWorks(FramePublicList):
     """A person is kept where its sentence asks about public works or records (module doc)."""
 
     def in_frame(self, text: str, start: int, end: int, entity_type: str) -> bool:
-        lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 200), start)), default=max(0, start - 200))
-        found = _SENTENCE_END.search(text, end, min(len(text), end + 200))
-        hi = found.start() if found else min(len(text), end + 200)
+        lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, 200)
         # The frame first: the paragraph-wide evidence reads every mention of the name, so it is read only for a
         # span in a frame (a text that names one person a thousand times took a minute).
         in_frame = (_BEFORE.search(text, lo, start) is not None

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
+from ztgate.redaction.detection.text_shape import sentence_bounds
 from ztgate.redaction.detection.wordlists import words
 
 _RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues") - {"named", "called"}), key=len,
@@ -48,10 +49,7 @@ REACH = 240
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - REACH), start)),
-             default=max(0, start - REACH))
-    found = _SENTENCE_END.search(text, end, min(len(text), end + REACH))
-    return lo, found.start() if found else min(len(text), end + REACH)
+    return sentence_bounds(text, start, end, _SENTENCE_END, REACH)
 
 
 def _line(text: str, start: int, end: int) -> str:
