@@ -25,11 +25,21 @@ from ztgate.common.tls import client_credentials, open_channel
 SERVING = health_pb2.HealthCheckResponse.SERVING
 
 
+# Ports this process has handed out: the kernel may give a port just closed again at once, and
+# a caller asking for several (one per listener of a suite) must get distinct ones.
+_ISSUED: set[int] = set()
+
+
 def free_port() -> int:
-    """A loopback port free right now (the caller starts something on it next)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port free right now and not handed out before by this process (the caller starts
+    something on it next)."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in _ISSUED:
+            _ISSUED.add(port)
+            return port
 
 
 def free_address() -> str:

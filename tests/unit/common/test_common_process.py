@@ -23,6 +23,27 @@ def test_a_free_port_can_be_bound_on_loopback() -> None:
     assert process.free_address().startswith("127.0.0.1:")
 
 
+def test_free_ports_are_never_handed_out_twice_even_when_the_kernel_repeats_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI's suite met `ztgate up` refusing two listeners set to one port: the kernel gave a port
+    just closed again. A socket whose bind(0) repeats ports (a fake: the fault is injected) must
+    still yield distinct ones."""
+    given = iter([50743, 50743, 50743, 50744, 50743, 50745])
+
+    class RepeatingSocket(socket.socket):
+        def getsockname(self) -> tuple[str, int]:
+            return ("127.0.0.1", next(given))
+
+    monkeypatch.setattr(process, "_ISSUED", set())
+    monkeypatch.setattr(process.socket, "socket", RepeatingSocket)
+    assert [process.free_port() for _ in range(3)] == [50743, 50744, 50745]
+
+
+def test_many_free_ports_are_distinct() -> None:
+    ports = [process.free_port() for _ in range(500)]
+    assert len(set(ports)) == len(ports)
+
+
 def test_the_probe_reads_serving_and_not_serving_and_nothing_there() -> None:
     address = process.free_address()
     assert process.health_status(address) is None and not process.is_serving(address)
