@@ -8,8 +8,8 @@ Nordic, Latin American, Pacific, Greek, Hebrew, Persian ...; invented pairings, 
 technical documents with no person (API docs, READMEs, logs, configs, code) whose capitalised words are tools,
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
-of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4`` and ``holdout5``
-likewise, each before any score on it; ``tune2`` and ``tune3`` are tuned on. Written to JSONL
+of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5`` and
+``holdout6`` likewise, each before any score on it; ``tune2`` and ``tune3`` are tuned on. Written to JSONL
 (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -478,6 +478,67 @@ CLEAN_TEMPLATES["holdout5"] = (
 )
 TOOLS["holdout5"] = ("Conan", "Gatsby", "Zola", "Nikola", "Daphne", "Lando", "Mina", "Newman", "Porter", "Rex")
 SEEDS["holdout5"] = 5505
+
+
+# --- holdout6: the sixth held-out run (issue #29), a block of its own, written before any score on it ---------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split draws on: Welsh, Catalan, Faroese, Tongan, Tigrinya, Wolof, Malagasy,
+# Kabyle, Pashto, Punjabi, Telugu, Lao, Tajik, Kyrgyz, Tatar, Mapuche, Haitian and Scottish Gaelic names (written
+# by hand, invented pairings). Its person templates are 20 kinds no other split has: Cargo.toml authors, a go.mod
+# comment, Terraform tags, Ansible vars, a Helm Chart.yaml maintainer, a Kubernetes annotation, a crontab comment,
+# Perl POD, a Debian changelog trailer, an RPM %changelog entry, a gemspec, a Maven <developer>, a Sphinx conf.py,
+# an HTML author meta tag, a patch e-mail header, an incident timeline, an OpenAPI contact, PowerShell help, an
+# annotated git tag and a Slack export message. Its tools are also given names or surnames (Felix, Ludwig,
+# Hamilton, Seaborn, Falco, Clair, Nancy, Hazel, Emmet, Caddy). Only reported on:
+# `python -m ztgate_bench.code_persons write --split holdout6 --out bench/corpora/code-persons-holdout-6.jsonl`.
+GIVEN["holdout6"] = (
+    "Rhodri", "Eluned", "Arnau", "Meritxell", "Sjúrður", "Rannvá", "Sione", "Mele", "Yonas", "Luwam", "Moussa",
+    "Ndeye", "Haja", "Voahangy", "Amayas", "Tiziri", "Wahidullah", "Palwasha", "Gurpreet", "Harleen", "Srinivas",
+    "Lavanya", "Bounmy", "Vilayvanh", "Farrukh", "Firuza", "Aibek", "Cholpon", "Rustem", "Alsu", "Lautaro",
+    "Ayelén", "Wilner", "Nadège", "Ruairidh", "Ealasaid")
+SURNAMES["holdout6"] = (
+    "Prys", "Gruffydd", "Vilaseca", "Casadevall", "Niclasen", "Lamhauge", "Taufa", "Lolohea", "Tesfamariam",
+    "Gebrehiwet", "Sarr", "Faye", "Razafindrabe", "Andrianarivo", "Ait Ouali", "Amrouche", "Stanikzai", "Wardak",
+    "Bhullar", "Grewal", "Nallamothu", "Kotapati", "Sisavath", "Keomany", "Nazarov", "Saidova", "Dzhumabaev",
+    "Osmonalieva", "Sabirzyanov", "Khabibullina", "Huenchumilla", "Painemal", "Jean-Baptiste", "Dorsainvil",
+    "MacAoidh", "Caimbeul")
+MAIL_DOMAINS["holdout6"] = ("heronbrook.dev", "labs.example.org", "infra.example.com")
+PERSON_TEMPLATES["holdout6"] = (
+    ("cargo-toml", "[package]\nname = \"wire-codec\"\nversion = \"0.4.2\"\nauthors = [\"{name} <{email}>\"]\nedition = \"2021\"\n"),
+    ("go-mod", "// Module ledger settles card payments; questions go to {name}.\nmodule example.com/billing/ledger\n\ngo 1.22\n"),
+    ("terraform-tags", "resource \"aws_s3_bucket\" \"exports\" {{\n  bucket = \"exports-prod\"\n  tags = {{\n    Owner      = \"{name}\"\n    CostCenter = \"4410\"\n  }}\n}}\n"),
+    ("ansible-vars", "---\n# group_vars/db.yml\ndb_admin_contact: \"{name}\"\npostgres_max_connections: 200\n"),
+    ("helm-chart", "apiVersion: v2\nname: ledger-api\nversion: 1.8.0\nmaintainers:\n  - name: {name}\n    url: https://charts.example.org\n"),
+    ("k8s-annotation", "metadata:\n  name: ledger-worker\n  annotations:\n    example.com/owner: \"{name}\"\n    example.com/tier: \"2\"\n"),
+    ("crontab", "# m h dom mon dow  command\n# nightly export, set up by {name}; failures mail the ops list\n30 2 * * * /opt/ledger/bin/export --since yesterday\n"),
+    ("perl-pod", "=head1 AUTHOR\n\n{name}\n\n=head1 LICENSE\n\nSame terms as Perl itself.\n\n=cut\n"),
+    ("debian-changelog", "ledger-tools (2.1.0-1) bookworm; urgency=medium\n\n  * New upstream release.\n\n -- {name} <{email}>  Mon, 04 Mar 2024 10:15:00 +0100\n"),
+    ("rpm-spec", "%changelog\n* Tue Mar 05 2024 {name} <{email}> - 1.2.0-1\n- Rebuilt against the new OpenSSL\n"),
+    ("gemspec", "Gem::Specification.new do |spec|\n  spec.name    = \"ledger_client\"\n  spec.version = \"0.9.1\"\n  spec.authors = [\"{name}\"]\nend\n"),
+    ("pom-developer", "<developers>\n  <developer>\n    <id>{handle}</id>\n    <name>{name}</name>\n  </developer>\n</developers>\n"),
+    ("sphinx-conf", "project = \"Ledger\"\ncopyright = \"2024, {name}\"\nauthor = \"{name}\"\nrelease = \"3.1\"\n"),
+    ("html-meta", "<head>\n  <meta charset=\"utf-8\">\n  <meta name=\"author\" content=\"{name}\">\n  <title>Status page</title>\n</head>\n"),
+    ("patch-mail", "From: {name} <{email}>\nSubject: [PATCH v2 3/7] net: fix the retry backoff\n\nThe backoff doubled twice per attempt.\n"),
+    ("incident-timeline", "## Timeline (UTC)\n- 14:02 alert fired: checkout p99 above 2 s\n- 14:06 {name} declared SEV-2 and took incident command\n- 14:31 rollback complete\n"),
+    ("openapi-contact", "openapi: 3.0.3\ninfo:\n  title: Ledger API\n  version: 2.4.0\n  contact:\n    name: {name}\n    email: {email}\n"),
+    ("powershell-help", "<#\n.SYNOPSIS\n    Rotates the service certificates.\n.NOTES\n    Author: {name}\n#>\nparam([string]$Thumbprint)\n"),
+    ("git-tag", "tag v2.4.0\nTagger: {name} <{email}>\nDate:   Fri Jun 7 16:20:11 2024 +0200\n\nRelease 2.4.0\n"),
+    ("slack-export", "{{\"type\": \"message\", \"user_profile\": {{\"real_name\": \"{name}\"}}, \"text\": \"deploy freeze lifted for the payments repo\"}}\n"),
+)
+CLEAN_TEMPLATES["holdout6"] = (
+    ("cargo-toml", "[dependencies]\n{tool_module} = \"1.4\"  # {tool} bindings\nserde = {{ version = \"1\", features = [\"derive\"] }}\n"),
+    ("k8s-annotation", "metadata:\n  labels:\n    app.kubernetes.io/managed-by: {tool}\n  annotations:\n    example.com/owner: platform-team\n"),
+    ("crontab", "# {tool} cache cleanup, weekly\n15 3 * * 0 /usr/local/bin/{tool_module} gc --older-than 7d\n"),
+    ("helm-chart", "dependencies:\n  - name: {tool_module}\n    version: \"2.x\"\n    repository: https://charts.example.org\n# {tool} stays pinned until the next review\n"),
+    ("debian-changelog", "ledger-tools (2.1.1-1) bookworm; urgency=low\n\n  * Build against {tool} 3.0.\n\n -- Packaging Team <packaging@example.org>  Tue, 12 Mar 2024 09:00:00 +0100\n"),
+    ("incident-timeline", "## Timeline (UTC)\n- 09:12 {tool} alert fired for the queue depth\n- 09:40 mitigated by adding two workers (incident commander: sre-primary)\n"),
+    ("pom-developer", "<dependency>\n  <groupId>org.example</groupId>\n  <artifactId>{tool_module}-client</artifactId>\n  <!-- {tool} client, see the upgrade notes -->\n</dependency>\n"),
+    ("sphinx-conf", "extensions = [\"sphinx.ext.autodoc\"]\n# {tool} renders the API reference\nhtml_theme = \"furo\"\n"),
+    ("openapi-contact", "openapi: 3.0.3\ninfo:\n  title: {tool} Proxy API\n  contact:\n    name: API Support\n    email: api-support@example.com\n"),
+    ("ansible-vars", "{tool_module}_version: \"2.3.1\"\n# {tool} listens on the internal network only\n{tool_module}_bind: 10.0.0.0/8\n"),
+)
+TOOLS["holdout6"] = ("Felix", "Ludwig", "Hamilton", "Seaborn", "Falco", "Clair", "Nancy", "Hazel", "Emmet", "Caddy")
+SEEDS["holdout6"] = 6606
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

@@ -15,7 +15,7 @@ CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
-         "holdout5": "code-persons-holdout-5.jsonl"}
+         "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl"}
 
 
 def test_every_split_has_its_file():
@@ -29,7 +29,7 @@ def test_the_committed_file_is_what_the_generator_writes(split):
     assert (CORPORA / FILES[split]).stat().st_size < 300_000
 
 
-@pytest.mark.parametrize("split", ["holdout4", "holdout5"])
+@pytest.mark.parametrize("split", ["holdout4", "holdout5", "holdout6"])
 def test_the_later_held_out_files_stay_small_and_name_every_address_in_ascii(split):
     assert (CORPORA / FILES[split]).stat().st_size < 80_000
     samples = code_persons.documents(split)
@@ -53,12 +53,24 @@ def test_the_splits_share_no_name_template_or_tool():
             assert not {t for _, t in templates[a]} & {t for _, t in templates[b]}, (a, b)
 
 
-def test_the_fifth_held_out_split_shares_no_mail_domain_and_has_its_counts():
-    others = {d for split, domains in code_persons.MAIL_DOMAINS.items() if split != "holdout5" for d in domains}
-    assert not set(code_persons.MAIL_DOMAINS["holdout5"]) & others
-    samples = code_persons.documents("holdout5")
+@pytest.mark.parametrize(("split", "mails"), [("holdout5", 40), ("holdout6", 48)])
+def test_the_later_held_out_splits_share_no_mail_domain_and_have_their_counts(split, mails):
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != split for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS[split]) & others
+    samples = code_persons.documents(split)
     assert sum(s.category == PII for s in samples) == 160 and sum(s.category == CLEAN for s in samples) == 100
-    assert sum(e.entity_type == "EMAIL_ADDRESS" for s in samples for e in s.entities) == 40
+    assert sum(e.entity_type == "EMAIL_ADDRESS" for s in samples for e in s.entities) == mails
+
+
+def test_the_sixth_held_out_split_has_twenty_template_kinds_no_other_split_has():
+    def kinds(split: str) -> set[str]:
+        return {family for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES)
+                for family, _ in templates[split]}
+
+    assert len({family for family, _ in code_persons.PERSON_TEMPLATES["holdout6"]}) == 20
+    for split in code_persons.SEEDS:
+        if split != "holdout6":
+            assert not kinds("holdout6") & kinds(split), split
 
 
 def test_every_person_document_names_its_person_and_every_clean_one_none():
