@@ -9,7 +9,7 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5`` and
-``holdout6`` likewise, each before any score on it; ``tune2`` and ``tune3`` are tuned on. Written to JSONL
+``holdout6`` likewise, each before any score on it; ``tune2``, ``tune3`` and ``tune4`` are tuned on. Written to JSONL
 (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -418,6 +418,65 @@ CLEAN_TEMPLATES["tune3"] = (
 TOOLS["tune3"] = ("Zuul", "Otto", "Sage", "Drone", "Pulumi", "Buildkite", "Helm", "Tekton", "Concourse", "Woodpecker",
                   "Azure Pipelines", "Cloud Build")
 SEEDS["tune3"] = 3907
+
+
+# --- tune4: a fourth tuning split (issue #29, sixth round), a block of its own --------------------------------
+# Written from the classes named after the fifth held-out run, in wording of its own: names in comments of
+# Makefiles, R scripts and Jupyter notebooks (JSON cells whose "source" lists hold the comment or markdown
+# lines), on-call and incident timelines ("14:02 paged NAME", "handed over to NAME"), YAML and TOML front
+# matter (`author:`, `reviewers: [...]`), and comments in other syntaxes (Fortran `!`, VB `'`, batch `REM`,
+# Lisp `;;`, MATLAB `%`). Given names and surnames written by hand (invented pairings) of Welsh, Catalan, Malagasy,
+# Samoan, Hausa, Xhosa, Amazigh, Tajik, Kyrgyz, Malayalam, Punjabi and Tibetan names, which no other split draws
+# on, and Tamil names (which `holdout5`'s ta_IN also draws on: the test checks that no name is shared); half of
+# the given names are on no shipped list. Its clean documents are tools spelt like
+# given names or surnames used as products ("pip install", `import`, "X config", "run X", "X server", "X
+# plugin") in the same formats. Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons
+# write --split tune4 --out bench/corpora/code-persons-tune-4.jsonl`.
+GIVEN["tune4"] = ("Rhys", "Cerys", "Jordi", "Montserrat", "Karthik", "Revathi", "Hery", "Lalao", "Filipo", "Losana",
+                  "Musa", "Hauwa", "Lwazi", "Nomvula", "Yidir", "Taous", "Firuz", "Mehrona", "Bakyt", "Gulzat",
+                  "Anoop", "Sreelakshmi", "Jaspreet", "Tenzin")
+SURNAMES["tune4"] = ("Pritchard", "Llewellyn", "Vilaró", "Casals", "Arumugam", "Sundaram", "Rakotondrabe",
+                     "Randriamampionona", "Tuilagi", "Faleolo", "Garba", "Danladi", "Ntuli", "Mqhayi", "Hamiche",
+                     "Ait Menguellet", "Rahimov", "Yusupova", "Toktogulov", "Abdyldaeva", "Menon", "Pillai", "Sandhu",
+                     "Dorje")
+MAIL_DOMAINS["tune4"] = ("brackenridge.dev", "people.example.com", "oncall.example.net")
+PERSON_TEMPLATES["tune4"] = (
+    ("makefile", "## Maintainer: {name}\n.PHONY: test\ntest:\n\tpytest -q\n"),
+    ("makefile", "# TODO(ask {name}) whether the docs target still needs sphinx\ndocs:\n\t$(MAKE) -C docs html\n"),
+    ("makefile", "# Contact: {name} for the signing key\nsign: dist\n\tgpg --detach-sign dist/*.whl\n"),
+    ("makefile", "deploy: build ## pushes to prod; {name} approves every run\n\t./deploy.sh\n"),
+    ("r-script", "# Retention analysis, Q2 cohort\n# Analyst: {name}\nlibrary(dplyr)\n"),
+    ("r-script", "## Cleaning rules checked by {name}, 2024-02-01\ndf <- read.csv(\"raw.csv\")\n"),
+    ("r-script", "# {name} suggested log-scaling the income column\ndf$income <- log(df$income)\n"),
+    ("notebook", "{{\n \"cell_type\": \"code\",\n \"source\": [\n  \"# {name} tuned these thresholds\\n\",\n  \"THRESH = 0.42\"\n ]\n}}\n"),
+    ("notebook", "{{\"cell_type\": \"markdown\", \"source\": [\"# Forecast review\\n\", \"\\n\", \"Owner: {name}\\n\"]}}\n"),
+    ("notebook", "{{\"cell_type\": \"markdown\", \"metadata\": {{}}, \"source\": [\"### Notes\\n\", \"Reviewed with {name} on Friday; the lag feature stays.\"]}}\n"),
+    ("notebook", "\"source\": [\"# TODO(ask {name}) where the 2019 rows went\\n\", \"df = df[df.year > 2019]\"]\n"),
+    ("oncall-log", "14:02 paged {name}\n14:09 ack\n14:31 mitigated, error rate back to 0.1%\n"),
+    ("oncall-log", "03:40 handed over to {name} (EU shift)\n03:55 restarted the consumer group\n"),
+    ("oncall-log", "Timeline (UTC)\n- 09:12 alert fired\n- 09:15 {name} acknowledged the page\n- 09:40 rollback done\n"),
+    ("oncall-log", "[22:17] incident commander: {name}\n[22:18] status page updated\n"),
+    ("front-matter", "---\ntitle: Rotating the TLS certificates\nauthor: {name}\ntags: [security]\n---\n"),
+    ("front-matter", "---\nreviewers: [{name}, docs-bot]\nstatus: draft\n---\n"),
+    ("front-matter", "+++\ntitle = \"Capacity plan 2025\"\nauthor = \"{name}\"\ndraft = true\n+++\n"),
+    ("other-comment", "! Contact: {name}, numerical methods group\nprogram solve\n"),
+    ("other-comment", "REM nightly export; {name} owns this script\n@echo off\n"),
+)
+CLEAN_TEMPLATES["tune4"] = (
+    ("makefile", "## run {tool} against the sources\nlint:\n\tpython -m {tool_module} src/\n"),
+    ("r-script", "# plots drawn with {tool}; install.packages(\"{tool_module}\") first\nlibrary({tool_module})\n"),
+    ("notebook", "{{\"cell_type\": \"code\", \"source\": [\"!pip install {tool_module}\\n\", \"import {tool_module}\\n\", \"# {tool} config below\"]}}\n"),
+    ("notebook", "{{\"cell_type\": \"markdown\", \"source\": [\"## Setup\\n\", \"Run {tool} before the next cell.\"]}}\n"),
+    ("front-matter", "---\ntitle: Upgrading {tool}\nauthor: docs-team\ntags: [{tool_module}]\n---\n"),
+    ("oncall-log", "14:20 {tool} server restarted by the watchdog\n14:22 error rate normal\n"),
+    ("prose-tool", "The {tool} plugin adds a `--strict` flag; the {tool} config lives in setup.cfg.\n"),
+    ("prose-tool", "npm install {tool_module} && npx {tool_module} init\n"),
+    ("prose-tool", "Run {tool} on every push; {tool} caches its results.\n"),
+    ("code", "from {tool_module} import App\n\n# {tool} wires the routes\napp = App()\n"),
+)
+TOOLS["tune4"] = ("Ariadne", "Emmett", "Stan", "Edward", "Cecil", "Dolly", "Ava", "Bruno", "Faraday", "Hermes",
+                  "Apollo", "Werkzeug")
+SEEDS["tune4"] = 4909
 
 
 # --- holdout5: the fifth held-out run (issue #29), a block of its own, written before any score on it ---------

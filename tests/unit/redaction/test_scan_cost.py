@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction.detection.names import gazetteer, ner
+from ztgate.redaction.detection.names import evidence_recognizer, gazetteer, ner
 from ztgate.redaction.detection.normalise import detect_on_view, view_of
 from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.names.context import context_recognizers
@@ -64,6 +64,9 @@ FRAGMENTS = (
     # the format-free person rules: keys, comment openers, verbs, transcript marks; products in lower case
     "codeOwner=", "@author ", "\\author{", "-- ", ";; ", "<!-- ", " will ", "paged ", "Cd, Anna", "<Anna Cd> ",
     " wrote:", "/anna/", "import anna",
+    # issue #29's sixth round: notebook cells' source strings, timelines, role keys, products in calls and lists
+    '  "# ', '\\n",', "14:02 ", "- 09:15 ", "paged ", "reviewed with ", "reviewers: [", "# Analyst: ", "python -m ",
+    "library(", "[anna, ", "Run ",
     # cues of the generalised value classes (pii-values-general)
     "n° ", "núm. ", "my ID is ", "b. ", "'85", "gate ", "vejen ", "tie ", "(0-6", "xn--", "рф", "o'",
 )
@@ -113,7 +116,12 @@ NAME_FAMILIES: tuple[Shape, ...] = (
     ("", "Anna Cd Ef Gh ", ""), ("", "a.", "author: Anna Cd"), ("", "-- paged Anna Cd\n", ""),
     ("", "> **Anna Cd**: ", ""), ("", "See the Anna /anna ", ""), ("", "Anna ", "import anna"),
     # hyphen-joined capitalised words: a name's word once ran to the end of the text from every capital
-    ("", "x-Mar-", " <a@b.c>"), ("", "Ab-", "Cd <a@b.c>"))
+    ("", "x-Mar-", " <a@b.c>"), ("", "Ab-", "Cd <a@b.c>"),
+    # issue #29's sixth round: comment lines inside a notebook cell's strings, timelines, role keys, off-list
+    # names under a key, tools spelt like names written as products
+    ("", '  "# Anna Cd tuned\\n", ', ""), ("", '"a", "b", ', '"# Anna Cd fixed"'), ("", "14:02 paged Anna Cd\n", ""),
+    ("", "- 09:15 Ab Cd acknowledged ", ""), ("", "# Analyst: Ab Cd\n", ""), ("", "reviewers: [Ab Cd, ", ""),
+    ("", "escalated to on-call Anna Cd ", ""), ("", "Run Anna library(anna) ", ""), ("", "[anna, ", "Anna"))
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
@@ -324,6 +332,14 @@ def test_ner_gate_and_gazetteer_are_linear(shape: Shape) -> None:
     assert growth(ner.NerGate().pieces, pumped(shape), max_n=8192) < RATIO_LIMIT, shape
     assert growth(gazetteer.find, pumped(shape), n=64, max_n=1024) < RATIO_LIMIT, shape
     assert growth(_context_recognizer, pumped(shape), n=64, max_n=2048) < RATIO_LIMIT, shape
+
+
+@COST
+@given(shape=st.sampled_from(NAME_FAMILIES[-9:]))
+def test_the_evidence_recognizer_is_linear(shape: Shape) -> None:
+    """The evidence recognizer (keys about persons, cues before and after a name) on the sixth round's shapes
+    (``product_uses`` looks ``REACH`` characters each side of a word by construction)."""
+    assert growth(evidence_recognizer.find, pumped(shape), n=64, max_n=4096) < RATIO_LIMIT, shape
 
 
 def _context_recognizer(text: str) -> object:

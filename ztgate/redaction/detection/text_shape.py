@@ -168,9 +168,13 @@ _PERSON_BEFORE = re.compile(
     r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
     r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|kudos\s+to|props\s+to|shout-?outs?\s+to|(?-i:credit(?:s|ed)?|cc:?|CC:?)"
     r"|(?:review|comments?|feedback|approval|sign-?off)\s+(?:by|from)|belong(?:s|ed|ing)?\s+to|(?:a|the)\s+(?:branch|fork|patch|laptop|account)\s+of|(?:written|maintained|authored|created|reviewed|approved|"
-    r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated)"
-    r"\s+by|(?:assigned|escalated|handed(?:\s+over)?|reassigned|delegated)\s+to|ask|ping|check\s+with|"
-    r"(?:talk|speak)\s+(?:to|with)|reach\s+out\s+to|loop\s+in)\s+"
+    r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated|"
+    r"prepared|compiled|curated|edited|analy[sz]ed|checked|verified|validated|supervised|led|run|coordinated|"
+    r"presented|acknowledged)\s+by|(?:assigned|escalated|handed(?:\s+(?:over|off))?|reassigned|delegated)\s+to"
+    r"(?:\s+(?:the\s+)?(?:on-?call|primary|secondary|backup|incident\s+commander))?"
+    r"|ask|ping|paged|pinged|notified|messaged|check\s+with|"
+    r"(?:talk|speak)\s+(?:to|with)|(?:talked|spoke|met|paired|reviewed|discussed|synced|agreed|confirmed|worked)"
+    r"\s+with|reach\s+out\s+to|loop\s+in)\s+"
     r"|\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+)$")
 _PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
 _PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))

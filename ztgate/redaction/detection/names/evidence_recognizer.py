@@ -11,7 +11,9 @@ of two or three name-shaped words (capitalised, none a common, technical or stop
   handle or an e-mail local part on its line or the line before that spells it ("TODO(jraghavan): Ji-woo
   Raghavan ...");
 * a field label about a person stands right before it (``text_shape.labelled``: "Author: ", "@author ",
-  ":author: ", "__author__ = \\"", "owner: ");
+  ":author: ", "__author__ = \\"", "owner: "), or any key about a person in any spelling and separator, a
+  role's too (``context.person_keys.keyed_by_person``: "reviewers: [", "# Analyst: ", "authors = [\\""): the
+  run needs no given name from a list there, as the pair rules do ("Analyst: Voahangy Pillai");
 * a ``TODO:``, ``FIXME:`` or ``XXX`` gives it a task ("TODO: Aroha Ngata to confirm", "FIXME: Aroha Ngata will").
 
 A run that ends in an organisation's legal form or collective noun (``data/words/organisation_suffixes.txt``:
@@ -28,6 +30,7 @@ import re
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
+from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
 from ztgate.redaction.detection.names.ner import LANGUAGE
 from ztgate.redaction.detection.text_shape import (
     LATIN_CAPITALS,
@@ -103,7 +106,8 @@ def _backed(text: str, start: int, end: int) -> bool:
     if tool_or_organisation(text[start:end]):
         return False
     return person_evidence(text, start, end) or (
-        len(text[start:end].split()) >= 2 and labelled(text, start, "PERSON")
+        len(text[start:end].split()) >= 2
+        and (labelled(text, start, "PERSON") or keyed_by_person(text, start))
         and not software_name_field(text, start))
 
 

@@ -1,10 +1,13 @@
 """A one-word name used as a product, not as a person (issue #29): tools and projects spelt like given names or
 surnames ("Kirby", "Morgan", "Hamilton", "Hugo") are written the way products are.
 
-The word is a product when a product noun follows it ("the Kirby docs", "the Morgan logger", "a Hugo theme",
+The word is a product when a verb whose object is software stands right before it ("run Emmett", "upgrading
+Ariadne", "pip install Bruno": ``_VERB_BEFORE``; not "Nancy's script"), when a product noun follows it ("the Kirby docs", "the Morgan logger", "a Hugo theme",
 "Vivaldi's plugin API": ``PRODUCT_NOUNS``), or when the text spells the same word in lower case as a piece of
 software: a path or URL segment ("/kirby/"), a package or module ("import morgan", "npm install morgan",
-"morgan.create()"), a command in code quotes ("`kirby migrate`"), a file name ("kirby.config.js") or an
+"morgan.create()", "python -m morgan", "npx morgan"), a command in code quotes ("`kirby migrate`") or at the
+start of a line with its arguments ("kirby build --release"), an argument of a call or an item of a list
+("library(kirby)", "install.packages(\"kirby\")", "tags: [kirby]"), a file name ("kirby.config.js") or an
 image ("FROM kirby:4.2"), within ``REACH`` characters of it. ``code_identifiers`` asks this only where no person cue stands around the word (a
 title, a greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person.
 """
@@ -22,6 +25,15 @@ PRODUCT_NOUNS = frozenset((
     "client daemon agent backend frontend app apps site sites build builds command commands flag flags option "
     "options schema dsl syntax source sources codebase fork changelog installer install setup project stack "
     "framework middleware transport transports format formats parser compiler interpreter").split())
+# A verb whose object is software, right before the word ("run", "pip install", "upgrading", "configure"); not one
+# whose object may be a person ("update", "ask", "ping"), nor a bare "install" ("Install Maria and import it"
+# reads as a person: test_code_identifiers).
+_VERB_BEFORE = re.compile(
+    r"(?i:\b(?:(?:pip3?|pipx|npm|yarn|pnpm|gem|cargo|brew|apt(?:-get)?|conda|go|dotnet|composer|poetry|uv)[ \t]+"
+    r"(?:install|add|get)|run|running|ran|uninstall|upgrade|upgrading|upgraded|"
+    r"downgrade|downgrading|configure|configuring|configured|deploy|deploying|deployed|restart|restarting|"
+    r"restarted|launch|launching|invoke|invoking|bump|bumping|bumped|pin|pinning|pinned)[ \t]+)$")
+_POSSESSIVE = re.compile(r"['’]s\b")
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
 # How far either side of the word its lower-case spellings are looked for: a word costs the same however long
 # the text is.
@@ -34,8 +46,15 @@ def used_as_product(text: str, start: int, end: int) -> bool:
     nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
     if nxt is not None and nxt.group(1) in PRODUCT_NOUNS:
         return True
+    if _VERB_BEFORE.search(text, max(0, start - 24), start) and not _POSSESSIVE.match(text, end):
+        return True  # "Run Emmett before the next cell", "Upgrading Ariadne", "npm install Bruno"
     low = re.escape(word.casefold())
     spelt = re.compile(
-        rf"(?:[/@]{low}(?=[/.@:\-_\s]|$)|\b(?:import|require\(['\"]|install|add|from|FROM|use)[ \t]+['\"]?{low}\b"
-        rf"|`{low}\b|(?<![\w.\-/]){low}\.[a-z_]+\b|(?<![\w.\-/]){low}:[\w.\-]+|(?<![\w.\-/]){low}-[a-z])")
+        rf"(?:[/@]{low}(?=[/.@:\-_\s]|$)|(?:\b(?:import|require\(['\"]|install|add|from|FROM|use|npx|pipx|uvx)|(?<!\w)-m)"
+        rf"[ \t]+['\"]?{low}\b"
+        rf"|`{low}\b|(?<![\w.\-/]){low}\.[a-z_]+\b|(?<![\w.\-/]){low}:[\w.\-]+|(?<![\w.\-/]){low}-[a-z]"
+        # an argument of a call or an item of a list: library(ariadne), install.packages("ariadne"), tags: [ariadne]
+        rf"|(?:[a-z_.]\(|\[)[ \t]*['\"]?{low}['\"]?[ \t]*[),\]]|,[ \t]*(?:['\"]{low}['\"]|{low}[ \t]*\])"
+        # a command at the start of a line, with its arguments (a Makefile recipe, a shell session)
+        rf"|^[ \t$>]*{low}[ \t]+[\-\w])", re.MULTILINE)
     return spelt.search(text, max(0, start - REACH), min(len(text), end + REACH)) is not None

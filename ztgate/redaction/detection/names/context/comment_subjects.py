@@ -28,24 +28,48 @@ COMMENT_OPENER = re.compile(
 _IRREGULAR_PAST = (
     "found broke wrote rewrote took made ran built sent led left gave said saw kept got set put cut lost won paid "
     "told thought brought bought caught taught drew drove chose spoke froze began came became knew grew threw "
-    "flew held met read stood understood undid redid forgot shut split spun struck swore tore woke").split()
-_VERBS = "|".join(sorted({*words("person_verbs"), *_IRREGULAR_PAST}, key=len, reverse=True))
+    "flew held met read stood understood undid redid forgot shut split spun struck swore tore woke reran rebuilt "
+    "resent reset rewound overrode oversaw withdrew upheld").split()
+# What a person does with a task or a secret, in the present ("only NAME holds the signing key", "NAME runs the
+# release"): on a comment or log line after a name-shaped pair, not in prose.
+_PRESENT = "holds keeps runs handles leads manages covers drives".split()
+_VERBS = "|".join(sorted({*words("person_verbs"), *_IRREGULAR_PAST, *_PRESENT}, key=len, reverse=True))
 _VERB_AFTER = re.compile(
     r"(?:\*\*|__)?,?[ \t]+(?:(?:will|would|should|shall|can|could|must|may|might|is|was|has|had|have|does|did|"
     rf"needs|wants|to|also|just|then|already|never|still|finally)[ \t]+[a-z]|[a-z]{{2,}}ed\b|(?:{_VERBS})\b)")
+_ROLES = "|".join(re.escape(w) for w in sorted({*words("person_roles"), "primary", "secondary", "backup"}, key=len,
+                                                reverse=True))
 _CUE_BEFORE = re.compile(
     r"(?i:\b(?:paged|pinged|ping|page|asked|ask|thank(?:s|ed)?(?:[ \t]+to)?|blamed?|blames|cc|bcc|notify|notified|"
     r"told|tell|e-?mail(?:ed)?|called|call|messaged?|remind(?:ed)?|invited?|mention(?:ed)?|"
     r"assign(?:ed)?(?:[ \t]+to)?|hand(?:ed)?[ \t]+(?:it[ \t]+)?(?:off|over)[ \t]+to|escalat(?:e|ed)[ \t]+to|"
-    r"wait(?:ing|ed)?[ \t]+(?:on|for)|(?:talk(?:ed)?|spoke|speak|met|paired|check(?:ed)?|sync(?:ed)?|discussed|"
+    r"wait(?:ing|ed)?[ \t]+(?:on|for)|(?:talk(?:ed)?|spoke|speak|met|paired|check(?:ed)?|sync(?:ed)?|discussed|review(?:ed)?|"
     r"agreed|confirmed|worked)[ \t]+with|per|via|credit(?:s|ed)?(?:[ \t]+to)?|kudos[ \t]+to|props[ \t]+to|by|from|"
-    r"loop(?:ed)?[ \t]+in)[ \t]*:?[ \t]+)$")
+    r"loop(?:ed)?[ \t]+in)[ \t]*:?[ \t]+"
+    # a role between the cue and the name: "escalated to on-call NAME", "paged the secondary NAME"
+    rf"(?:(?:the|our|their|my)[ \t]+)?(?:(?:{_ROLES})[ \t]+)?)$")
+
+
+# A line of a source held as a string of a list, after its opening quote (a notebook cell's ``"source": ["# ...",``,
+# a JSON array of lines): the comment opener that follows it opens a line of the source.
+_STRING_LINE = re.compile(r"""(?:^|[\[,])[ \t]*["']""", re.MULTILINE)
+# A line that starts with a time (a timeline, an on-call or incident log, a shell history): "14:02 paged ...",
+# "- 09:15 ... acknowledged", "[22:17] ...", "2024-07-02 11:05 ...", "03:40:12Z ...".
+_TIME_LEAD = re.compile(
+    r"[ \t]*(?:[-*•>|][ \t]*)?(?:\d{4}-\d\d-\d\d[ T]?)?\[?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?Z?"
+    r"(?:[ \t]*(?:UTC|[AaPp]\.?[Mm]\.?))?\]?[ \t:,\-–—|]")
 
 
 def comment_or_log_line(text: str, pos: int) -> bool:
-    """The line holding pos opens with a comment marker, or is a log or code line."""
+    """The line holding pos opens with a comment marker (also inside a string that holds a line of a source, as a
+    notebook's cells do), starts with a time (a log or a timeline), or is a log or code line."""
     lo = line_bounds(text, pos)[0]
-    return COMMENT_OPENER.match(text, lo, pos) is not None or technical_line(text, pos)
+    if COMMENT_OPENER.match(text, lo, pos) is not None or _TIME_LEAD.match(text, lo, pos) is not None:
+        return True
+    quote = None
+    for quote in _STRING_LINE.finditer(text, lo, pos):
+        pass
+    return (quote is not None and COMMENT_OPENER.match(text, quote.end(), pos) is not None) or technical_line(text, pos)
 
 
 class CommentSubjectRecognizer(ContextRule):
