@@ -73,7 +73,7 @@ PROFESSIONS = (r"physicist|chemist|mathematician|astronomer|biologist|naturalist
                r"grandmaster|mountaineer|filmmaker|actor|actress|singer|songwriter|rapper|guitarist|dancer|ballerina|"
                r"saint|prophet|apostle|pope|reformer|suffragette|abolitionist|pirate|emperor|warlord|scientist|"
                r"polymath|nun|monk|missionary|pilot|batsman|cricketer|quarterback|pitcher|writer|essayist|satirist|"
-               r"lyricist|librettist|printmaker|engraver|artist|physiologist|biochemist|geneticist|anthropologist|"
+               r"lyricist|librettist|printmaker|engraver|physiologist|biochemist|geneticist|anthropologist|"
                r"arch(?:a)?eologist|egyptologist|pal(?:a)?eontologist|sociologist|linguist|primatologist|ethologist|"
                r"ornithologist|entomologist|microbiologist|bacteriologist|astrophysicist|cosmologist|diplomat|"
                r"dictator|monarch|ruler|shogun|samurai|chieftain|activist|suffragist|jurist|orator|tenor|soprano|"
@@ -144,9 +144,10 @@ _PROFESSION = re.compile(rf"(?i)\bthe\s+(?:[\w\-]+\s+){{0,2}}?(?:{PROFESSIONS})\
 _NAMED = re.compile(rf"(?i)\b(?:a|an|the)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_CREATURES})\s+(?:named|called)\s+"
                     rf"(?-i:{_LIST_BEFORE})$")
 _TITLE_BEFORE = re.compile(rf"(?:{TITLES})\s+$")
-# Ranks no private person holds by being one (nobility, royalty, the church, admirals): a name after one in a
-# sentence that asks is the topic of an encyclopedic question ("What did Admiral Jellicoe command?").
-RANKS = (r"Lord|Lady|Sir|Dame|Saint|St\.?|Queen|King|Emperor|Empress|Pope|Prince|Princess|Tsar|Czar|Tsarina|"
+# Ranks no private person holds by being one (peers, knights, royalty, the church, admirals): a name after one in
+# a sentence that asks is the topic of an encyclopedic question ("What did Admiral Jellicoe command?"); not "Lady",
+# a courtesy title of many private persons.
+RANKS = (r"Lord|Sir|Dame|Saint|St\.?|Queen|King|Emperor|Empress|Pope|Prince|Princess|Tsar|Czar|Tsarina|"
          r"Sultan|Pharaoh|Admiral|Field\s+Marshal|Archbishop|Cardinal|Duke|Duchess|Earl|Countess|Baron|Baroness|"
          r"Viscount|Marquess|Marquis|Shah|Caliph|Emir|Maharaja|Shogun|Kaiser")
 _RANK_BEFORE = re.compile(rf"(?<![\w'’])(?:{RANKS})\s+$")

@@ -25,8 +25,12 @@ _MODEL_BEFORE = re.compile(rf"(?:\b{MODEL}|\b[A-Z][a-z]+\s+\d{{1,3}})\s+$")
 # A span that is a product: brand or series words and a model token, maybe a generation after it.
 _PRODUCT_SPAN = re.compile(
     rf"(?:the\s+)?[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+){{0,2}}\s+(?:{MODEL}|\d{{1,3}}\s+[IVX]{{2,4}})(?:\s+(?:{GENERATION}))?")
-# Right after a span: a model token and a generation, or a number and a generation ("EOS" + " 5D Mark II").
-_GENERATION_AFTER = re.compile(rf"(?:\s+(?:{MODEL}|\d{{1,3}}))?\s+(?:{GENERATION})\b")
+# Right after a span: a model token or a number and a generation ("EOS" + " 5D Mark II", "Alpha" + " 7 III"); a
+# roman numeral alone after a name is a regnal or a family's ("Anna Berg II"), not a model's.
+_GENERATION_AFTER = re.compile(rf"\s+(?:{MODEL}|\d{{1,3}})\s+(?:{GENERATION})\b")
+# "Mark II" right after a span that holds a model token itself ("Pentax K-1" + " Mark II").
+_MARK_AFTER = re.compile(r"\s+(?:Mark|Mk\.?)\s+(?:[IVX]{1,4}|\d{1,2})\b")
+_HAS_MODEL = re.compile(rf"\b{MODEL}\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +51,9 @@ class ModelGenerations(FramePublicList):
             return False
         else:
             framed = (_PRODUCT_SPAN.fullmatch(value) is not None
-                      or _GENERATION_AFTER.match(text, end, min(len(text), end + 30)) is not None)
+                      or _GENERATION_AFTER.match(text, end, min(len(text), end + 30)) is not None
+                      or (_MARK_AFTER.match(text, end, min(len(text), end + 20)) is not None
+                          and _HAS_MODEL.search(value) is not None))
         return framed and not private_evidence(text, start, end)
 
 
