@@ -100,7 +100,7 @@ class CompanyFrames(FramePublicList):
 
 # Before a place: a company's name (or a list of them) and "is based in" ("Nestlé is based in Vevey").
 _SEAT_BEFORE = re.compile(
-    r"([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})(?:(?:,\s*|\s+and\s+)[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})*"
+    r"(?<![\w'’&.\-])(?:(?:Both|Either|Neither|The)\s+)?([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})(?:(?:,\s*|\s+and\s+)[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})*"
     r"\s+(?:is|are|was|were)\s+(?:(?:still|now|originally|also|both|all)\s+)?(?:based|headquartered|located)\s+"
     r"(?:in|at|near)\s+(?:the\s+(?:(?:small|little|tiny|quiet|sleepy)\s+)*(?:town|village|city)\s+of\s+)?$")
 
@@ -116,6 +116,8 @@ def company_seat(text: str, start: int) -> bool:
     value = text[name_start:name_end]
     if _person_shaped(value):
         return False
+    # The first name of a list ("Both Rolex and Swatch are based in"): on a list, or kept by the frames (a list
+    # with a listed company is one of them).
     return _listed(value) or COMPANY_FRAMES.in_frame(text, name_start, name_end, "PERSON")
 
 

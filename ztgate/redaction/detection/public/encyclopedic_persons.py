@@ -167,7 +167,7 @@ _WIN = (r"win|wins|won|winning|awarded|receive[sd]?|receiving|claim(?:ed|s)?|lif
         r"(?:take|took)\s+home|collect(?:ed|s)?")
 _WON_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})[^.!?\n;]{{0,80}}?\b(?i:{_WIN})\b[^.!?\n]{{0,40}}?(?-i:\b(?:{PRIZES}))")
 _PRIZE_BEFORE = re.compile(rf"(?-i:\b(?:{PRIZES}))[^.!?\n]{{0,60}}\b(?i:did|does|has|had)\s+(?-i:{_LIST_BEFORE})$")
-_WIN_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})\s+(?:ever\s+|actually\s+)?(?i:win|won|claim|lift)\b")
+_WIN_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})\s+(?:ever\s+|actually\s+)?(?i:win|won|claim|lift|have|get|collect|earn)\b")
 _THEY_WON = re.compile(rf"(?i)\b(?:he|she|they|his|her|their)\b[^.!?\n]{{0,80}}?\b(?:{_WIN})\b|"
                        rf"(?-i:\b(?:{PRIZES}))[^.!?\n]{{0,60}}\b(?i:did|does|has|had)\s+(?i:he|she|they)\s+(?i:win)\b")
 _PRIZE = re.compile(rf"\b(?:{PRIZES})")
