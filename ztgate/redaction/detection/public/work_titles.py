@@ -36,12 +36,14 @@ _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
 _SMALL = frozenset({"of", "off", "the", "a", "an", "and", "in", "on", "with", "to", "for", "at", "from", "upon",
                     "de", "la", "le", "du", "des", "der", "die", "das", "el", "il", "y", "&"})
 _QUOTE = "\"“”'‘’«»"
-_BEFORE_TITLE = re.compile(
-    rf"(?:\b(?i:{WORK_NOUNS})|\b(?i:{_ABOUT_WORK})|(?-i:\b[A-Z][\w\-]*)['’]s)\s+[{_QUOTE}]?$")
+_BEFORE_TITLE = re.compile(rf"(?:\b(?i:{WORK_NOUNS})|\b(?i:{_ABOUT_WORK}))\s+[{_QUOTE}]?$")
+# A creator's possessive right before a title: the title must open with an article or a quote ("Hokusai's The
+# Great Wave", "Ray's 'Pather Panchali'"), not any capitalised words ("Is Anna Berg's Garden Open?").
+_POSSESSIVE_BEFORE = re.compile(rf"(?-i:\b[A-Z][\w\-]*)['’]s\s+(?P<quote>[{_QUOTE}])?$")
 # After a creator's name: a possessive, maybe a work's noun, and a title's first capital ("'s film Ran").
 _POSSESSIVE_AFTER = re.compile(
-    rf"['’]s\s+(?:(?:first|last|famous|best[-\s]known|early|late|great)\s+)?(?:(?i:{WORK_NOUNS})\s+)?"
-    rf"[{_QUOTE}]?(?=[A-Z])")
+    rf"['’]s\s+(?:(?:(?:first|last|famous|best[-\s]known|early|late|great)\s+)?(?i:{WORK_NOUNS})\s+[{_QUOTE}]?"
+    rf"|[{_QUOTE}]|(?=(?:The|A|An)\s))(?=[A-Z])")
 _AFTER_TITLE = re.compile(
     rf"[{_QUOTE}]?(?:\s*(?:[?!.,;:)]|$)|\s+(?i:by|about|and|or|in|from|set|tells?|follows?|ends?|famous|known|"
     r"depicts?|shows?|considered|regarded|so|first|still|won|win|have|has|had|released|published|premiered|"
@@ -94,7 +96,12 @@ def _framed_title(text: str, run_start: int, run_end: int) -> bool:
         return False
     lo = max(0, run_start - 60)
     for word in _title_words(text, run_start, run_end):
-        if word.group()[0].isupper() and _BEFORE_TITLE.search(text, lo, word.start()) is not None:
+        if not word.group()[0].isupper():
+            continue
+        if _BEFORE_TITLE.search(text, lo, word.start()) is not None:
+            return True
+        possessive = _POSSESSIVE_BEFORE.search(text, lo, word.start())
+        if possessive is not None and (possessive.group("quote") or word.group() in ("The", "A", "An")):
             return True
         if word.start() - run_start > 60:
             break

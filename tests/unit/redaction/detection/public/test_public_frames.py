@@ -137,6 +137,7 @@ def test_the_private_family_is_hidden(template: str):
     ("Anna Tregunna is based in Quarlby; when was she born?", "Anna Tregunna", "PERSON"),
     ("When is the trial of Anna Tregunna?", "Anna Tregunna", "PERSON"),
     ("Did you see the painting Anna Tregunna sold?", "Anna Tregunna", "PERSON"),
+    ("Is Anna Tregunna's Garden Open?", "Anna Tregunna", "PERSON"),  # a possessive and capitals: no title
     ("Is Anna Tregunna II coming on Friday?", "Anna Tregunna", "PERSON"),
     ("Anna Tregunna won the club raffle, what now?", "Anna Tregunna", "PERSON"),
     ("The Tregunna family is based in Quarlby.", "Quarlby", "LOCATION"),
