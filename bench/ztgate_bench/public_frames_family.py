@@ -11,8 +11,8 @@ invented too); a detection is built by hand on every mention of each private val
 what the policy does with a value found), and a value is *kept* when it survives redaction. ``PRIVATE`` holds a
 private hint in each template (a relation, a possessive, an address, a phone number, everyday private life);
 ``PRIVATE_B`` was written beside it and only reported (hints outside that vocabulary too: "the allotment
-society", "the parish hall", "next door"); ``BARE`` the same frames with no hint at all, which the lists keep by design. Only counts and templates are
-printed.
+society", "the parish hall", "next door"); ``BARE`` the same frames with no hint at all, which the lists keep
+by design. Only counts and templates are printed.
 """
 
 from __future__ import annotations
@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         default = [kept(t, "default") for _, t in family]
         strict = [kept(t, "strict") for _, t in family]
         total = sum(n for _, n in default)
-        print(f"| {label} | {len(family)} | {sum(k for k, _ in default)}/{total} | {sum(k for k, _ in strict)}/{total} |")
+        kept_default, kept_strict = sum(k for k, _ in default), sum(k for k, _ in strict)
+        print(f"| {label} | {len(family)} | {kept_default}/{total} | {kept_strict}/{total} |")
         details += [f"{label.split()[0]} [{name}] kept {k}/{n}: {t}" for (name, t), (k, n) in zip(family, default) if k]
     print("\n".join(["", *details]) if details else "")
     return 0

@@ -47,6 +47,7 @@ _LIST_WORD = re.compile(r"[A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2}")
 _SEP_AFTER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|vs\.?|versus)\s+)")
 _SEP_BEFORE = re.compile(r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|vs\.?|versus)\s+)$")
 _SENTENCE_END = re.compile(r"[.!?;:](?:\s|$)|\n")
+_LAST_NAME_WORDS = re.compile(r"([A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})$")
 _NAME = re.compile(r"[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,3}")
 # How far around the name its paragraph's confirmation is read.
 CONFIRM_REACH = 200
@@ -71,7 +72,7 @@ def _in_list_with_company(text: str, start: int, end: int, lo: int, hi: int) -> 
             return True
     before = _SEP_BEFORE.search(text, max(lo, start - 12), start)
     if before is not None:
-        words = re.search(r"([A-Z][\w'’&\-]*(?:\s+[A-Z][\w'’&\-]*){0,2})$", text[max(lo, before.start() - 40):before.start()])
+        words = _LAST_NAME_WORDS.search(text[max(lo, before.start() - 40):before.start()])
         if words is not None and _listed(words.group(1)):
             return True
     return False
@@ -100,7 +101,8 @@ class CompanyFrames(FramePublicList):
 
 # Before a place: a company's name (or a list of them) and "is based in" ("Nestlé is based in Vevey").
 _SEAT_BEFORE = re.compile(
-    r"(?<![\w'’&.\-])(?:(?:Both|Either|Neither|The)\s+)?([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})(?:(?:,\s*|\s+and\s+)[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})*"
+    r"(?<![\w'’&.\-])(?:(?:Both|Either|Neither|The)\s+)?([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})"
+    r"(?:(?:,\s*|\s+and\s+)[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})*"
     r"\s+(?:is|are|was|were)\s+(?:(?:still|now|originally|also|both|all)\s+)?(?:based|headquartered|located)\s+"
     r"(?:in|at|near)\s+(?:the\s+(?:(?:small|little|tiny|quiet|sleepy)\s+)*(?:town|village|city)\s+of\s+)?$")
 

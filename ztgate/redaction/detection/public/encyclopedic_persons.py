@@ -1,8 +1,9 @@
 """Public list ``encyclopedic_persons``: a person on no list who is the topic of an encyclopedic question, by
 the frame of the question, never by the name: "Which/What/How many ... did NAME <verb>", "Why is NAME famous",
 "What is NAME known for", "Who was (Lord/Saint/...) NAME", "Tell me about NAME", "NAME's <theory/reign/novel>",
-"the physicist NAME", "a dog named NAME" (the frames in full: the patterns below). A bare first name counts only
-in the famous/known-for, profession, title and "named" frames. Nothing in the paragraph around the name, or
+"the physicist NAME", "a dog named NAME", "Admiral NAME" in any question, "NAME won the Nobel Prize" (the frames
+in full: the patterns below). A bare first name counts only in the famous/known-for, profession, title and
+"named" frames. Nothing in the paragraph around the name, or
 around another mention of it, may point to a private person (``_private_context.private_evidence``);
 ``person_ties`` applies on top. PERSON, and LOCATION or NRP where spaCy mistypes a full name in a frame that can
 only be a person's. The default policy keeps it, strict does not. Why, and what it costs: docs/security.md
@@ -167,7 +168,8 @@ _WIN = (r"win|wins|won|winning|awarded|receive[sd]?|receiving|claim(?:ed|s)?|lif
         r"(?:take|took)\s+home|collect(?:ed|s)?")
 _WON_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})[^.!?\n;]{{0,80}}?\b(?i:{_WIN})\b[^.!?\n]{{0,40}}?(?-i:\b(?:{PRIZES}))")
 _PRIZE_BEFORE = re.compile(rf"(?-i:\b(?:{PRIZES}))[^.!?\n]{{0,60}}\b(?i:did|does|has|had)\s+(?-i:{_LIST_BEFORE})$")
-_WIN_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})\s+(?:ever\s+|actually\s+)?(?i:win|won|claim|lift|have|get|collect|earn)\b")
+_WIN_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})\s+(?:ever\s+|actually\s+)?"
+                        r"(?i:win|won|claim|lift|have|get|collect|earn)\b")
 _THEY_WON = re.compile(rf"(?i)\b(?:he|she|they|his|her|their)\b[^.!?\n]{{0,80}}?\b(?:{_WIN})\b|"
                        rf"(?-i:\b(?:{PRIZES}))[^.!?\n]{{0,60}}\b(?i:did|does|has|had)\s+(?i:he|she|they)\s+(?i:win)\b")
 _PRIZE = re.compile(rf"\b(?:{PRIZES})")

@@ -24,7 +24,8 @@ _GENERATION_SPAN = re.compile(rf"(?:{GENERATION})\b")
 _MODEL_BEFORE = re.compile(rf"(?:\b{MODEL}|\b[A-Z][a-z]+\s+\d{{1,3}})\s+$")
 # A span that is a product: brand or series words and a model token, maybe a generation after it.
 _PRODUCT_SPAN = re.compile(
-    rf"(?:the\s+)?[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+){{0,2}}\s+(?:{MODEL}|\d{{1,3}}\s+[IVX]{{2,4}})(?:\s+(?:{GENERATION}))?")
+    rf"(?:the\s+)?[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+){{0,2}}\s+(?:{MODEL}|\d{{1,3}}\s+[IVX]{{2,4}})"
+    rf"(?:\s+(?:{GENERATION}))?")
 # Right after a span: a model token or a number and a generation ("EOS" + " 5D Mark II", "Alpha" + " 7 III"); a
 # roman numeral alone after a name is a regnal or a family's ("Anna Berg II"), not a model's.
 _GENERATION_AFTER = re.compile(rf"\s+(?:{MODEL}|\d{{1,3}})\s+(?:{GENERATION})\b")
