@@ -30,7 +30,7 @@ _NOUN_AFTER = re.compile(rf"\s+(?:(?i:{COMPANY_NOUNS})\b|(?:{LEGAL_FORMS})(?![\w
 _LEGAL_AFTER = re.compile(rf"\s+(?:{LEGAL_FORMS})(?![\w])")
 # A company's facts right after the name.
 _FACTS_AFTER = re.compile(
-    r"(?i)\s+(?:(?:is|are|was|were)\s+(?:(?:still|now|originally|also)\s+)?(?:based|headquartered)\s+(?:in|at|near)|"
+    r"(?i)\s+(?:(?:(?:is|are|was|were)\s+)?(?:(?:still|now|originally|also)\s+)?(?:based|headquartered)\s+(?:in|at|near)|"
     r"(?:was\s+)?founded\s+(?:in|by)|(?:started|began)\s+(?:in|as|out)|(?:first\s+)?(?:makes|made|manufactures|"
     r"manufactured|produces|produced|brews|brewed|sells|sold)\b)")
 # The paragraph says the name is a company's: "the company", "its products", "it" and a company's verb.
@@ -105,13 +105,18 @@ _SEAT_BEFORE = re.compile(
     r"(?:(?:,\s*|\s+and\s+)[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})*"
     r"\s+(?:is|are|was|were)\s+(?:(?:still|now|originally|also|both|all)\s+)?(?:based|headquartered|located)\s+"
     r"(?:in|at|near)\s+(?:the\s+(?:(?:small|little|tiny|quiet|sleepy)\s+)*(?:town|village|city)\s+of\s+)?$")
+# The same in a question: "Why is Audi based in ...?"
+_SEAT_ASKED = re.compile(
+    r"\b(?i:is|are|was|were)\s+([A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*){0,2})\s+(?:(?:still|now|originally)\s+)?"
+    r"(?:based|headquartered|located)\s+(?:in|at|near)\s+(?:the\s+)?$")
 
 
 def company_seat(text: str, start: int) -> bool:
     """The place at text[start:] is where a company is based: "<company> is based in" right before it, the company
     on ``organisations``/``products`` or kept by this list's frames ("Leica is based in Wetzlar. What cameras does
     it make?"). A person's "based in" is not one ("Anna is based in Leeds")."""
-    found = _SEAT_BEFORE.search(text, max(0, start - 120), start)
+    found = (_SEAT_BEFORE.search(text, max(0, start - 120), start)
+             or _SEAT_ASKED.search(text, max(0, start - 80), start))
     if found is None:
         return False
     name_start, name_end = found.span(1)

@@ -52,6 +52,7 @@ PUBLIC_FRAMES = [
     ("{a} started in {b}: what did the company make first?", [("{a}", "LOCATION"), ("{b}", "LOCATION")]),
     ("Who is the {a} brewery named after?", [("{a}", "PERSON")]),
     ("Both {a} and Adidas are based in {b}, why?", [("{a}", "PERSON"), ("{b}", "LOCATION")]),
+    ("Why is {a} based in {b}? What does the company make?", [("{a}", "PERSON"), ("{b}", "LOCATION")]),
     ("What is special about the {a} 5D Mark II?", [("{a}", "PERSON")]),
     ("What is new in the {a} X100V?", [("the {a} X100V", "LOCATION")]),
     ("Is the {a} 7 III worth it?", [("{a}", "PERSON")]),
@@ -142,6 +143,7 @@ def test_the_private_family_is_hidden(template: str):
     ("Anna Tregunna won the club raffle, what now?", "Anna Tregunna", "PERSON"),
     ("The Tregunna family is based in Quarlby.", "Quarlby", "LOCATION"),
     ("Tregunna is based in Quarlby and works from home.", "Quarlby", "LOCATION"),
+    ("Why is Anna Tregunna based in Quarlby?", "Quarlby", "LOCATION"),
 ])
 def test_frames_that_name_a_private_person_are_no_public_frame(text: str, value: str, entity_type: str):
     assert value not in run(text, [(value, entity_type)])
