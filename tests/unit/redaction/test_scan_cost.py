@@ -21,6 +21,7 @@ pattern tier, less for the validators and the gazetteer, whose constant per word
 from __future__ import annotations
 
 import gc
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -69,6 +70,10 @@ FRAGMENTS = (
     "library(", "[anna, ", "Run ",
     # cues of the generalised value classes (pii-values-general)
     "n° ", "núm. ", "my ID is ", "b. ", "'85", "gate ", "vejen ", "tie ", "(0-6", "xn--", "рф", "o'",
+    # cues of the public lists by frame (public-frames): events, titles and creators, companies, model generations,
+    # ranks and prizes
+    "the siege of ", " Conference", "'s The ", "the novel ", " by ", "the plot of ", " is based in ", " brewery",
+    "Both ", " and Adidas ", " Mark II", " 7 III", "Admiral ", " won the Nobel Prize", " did he win?",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
@@ -375,6 +380,37 @@ def test_overlap_resolution_is_linear(shape: str) -> None:
 
 
 # --- public lists (the policy's keep-or-hide decisions, both paths) ------------------------------
+
+# Texts the frame lists of the fifth round read: long runs of title words, event heads, possessives, company and
+# model words, each a span to decide.
+FRAME_FAMILIES: tuple[Shape, ...] = (
+    ("What is the plot of ", "Ab of the ", "?"), ("Hokusai's ", "The Ab off ", "?"), ("", "the siege of Ab ", ""),
+    ("", "Ab Conference ", ""), ("", "Ab is based in Cd. ", "What does it make?"), ("Both ", "Ab and Adidas ", ""),
+    ("", "Ab 5D Mark II ", ""), ("", "Admiral Ab ", "?"), ("", "Ab Cd won the Nobel Prize. ", ""),
+    ("", "Ab Cd retired. How many Grand Slams did he win? ", ""), ("the novel ", "Ab ", " by Cd"))
+_FRAME_LISTS = ("public_events", "work_titles", "company_frames", "model_generations", "encyclopedic_persons")
+_CAPITALISED = re.compile(r"[A-Z][\w'’\-]*")
+
+
+def _decide_every_word(text: str) -> None:
+    from ztgate.redaction.detection.public import load
+
+    lists = [load(name) for name in _FRAME_LISTS]
+    for word in _CAPITALISED.finditer(text):
+        for public_list in lists:
+            public_list.holds_at(text, word.start(), word.end(), "PERSON")
+
+
+@COST
+@given(shape=SHAPES)
+@with_shapes(*FRAME_FAMILIES)
+def test_frame_lists_decide_every_span_in_linear_time(shape: Shape) -> None:
+    """Every capitalised word of the text a span, each decided by the frame lists: each reads a bounded window
+    around its span (and at most MAX_MENTIONS other paragraphs), so the whole costs linear time in the text. From
+    1,024 characters: below the windows' size (a paragraph is read 300 characters each side) a span's window
+    still grows with the text."""
+    assert growth(_decide_every_word, pumped(shape), n=1024, max_n=4096) < RATIO_LIMIT, shape
+
 
 
 @pytest.mark.parametrize("sentence", ["Ask Maria Gonzalez in Lisbon about it. ",

@@ -29,6 +29,7 @@ import re
 from collections.abc import Sequence
 
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
+from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.public.topic_places import names_no_one
 from ztgate.redaction.detection.text_shape import contact_on_line, strong_place_cue
@@ -93,7 +94,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if kind == "PERSON":
         return _TITLE.search(before) is not None or _PERSON_CUE.search(before) is not None
     if kind == "LOCATION":
-        return _locates_someone(before) or _ADDRESS_BEFORE.search(before) is not None
+        return ((_locates_someone(before) and not (group_places and company_seat(text, start)))
+                or _ADDRESS_BEFORE.search(before) is not None)
     if kind == "NRP":
         return _SAID_OF.search(before) is not None
     return True
@@ -105,7 +107,7 @@ def _group_place(text: str, detection: Detection, before: str) -> bool:
     "located in", "near": ``strong_place_cues`` that are not ``person_place_cues``) in a sentence that names no
     one (``public/topic_places``: "I'm flying to Lyon" stays tied)."""
     return (detection.recognizer == "CuedPlaceRecognizer" and detection.entity_type == "LOCATION"
-            and (organisation_place_cue().search(before) is not None
+            and (organisation_place_cue().search(before) is not None or company_seat(text, detection.start)
                  or (strong_place_cue(text, detection.start) and _PLACE_OF_PERSON.search(before) is None
                      and names_no_one(text, detection.start, detection.end))))
 

@@ -37,6 +37,10 @@ PUBLIC_LISTS: dict[str, str] = {
     "public_works": "ztgate.redaction.detection.public.public_works",
     "encyclopedic_persons": "ztgate.redaction.detection.public.encyclopedic_persons",
     "topic_places": "ztgate.redaction.detection.public.topic_places",
+    "public_events": "ztgate.redaction.detection.public.public_events",
+    "work_titles": "ztgate.redaction.detection.public.work_titles",
+    "company_frames": "ztgate.redaction.detection.public.company_frames",
+    "model_generations": "ztgate.redaction.detection.public.model_generations",
 }
 
 
@@ -84,7 +88,8 @@ class PublicList:
 @dataclass(frozen=True, slots=True)
 class FramePublicList(PublicList):
     """A list with no values: no name is public by itself, only the words around a span can make it so
-    (``public_works``, ``encyclopedic_persons``, ``topic_places``)."""
+    (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
+    ``company_frames``, ``model_generations``)."""
 
     def has(self, value: str) -> bool:
         return False

@@ -96,9 +96,10 @@ def _private_paragraph(text: str, start: int, end: int) -> bool:
     if any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+")
            for m in _DIGITS.finditer(text, lo, hi)):
         return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
+    # The name's line, read within the paragraph's bounds (a text without line breaks was read whole per span).
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    line = text[line_start:hi if line_end < 0 else line_end]
     return _RECORD_LINE.search(line) is not None
 
 

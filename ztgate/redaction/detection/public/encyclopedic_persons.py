@@ -1,8 +1,9 @@
 """Public list ``encyclopedic_persons``: a person on no list who is the topic of an encyclopedic question, by
 the frame of the question, never by the name: "Which/What/How many ... did NAME <verb>", "Why is NAME famous",
 "What is NAME known for", "Who was (Lord/Saint/...) NAME", "Tell me about NAME", "NAME's <theory/reign/novel>",
-"the physicist NAME", "a dog named NAME" (the frames in full: the patterns below). A bare first name counts only
-in the famous/known-for, profession, title and "named" frames. Nothing in the paragraph around the name, or
+"the physicist NAME", "a dog named NAME", "Admiral NAME" in any question, "NAME won the Nobel Prize" (the frames
+in full: the patterns below). A bare first name counts only in the famous/known-for, profession, title and
+"named" frames. Nothing in the paragraph around the name, or
 around another mention of it, may point to a private person (``_private_context.private_evidence``);
 ``person_ties`` applies on top. PERSON, and LOCATION or NRP where spaCy mistypes a full name in a frame that can
 only be a person's. The default policy keeps it, strict does not. Why, and what it costs: docs/security.md
@@ -15,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
+from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.public._private_context import private_evidence
 from ztgate.redaction.detection.text_shape import sentence_bounds
 from ztgate.redaction.detection.public.public_works import ARTWORKS
@@ -71,7 +73,14 @@ PROFESSIONS = (r"physicist|chemist|mathematician|astronomer|biologist|naturalist
                r"chancellor|golfer|sprinter|athlete|footballer|boxer|cyclist|swimmer|tennis\s+player|chess\s+player|"
                r"grandmaster|mountaineer|filmmaker|actor|actress|singer|songwriter|rapper|guitarist|dancer|ballerina|"
                r"saint|prophet|apostle|pope|reformer|suffragette|abolitionist|pirate|emperor|warlord|scientist|"
-               r"polymath|nun|monk|missionary|pilot|batsman|cricketer|quarterback|pitcher")
+               r"polymath|nun|monk|missionary|pilot|batsman|cricketer|quarterback|pitcher|writer|essayist|satirist|"
+               r"lyricist|librettist|printmaker|engraver|physiologist|biochemist|geneticist|anthropologist|"
+               r"arch(?:a)?eologist|egyptologist|pal(?:a)?eontologist|sociologist|linguist|primatologist|ethologist|"
+               r"ornithologist|entomologist|microbiologist|bacteriologist|astrophysicist|cosmologist|diplomat|"
+               r"dictator|monarch|ruler|shogun|samurai|chieftain|activist|suffragist|jurist|orator|tenor|soprano|"
+               r"baritone|musician|bandleader|trumpeter|saxophonist|film\s+director|racing\s+driver|jockey|"
+               r"(?:tennis|chess|world|olympic|boxing)\s+champion|olympian|skier|figure\s+skater|gymnast|"
+               r"wrestler|fencer|rower|industrialist|tycoon|magnate|philanthropist")
 _CREATURES = (r"dog|cat|horse|pony|wolf|bear|pig|rabbit|mouse|bird|dragon|robot|character|protagonist|hero|heroine|"
               r"narrator|detective|wizard|witch|boy|girl|man|woman|sailor|pirate|knight|prince|princess|giant|"
               r"orphan|creature|monster|ship|lion|whale|elf|hobbit|alien|android|captain|king|queen")
@@ -136,6 +145,36 @@ _PROFESSION = re.compile(rf"(?i)\bthe\s+(?:[\w\-]+\s+){{0,2}}?(?:{PROFESSIONS})\
 _NAMED = re.compile(rf"(?i)\b(?:a|an|the)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_CREATURES})\s+(?:named|called)\s+"
                     rf"(?-i:{_LIST_BEFORE})$")
 _TITLE_BEFORE = re.compile(rf"(?:{TITLES})\s+$")
+# Ranks no private person holds by being one (peers, knights, royalty, the church, admirals): a name after one in
+# a sentence that asks is the topic of an encyclopedic question ("What did Admiral Jellicoe command?"); not "Lady",
+# a courtesy title of many private persons.
+RANKS = (r"Lord|Sir|Dame|Saint|St\.?|Queen|King|Emperor|Empress|Pope|Prince|Princess|Tsar|Czar|Tsarina|"
+         r"Sultan|Pharaoh|Admiral|Field\s+Marshal|Archbishop|Cardinal|Duke|Duchess|Earl|Countess|Baron|Baroness|"
+         r"Viscount|Marquess|Marquis|Shah|Caliph|Emir|Maharaja|Shogun|Kaiser")
+_RANK_BEFORE = re.compile(rf"(?<![\w'’])(?:{RANKS})\s+$")
+_RANK_IN = re.compile(rf"(?:{RANKS})\s")
+# Prizes and titles that only public figures win ("the Nobel Prize", "Wimbledon", "an Olympic gold medal").
+PRIZES = (r"Nobel(?:\s+(?:Peace|Memorial))?(?:\s+Prizes?)?|Pulitzers?(?:\s+Prizes?)?|(?:Man\s+)?Booker(?:\s+Prizes?)?|"
+          r"Oscars?|Academy\s+Awards?|Grammys?(?:\s+Awards?)?|Emmys?(?:\s+Awards?)?|Tony\s+Awards?|Golden\s+Globes?|"
+          r"BAFTAs?|Palme\s+d['’]Or|Golden\s+(?:Lion|Bear)|Fields\s+Medal|Abel\s+Prize|Turing\s+Award|Wolf\s+Prize|"
+          r"Kyoto\s+Prize|Lasker\s+Award|Copley\s+Medal|Prix\s+Goncourt|Cervantes\s+Prize|Sakharov\s+Prize|"
+          r"Victoria\s+Cross|Medal\s+of\s+Honou?r|Presidential\s+Medal\s+of\s+Freedom|Wimbledon|Grand\s+Slams?|"
+          r"(?:US|U\.S\.|French|Australian)\s+Opens?|Ryder\s+Cup|Davis\s+Cup|Tour\s+de\s+France|"
+          r"Giro\s+d['’]Italia|Ballon\s+d['’]Or|World\s+Cups?|Olympics?|Olympic\s+(?:gold|silver|bronze|medals?|"
+          r"titles?|Games)|Super\s+Bowls?|Stanley\s+Cups?|World\s+Series|Champions\s+League|Formula\s+(?:One|1)|"
+          r"Heisman\s+Trophy|Eurovision|Hugo\s+Awards?|Nebula\s+Awards?|Newbery\s+Medal|Caldecott\s+Medal|"
+          r"world\s+(?:championships?|titles?)|heavyweight\s+(?:titles?|championships?)")
+_WIN = (r"win|wins|won|winning|awarded|receive[sd]?|receiving|claim(?:ed|s)?|lift(?:ed|s)?|earn(?:ed|s)?|"
+        r"(?:take|took)\s+home|collect(?:ed|s)?")
+_WON_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})[^.!?\n;]{{0,80}}?\b(?i:{_WIN})\b[^.!?\n]{{0,40}}?(?-i:\b(?:{PRIZES}))")
+_PRIZE_BEFORE = re.compile(rf"(?-i:\b(?:{PRIZES}))[^.!?\n]{{0,60}}\b(?i:did|does|has|had)\s+(?-i:{_LIST_BEFORE})$")
+_WIN_AFTER = re.compile(rf"(?-i:{_LIST_AFTER})\s+(?:ever\s+|actually\s+)?"
+                        r"(?i:win|won|claim|lift|have|get|collect|earn)\b")
+_THEY_WON = re.compile(rf"(?i)\b(?:he|she|they|his|her|their)\b[^.!?\n]{{0,80}}?\b(?:{_WIN})\b|"
+                       rf"(?-i:\b(?:{PRIZES}))[^.!?\n]{{0,60}}\b(?i:did|does|has|had)\s+(?i:he|she|they)\s+(?i:win)\b")
+_PRIZE = re.compile(rf"\b(?:{PRIZES})")
+# How far the sentence after the name's is read for a pronoun's prize ("... did he win?").
+NEXT_SENTENCE_REACH = 160
 _TITLE_IN = re.compile(rf"(?:{TITLES})\s")
 _POSSESSIVE_TITLE = re.compile(r"([^'’]+)['’]s\s+[A-Z][\w'’\-]*(?:\s+(?:[A-Z][\w'’\-]*|of|the|and|a|in|on))*")
 _FULL_NAME = re.compile(r"[A-Z][\w'’.\-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’.\-]+){1,4}")
@@ -150,12 +189,25 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
     return sentence_bounds(text, start, end, _SENTENCE_END, SENTENCE_REACH, with_end=True)
 
 
+_ASKS_AT = re.compile(_ASKS.pattern.replace("^", "", 1))
+
+
+def asks(text: str, start: int, end: int) -> bool:
+    """The sentence around text[start:end] asks: a question, or a request ("Summarise ...", "Tell me about ...")."""
+    lo, hi = _sentence(text, start, end)
+    return _ASKS_AT.match(text, lo, hi) is not None or text[lo:hi].rstrip().endswith("?")
+
+
 def in_frame(text: str, start: int, end: int, entity_type: str = "PERSON") -> bool:
     """Whether text[start:end] sits in one of the module's frames (nothing about private evidence)."""
     lo, hi = _sentence(text, start, end)
     if _ASKS.match(text, lo, hi) is None and not text[lo:hi].rstrip().endswith("?"):
-        return False
+        return entity_type == "PERSON" and _won_prize(text, start, end, lo, hi)
     value = text[start:end]
+    if entity_type == "PERSON" and _won_prize(text, start, end, lo, hi):
+        return True
+    if _RANK_BEFORE.search(text, max(0, start - 30), start) is not None or _RANK_IN.match(value) is not None:
+        return True  # a rank no private person holds, in a sentence that asks
     titled = _TITLE_BEFORE.search(text, max(0, start - 30), start) is not None or _TITLE_IN.match(value) is not None
     full = titled or _FULL_NAME.fullmatch(value) is not None
     if entity_type != "PERSON":
@@ -186,6 +238,24 @@ def in_frame(text: str, start: int, end: int, entity_type: str = "PERSON") -> bo
         or (_TELL.search(text, lo, start) and _AFTER_TELL.match(text, end, hi))
         or _AFTER_POSSESSED.match(text, end, hi)
         or _AFTER_TITLE_WORK.match(text, end, hi))
+
+
+def _won_prize(text: str, start: int, end: int, lo: int, hi: int) -> bool:
+    """The name (a full name, or one word that is no given name) won a prize only public figures win: in its
+    sentence ("NAME won the Nobel Prize", "How many Wimbledon titles did NAME win?"), or "he/she/they" did in
+    the next sentence ("NAME retired young. How many Grand Slams did he win?")."""
+    value = text[start:end]
+    if _FULL_NAME.fullmatch(value) is None and (" " in value.strip() or given_name(value.strip("'’s"))):
+        return False
+    if (_WON_AFTER.match(text, end, hi) is not None
+            or (_PRIZE_BEFORE.search(text, lo, start) is not None and _WIN_AFTER.match(text, end, hi) is not None)):
+        return True
+    if hi >= len(text) or text[hi - 1:hi] not in ".!?;" and text[hi:hi + 1] not in ".!?;":
+        return False
+    nxt = text[hi:min(len(text), hi + NEXT_SENTENCE_REACH)]
+    cut = re.search(r"[.!?\n]\s", nxt[1:])
+    nxt = nxt if cut is None else nxt[:cut.end() + 1]
+    return _PRIZE.search(nxt) is not None and _THEY_WON.search(nxt) is not None
 
 
 @dataclass(frozen=True, slots=True)
