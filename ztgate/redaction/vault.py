@@ -66,6 +66,11 @@ class _Session:
     size: int = 0                                                           # UTF-8 bytes of originals
     # Surrogates and the single names of persons' surrogates -> original, and their pattern (built on use).
     surrogates: dict[str, str] = field(default_factory=dict)
+    # Other forms that restore (a person's stand-in in capitals, ...) -> what they restore to
+    # (surrogates.restore_forms); which keys of both are single names; e-mail stand-ins, lower case.
+    forms: dict[str, str] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)
+    mails: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
     table: dict[str, str] | None = None                                     # placeholders and surrogates
 
@@ -95,8 +100,12 @@ class PseudonymTransaction:
         # New placeholders by (entity type, original), and the last number used per type, not yet committed.
         self.staged: dict[tuple[str, str], str] = {}
         self.counters: dict[str, int] = {}
-        # New surrogates (and single names) -> original, not yet committed.
+        # New surrogates (and single names) -> original, their other forms, which are single names, and
+        # e-mail stand-ins (lower case) -> original, not yet committed.
         self.staged_surrogates: dict[str, str] = {}
+        self.staged_forms: dict[str, str] = {}
+        self.staged_names: set[str] = set()
+        self.staged_mails: dict[str, str] = {}
 
     def placeholder_for(self, entity_type: str, original: str) -> str:
         """The session's placeholder for this value, allocating the next number if it is new."""
@@ -143,9 +152,11 @@ class PseudonymTransaction:
             return existing
         number = self.counters.get(entity_type, self._session.counters.get(entity_type, 0)
                                    if self._session is not None else 0) + 1
-        for candidate in surrogates.candidates(entity_type, original, number):
+        taken = self._taken()
+        folded_context = context.casefold()
+        for candidate in surrogates.candidates(entity_type, original, number, self._persons()):
             aliases = surrogates.restore_aliases(entity_type, original, candidate)
-            if all(self._free(word, original, context) for word in (candidate, *aliases)):
+            if all(_free(word, original, folded_context, taken) for word in (candidate, *aliases)):
                 break
         else:
             return self.placeholder_for(entity_type, original)
@@ -153,16 +164,30 @@ class PseudonymTransaction:
         self.staged[key] = candidate
         self.staged_surrogates[candidate] = original
         self.staged_surrogates.update(aliases)
+        whole, single = surrogates.restore_forms(entity_type, original, candidate)
+        self.staged_forms.update(whole)
+        self.staged_forms.update(single)
+        self.staged_names.update(single)
+        self.staged_names.update(aliases)
+        if entity_type == "EMAIL_ADDRESS":
+            self.staged_mails[candidate.casefold()] = original
         return candidate
 
-    def _free(self, word: str, original: str, context: str) -> bool:
+    def _taken(self) -> set[str]:
+        """Every value of the session, staged or held (originals, surrogates, their single names), case
+        folded: a new surrogate or single name must be none of them in any case, so that each form that
+        restores names one value only."""
+        values = [*self.staged_surrogates, *(value for _, value in self.staged)]
         session = self._session
-        if word == original or _occurs(word, context) or word in self.staged_surrogates:
-            return False
-        if any(word == value for _, value in self.staged):
-            return False
-        return session is None or (word not in session.surrogates and word not in session.originals
-                                   and all(word != value for _, value in session.placeholders))
+        if session is not None:
+            values += [*session.surrogates, *session.originals.values(), *session.originals]
+        return {value.casefold() for value in values}
+
+    def _persons(self) -> tuple[tuple[str, str], ...]:
+        """The session's persons that have a stand-in, and it, staged ones last."""
+        held = self._session.placeholders.items() if self._session is not None else ()
+        return tuple((original, value) for (entity_type, original), value in (*held, *self.staged.items())
+                     if entity_type == "PERSON" and not PLACEHOLDER_RE.fullmatch(value))
 
 
 class _Transaction:
@@ -225,17 +250,21 @@ class Vault:
                 session = self._add(key)
             self._touch(key, session)
 
-    def restore(self, tenant: str | None, session_id: str, text: str) -> str:
-        """Replaces the session's placeholders in `text` by their originals; anything else is left
-        as is. SessionUnknownError when this tenant has no such live session."""
-        steps = self.restore_steps(tenant, session_id, text)
+    def restore(self, tenant: str | None, session_id: str, text: str, *, lead: str = "") -> str:
+        """Replaces the session's placeholders (and surrogates, in the forms `_surrogate_pattern` names)
+        in `text` by their originals; anything else is left as is. `lead`: the answer's text just
+        before `text` when it is a streamed piece (its last character decides whether a surrogate may
+        start at `text`'s first one, as in the whole answer). SessionUnknownError when this tenant has
+        no such live session."""
+        steps = self.restore_steps(tenant, session_id, text, lead=lead)
         while True:
             try:
                 next(steps)
             except StopIteration as done:
                 return done.value
 
-    def restore_steps(self, tenant: str | None, session_id: str, text: str) -> Generator[None, None, str]:
+    def restore_steps(self, tenant: str | None, session_id: str, text: str, *,
+                      lead: str = "") -> Generator[None, None, str]:
         """`restore` one slice of `text` at a time (_slices, about 0.3 ms of regex each): it yields
         after each, and returns the restored text. The Restore RPC runs it on the event loop, which
         serves every tenant's call between two slices (docs/adr/0011)."""
@@ -248,10 +277,16 @@ class Vault:
                 whole = any("<" in word for word in session.surrogates)
         if session.surrogates:   # one pass for placeholders and surrogates, outside the lock
             def original(match: re.Match[str]) -> str:
-                return table.get(match.group(0), match.group(0))
+                found = match.group(0)
+                if match.lastgroup == "mail":
+                    return table.get(found.casefold(), found)
+                return table.get(found, found)
             out = []
+            # The lead's last character as a stand-in of its class, which no surrogate starts with.
+            prefix = _lead_class(lead)
             for piece in [text] if whole else _slices(text):
-                out.append(pattern.sub(original, piece))
+                out.append(pattern.sub(original, prefix + piece)[len(prefix):])
+                prefix = ""
                 yield
             return "".join(out)
         # Text and the placeholders it names (odd places), split outside the lock.
@@ -282,7 +317,7 @@ class Vault:
         pending = pending_placeholder_length(text)
         with self._lock:
             session = self._live_session(_key(tenant, session_id))
-            words = tuple(session.surrogates) if session is not None else ()
+            words = (tuple(session.surrogates) + tuple(session.forms)) if session is not None else ()
         return max(pending, _pending_surrogate_length(text, words)) if words else pending
 
     def _session_for_restore(self, key: tuple[str, str], session_id: str) -> _Session:
@@ -416,6 +451,9 @@ class Vault:
         session.counters.update(txn.counters)  # the lock was held since allocation: these are the latest
         if txn.staged_surrogates:
             session.surrogates.update(txn.staged_surrogates)
+            session.forms.update(txn.staged_forms)
+            session.names.update(txn.staged_names)
+            session.mails.update(txn.staged_mails)
             session.pattern = None
         session.table = None
         session.size += added
@@ -448,9 +486,12 @@ _PARTIAL_NUMBERED = re.compile(
 _MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12
 
 
-def _occurs(word: str, text: str) -> bool:
-    """`word` anywhere in `text` (inside another word too: a candidate is skipped rather than risked)."""
-    return word in text
+def _free(word: str, original: str, folded_context: str, taken: set[str]) -> bool:
+    """A new surrogate or single name: not the original, none of the session's values, and not anywhere
+    in the text being redacted (inside another word too: a candidate is skipped rather than risked),
+    in any case."""
+    folded = word.casefold()
+    return folded != original.casefold() and folded not in taken and folded not in folded_context
 
 
 def _slices(text: str, size: int | None = None) -> Iterator[str]:
@@ -469,26 +510,74 @@ def _slices(text: str, size: int | None = None) -> Iterator[str]:
     yield text[start:]
 
 
+# Characters that, next to a single name, make it part of an address, a path or an identifier
+# ("clara.whitlock@...", "/Clara/"): a single name is not restored there.
+_JOINERS = ".@/-"
+
+
 def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, str]]:
-    """Placeholders, and the session's surrogates as whole words (longest first); and what each stands for.
-    Built on the first restore after a commit, then reused (a streamed answer restores chunk by chunk)."""
+    """Placeholders; the session's e-mail stand-ins in any case; its surrogates and their forms as whole
+    words; and the single names of persons' stand-ins (and their forms) as whole words that no joiner
+    ties to a neighbouring word (`_JOINERS`): each alternative longest first; and what each stands for
+    (e-mail stand-ins case folded). Built on the first restore after a commit, then reused (a streamed
+    answer restores chunk by chunk). Every lookaround sees one character before a match and at most
+    two after it: `Vault.restore`'s `lead` and `_pending_surrogate_length` keep streamed pieces exact."""
     if session.pattern is None:
-        words = sorted(session.surrogates, key=len, reverse=True)
-        alternation = "|".join(map(re.escape, words))
-        session.pattern = re.compile(rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>|(?<!\w)(?:{alternation})(?!\w)")
+        def alternation(words: set[str] | list[str]) -> str:
+            return "|".join(map(re.escape, sorted(words, key=len, reverse=True))) or "(?!)"
+        everything = {**session.surrogates, **session.forms}
+        mails = [word for word in everything if word.casefold() in session.mails]
+        names = [word for word in everything if word in session.names]
+        whole = set(everything) - set(mails) - set(names)
+        joiner = re.escape(_JOINERS)
+        session.pattern = re.compile(
+            rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>"
+            rf"|(?P<mail>(?i:(?<!\w)(?:{alternation(list(session.mails))})(?!\w)))"
+            rf"|(?<!\w)(?:{alternation(whole)})(?!\w)"
+            rf"|(?<![\w{joiner}])(?:{alternation(names)})(?![\w@]|[{joiner}]\w)")
     if session.table is None:
-        session.table = {**session.originals, **session.surrogates}
+        session.table = {**session.originals, **session.surrogates, **session.forms, **session.mails}
     return session.pattern, session.table
 
 
+def _lead_class(lead: str) -> str:
+    """One character of the class of `lead`'s last one for the pattern's lookbehinds (a word character,
+    a joiner, or neither), that starts no surrogate and no placeholder; "" for no lead."""
+    if not lead:
+        return ""
+    last = lead[-1]
+    return "_" if _WORD_CHAR.match(last) else "." if last in _JOINERS else " "
+
+
 def _pending_surrogate_length(text: str, words: tuple[str, ...]) -> int:
-    """The longest tail of `text` that starts a surrogate (or is one, which a next word character would
-    undo), at a word start."""
+    """The longest tail of `text` that starts a surrogate or one of its forms, in any case (or is one,
+    which a next word character or a joiner and a word character would undo), at a word start."""
     longest = 0
+    reach = max(map(len, words)) + 1
+    tail = text[-reach:]
+    folded = tail.casefold()
+    if len(folded) != len(tail):   # a character that folds into several: compare as written
+        folded = tail
+    offset = len(text) - len(tail)
     for word in words:
-        for size in range(min(len(word), len(text)), longest, -1):
-            start = len(text) - size
-            if text.endswith(word[:size]) and (start == 0 or not text[start - 1].isalnum()):
+        word = word.casefold() if len(word.casefold()) == len(word) else word
+        for size in range(min(len(word) + 1, len(folded)), longest, -1):
+            start = len(folded) - size
+            piece = folded[start:]
+            if (piece == word[:size] or (size == len(word) + 1 and piece[:-1] == word and piece[-1] in _JOINERS)) \
+                    and (offset + start == 0 or not text[offset + start - 1].isalnum()):
                 longest = size
                 break
+    # A single name followed by a joiner just before the cut: whether it restores depends on what follows
+    # the joiner ("Clara-" + "Whitlock"), so it waits too.
+    cut = len(text) - longest
+    if cut and text[cut - 1] in _JOINERS:
+        start = cut - 1
+        while start and len(text) - start <= reach + 1 and _WORD_CHAR.match(text[start - 1]):
+            start -= 1
+        if start < cut - 1 and (start == 0 or not _WORD_CHAR.match(text[start - 1])):
+            longest = len(text) - start
     return longest
+
+
+_WORD_CHAR = re.compile(r"\w")

@@ -124,6 +124,31 @@ def _location(original: str, number: int, attempt: int) -> str:
     return _pick(TOWNS, "town", number, attempt)
 
 
+def email_of_person(original: str, person: str, stand_in: str, number: int, attempt: int) -> str | None:
+    """An e-mail stand-in built from a person's stand-in the way the original address is built from the
+    person's name ("maria.gonzalez@..." of "Maria Gonzalez" -> "clara.whitlock@example.org" for "Clara
+    Whitlock"; "t.kowalski", "fhaddad", "maria" likewise), so that a model that takes the name from the
+    address writes the person's stand-in, which restores; None when the address is not made of the name."""
+    local = original.partition("@")[0]
+    words = [w for w in _WORD.findall(person) if w not in TITLES]
+    names = [w for w in _WORD.findall(stand_in) if w not in TITLES]
+    if len(words) != len(names) or not words or not all(w.isalpha() for w in words + names):
+        return None
+    given, surname, new_given, new_surname = (words[0].lower(), words[-1].lower(), names[0].lower(),
+                                              names[-1].lower())
+    if local.lower() == given:
+        made = new_given
+    else:
+        match = re.fullmatch(rf"(?:(?P<given>{re.escape(given)})|(?P<initial>{re.escape(given[0])}))?"
+                             rf"(?P<separator>[._-]?){re.escape(surname)}", local, re.IGNORECASE)
+        if (match is None or len(words) < 2
+                or (match["separator"] and not (match["given"] or match["initial"]))):
+            return None
+        head = new_given if match["given"] else new_given[0] if match["initial"] else ""
+        made = head + match["separator"] + new_surname
+    return f"{made}@{_pick(EMAIL_DOMAINS, 'domain', number, attempt)}"
+
+
 def _email(original: str, number: int, attempt: int) -> str:
     first = _pick(GIVEN_NAMES, "mail-first", number, attempt).lower()
     last = _pick(SURNAMES, "mail-last", number, attempt).lower()
@@ -218,12 +243,23 @@ MAKERS: dict[str, Callable[[str, int, int], str | None]] = {
 }
 
 
-def candidates(entity_type: str, original: str, number: int) -> Iterator[str]:
+def candidates(entity_type: str, original: str, number: int,
+               persons: tuple[tuple[str, str], ...] = ()) -> Iterator[str]:
     """Up to MAX_ATTEMPTS surrogates for the `number`-th value of `entity_type` in a session (none for a
-    type or shape without a maker: the caller then uses a placeholder). Never the original itself."""
+    type or shape without a maker: the caller then uses a placeholder). Never the original itself.
+    `persons`: the session's persons and their stand-ins; an e-mail address made of one's name first
+    gets an address made of its stand-in (`email_of_person`)."""
     maker = MAKERS.get(entity_type)
     if maker is None or not original.strip():
         return
+    if entity_type == "EMAIL_ADDRESS":
+        for person, stand_in in persons:
+            for attempt in range(len(EMAIL_DOMAINS)):
+                derived = email_of_person(original, person, stand_in, number, attempt)
+                if derived is None:
+                    break
+                if derived != original:
+                    yield derived
     for attempt in range(MAX_ATTEMPTS):
         candidate = maker(original, number, attempt)
         if candidate is None:
@@ -246,6 +282,40 @@ def restore_aliases(entity_type: str, original: str, surrogate: str) -> dict[str
             continue
         aliases[stand_in] = word
     return aliases
+
+
+def _untitled(value: str) -> list[str]:
+    words = _WORD.findall(value)
+    return words[1:] if len(words) > 1 and words[0] in TITLES else words
+
+
+def restore_forms(entity_type: str, original: str, surrogate: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Other forms of a surrogate that a model writes and that restore unambiguously, as (whole forms,
+    single names). A person's: the whole stand-in in capitals and in lower case ("CLARA WHITLOCK" ->
+    "ANNA SCHMIDT"); each single name of `restore_aliases` and a one-word stand-in in capitals too
+    ("WHITLOCK" -> "SCHMIDT"). Single names are never restored in lower case ("sallow" is a word) and
+    the vault restores them only outside an address or a path. E-mail addresses restore whatever
+    their case (the vault's own rule), so they have no forms here."""
+    if entity_type != "PERSON":
+        return {}, {}
+    whole: dict[str, str] = {}
+    single: dict[str, str] = {}
+    if len(_WORD.findall(surrogate)) > 1:
+        # With its title and without it ("Dr. Clara Whitlock", "clara whitlock").
+        shapes = [(surrogate, original)]
+        bare, bare_original = _untitled(surrogate), _untitled(original)
+        if len(bare) > 1 and len(bare) == len(bare_original) and bare != _WORD.findall(surrogate):
+            shapes.append((" ".join(bare), " ".join(bare_original)))
+        for shape, restored in shapes:
+            for form, back in ((shape.upper(), restored.upper()), (shape.lower(), restored.lower())):
+                if form != surrogate:
+                    whole[form] = back
+        for name, word in restore_aliases(entity_type, original, surrogate).items():
+            single[name] = word
+            single[name.upper()] = word.upper()
+    else:
+        single[surrogate.upper()] = original.upper()
+    return whole, {form: word for form, word in single.items() if form != surrogate}
 
 
 class SurrogateAllocator(Protocol):
