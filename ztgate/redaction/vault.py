@@ -71,6 +71,8 @@ class _Session:
     forms: dict[str, str] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
     mails: dict[str, str] = field(default_factory=dict)
+    # Phone stand-ins' ten digits (no country code) -> original: one written in another layout restores.
+    phones: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
     table: dict[str, str] | None = None                                     # placeholders and surrogates
 
@@ -106,6 +108,7 @@ class PseudonymTransaction:
         self.staged_forms: dict[str, str] = {}
         self.staged_names: set[str] = set()
         self.staged_mails: dict[str, str] = {}
+        self.staged_phones: dict[str, str] = {}
 
     def placeholder_for(self, entity_type: str, original: str) -> str:
         """The session's placeholder for this value, allocating the next number if it is new."""
@@ -156,6 +159,8 @@ class PseudonymTransaction:
         folded_context = context.casefold()
         for candidate in surrogates.candidates(entity_type, original, number, self._persons()):
             aliases = surrogates.restore_aliases(entity_type, original, candidate)
+            if entity_type == "PHONE_NUMBER" and self._phone_taken(candidate, original):
+                continue
             if all(_free(word, original, folded_context, taken) for word in (candidate, *aliases)):
                 break
         else:
@@ -171,7 +176,23 @@ class PseudonymTransaction:
         self.staged_names.update(aliases)
         if entity_type == "EMAIL_ADDRESS":
             self.staged_mails[candidate.casefold()] = original
+        if entity_type == "PHONE_NUMBER" and (digits := phone_digits(candidate)):
+            self.staged_phones[digits] = original
         return candidate
+
+    def _phone_taken(self, candidate: str, original: str) -> bool:
+        """A phone stand-in whose digits another stand-in or a phone number of the session has: the digits
+        must name one value."""
+        digits = phone_digits(candidate)
+        if digits is None:
+            return False
+        session = self._session
+        numbers = [original, *(value for kind, value in self.staged if kind == "PHONE_NUMBER")]
+        if session is not None:
+            if digits in session.phones:
+                return True
+            numbers += [value for kind, value in session.placeholders if kind == "PHONE_NUMBER"]
+        return digits in self.staged_phones or any(phone_digits(number) == digits for number in numbers)
 
     def _taken(self) -> set[str]:
         """Every value of the session, staged or held (originals, surrogates, their single names), case
@@ -273,6 +294,7 @@ class Vault:
             session = self._session_for_restore(key, session_id)
             if session.surrogates:
                 pattern, table = _surrogate_pattern(session)
+                phones = dict(session.phones)
                 # A cut before "<" could split a surrogate that has one: then one piece.
                 whole = any("<" in word for word in session.surrogates)
         if session.surrogates:   # one pass for placeholders and surrogates, outside the lock
@@ -280,6 +302,8 @@ class Vault:
                 found = match.group(0)
                 if match.lastgroup == "mail":
                     return table.get(found.casefold(), found)
+                if match.lastgroup == "phone":
+                    return phones.get(phone_digits(found) or "", found)
                 return table.get(found, found)
             out = []
             # The lead's last character as a stand-in of its class, which no surrogate starts with.
@@ -318,6 +342,9 @@ class Vault:
         with self._lock:
             session = self._live_session(_key(tenant, session_id))
             words = (tuple(session.surrogates) + tuple(session.forms)) if session is not None else ()
+            phones = tuple(session.phones) if session is not None else ()
+        if phones:
+            pending = max(pending, _pending_phone_length(text, phones))
         return max(pending, _pending_surrogate_length(text, words)) if words else pending
 
     def _session_for_restore(self, key: tuple[str, str], session_id: str) -> _Session:
@@ -454,6 +481,7 @@ class Vault:
             session.forms.update(txn.staged_forms)
             session.names.update(txn.staged_names)
             session.mails.update(txn.staged_mails)
+            session.phones.update(txn.staged_phones)
             session.pattern = None
         session.table = None
         session.size += added
@@ -510,6 +538,40 @@ def _slices(text: str, size: int | None = None) -> Iterator[str]:
     yield text[start:]
 
 
+# A North American number in any usual layout ("(212) 555-0142", "212.555.0142", "+1 212 555 0142",
+# "2125550142"): one whose digits are a phone stand-in's restores to its original.
+_PHONE_SHAPE = (r"(?<!\w)(?:\+?1[ .-]?)?(?:\([0-9]{3}\) ?|[0-9]{3}[ .-]?)[0-9]{3}[ .-]?[0-9]{4}"
+                r"(?![0-9A-Za-z_]|[.-][0-9])")
+
+
+def _pending_phone_length(text: str, phones: tuple[str, ...]) -> int:
+    """The longest tail of `text` in a phone's characters, at a word start, whose digits begin one of
+    `phones` (ten digits each; with or without a leading country code 1) or go on from one (what
+    follows a phone decides whether it restores)."""
+    start = len(text)
+    while start and len(text) - start < _PHONE_REACH and text[start - 1] in "0123456789()+-. ":
+        start -= 1
+    for at in range(start, len(text)):
+        if text[at] not in "0123456789(+" or (at and _WORD_CHAR.match(text[at - 1])):
+            continue
+        digits = "".join(c for c in text[at:] if c in "0123456789")
+        if any(p.startswith(d) or d.startswith(p) for p in phones
+               for d in ((digits, digits[1:]) if digits[:1] == "1" else (digits,))):
+            return len(text) - at
+    return 0
+
+
+_PHONE_REACH = 20   # "+1 (212) 555-0142." and a character to spare
+
+
+def phone_digits(value: str) -> str | None:
+    """The ten digits of a North American number without its country code, or None."""
+    digits = "".join(c for c in value if c in "0123456789")
+    if len(digits) == 11 and digits[0] == "1":
+        digits = digits[1:]
+    return digits if len(digits) == 10 else None
+
+
 # Characters that, next to a single name, make it part of an address, a path or an identifier
 # ("clara.whitlock@...", "/Clara/"): a single name is not restored there.
 _JOINERS = ".@/-"
@@ -534,6 +596,7 @@ def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, st
             rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>"
             rf"|(?P<mail>(?i:(?<!\w)(?:{alternation(list(session.mails))})(?!\w)))"
             rf"|(?<!\w)(?:{alternation(whole)})(?!\w)"
+            + (rf"|(?P<phone>{_PHONE_SHAPE})" if session.phones else "") +
             rf"|(?<![\w{joiner}])(?:{alternation(names)})(?![\w@]|[{joiner}]\w)")
     if session.table is None:
         session.table = {**session.originals, **session.surrogates, **session.forms, **session.mails}

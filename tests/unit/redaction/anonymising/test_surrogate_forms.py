@@ -153,3 +153,33 @@ def test_an_address_not_made_of_the_name_gets_a_stand_in_of_its_own() -> None:
     local = re.search(r"at (\S+)@", out)[1]  # type: ignore[index]
     assert given_name.lower() not in local and surname.lower() not in local
     assert other.restore("t", "s", out) == text
+
+
+phone_layouts = st.sampled_from(["({a}) {b}-{c}", "{a}-{b}-{c}", "{a}.{b}.{c}", "{a} {b} {c}", "{a}{b}{c}",
+                                 "+1 {a} {b} {c}", "1-{a}-{b}-{c}", "+1 ({a}) {b}-{c}"])
+phones = st.builds(lambda a, b, c, layout: layout.format(a=a, b=b, c=f"{c:04d}"), st.integers(201, 989),
+                   st.integers(200, 989), st.integers(0, 9999), phone_layouts)
+
+
+@PROPERTY
+@given(originals=st.lists(phones, min_size=1, max_size=3, unique_by=lambda p: re.sub(r"\D", "", p)[-10:]),
+       layouts=st.lists(phone_layouts, min_size=3, max_size=3), cuts=st.lists(st.integers(0, 10_000), max_size=4))
+def test_a_phone_stand_in_in_another_layout_restores_and_other_digits_are_left(originals, layouts, cuts) -> None:
+    vault = Vault()
+    text = " ".join(f"Call {p} now." for p in originals)
+    redacted = _redact(vault, text, [("PHONE_NUMBER", p) for p in originals])
+    stand_ins = re.findall(r"Call (.+?) now\.", redacted)
+    assert len(stand_ins) == len(originals)
+    digits = [re.sub(r"\D", "", s)[-10:] for s in stand_ins]
+    assert len(set(digits)) == len(digits)          # each stand-in's digits name one value
+    answer, expected = [], []
+    for original, digit, layout in zip(originals, digits, layouts):
+        form = layout.format(a=digit[:3], b=digit[3:6], c=digit[6:])
+        # A longer run of digits is another number.
+        longer = f"{form}5"
+        answer.append(f"Ring {form}, not {digit}7 nor x{digit} nor {longer}.")
+        expected.append(f"Ring {original}, not {digit}7 nor x{digit} nor {longer}.")
+    whole = " ".join(answer)
+    assert vault.restore("t", "s", whole) == " ".join(expected)
+    assert _streamed(vault, whole, cuts) == " ".join(expected)
+    assert vault.restore("t", "s", redacted) == text
