@@ -71,6 +71,9 @@ class _Session:
     forms: dict[str, str] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
     mails: dict[str, str] = field(default_factory=dict)
+    # Local parts of e-mail stand-ins on a reserved domain (case folded) -> original, None when two
+    # share one: the same local part on another `example.*` domain restores when it names one value.
+    mail_locals: dict[str, str | None] = field(default_factory=dict)
     # Phone stand-ins' ten digits (no country code) -> original: one written in another layout restores.
     phones: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
@@ -108,6 +111,7 @@ class PseudonymTransaction:
         self.staged_forms: dict[str, str] = {}
         self.staged_names: set[str] = set()
         self.staged_mails: dict[str, str] = {}
+        self.staged_mail_locals: dict[str, str | None] = {}
         self.staged_phones: dict[str, str] = {}
 
     def placeholder_for(self, entity_type: str, original: str) -> str:
@@ -176,6 +180,9 @@ class PseudonymTransaction:
         self.staged_names.update(aliases)
         if entity_type == "EMAIL_ADDRESS":
             self.staged_mails[candidate.casefold()] = original
+            local, _, domain = candidate.casefold().partition("@")
+            if domain in surrogates.EMAIL_DOMAINS:
+                _add_local(self.staged_mail_locals, local, original)
         if entity_type == "PHONE_NUMBER" and (digits := phone_digits(candidate)):
             self.staged_phones[digits] = original
         return candidate
@@ -295,13 +302,15 @@ class Vault:
             if session.surrogates:
                 pattern, table = _surrogate_pattern(session)
                 phones = dict(session.phones)
+                locals_ = dict(session.mail_locals)
                 # A cut before "<" could split a surrogate that has one: then one piece.
                 whole = any("<" in word for word in session.surrogates)
         if session.surrogates:   # one pass for placeholders and surrogates, outside the lock
             def original(match: re.Match[str]) -> str:
                 found = match.group(0)
                 if match.lastgroup == "mail":
-                    return table.get(found.casefold(), found)
+                    folded = found.casefold()
+                    return table.get(folded) or locals_.get(folded.partition("@")[0]) or found
                 if match.lastgroup == "phone":
                     return phones.get(phone_digits(found) or "", found)
                 return table.get(found, found)
@@ -341,7 +350,9 @@ class Vault:
         pending = pending_placeholder_length(text)
         with self._lock:
             session = self._live_session(_key(tenant, session_id))
-            words = (tuple(session.surrogates) + tuple(session.forms)) if session is not None else ()
+            words = (tuple(session.surrogates) + tuple(session.forms)
+                     + tuple(f"{local}@{domain}" for local in session.mail_locals
+                             for domain in surrogates.EMAIL_DOMAINS)) if session is not None else ()
             phones = tuple(session.phones) if session is not None else ()
         if phones:
             pending = max(pending, _pending_phone_length(text, phones))
@@ -481,6 +492,8 @@ class Vault:
             session.forms.update(txn.staged_forms)
             session.names.update(txn.staged_names)
             session.mails.update(txn.staged_mails)
+            for local, mail_original in txn.staged_mail_locals.items():
+                _add_local(session.mail_locals, local, mail_original)
             session.phones.update(txn.staged_phones)
             session.pattern = None
         session.table = None
@@ -512,6 +525,15 @@ _TYPE_PREFIXES: frozenset[str] = frozenset(
 _PARTIAL_NUMBERED = re.compile(
     "(?:" + "|".join(sorted(map(re.escape, RESTORABLE_ENTITY_TYPES))) + r")_[1-9][0-9]{0,8}")
 _MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12
+
+
+# An e-mail stand-in's domain in any of its reserved forms (surrogates.EMAIL_DOMAINS).
+_RESERVED_DOMAIN = "(?:" + "|".join(map(re.escape, surrogates.EMAIL_DOMAINS)) + ")"
+
+
+def _add_local(locals_: dict[str, str | None], local: str, original: str | None) -> None:
+    """Records that `local` stands for `original`; a local part two values share names neither (None)."""
+    locals_[local] = original if locals_.get(local, original) == original else None
 
 
 def _free(word: str, original: str, folded_context: str, taken: set[str]) -> bool:
@@ -594,7 +616,8 @@ def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, st
         joiner = re.escape(_JOINERS)
         session.pattern = re.compile(
             rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>"
-            rf"|(?P<mail>(?i:(?<!\w)(?:{alternation(list(session.mails))})(?!\w)))"
+            rf"|(?P<mail>(?i:(?<!\w)(?:{alternation(list(session.mails))}"
+            rf"|(?:{alternation(list(session.mail_locals))})@{_RESERVED_DOMAIN})(?!\w)))"
             rf"|(?<!\w)(?:{alternation(whole)})(?!\w)"
             + (rf"|(?P<phone>{_PHONE_SHAPE})" if session.phones else "") +
             rf"|(?<![\w{joiner}])(?:{alternation(names)})(?![\w@]|[{joiner}]\w)")

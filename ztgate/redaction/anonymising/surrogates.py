@@ -130,22 +130,25 @@ def email_of_person(original: str, person: str, stand_in: str, number: int, atte
     Whitlock"; "t.kowalski", "fhaddad", "maria" likewise), so that a model that takes the name from the
     address writes the person's stand-in, which restores; None when the address is not made of the name."""
     local = original.partition("@")[0]
-    words = [w for w in _WORD.findall(person) if w not in TITLES]
-    names = [w for w in _WORD.findall(stand_in) if w not in TITLES]
+    words = [w.lower() for w in _WORD.findall(person) if w not in TITLES]
+    names = [w.lower() for w in _WORD.findall(stand_in) if w not in TITLES]
     if len(words) != len(names) or not words or not all(w.isalpha() for w in words + names):
         return None
-    given, surname, new_given, new_surname = (words[0].lower(), words[-1].lower(), names[0].lower(),
-                                              names[-1].lower())
-    if local.lower() == given:
-        made = new_given
-    else:
+    # Any word before the surname may be the given name the address uses (a detected span can hold a
+    # word too many in front: "Tell Aiko Tanaka").
+    for given, new_given in zip(words[:-1] or words, names[:-1] or names):
+        if local.lower() == given:
+            made = new_given
+            break
         match = re.fullmatch(rf"(?:(?P<given>{re.escape(given)})|(?P<initial>{re.escape(given[0])}))?"
-                             rf"(?P<separator>[._-]?){re.escape(surname)}", local, re.IGNORECASE)
-        if (match is None or len(words) < 2
-                or (match["separator"] and not (match["given"] or match["initial"]))):
-            return None
-        head = new_given if match["given"] else new_given[0] if match["initial"] else ""
-        made = head + match["separator"] + new_surname
+                             rf"(?P<separator>[._-]?){re.escape(words[-1])}", local, re.IGNORECASE)
+        if (match is not None and len(words) > 1
+                and not (match["separator"] and not (match["given"] or match["initial"]))):
+            head = new_given if match["given"] else new_given[0] if match["initial"] else ""
+            made = head + match["separator"] + names[-1]
+            break
+    else:
+        return None
     return f"{made}@{_pick(EMAIL_DOMAINS, 'domain', number, attempt)}"
 
 

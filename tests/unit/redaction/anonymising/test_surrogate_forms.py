@@ -129,6 +129,10 @@ def test_an_address_made_of_the_name_gets_one_made_of_the_stand_in_and_restores_
             assert vault.restore("t", "s", f"Mail {form}") == f"Mail {form.replace(form.strip('<>.'), mail)}"
         bent = stand_in.replace("@example.", "@mail.example.")
         assert vault.restore("t", "s", bent) == bent
+        for other in surrogates.EMAIL_DOMAINS:    # another reserved domain: the local part names one value
+            moved = f"{local}@{other}"
+            assert vault.restore("t", "s", f"Mail {moved.capitalize()}.") == f"Mail {mail}."
+            assert _streamed(vault, f"Mail {moved} now", cuts) == f"Mail {mail} now"
         assert _streamed(vault, f"Mail {stand_in.upper()} now", cuts) == f"Mail {mail} now"
 
 
@@ -183,3 +187,27 @@ def test_a_phone_stand_in_in_another_layout_restores_and_other_digits_are_left(o
     assert vault.restore("t", "s", whole) == " ".join(expected)
     assert _streamed(vault, whole, cuts) == " ".join(expected)
     assert vault.restore("t", "s", redacted) == text
+
+
+def test_a_local_part_two_addresses_share_restores_only_as_written() -> None:
+    """One person, two addresses made of the name: two stand-ins with one local part on two domains; each
+    restores as written, the local part on the third domain names neither and is left."""
+    vault = Vault()
+    text = "Write to Anna Schmidt at anna.schmidt@posteo.de or anna.schmidt@gmx.net today."
+    redacted = _redact(vault, text, [("PERSON", "Anna Schmidt"), ("EMAIL_ADDRESS", "anna.schmidt@posteo.de"),
+                                     ("EMAIL_ADDRESS", "anna.schmidt@gmx.net")])
+    first, second = re.search(r"at (\S+) or (\S+) today", redacted).groups()  # type: ignore[union-attr]
+    assert first.partition("@")[0] == second.partition("@")[0] and first != second
+    assert vault.restore("t", "s", f"{first.upper()} {second}") == "anna.schmidt@posteo.de anna.schmidt@gmx.net"
+    (third,) = {d for d in surrogates.EMAIL_DOMAINS} - {first.partition("@")[2], second.partition("@")[2]}
+    left = f"{first.partition('@')[0]}@{third}"
+    assert vault.restore("t", "s", left) == left
+
+
+def test_an_address_takes_the_given_name_after_a_word_too_many_in_the_span() -> None:
+    vault = Vault()
+    text = "Tell Aiko Tanaka at aiko.tanaka@mailbox.org that it moved."
+    redacted = _redact(vault, text, [("PERSON", "Tell Aiko Tanaka"), ("EMAIL_ADDRESS", "aiko.tanaka@mailbox.org")])
+    _, given_name, surname, mail = re.search(r"^(\S+) (\S+) (\S+) at (\S+) that", redacted).groups()  # type: ignore[union-attr]
+    assert mail.partition("@")[0] == f"{given_name.lower()}.{surname.lower()}"
+    assert vault.restore("t", "s", f"Dear {given_name}, {mail}") == "Dear Aiko, aiko.tanaka@mailbox.org"
