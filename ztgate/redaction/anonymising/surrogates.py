@@ -3,8 +3,9 @@
 The `surrogate` action replaces a private value with one of the same kind that cannot be the real one
 (a failing Luhn check, reserved ranges and domains), since small models read `<PERSON_1>` literally.
 The choice depends only on the type, the value's layout and its ordinal in the session, so it tells the
-model no more than a placeholder's number, and answers stay reproducible. The vault keeps them
-consistent and restores them. Per-type table and rules: docs/architecture.md ("Module notes");
+model no more than a placeholder's number, and answers stay reproducible (one exception: an e-mail
+address made of a session person's name gets one made of that person's stand-in, `email_of_person`).
+The vault keeps them consistent and restores them, also in the forms of `restore_forms`. Per-type table and rules: docs/architecture.md ("Module notes");
 why placeholders stay the default: docs/adr/0007-placeholders-stay-the-chat-default.md.
 """
 
