@@ -115,7 +115,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="utility --facts: only the first N prompts with facts of each corpus")
     p.add_argument("--examples", type=Path, default=None, metavar="FILE",
                    help="utility --facts: write the redacted prompt and the answers of each gateway-only failure "
-                        "here (JSON lines; corpus text, for reading)")
+                        "here (JSON lines; corpus text, for reading); utility --answers: each answer that still "
+                        "holds a placeholder or a stand-in")
     p.add_argument("--processor", choices=["redaction", "noop"], default="redaction",
                    help="gateway: noop measures the ext_proc mechanism alone (a processor that changes nothing)")
     add_inference_arguments(p.add_argument_group("inference"))

@@ -77,6 +77,9 @@ class Tally:
     clean: int = 0          # no placeholder, no stand-in left
     all_facts: int = 0
     errors: list[str] = field(default_factory=list)
+    # (prompt, answer) of each answer that holds a placeholder or a stand-in: `--examples FILE` writes
+    # them for reading (the cases' own text, never a report).
+    left: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, case: Case, answer: str) -> None:
         from ztgate.redaction.anonymising import surrogates
@@ -93,6 +96,8 @@ class Tally:
         self.email += mail
         self.clean += clean
         self.all_facts += full and mail and clean
+        if not clean:
+            self.left.append((case.prompt, answer))
 
 
 def markdown(tallies: Sequence[Tally]) -> str:

@@ -187,11 +187,17 @@ def main(args: argparse.Namespace) -> int:
 
 
 def answers_main(args: argparse.Namespace) -> int:
-    """`--answers`: placeholders against surrogates through the gateway (ztgate_bench.utility_answers)."""
+    """`--answers`: placeholders against surrogates through the gateway (ztgate_bench.utility_answers);
+    `--examples FILE`: each answer that still holds a placeholder or a stand-in, as JSON lines (system,
+    prompt, answer: the cases' own text, for reading, not reporting)."""
     from ztgate_bench import utility_answers
 
-    report = "\n\n".join(["# ztgate bench utility --answers",
-                           utility_answers.markdown(utility_answers.run(getattr(args, "config", None)))])
+    tallies = utility_answers.run(getattr(args, "config", None))
+    report = "\n\n".join(["# ztgate bench utility --answers", utility_answers.markdown(tallies)])
+    examples = getattr(args, "examples", None)
+    if examples:
+        Path(examples).write_text("".join(json.dumps({"system": t.system, "prompt": prompt, "answer": answer}) + "\n"
+                                          for t in tallies for prompt, answer in t.left), encoding="utf-8")
     print(report)
     out = getattr(args, "out", None)
     if out:

@@ -66,6 +66,16 @@ class _Session:
     size: int = 0                                                           # UTF-8 bytes of originals
     # Surrogates and the single names of persons' surrogates -> original, and their pattern (built on use).
     surrogates: dict[str, str] = field(default_factory=dict)
+    # Other forms that restore (a person's stand-in in capitals, ...) -> what they restore to
+    # (surrogates.restore_forms); which keys of both are single names; e-mail stand-ins, lower case.
+    forms: dict[str, str] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)
+    mails: dict[str, str] = field(default_factory=dict)
+    # Local parts of e-mail stand-ins on a reserved domain (case folded) -> original, None when two
+    # share one: the same local part on another `example.*` domain restores when it names one value.
+    mail_locals: dict[str, str | None] = field(default_factory=dict)
+    # Phone stand-ins' ten digits (no country code) -> original: one written in another layout restores.
+    phones: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
     table: dict[str, str] | None = None                                     # placeholders and surrogates
 
@@ -95,8 +105,14 @@ class PseudonymTransaction:
         # New placeholders by (entity type, original), and the last number used per type, not yet committed.
         self.staged: dict[tuple[str, str], str] = {}
         self.counters: dict[str, int] = {}
-        # New surrogates (and single names) -> original, not yet committed.
+        # New surrogates (and single names) -> original, their other forms, which are single names, and
+        # e-mail stand-ins (lower case) -> original, not yet committed.
         self.staged_surrogates: dict[str, str] = {}
+        self.staged_forms: dict[str, str] = {}
+        self.staged_names: set[str] = set()
+        self.staged_mails: dict[str, str] = {}
+        self.staged_mail_locals: dict[str, str | None] = {}
+        self.staged_phones: dict[str, str] = {}
 
     def placeholder_for(self, entity_type: str, original: str) -> str:
         """The session's placeholder for this value, allocating the next number if it is new."""
@@ -143,9 +159,13 @@ class PseudonymTransaction:
             return existing
         number = self.counters.get(entity_type, self._session.counters.get(entity_type, 0)
                                    if self._session is not None else 0) + 1
-        for candidate in surrogates.candidates(entity_type, original, number):
+        taken = self._taken()
+        folded_context = context.casefold()
+        for candidate in surrogates.candidates(entity_type, original, number, self._persons()):
             aliases = surrogates.restore_aliases(entity_type, original, candidate)
-            if all(self._free(word, original, context) for word in (candidate, *aliases)):
+            if entity_type == "PHONE_NUMBER" and self._phone_taken(candidate, original):
+                continue
+            if all(_free(word, original, folded_context, taken) for word in (candidate, *aliases)):
                 break
         else:
             return self.placeholder_for(entity_type, original)
@@ -153,16 +173,49 @@ class PseudonymTransaction:
         self.staged[key] = candidate
         self.staged_surrogates[candidate] = original
         self.staged_surrogates.update(aliases)
+        whole, single = surrogates.restore_forms(entity_type, original, candidate)
+        self.staged_forms.update(whole)
+        self.staged_forms.update(single)
+        self.staged_names.update(single)
+        self.staged_names.update(aliases)
+        if entity_type == "EMAIL_ADDRESS":
+            self.staged_mails[candidate.casefold()] = original
+            local, _, domain = candidate.casefold().partition("@")
+            if domain in surrogates.EMAIL_DOMAINS:
+                _add_local(self.staged_mail_locals, local, original)
+        if entity_type == "PHONE_NUMBER" and (digits := phone_digits(candidate)):
+            self.staged_phones[digits] = original
         return candidate
 
-    def _free(self, word: str, original: str, context: str) -> bool:
+    def _phone_taken(self, candidate: str, original: str) -> bool:
+        """A phone stand-in whose digits another stand-in or a phone number of the session has: the digits
+        must name one value."""
+        digits = phone_digits(candidate)
+        if digits is None:
+            return False
         session = self._session
-        if word == original or _occurs(word, context) or word in self.staged_surrogates:
-            return False
-        if any(word == value for _, value in self.staged):
-            return False
-        return session is None or (word not in session.surrogates and word not in session.originals
-                                   and all(word != value for _, value in session.placeholders))
+        numbers = [original, *(value for kind, value in self.staged if kind == "PHONE_NUMBER")]
+        if session is not None:
+            if digits in session.phones:
+                return True
+            numbers += [value for kind, value in session.placeholders if kind == "PHONE_NUMBER"]
+        return digits in self.staged_phones or any(phone_digits(number) == digits for number in numbers)
+
+    def _taken(self) -> set[str]:
+        """Every value of the session, staged or held (originals, surrogates, their single names), case
+        folded: a new surrogate or single name must be none of them in any case, so that each form that
+        restores names one value only."""
+        values = [*self.staged_surrogates, *(value for _, value in self.staged)]
+        session = self._session
+        if session is not None:
+            values += [*session.surrogates, *session.originals.values(), *session.originals]
+        return {value.casefold() for value in values}
+
+    def _persons(self) -> tuple[tuple[str, str], ...]:
+        """The session's persons that have a stand-in, and it, staged ones last."""
+        held = self._session.placeholders.items() if self._session is not None else ()
+        return tuple((original, value) for (entity_type, original), value in (*held, *self.staged.items())
+                     if entity_type == "PERSON" and not PLACEHOLDER_RE.fullmatch(value))
 
 
 class _Transaction:
@@ -225,17 +278,21 @@ class Vault:
                 session = self._add(key)
             self._touch(key, session)
 
-    def restore(self, tenant: str | None, session_id: str, text: str) -> str:
-        """Replaces the session's placeholders in `text` by their originals; anything else is left
-        as is. SessionUnknownError when this tenant has no such live session."""
-        steps = self.restore_steps(tenant, session_id, text)
+    def restore(self, tenant: str | None, session_id: str, text: str, *, lead: str = "") -> str:
+        """Replaces the session's placeholders (and surrogates, in the forms `_surrogate_pattern` names)
+        in `text` by their originals; anything else is left as is. `lead`: the answer's text just
+        before `text` when it is a streamed piece (its last character decides whether a surrogate may
+        start at `text`'s first one, as in the whole answer). SessionUnknownError when this tenant has
+        no such live session."""
+        steps = self.restore_steps(tenant, session_id, text, lead=lead)
         while True:
             try:
                 next(steps)
             except StopIteration as done:
                 return done.value
 
-    def restore_steps(self, tenant: str | None, session_id: str, text: str) -> Generator[None, None, str]:
+    def restore_steps(self, tenant: str | None, session_id: str, text: str, *,
+                      lead: str = "") -> Generator[None, None, str]:
         """`restore` one slice of `text` at a time (_slices, about 0.3 ms of regex each): it yields
         after each, and returns the restored text. The Restore RPC runs it on the event loop, which
         serves every tenant's call between two slices (docs/adr/0011)."""
@@ -244,14 +301,25 @@ class Vault:
             session = self._session_for_restore(key, session_id)
             if session.surrogates:
                 pattern, table = _surrogate_pattern(session)
+                phones = dict(session.phones)
+                locals_ = dict(session.mail_locals)
                 # A cut before "<" could split a surrogate that has one: then one piece.
                 whole = any("<" in word for word in session.surrogates)
         if session.surrogates:   # one pass for placeholders and surrogates, outside the lock
             def original(match: re.Match[str]) -> str:
-                return table.get(match.group(0), match.group(0))
+                found = match.group(0)
+                if match.lastgroup == "mail":
+                    folded = found.casefold()
+                    return table.get(folded) or locals_.get(folded.partition("@")[0]) or found
+                if match.lastgroup == "phone":
+                    return phones.get(phone_digits(found) or "", found)
+                return table.get(found, found)
             out = []
+            # The lead's last character as a stand-in of its class, which no surrogate starts with.
+            prefix = _lead_class(lead)
             for piece in [text] if whole else _slices(text):
-                out.append(pattern.sub(original, piece))
+                out.append(pattern.sub(original, prefix + piece)[len(prefix):])
+                prefix = ""
                 yield
             return "".join(out)
         # Text and the placeholders it names (odd places), split outside the lock.
@@ -282,7 +350,12 @@ class Vault:
         pending = pending_placeholder_length(text)
         with self._lock:
             session = self._live_session(_key(tenant, session_id))
-            words = tuple(session.surrogates) if session is not None else ()
+            words = (tuple(session.surrogates) + tuple(session.forms)
+                     + tuple(f"{local}@{domain}" for local in session.mail_locals
+                             for domain in surrogates.EMAIL_DOMAINS)) if session is not None else ()
+            phones = tuple(session.phones) if session is not None else ()
+        if phones:
+            pending = max(pending, _pending_phone_length(text, phones))
         return max(pending, _pending_surrogate_length(text, words)) if words else pending
 
     def _session_for_restore(self, key: tuple[str, str], session_id: str) -> _Session:
@@ -416,6 +489,12 @@ class Vault:
         session.counters.update(txn.counters)  # the lock was held since allocation: these are the latest
         if txn.staged_surrogates:
             session.surrogates.update(txn.staged_surrogates)
+            session.forms.update(txn.staged_forms)
+            session.names.update(txn.staged_names)
+            session.mails.update(txn.staged_mails)
+            for local, mail_original in txn.staged_mail_locals.items():
+                _add_local(session.mail_locals, local, mail_original)
+            session.phones.update(txn.staged_phones)
             session.pattern = None
         session.table = None
         session.size += added
@@ -448,9 +527,21 @@ _PARTIAL_NUMBERED = re.compile(
 _MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12
 
 
-def _occurs(word: str, text: str) -> bool:
-    """`word` anywhere in `text` (inside another word too: a candidate is skipped rather than risked)."""
-    return word in text
+# An e-mail stand-in's domain in any of its reserved forms (surrogates.EMAIL_DOMAINS).
+_RESERVED_DOMAIN = "(?:" + "|".join(map(re.escape, surrogates.EMAIL_DOMAINS)) + ")"
+
+
+def _add_local(locals_: dict[str, str | None], local: str, original: str | None) -> None:
+    """Records that `local` stands for `original`; a local part two values share names neither (None)."""
+    locals_[local] = original if locals_.get(local, original) == original else None
+
+
+def _free(word: str, original: str, folded_context: str, taken: set[str]) -> bool:
+    """A new surrogate or single name: not the original, none of the session's values, and not anywhere
+    in the text being redacted (inside another word too: a candidate is skipped rather than risked),
+    in any case."""
+    folded = word.casefold()
+    return folded != original.casefold() and folded not in taken and folded not in folded_context
 
 
 def _slices(text: str, size: int | None = None) -> Iterator[str]:
@@ -469,26 +560,110 @@ def _slices(text: str, size: int | None = None) -> Iterator[str]:
     yield text[start:]
 
 
+# A North American number in any usual layout ("(212) 555-0142", "212.555.0142", "+1 212 555 0142",
+# "2125550142"): one whose digits are a phone stand-in's restores to its original.
+_PHONE_SHAPE = (r"(?<!\w)(?:\+?1[ .-]?)?(?:\([0-9]{3}\) ?|[0-9]{3}[ .-]?)[0-9]{3}[ .-]?[0-9]{4}"
+                r"(?![0-9A-Za-z_]|[.-][0-9])")
+
+
+def _pending_phone_length(text: str, phones: tuple[str, ...]) -> int:
+    """The longest tail of `text` in a phone's characters, at a word start, whose digits begin one of
+    `phones` (ten digits each; with or without a leading country code 1) or go on from one (what
+    follows a phone decides whether it restores)."""
+    start = len(text)
+    while start and len(text) - start < _PHONE_REACH and text[start - 1] in "0123456789()+-. ":
+        start -= 1
+    for at in range(start, len(text)):
+        if text[at] not in "0123456789(+" or (at and _WORD_CHAR.match(text[at - 1])):
+            continue
+        digits = "".join(c for c in text[at:] if c in "0123456789")
+        if any(p.startswith(d) or d.startswith(p) for p in phones
+               for d in ((digits, digits[1:]) if digits[:1] == "1" else (digits,))):
+            return len(text) - at
+    return 0
+
+
+_PHONE_REACH = 20   # "+1 (212) 555-0142." and a character to spare
+
+
+def phone_digits(value: str) -> str | None:
+    """The ten digits of a North American number without its country code, or None."""
+    digits = "".join(c for c in value if c in "0123456789")
+    if len(digits) == 11 and digits[0] == "1":
+        digits = digits[1:]
+    return digits if len(digits) == 10 else None
+
+
+# Characters that, next to a single name, make it part of an address, a path or an identifier
+# ("clara.whitlock@...", "/Clara/"): a single name is not restored there.
+_JOINERS = ".@/-"
+
+
 def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, str]]:
-    """Placeholders, and the session's surrogates as whole words (longest first); and what each stands for.
-    Built on the first restore after a commit, then reused (a streamed answer restores chunk by chunk)."""
+    """Placeholders; the session's e-mail stand-ins in any case; its surrogates and their forms as whole
+    words; and the single names of persons' stand-ins (and their forms) as whole words that no joiner
+    ties to a neighbouring word (`_JOINERS`): each alternative longest first; and what each stands for
+    (e-mail stand-ins case folded). Built on the first restore after a commit, then reused (a streamed
+    answer restores chunk by chunk). Every lookaround sees one character before a match and at most
+    two after it: `Vault.restore`'s `lead` and `_pending_surrogate_length` keep streamed pieces exact."""
     if session.pattern is None:
-        words = sorted(session.surrogates, key=len, reverse=True)
-        alternation = "|".join(map(re.escape, words))
-        session.pattern = re.compile(rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>|(?<!\w)(?:{alternation})(?!\w)")
+        def alternation(words: set[str] | list[str]) -> str:
+            return "|".join(map(re.escape, sorted(words, key=len, reverse=True))) or "(?!)"
+        everything = {**session.surrogates, **session.forms}
+        mails = [word for word in everything if word.casefold() in session.mails]
+        names = [word for word in everything if word in session.names]
+        whole = set(everything) - set(mails) - set(names)
+        joiner = re.escape(_JOINERS)
+        session.pattern = re.compile(
+            rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>"
+            rf"|(?P<mail>(?i:(?<!\w)(?:{alternation(list(session.mails))}"
+            rf"|(?:{alternation(list(session.mail_locals))})@{_RESERVED_DOMAIN})(?!\w)))"
+            rf"|(?<!\w)(?:{alternation(whole)})(?!\w)"
+            + (rf"|(?P<phone>{_PHONE_SHAPE})" if session.phones else "") +
+            rf"|(?<![\w{joiner}])(?:{alternation(names)})(?![\w@]|[{joiner}]\w)")
     if session.table is None:
-        session.table = {**session.originals, **session.surrogates}
+        session.table = {**session.originals, **session.surrogates, **session.forms, **session.mails}
     return session.pattern, session.table
 
 
+def _lead_class(lead: str) -> str:
+    """One character of the class of `lead`'s last one for the pattern's lookbehinds (a word character,
+    a joiner, or neither), that starts no surrogate and no placeholder; "" for no lead."""
+    if not lead:
+        return ""
+    last = lead[-1]
+    return "_" if _WORD_CHAR.match(last) else "." if last in _JOINERS else " "
+
+
 def _pending_surrogate_length(text: str, words: tuple[str, ...]) -> int:
-    """The longest tail of `text` that starts a surrogate (or is one, which a next word character would
-    undo), at a word start."""
+    """The longest tail of `text` that starts a surrogate or one of its forms, in any case (or is one,
+    which a next word character or a joiner and a word character would undo), at a word start."""
     longest = 0
+    reach = max(map(len, words)) + 1
+    tail = text[-reach:]
+    folded = tail.casefold()
+    if len(folded) != len(tail):   # a character that folds into several: compare as written
+        folded = tail
+    offset = len(text) - len(tail)
     for word in words:
-        for size in range(min(len(word), len(text)), longest, -1):
-            start = len(text) - size
-            if text.endswith(word[:size]) and (start == 0 or not text[start - 1].isalnum()):
+        word = word.casefold() if len(word.casefold()) == len(word) else word
+        for size in range(min(len(word) + 1, len(folded)), longest, -1):
+            start = len(folded) - size
+            piece = folded[start:]
+            if (piece == word[:size] or (size == len(word) + 1 and piece[:-1] == word and piece[-1] in _JOINERS)) \
+                    and (offset + start == 0 or not text[offset + start - 1].isalnum()):
                 longest = size
                 break
+    # A single name followed by a joiner just before the cut: whether it restores depends on what follows
+    # the joiner ("Clara-" + "Whitlock"), so it waits too.
+    cut = len(text) - longest
+    if cut and text[cut - 1] in _JOINERS:
+        start = cut - 1
+        while start and len(text) - start <= reach + 1 and _WORD_CHAR.match(text[start - 1]):
+            start -= 1
+        if start < cut - 1 and (start == 0 or not _WORD_CHAR.match(text[start - 1])):
+            longest = len(text) - start
     return longest
+
+
+_WORD_CHAR = re.compile(r"\w")

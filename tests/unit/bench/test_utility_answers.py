@@ -38,3 +38,10 @@ def test_no_case_person_is_on_the_surrogate_lists() -> None:
     lists = set(surrogates.GIVEN_NAMES) | set(surrogates.SURNAMES)
     assert all(not set(name.split()) & lists for name, _ in utility_answers.PERSONS)
     assert len(utility_answers.cases()) == len(utility_answers.TEMPLATES) * len(utility_answers.PERSONS)
+
+
+def test_an_answer_with_a_stand_in_left_is_kept_for_reading_and_a_clean_one_is_not() -> None:
+    tally = Tally("x")
+    tally.add(CASE, "Dear Maria Gonzalez, see clara.vance@example.org")
+    tally.add(CASE, "Dear Maria Gonzalez, see you.")
+    assert tally.left == [(CASE.prompt, "Dear Maria Gonzalez, see clara.vance@example.org")]

@@ -35,12 +35,14 @@ class PlaceholderRestorer:
         self._tenant = tenant
         self._session_id = session_id
         self._held = ""
+        self._lead = ""   # the last character given out, as the model wrote it
 
     def feed(self, text: str) -> str:
         text = self._held + text
         cut = len(text) - self._vault.pending_length(self._tenant, self._session_id, text)
         self._held = text[cut:]
-        return self._vault.restore(self._tenant, self._session_id, text[:cut])
+        lead, self._lead = self._lead, (text[cut - 1] if cut else self._lead)
+        return self._vault.restore(self._tenant, self._session_id, text[:cut], lead=lead)
 
     def finish(self) -> str:
         return self.finish_with("")
@@ -48,7 +50,7 @@ class PlaceholderRestorer:
     def finish_with(self, text: str) -> str:
         """`text` is the end: everything held and it, restored."""
         text, self._held = self._held + text, ""
-        return self._vault.restore(self._tenant, self._session_id, text)
+        return self._vault.restore(self._tenant, self._session_id, text, lead=self._lead)
 
 
 class OutputFilter:

@@ -179,7 +179,9 @@ def redact(text: str, detections: Sequence[Detection], policy: Policy, vault: Va
         context = (vault.transaction(tenant, session_id) if vault is not None and session_id
                    else nullcontext(PseudonymTransaction(None, _EPHEMERAL_MAX_ENTRIES)))
         with context as txn:
-            for index in pseudonymised:
+            # Persons first: an e-mail address made of a person's name then gets one made of the
+            # person's stand-in (surrogates.email_of_person), wherever it stands in the text.
+            for index in sorted(pseudonymised, key=lambda i: resolved[i].entity_type != "PERSON"):
                 detection = resolved[index]
                 replacements[index] = operators.replace(
                     detection.entity_type, text[detection.start:detection.end], rules[index], txn,

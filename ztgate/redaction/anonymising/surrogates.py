@@ -3,8 +3,9 @@
 The `surrogate` action replaces a private value with one of the same kind that cannot be the real one
 (a failing Luhn check, reserved ranges and domains), since small models read `<PERSON_1>` literally.
 The choice depends only on the type, the value's layout and its ordinal in the session, so it tells the
-model no more than a placeholder's number, and answers stay reproducible. The vault keeps them
-consistent and restores them. Per-type table and rules: docs/architecture.md ("Module notes");
+model no more than a placeholder's number, and answers stay reproducible (one exception: an e-mail
+address made of a session person's name gets one made of that person's stand-in, `email_of_person`).
+The vault keeps them consistent and restores them, also in the forms of `restore_forms`. Per-type table and rules: docs/architecture.md ("Module notes");
 why placeholders stay the default: docs/adr/0007-placeholders-stay-the-chat-default.md.
 """
 
@@ -124,6 +125,34 @@ def _location(original: str, number: int, attempt: int) -> str:
     return _pick(TOWNS, "town", number, attempt)
 
 
+def email_of_person(original: str, person: str, stand_in: str, number: int, attempt: int) -> str | None:
+    """An e-mail stand-in built from a person's stand-in the way the original address is built from the
+    person's name ("maria.gonzalez@..." of "Maria Gonzalez" -> "clara.whitlock@example.org" for "Clara
+    Whitlock"; "t.kowalski", "fhaddad", "maria" likewise), so that a model that takes the name from the
+    address writes the person's stand-in, which restores; None when the address is not made of the name."""
+    local = original.partition("@")[0]
+    words = [w.lower() for w in _WORD.findall(person) if w not in TITLES]
+    names = [w.lower() for w in _WORD.findall(stand_in) if w not in TITLES]
+    if len(words) != len(names) or not words or not all(w.isalpha() for w in words + names):
+        return None
+    # Any word before the surname may be the given name the address uses (a detected span can hold a
+    # word too many in front: "Tell Aiko Tanaka").
+    for given, new_given in zip(words[:-1] or words, names[:-1] or names):
+        if local.lower() == given:
+            made = new_given
+            break
+        match = re.fullmatch(rf"(?:(?P<given>{re.escape(given)})|(?P<initial>{re.escape(given[0])}))?"
+                             rf"(?P<separator>[._-]?){re.escape(words[-1])}", local, re.IGNORECASE)
+        if (match is not None and len(words) > 1
+                and not (match["separator"] and not (match["given"] or match["initial"]))):
+            head = new_given if match["given"] else new_given[0] if match["initial"] else ""
+            made = head + match["separator"] + names[-1]
+            break
+    else:
+        return None
+    return f"{made}@{_pick(EMAIL_DOMAINS, 'domain', number, attempt)}"
+
+
 def _email(original: str, number: int, attempt: int) -> str:
     first = _pick(GIVEN_NAMES, "mail-first", number, attempt).lower()
     last = _pick(SURNAMES, "mail-last", number, attempt).lower()
@@ -218,12 +247,23 @@ MAKERS: dict[str, Callable[[str, int, int], str | None]] = {
 }
 
 
-def candidates(entity_type: str, original: str, number: int) -> Iterator[str]:
+def candidates(entity_type: str, original: str, number: int,
+               persons: tuple[tuple[str, str], ...] = ()) -> Iterator[str]:
     """Up to MAX_ATTEMPTS surrogates for the `number`-th value of `entity_type` in a session (none for a
-    type or shape without a maker: the caller then uses a placeholder). Never the original itself."""
+    type or shape without a maker: the caller then uses a placeholder). Never the original itself.
+    `persons`: the session's persons and their stand-ins; an e-mail address made of one's name first
+    gets an address made of its stand-in (`email_of_person`)."""
     maker = MAKERS.get(entity_type)
     if maker is None or not original.strip():
         return
+    if entity_type == "EMAIL_ADDRESS":
+        for person, stand_in in persons:
+            for attempt in range(len(EMAIL_DOMAINS)):
+                derived = email_of_person(original, person, stand_in, number, attempt)
+                if derived is None:
+                    break
+                if derived != original:
+                    yield derived
     for attempt in range(MAX_ATTEMPTS):
         candidate = maker(original, number, attempt)
         if candidate is None:
@@ -246,6 +286,40 @@ def restore_aliases(entity_type: str, original: str, surrogate: str) -> dict[str
             continue
         aliases[stand_in] = word
     return aliases
+
+
+def _untitled(value: str) -> list[str]:
+    words = _WORD.findall(value)
+    return words[1:] if len(words) > 1 and words[0] in TITLES else words
+
+
+def restore_forms(entity_type: str, original: str, surrogate: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Other forms of a surrogate that a model writes and that restore unambiguously, as (whole forms,
+    single names). A person's: the whole stand-in in capitals and in lower case ("CLARA WHITLOCK" ->
+    "ANNA SCHMIDT"); each single name of `restore_aliases` and a one-word stand-in in capitals too
+    ("WHITLOCK" -> "SCHMIDT"). Single names are never restored in lower case ("sallow" is a word) and
+    the vault restores them only outside an address or a path. E-mail addresses restore whatever
+    their case (the vault's own rule), so they have no forms here."""
+    if entity_type != "PERSON":
+        return {}, {}
+    whole: dict[str, str] = {}
+    single: dict[str, str] = {}
+    if len(_WORD.findall(surrogate)) > 1:
+        # With its title and without it ("Dr. Clara Whitlock", "clara whitlock").
+        shapes = [(surrogate, original)]
+        bare, bare_original = _untitled(surrogate), _untitled(original)
+        if len(bare) > 1 and len(bare) == len(bare_original) and bare != _WORD.findall(surrogate):
+            shapes.append((" ".join(bare), " ".join(bare_original)))
+        for shape, restored in shapes:
+            for form, back in ((shape.upper(), restored.upper()), (shape.lower(), restored.lower())):
+                if form != surrogate:
+                    whole[form] = back
+        for name, word in restore_aliases(entity_type, original, surrogate).items():
+            single[name] = word
+            single[name.upper()] = word.upper()
+    else:
+        single[surrogate.upper()] = original.upper()
+    return whole, {form: word for form, word in single.items() if form != surrogate}
 
 
 class SurrogateAllocator(Protocol):
