@@ -56,8 +56,8 @@ NAME_FORMS = ("{g} {s}", "{s}, {g}", "{g} {s}")
 # Tools and projects spelt like given names or surnames, used as products. Left out on purpose: a lone word
 # after a person cue with nothing else about it ("Thanks to Kirby, the logs are structured now."): it reads as a
 # person and is hidden (fail closed).
-TOOLS = ("Winston", "Morgan", "Bunyan", "Kirby", "Joplin", "Marko", "Aurelia", "Oscar", "Vivaldi", "Hamilton",
-         "Caddy", "Godot", "Watson", "Marvin")
+TOOLS = ("Winston", "Morgan", "Bunyan", "Kirby", "Joplin", "Marko", "Aurelia", "Oscar", "Vivaldi", "Rufus",
+         "Cyrus", "Godot", "Watson", "Marvin")
 CLEAN = ("# {t} 3.2 ships a new config loader\nconfig = load()\n",
          "import {m}\n\nlog = {m}.create_logger(level=\"info\")\n",
          "// configure {t} via {m}.config.js\nmodule.exports = {{ level: 'warn' }};\n",
