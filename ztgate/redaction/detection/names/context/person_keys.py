@@ -5,10 +5,9 @@ case or separator style (issue #29).
 
 The key is the identifier right before the value and its separator (``:``, ``=``, ``:=``, ``=>``, ``->``, ``::``,
 ``|``, a bracket, a tab, a quote; a bare blank only after ``@``, ``\\``, ``:`` or ``..``); it is a person's when one
-of its parts, split at case humps, ``_``, ``-``, ``.`` and blanks, is a word of
-``data/words/person_key_words.txt`` (author, maintainer, owner, reviewer, assignee, on-call, contact, cc,
-signed, approved, contributor ...) or a person's role (``data/words/person_roles.txt``: analyst, engineer, sre,
-scientist ...), or when it ends in "by" ("created_by", "Reported by"). The value must be a
+of its parts, split at case humps, ``_``, ``-``, ``.`` and blanks, is a word of ``data/words/person_key_words.txt``
+(author, owner, reviewer, on-call ...) or a role (``data/words/person_roles.txt``: analyst, sre ...), or when it
+ends in "by" ("created_by", "Reported by"). The value must be a
 name-shaped pair (``person_pairs``): the same keys hold teams, bots, handles and tools ("owner: @infra",
 "maintainer: platform-team", "author = release-bot"). Further pairs of a list under the same key count too
 ("authors: A B, C D").
