@@ -15,7 +15,8 @@ tied to a person by construction, ``person_ties``):
 * the address line's locality (``LOCATION``): the capitalised words beside such a postcode, the item after a
   postcode that stands alone ("C.P. 06700, Ciudad de México"), and the item (or the line) right after a street
   address; never a country or a region on the public lists;
-* identifiers after a label (``ID_NUMBER``): an acronym of two to five capitals before a value with digits ("RUT
+* identifiers after a label (``ID_NUMBER``): an acronym of two to five capitals (not a standard's: ISO, DIN, RFC)
+  before a value of six characters or more with three digits or more ("RUT
   12.345.678-5", "NHI ZAC5361", "PPS 1234567T"), a reference's label before a value with digits, slashes
   allowed ("REF 2024/118/B", "Booking ref: AB12/7"), a person-record noun before a number of any length
   ("Member 4821", "customer no. 77", "Kundennummer 4821"); a year alone after an unmarked noun is not one;
@@ -74,7 +75,8 @@ _COUNTED = re.compile(r"[ ]+(?:[a-z]|\d)")
 _ACRONYM_ID = re.compile(
     r"\b(?P<label>[A-Z]{2,5})\b\.?(?:[ ]?(?:no\.?|nr\.?|#|:))?[ ]?(?P<value>[A-Z0-9](?:[A-Z0-9./\-]{2,22})[A-Z0-9])\b")
 _NOT_ID_LABELS = frozenset({"TEL", "FAX", "MOB", "PH", "CP", "PO", "BOX", "APT", "UNIT", "NO", "NR", "ST", "RD",
-                            "AVE", "DOB", "GEB", "AM", "PM", "UTC", "GMT", "CET", "EST", "PST"})
+                            "AVE", "DOB", "GEB", "AM", "PM", "UTC", "GMT", "CET", "EST", "PST",
+                            "ISO", "DIN", "IEC", "RFC", "EN", "ANSI", "IEEE", "ASTM", "BS"})
 _REF_LABEL = (r"ref(?:erence)?|réf(?:érence)?|referencia|riferimento|booking(?:[ ](?:ref(?:erence)?|code|no|number))?"
               r"|reservation|reserva|localizador|confirmation|order|invoice|file|case|claim|policy|dossier|expediente"
               r"|aktenzeichen|az\.|buchungsnummer|vorgang")
@@ -96,8 +98,8 @@ _DATE = (r"\d{1,4}[./\-]\d{1,2}[./\-]\d{2,4}"
          r"|[^\W\d_]{3,12}\.?[ ]\d{1,2}(?:st|nd|rd|th)?,?[ ]\d{4}")
 _BIRTH_DATE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_BIRTH_CUE})[ ]?[:\-]?[ ]?(?P<date>{_DATE})(?![\w])")
 
-_TOWN_AFTER = re.compile(rf"[ ]?,?[ ]?(?P<town>{_TOWN})")
-_TOWN_BEFORE = re.compile(rf"(?P<town>{_TOWN}),?[ ]?$")
+_TOWN_AFTER = re.compile(rf"(?P<comma>,)?[ ](?P<town>{_TOWN})")
+_TOWN_BEFORE = re.compile(rf"(?P<town>{_TOWN})[ ]$")
 _ITEM_TOWN = re.compile(rf"[ \t]*(?P<town>{_TOWN})[ \t]*(?=$|[,;|\n])")
 _LABEL_WORDS = frozenset({"Tel", "Phone", "Mobile", "Mob", "Fax", "Email", "E-mail", "Mail", "Member", "Ref", "REF",
                           "Customer", "Client", "Guest", "Booking", "Contact", "Address", "Patient", "Name", "Date",
@@ -218,7 +220,7 @@ def _items(text: str, start: int, end: int, detections: Sequence[Detection],
         postcodes.append((m.start(), m.end(), kind))
     for m in _ACRONYM_ID.finditer(text, start, end):
         value = m.group("value")
-        if (m.group("label") in _NOT_ID_LABELS or re.fullmatch(_STATES, m.group("label"))
+        if (m.group("label") in _NOT_ID_LABELS or re.fullmatch(_STATES, m.group("label")) or len(value) < 6
                 or sum(c.isdigit() for c in value) < 3 or any(a < m.end() and m.start() < b for a, b, _ in postcodes)):
             continue
         d = add("ID_NUMBER", m.start("value"), m.end("value"))
@@ -247,13 +249,12 @@ def _numeric_postcode(text: str, m: re.Match[str], start: int, end: int) -> bool
     if _COUNTED.match(text, m.end(), min(end, m.end() + 3)):
         return False
     after = _TOWN_AFTER.match(text, m.end(), min(end, m.end() + 80))
-    if after and after.group("town").split()[0] not in _LABEL_WORDS:
+    if after and not after.group("comma") and _is_town(after.group("town")):
         return True
     line_start = max(start, m.start() - 80)
     line_start = max(line_start, text.rfind("\n", line_start, m.start()) + 1)
-    before = text[line_start:m.start()]
-    before_town = _TOWN_BEFORE.search(before)
-    if before_town and before_town.group("town").split()[-1] not in _LABEL_WORDS:
+    before_town = _TOWN_BEFORE.search(text[line_start:m.start()])
+    if before_town and _is_town(before_town.group("town")):
         return True
     return len(value.replace("-", "")) >= 5 and _alone(text, m.start(), m.end(), start, end)
 
@@ -269,13 +270,12 @@ def _alone(text: str, a: int, b: int, start: int, end: int) -> bool:
 def _towns_beside(text: str, a: int, b: int, start: int, end: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     after = _TOWN_AFTER.match(text, b, min(end, b + 80))
-    if after and _is_locality(after.group("town")):
-        out.append((after.start("town"), after.end("town")))
+    if after and _is_locality(after.group("town")) and (not after.group("comma") or _alone(text, a, b, start, end)):
+        out.append(_without_country(text, after.start("town"), after.end("town")))
     line_start = max(start, a - 80)
     line_start = max(line_start, text.rfind("\n", line_start, a) + 1)
     before = _TOWN_BEFORE.search(text[line_start:a])
     if before and _is_locality(before.group("town")):
-        # the town is the last comma item before the postcode
         out.append((line_start + before.start("town"), line_start + before.end("town")))
     return out
 
@@ -293,11 +293,25 @@ def _next_item_town(text: str, pos: int, end: int) -> tuple[int, int] | None:
     return m.start("town"), m.end("town")
 
 
-def _is_locality(value: str) -> bool:
+def _without_country(text: str, a: int, b: int) -> tuple[int, int]:
+    """The town without a country or region written after it on the same item ("Berlin Germany")."""
+    cut = b
+    for m in re.finditer(r" ", text[a:b]):
+        if _public_region(text[a + m.end():b]):
+            cut = a + m.start()
+            break
+    return a, cut
+
+
+def _is_town(value: str) -> bool:
+    """Capitalised words that may be a town: no label word at either end, and not an acronym ("ISO", "RTX")."""
     words = value.split()
-    if not words or words[0] in _LABEL_WORDS or words[-1] in _LABEL_WORDS:
-        return False
-    return not _public_region(value)
+    return bool(words) and words[0] not in _LABEL_WORDS and words[-1] not in _LABEL_WORDS and any(
+        c.islower() for c in value)
+
+
+def _is_locality(value: str) -> bool:
+    return _is_town(value) and not _public_region(value)
 
 
 @functools.cache
