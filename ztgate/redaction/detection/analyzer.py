@@ -132,8 +132,8 @@ class Analyzer:
         """Detections in text for the entity types asked for (all supported ones if None), by start offset.
 
         Both tiers read the normalised view of the text (normalise.py: disguises undone), then the items of
-        any contact block their findings make (``block_items``: a postcode, an identifier, a birth date, the
-        town beside a private person's name and contact value), and the detections are mapped back to spans
+        any contact block their findings make (``block_items``: a postcode, an identifier, the town beside a
+        private person's name and contact value), and the detections are mapped back to spans
         of `text`. Raises UnsupportedEntityError for types no
         recognizer detects and AnalysisError if a recognizer or the NLP engine fails.
         """

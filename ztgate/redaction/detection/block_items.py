@@ -19,9 +19,10 @@ tied to a person by construction, ``person_ties``):
   before a value of six characters or more with three digits or more ("RUT
   12.345.678-5", "NHI ZAC5361", "PPS 1234567T"), a reference's label before a value with digits, slashes
   allowed ("REF 2024/118/B", "Booking ref: AB12/7"), a person-record noun before a number of any length
-  ("Member 4821", "customer no. 77", "Kundennummer 4821"); a year alone after an unmarked noun is not one;
-* a date after a birth cue in any of several languages (``DATE_OF_BIRTH``): "geb. 12.03.1961", "née le 3 mars
-  1980", "born 4 May 1975", "DOB", "d.o.b.", "fødd 01.02.1990", "nacido el 5 de mayo de 1970".
+  ("Member 4821", "customer no. 77", "Kundennummer 4821"); a year alone after an unmarked noun is not one.
+
+A date after a birth cue ("geb.", "fødd", "nacido el") is a date of birth anywhere, block or not: that is the
+pattern tier's (``rules/pii.yaml``, ``date_of_birth_*``), not this module's.
 
 Outside a block none of these is reported here (a postcode in a question about a city, "Flight 2024/118", a
 year, a model number stay as written). Cost: the anchors are sorted once and each paragraph's block is read
@@ -88,15 +89,6 @@ _LABELLED = re.compile(
     r"(?P<marker>[ ]?(?:no\.?|nr\.?|n[°º]\.?|num(?:ber)?\.?|#|id|code|number|nummer|numéro|número))?"
     r"[ ]?[:#]?[ ]?(?P<value>(?=[\w/.\-]{0,30}\d)[A-Za-z0-9](?:[A-Za-z0-9/.\-]{0,30}[A-Za-z0-9])?)(?![\w/])")
 _VERSION = re.compile(r"(?i)v\d")
-
-# Birth cues of several languages, then a date.
-_BIRTH_CUE = (r"geb\.|geboren(?:[ ]am)?|née?(?:[ ]le)?|born(?:[ ]on)?|b\.|dob|d\.o\.b\.?|date[ ]of[ ]birth"
-              r"|fødd|født|född|nacid[oa](?:[ ]el)?|nat[oa](?:[ ]il)?|nascid[oa](?:[ ]em)?|urodzon[ya]"
-              r"|syntynyt|geboren[ ]op|doğum[ ]tarihi")
-_DATE = (r"\d{1,4}[./\-]\d{1,2}[./\-]\d{2,4}"
-         r"|\d{1,2}\.?[ ](?:de[ ])?[^\W\d_]{3,12}\.?[ ](?:de[ ])?\d{4}"
-         r"|[^\W\d_]{3,12}\.?[ ]\d{1,2}(?:st|nd|rd|th)?,?[ ]\d{4}")
-_BIRTH_DATE = re.compile(rf"(?i)(?<![^\W\d_])(?:{_BIRTH_CUE})[ ]?[:\-]?[ ]?(?P<date>{_DATE})(?![\w])")
 
 _TOWN_AFTER = re.compile(rf"(?P<comma>,)?[ ](?P<town>{_TOWN})")
 _TOWN_BEFORE = re.compile(rf"(?P<town>{_TOWN})[ ]$")
@@ -196,10 +188,6 @@ def _items(text: str, start: int, end: int, detections: Sequence[Detection],
         return Detection(kind, a, b, SCORE, BLOCK_RECOGNIZER)
 
     out: list[Detection] = []
-    for m in _BIRTH_DATE.finditer(text, start, end):
-        d = add("DATE_OF_BIRTH", m.start("date"), m.end("date"))
-        if d:
-            out.append(d)
     for m in _LABELLED.finditer(text, start, end):
         value = m.group("value")
         digits = sum(c.isdigit() for c in value)
