@@ -125,7 +125,9 @@ BLOCK_FAMILIES: tuple[Shape, ...] = (
     ("", "Anna Cd, a@b.co, D02 X285, ", ""), ("", "Anna Cd a@b.co Member 4821 REF 2024/1/B ", ""),
     ("Anna Cd, a@b.co, ", "1234 ", ""), ("Anna Cd, a@b.co, ", "Ab Cd ", "1234"), ("Anna Cd, a@b.co\n", "Ab 12345 ", ""),
     ("", "Anna Cd, a@b.co, 12 Main Street, Ab, ", ""), ("Anna Cd a@b.co ", "RUT 1", ""), ("Anna Cd a@b.co ", "x ", ""),
-    ("", "Anna Cd a@b.co geb. 12.03.1961 〒150-0002 ", ""), ("Anna Cd a@b.co ", "Ab-", "1234"))
+    ("", "Anna Cd a@b.co geb. 12.03.1961 〒150-0002 ", ""), ("Anna Cd a@b.co ", "Ab-", "1234"),
+    # many blocks, one a paragraph: each block reads only its own anchors and postcodes
+    ("", "Anna Cd, a@b.co, 12 Main Street, Ab, NSW 2000 RUT 12.345.678\n\n", ""), ("", "Anna Cd a@b.co\n\n", ""))
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))

@@ -107,9 +107,13 @@ def block_items(text: str, detections: Sequence[Detection]) -> list[Detection]:
     if not blocks:
         return []
     taken = _Spans((d.start, d.end) for d in detections)
+    streets = sorted((d.start, d.end) for d in detections
+                     if d.entity_type == "LOCATION" and d.recognizer.startswith("street_address"))
     out: list[Detection] = []
     for start, end in blocks:
-        out.extend(_items(text, start, end, detections, taken))
+        first = bisect.bisect_left(streets, (start, start))
+        ends = [e for s, e in streets[first:bisect.bisect_left(streets, (end, end), first)]]
+        out.extend(_items(text, start, end, ends, taken))
     return out
 
 
@@ -177,8 +181,8 @@ class _Spans:
         bisect.insort(self.spans, (start, end))
 
 
-def _items(text: str, start: int, end: int, detections: Sequence[Detection],
-           taken: _Spans) -> Iterable[Detection]:
+def _items(text: str, start: int, end: int, street_ends: Sequence[int], taken: _Spans) -> Iterable[Detection]:
+    """The block [start, end)'s items; ``street_ends``: where its street addresses end."""
     found = _Spans()
 
     def add(kind: str, a: int, b: int) -> Detection | None:
@@ -200,32 +204,31 @@ def _items(text: str, start: int, end: int, detections: Sequence[Detection],
         d = add("ID_NUMBER", m.start("value"), m.end("value"))
         if d:
             out.append(d)
-    postcodes: list[tuple[int, int, str]] = []
+    postcodes: list[tuple[int, int]] = []
     for m in _POSTCODE.finditer(text, start, end):
-        kind = m.lastgroup or ""
-        if kind == "num" and not _numeric_postcode(text, m, start, end):
+        if m.lastgroup == "num" and not _numeric_postcode(text, m, start, end):
             continue
-        postcodes.append((m.start(), m.end(), kind))
+        postcodes.append((m.start(), m.end()))
+    postcode_spans = _Spans(postcodes)
     for m in _ACRONYM_ID.finditer(text, start, end):
         value = m.group("value")
         if (m.group("label") in _NOT_ID_LABELS or re.fullmatch(_STATES, m.group("label")) or len(value) < 6
-                or sum(c.isdigit() for c in value) < 3 or any(a < m.end() and m.start() < b for a, b, _ in postcodes)):
+                or sum(c.isdigit() for c in value) < 3 or postcode_spans.overlaps(m.start(), m.end())):
             continue
         d = add("ID_NUMBER", m.start("value"), m.end("value"))
         if d:
             out.append(d)
-    for a, b, _ in postcodes:
+    for a, b in postcodes:
         d = add("LOCATION", a, b)
         if d:
             out.append(d)
             out.extend(x for x in (add("LOCATION", *town) for town in _towns_beside(text, a, b, start, end)) if x)
-    for d in detections:
-        if d.entity_type == "LOCATION" and d.recognizer.startswith("street_address") and start <= d.start < end:
-            town = _next_item_town(text, d.end, end)
-            if town:
-                x = add("LOCATION", *town)
-                if x:
-                    out.append(x)
+    for street_end in street_ends:
+        town = _next_item_town(text, street_end, end)
+        if town:
+            x = add("LOCATION", *town)
+            if x:
+                out.append(x)
     return out
 
 
@@ -251,8 +254,8 @@ def _alone(text: str, a: int, b: int, start: int, end: int) -> bool:
     """The value is an item of its own: only separators between it and the commas or line ends around it."""
     left = text[max(start, a - 3):a]
     right = text[b:min(end, b + 3)]
-    return (left == "" or left.rstrip(" \t").endswith((",", "\n", ";", "|")) or left.strip(" \t") == "") and (
-        right == "" or right.lstrip(" \t")[:1] in ("", ",", "\n", ";", "|"))
+    return (left == "" or left.rstrip(" \t").endswith((",", "\n", ";", "|", ".")) or left.strip(" \t") == "") and (
+        right == "" or right.lstrip(" \t")[:1] in ("", ",", "\n", ";", "|", "."))
 
 
 def _towns_beside(text: str, a: int, b: int, start: int, end: int) -> list[tuple[int, int]]:

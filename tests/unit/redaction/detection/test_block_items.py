@@ -103,9 +103,9 @@ LAYOUTS = [
     "{a}, {b}, {c}",
     "Best regards,\n{a}\n{b}\n{c}",
     "{a} | {b} | {c}",
-    "Booking for {a}. {b}. Contact: {c}.",
+    "Booking\n{a}. {b}. {c}.",
     "Kind regards\n\n{a}\n{b}, {c}",
-    "Guest: {a}; {b}; {c}",
+    "Guest:\n{a}; {b}; {c}",
 ]
 
 
