@@ -71,14 +71,16 @@ MEMBER_LABELS = st.sampled_from(["Member", "member", "Customer", "customer no.",
                                  "Socio", "Client", "Loyalty no."])
 DATES = st.tuples(st.integers(1, 28), st.integers(1, 12), st.integers(1930, 2005)).map(
     lambda t: f"{t[0]:02d}.{t[1]:02d}.{t[2]}")
+BARE_MEMBER_LABELS = st.sampled_from(["Member", "member", "Customer", "Kunde", "Mitglied", "Socio", "Client"])
 BIRTH_CUES = st.sampled_from(["geb.", "geboren am", "née le", "born", "b.", "DOB", "DOB:", "d.o.b.", "fødd",
                               "født", "nacido el", "nata il"])
 
 
 @st.composite
-def items(draw: st.DrawFn, *, births: bool = False) -> tuple[str, str, str]:
+def items(draw: st.DrawFn, *, births: bool = False, bare: bool = False) -> tuple[str, str, str]:
     """(item text, the value that must be reported, its entity type); a date after a birth cue only with
-    ``births`` (the pattern tier's, anywhere: the end-to-end tests)."""
+    ``births`` (the pattern tier's, anywhere: the end-to-end tests); with ``bare`` a record noun has no number
+    marker (with one, "customer no. 1000" is the pattern tier's ``labelled_id_marked`` anywhere)."""
     kind = draw(st.sampled_from(["postcode", "acronym", "ref", "member"] + ["birth"] * births))
     if kind == "postcode":
         value = draw(POSTCODES)
@@ -91,7 +93,7 @@ def items(draw: st.DrawFn, *, births: bool = False) -> tuple[str, str, str]:
         return f"{draw(REF_LABELS)} {value}", value, "ID_NUMBER"
     if kind == "member":
         value = draw(MEMBER)
-        return f"{draw(MEMBER_LABELS)} {value}", value, "ID_NUMBER"
+        return f"{draw(BARE_MEMBER_LABELS if bare else MEMBER_LABELS)} {value}", value, "ID_NUMBER"
     value = draw(DATES)
     return f"{draw(BIRTH_CUES)} {value}", value, "DATE_OF_BIRTH"
 
@@ -233,7 +235,7 @@ QUESTIONS = ["What area does the postcode {v} cover?", "Is {v} a valid code?", "
 
 
 @E2E
-@given(item=items(), frame=st.sampled_from(QUESTIONS))
+@given(item=items(bare=True), frame=st.sampled_from(QUESTIONS))
 def test_the_same_items_in_everyday_text_reach_the_model(redaction_analyzer, item, frame):
     text = frame.format(v=item[0])
     out = redact(text, redaction_analyzer.analyze(text), DEFAULT, None, None, None, operators=OPERATORS).text
