@@ -102,7 +102,8 @@ _LABEL_WORDS = frozenset({"Tel", "Phone", "Mobile", "Mob", "Fax", "Email", "E-ma
 
 
 def block_items(text: str, detections: Sequence[Detection]) -> list[Detection]:
-    """The items of every contact block of ``text`` (module doc) that no detection covers yet."""
+    """The items of every contact block of ``text`` (module doc) that no detection covers whole yet (one that
+    covers part of an item, spaCy's "Anna Berg\n〒", is merged with it by the overlap rule downstream)."""
     blocks = _blocks(text, detections)
     if not blocks:
         return []
@@ -168,7 +169,7 @@ def _is_contact(d: Detection) -> bool:
 
 
 class _Spans:
-    """Disjoint spans, sorted, asked whether a span overlaps any of them (bisection: no scan of them all)."""
+    """Disjoint spans, sorted, asked whether a span overlaps or lies inside them (bisection: no scan of them all)."""
 
     def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
         self.spans = _merged(list(spans))
@@ -176,6 +177,11 @@ class _Spans:
     def overlaps(self, start: int, end: int) -> bool:
         i = bisect.bisect_left(self.spans, (end, end))
         return i > 0 and self.spans[i - 1][1] > start
+
+    def covers(self, start: int, end: int) -> bool:
+        """Whether [start, end) lies inside the spans (one merged span holds it whole)."""
+        i = bisect.bisect_left(self.spans, (start + 1, -1))  # the first span that starts after start
+        return i > 0 and self.spans[i - 1][0] <= start and self.spans[i - 1][1] >= end
 
     def add(self, start: int, end: int) -> None:
         bisect.insort(self.spans, (start, end))
@@ -186,7 +192,7 @@ def _items(text: str, start: int, end: int, street_ends: Sequence[int], taken: _
     found = _Spans()
 
     def add(kind: str, a: int, b: int) -> Detection | None:
-        if a >= b or taken.overlaps(a, b) or found.overlaps(a, b):
+        if a >= b or taken.covers(a, b) or found.overlaps(a, b):
             return None
         found.add(a, b)
         return Detection(kind, a, b, SCORE, BLOCK_RECOGNIZER)

@@ -260,3 +260,18 @@ def test_a_date_after_a_birth_cue_of_any_language_is_a_date_of_birth(redaction_a
     text = frame.format(c=cue, d=date)
     assert any(d.entity_type == "DATE_OF_BIRTH" and text[d.start:d.end] == date
                for d in redaction_analyzer.analyze(text)), text
+
+
+@BLOCKS
+@given(given_name=GIVEN, surname=_WORD, postcode=st.one_of(JAPAN, EIRCODE, UK), contact=CONTACTS)
+def test_an_item_that_a_longer_person_span_only_touches_is_still_reported(given_name, surname, postcode, contact):
+    """spaCy may read "Anna Berg\\n〒" as the name: the postcode is reported, and the overlap rule downstream
+    merges the two into one span, so no digit of it is left out."""
+    name = f"{given_name} {surname}"
+    text = f"Best regards,\n{name}\n{postcode}\n{contact[0]}"
+    person, value = _anchors(text, name, *contact)
+    swallowing = Detection("PERSON", person.start, person.end + 2, 0.85, "SpacyRecognizer")
+    found = block_items(text, [person, swallowing, value])
+    assert ("LOCATION", postcode) in _reported(found, text), text
+    whole = Detection("LOCATION", text.index(postcode), text.index(postcode) + len(postcode), 0.9, "x")
+    assert block_items(text, [person, value, whole]) == []  # a value already found whole is not reported twice
