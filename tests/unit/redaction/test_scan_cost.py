@@ -31,13 +31,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction.detection.block_items import block_items
 from ztgate.redaction.detection.names import gazetteer, ner
 from ztgate.redaction.detection.normalise import detect_on_view, view_of
 from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.names.context import context_recognizers
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
+from ztgate.redaction.detection.block_items import block_items
 from ztgate.redaction.types import Detection
 from ztgate.redaction.detection.patterns.validators import VALIDATORS
 from ztgate.redaction.vault import Vault, pending_placeholder_length
@@ -119,6 +119,10 @@ NAME_FAMILIES: tuple[Shape, ...] = (
     ("", "> **Anna Cd**: ", ""), ("", "See the Anna /anna ", ""), ("", "Anna ", "import anna"),
     # hyphen-joined capitalised words: a name's word once ran to the end of the text from every capital
     ("", "x-Mar-", " <a@b.c>"), ("", "Ab-", "Cd <a@b.c>"))
+VALUE_FAMILIES: tuple[Shape, ...] = (
+    ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
+    ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
+
 # Contact blocks: one block over the whole text (a person and a contact value in every unit), items packed in it,
 # towns and numbers that every look-around reads, long lines with no break.
 BLOCK_FAMILIES: tuple[Shape, ...] = (
@@ -128,9 +132,6 @@ BLOCK_FAMILIES: tuple[Shape, ...] = (
     ("", "Anna Cd a@b.co geb. 12.03.1961 〒150-0002 ", ""), ("Anna Cd a@b.co ", "Ab-", "1234"),
     # many blocks, one a paragraph: each block reads only its own anchors and postcodes
     ("", "Anna Cd, a@b.co, 12 Main Street, Ab, NSW 2000 RUT 12.345.678\n\n", ""), ("", "Anna Cd a@b.co\n\n", ""))
-VALUE_FAMILIES: tuple[Shape, ...] = (
-    ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
-    ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
 
 COST = settings(max_examples=6, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
