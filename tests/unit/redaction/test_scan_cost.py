@@ -60,6 +60,9 @@ FRAGMENTS = (
     # disguises the normalised view undoes (issue #12)
     "\u200b", "\u00ad", "\u202f", "\u3000", "\uff11", "\uff21", "e\u0301", "\ufb01", "%40", "%E2%80%8B", "%4",
     "QUJDREVGR0hJ", "==", 'password: "a b ',
+    # the items of a contact block (block_items): postcodes, acronym and labelled identifiers, birth cues
+    "D02 X285", "SW1A 1AA", "NSW 2000", "〒150-0002", "C.P. 06700", "101000", "RUT 12.345.678-5", "NHI ",
+    "REF 2024/118/B", "Member 4821", "geb. 12.03.1961", "nacido el ", "Te Awamutu ", "Anna Cd, a@b.co, ",
     # cues of the rules of issue #29's fourth round: labelled IDs, addresses, dates of birth, name cues
     "employee ID is ", "no. ", "P.O. Box ", "turns 40 on ", "3 March ", "geboren am ", "年", "I'm ", "our CFO, ",
     "[14:02] ", "**", "manager: ", "dob,",
@@ -68,9 +71,6 @@ FRAGMENTS = (
     " wrote:", "/anna/", "import anna",
     # cues of the generalised value classes (pii-values-general)
     "n° ", "núm. ", "my ID is ", "b. ", "'85", "gate ", "vejen ", "tie ", "(0-6", "xn--", "рф", "o'",
-    # the items of a contact block (block_items): postcodes, acronym and labelled identifiers, birth cues
-    "D02 X285", "SW1A 1AA", "NSW 2000", "〒150-0002", "C.P. 06700", "101000", "RUT 12.345.678-5", "NHI ",
-    "REF 2024/118/B", "Member 4821", "geb. 12.03.1961", "nacido el ", "Te Awamutu ", "Anna Cd, a@b.co, ",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
