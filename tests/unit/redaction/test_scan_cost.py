@@ -60,9 +60,6 @@ FRAGMENTS = (
     # disguises the normalised view undoes (issue #12)
     "\u200b", "\u00ad", "\u202f", "\u3000", "\uff11", "\uff21", "e\u0301", "\ufb01", "%40", "%E2%80%8B", "%4",
     "QUJDREVGR0hJ", "==", 'password: "a b ',
-    # the items of a contact block (block_items): postcodes, acronym and labelled identifiers, birth cues
-    "D02 X285", "SW1A 1AA", "NSW 2000", "〒150-0002", "C.P. 06700", "101000", "RUT 12.345.678-5", "NHI ",
-    "REF 2024/118/B", "Member 4821", "geb. 12.03.1961", "nacido el ", "Te Awamutu ", "Anna Cd, a@b.co, ",
     # cues of the rules of issue #29's fourth round: labelled IDs, addresses, dates of birth, name cues
     "employee ID is ", "no. ", "P.O. Box ", "turns 40 on ", "3 March ", "geboren am ", "年", "I'm ", "our CFO, ",
     "[14:02] ", "**", "manager: ", "dob,",
@@ -123,6 +120,12 @@ VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
 
+# The items of a contact block (block_items): postcodes, acronym and labelled identifiers, birth cues; drawn by
+# the block test only (in the shared pool they changed every other test's derandomised draws).
+BLOCK_SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join), st.lists(st.sampled_from(FRAGMENTS + (
+    "D02 X285", "SW1A 1AA", "NSW 2000", "〒150-0002", "C.P. 06700", "101000", "RUT 12.345.678-5", "NHI ",
+    "REF 2024/118/B", "Member 4821", "geb. 12.03.1961", "nacido el ", "Te Awamutu ", "Anna Cd, a@b.co, ")),
+    min_size=1, max_size=6).map("".join), st.sampled_from(["", "1", "a", "A", "!", " ", "\n", ".", "-", "="]))
 # Contact blocks: one block over the whole text (a person and a contact value in every unit), items packed in it,
 # towns and numbers that every look-around reads, long lines with no break.
 BLOCK_FAMILIES: tuple[Shape, ...] = (
@@ -369,7 +372,7 @@ def _block_items(text: str) -> object:
 
 
 @COST
-@given(shape=SHAPES)
+@given(shape=BLOCK_SHAPES)
 @with_shapes(*BLOCK_FAMILIES)
 def test_contact_block_items_are_linear(shape: Shape) -> None:
     prefix, unit, suffix = shape
