@@ -37,6 +37,7 @@ from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.names.context import context_recognizers
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.streaming import SCAN_CREDIT, StreamScrubber, hold_point
+from ztgate.redaction.detection.block_items import block_items
 from ztgate.redaction.types import Detection
 from ztgate.redaction.detection.patterns.validators import VALIDATORS
 from ztgate.redaction.vault import Vault, pending_placeholder_length
@@ -130,6 +131,22 @@ NAME_FAMILIES: tuple[Shape, ...] = (
 VALUE_FAMILIES: tuple[Shape, ...] = (
     ("", "pass", "1"), ("", "PASS", "1"), ("", "a_", "!"), ("self", ".a", "!"), ("", "a-", "!"), ("", "Anna ", ""),
     ("", "1", ""), ("", "aB3dE5fG7h", ""), ("", "é1-ü ", ""))
+
+# The items of a contact block (block_items): postcodes, acronym and labelled identifiers, birth cues; drawn by
+# the block test only (in the shared pool they changed every other test's derandomised draws).
+BLOCK_SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join), st.lists(st.sampled_from(FRAGMENTS + (
+    "D02 X285", "SW1A 1AA", "NSW 2000", "〒150-0002", "C.P. 06700", "101000", "RUT 12.345.678-5", "NHI ",
+    "REF 2024/118/B", "Member 4821", "geb. 12.03.1961", "nacido el ", "Te Awamutu ", "Anna Cd, a@b.co, ")),
+    min_size=1, max_size=6).map("".join), st.sampled_from(["", "1", "a", "A", "!", " ", "\n", ".", "-", "="]))
+# Contact blocks: one block over the whole text (a person and a contact value in every unit), items packed in it,
+# towns and numbers that every look-around reads, long lines with no break.
+BLOCK_FAMILIES: tuple[Shape, ...] = (
+    ("", "Anna Cd, a@b.co, D02 X285, ", ""), ("", "Anna Cd a@b.co Member 4821 REF 2024/1/B ", ""),
+    ("Anna Cd, a@b.co, ", "1234 ", ""), ("Anna Cd, a@b.co, ", "Ab Cd ", "1234"), ("Anna Cd, a@b.co\n", "Ab 12345 ", ""),
+    ("", "Anna Cd, a@b.co, 12 Main Street, Ab, ", ""), ("Anna Cd a@b.co ", "RUT 1", ""), ("Anna Cd a@b.co ", "x ", ""),
+    ("", "Anna Cd a@b.co geb. 12.03.1961 〒150-0002 ", ""), ("Anna Cd a@b.co ", "Ab-", "1234"),
+    # many blocks, one a paragraph: each block reads only its own anchors and postcodes
+    ("", "Anna Cd, a@b.co, 12 Main Street, Ab, NSW 2000 RUT 12.345.678\n\n", ""), ("", "Anna Cd a@b.co\n\n", ""))
 
 COST = settings(max_examples=6, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
@@ -361,6 +378,26 @@ def test_span_filter_looks_at_a_bounded_sentence(unit: str) -> None:
                 ner.plausible_span(text, start, start + len(word))
             start += len(word) + 1
     assert growth(every_word, pumped(("", unit, "")), max_n=8192) < RATIO_LIMIT
+
+
+_BLOCK_ANCHORS = re.compile(r"(?P<person>Anna Cd)|(?P<email>a@b\.co)|(?P<street>12 Main Street)")
+
+
+def _block_items(text: str) -> object:
+    """The items of the text's contact blocks, on anchors found by a regex (the detections a recognizer would give)."""
+    anchors = [Detection({"person": "PERSON", "email": "EMAIL_ADDRESS", "street": "LOCATION"}[m.lastgroup or ""],
+                         m.start(), m.end(), 0.9, "street_address_number_first" if m.lastgroup == "street" else "r")
+               for m in _BLOCK_ANCHORS.finditer(text)]
+    return block_items(text, anchors)
+
+
+@COST
+@given(shape=BLOCK_SHAPES)
+@with_shapes(*BLOCK_FAMILIES)
+def test_contact_block_items_are_linear(shape: Shape) -> None:
+    prefix, unit, suffix = shape
+    shape = ("Anna Cd, a@b.co, " + prefix, unit, suffix)  # a block around the whole text, whatever the shape
+    assert growth(_block_items, pumped(shape), n=256, max_n=1 << 15) < RATIO_LIMIT, shape
 
 
 # --- overlaps (both paths) ------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
 from ztgate.common.errors import InvalidArgument, ZtgateError
+from ztgate.redaction.detection.block_items import block_items
 from ztgate.redaction.detection.names.context import context_recognizers
 from ztgate.redaction.detection.names.gazetteer_recognizer import GazetteerRecognizer
 from ztgate.redaction.detection.names.ner import DEFAULT_MODEL, LANGUAGE, GatedSpacyNlpEngine, NerGate
@@ -130,8 +131,10 @@ class Analyzer:
     def analyze(self, text: str, entities: Collection[str] | None = None) -> list[Detection]:
         """Detections in text for the entity types asked for (all supported ones if None), by start offset.
 
-        Both tiers read the normalised view of the text (normalise.py: disguises undone) and their
-        detections are mapped back to spans of `text`. Raises UnsupportedEntityError for types no
+        Both tiers read the normalised view of the text (normalise.py: disguises undone), then the items of
+        any contact block their findings make (``block_items``: a postcode, an identifier, the town beside a
+        private person's name and contact value), and the detections are mapped back to spans
+        of `text`. Raises UnsupportedEntityError for types no
         recognizer detects and AnalysisError if a recognizer or the NLP engine fails.
         """
         wanted = self._wanted(entities)
@@ -145,7 +148,9 @@ class Analyzer:
                              else self.nlp_engine.empty_artifacts(seen, LANGUAGE))
                 results = self.engine.analyze(text=seen, language=LANGUAGE, entities=sorted(wanted),
                                               nlp_artifacts=artifacts)
-                return sorted(view.to_original(_detection(r) for r in results), key=_order)
+                found = [_detection(r) for r in results]
+                found += [d for d in block_items(seen, found) if d.entity_type in wanted]
+                return sorted(view.to_original(found), key=_order)
         except Exception as exc:  # noqa: BLE001 - re-raised without its message, which may quote the text
             logger.error("analysis failed: %s\n%s", type(exc).__name__,
                          "".join(traceback.format_tb(exc.__traceback__)))

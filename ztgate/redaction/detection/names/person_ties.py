@@ -4,8 +4,8 @@
 Paris"; "Newton" is a topic in "Newton's laws" and a person in "Mrs Newton called". A detection is tied to a
 person when any of these hold (each is evidence about a person, not about the shape of the line):
 
-* it was found by a context recognizer (field values, address labels, signatures, "lives in" cues: their
-  findings are about a person by construction), except a place cued as an organisation's or a group's
+* it was found by a context recognizer (field values, address labels, signatures, "lives in" cues) or is an
+  item of a private person's contact block (``block_items``): their findings are about a person by construction, except a place cued as an organisation's or a group's
   ("our office in", "our team flew to": ``public/organisation_places``) or by a cue that is no residence
   ("a day trip to", "visiting", "located in") in a sentence that names no one, which the rules below decide
   where the policy keeps places by their frame;
@@ -28,6 +28,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
+from ztgate.redaction.detection.block_items import BLOCK_RECOGNIZER
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
@@ -36,6 +37,8 @@ from ztgate.redaction.detection.text_shape import contact_on_line, strong_place_
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
 
+# Recognizers whose findings are about a person by construction: the context rules and a contact block's items.
+_BY_CONSTRUCTION = CONTEXT_RECOGNIZER_NAMES | {BLOCK_RECOGNIZER}
 # How far before a value the cues are looked for.
 REACH = 48
 
@@ -81,7 +84,7 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
         return True
     before = text[max(0, start - REACH):start]
     if contact_on_line(text, start, end) or (
-            detection.recognizer in CONTEXT_RECOGNIZER_NAMES
+            detection.recognizer in _BY_CONSTRUCTION
             and not (group_places and _group_place(text, detection, before))):
         return True
     if _FIELD_LABEL.search(before) or _place_field_line(text, start):
