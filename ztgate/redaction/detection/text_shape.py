@@ -393,18 +393,50 @@ _SOFTWARE_KEYS = frozenset((
 _YAML_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?([\w\-]+)[\"']?[ \t]*:")
 
 
+# names_software reads this many rows either side of the key, and looks this far for a row's ends: a longer
+# row is read as its own mapping (JSON, TOML) within that reach of the key, so each key costs a bounded read.
+_SOFTWARE_ROWS = 12
+_ROW_REACH = 4096
+
+
+def _row_bounds(text: str, pos: int) -> tuple[int, int] | None:
+    """Start and end of the row holding pos; None when either end lies past _ROW_REACH."""
+    newline = text.rfind("\n", max(0, pos - _ROW_REACH), pos)
+    if newline < 0 and pos > _ROW_REACH:
+        return None
+    end = text.find("\n", pos, pos + _ROW_REACH)
+    if end < 0:
+        if len(text) > pos + _ROW_REACH:
+            return None
+        end = len(text)
+    return newline + 1, end
+
+
 def names_software(text: str, pos: int) -> bool:
     """The YAML mapping holding the key at pos has a step's, a job's or a service's key beside it, or its
     parent key is one ("- name: Gerrit sync\n  run: ...", "service:\n  name: Zuul Gateway"); a JSON or TOML line is its own mapping."""
-    lines = text.split("\n")
-    row = text.count("\n", 0, pos)
+    bounds = _row_bounds(text, pos)
+    if bounds is None:
+        near = text[max(0, pos - _ROW_REACH):pos + _ROW_REACH]
+        return any(f'"{k}"' in near for k in _SOFTWARE_KEYS)
+    before: list[str] = []
+    start, end = bounds
+    while start > 0 and len(before) < _SOFTWARE_ROWS and (up := _row_bounds(text, start - 1)) is not None:
+        before.append(text[up[0]:up[1]])
+        start = up[0]
+    after: list[str] = []
+    while end < len(text) and len(after) < _SOFTWARE_ROWS and (down := _row_bounds(text, end + 1)) is not None:
+        after.append(text[down[0]:down[1]])
+        end = down[1]
+    lines = [*reversed(before), text[bounds[0]:bounds[1]], *after]
+    row = len(before)
     here = _YAML_KEY.match(lines[row])
     if here is None:
         return any(f'"{k}"' in lines[row] for k in _SOFTWARE_KEYS)
     indent = len(here.group(1)) + (2 if lines[row][len(here.group(1)):].startswith("-") else 0)
     for step in (1, -1):
         i = row + step
-        while 0 <= i < len(lines) and abs(i - row) <= 12:
+        while 0 <= i < len(lines):
             m = _YAML_KEY.match(lines[i])
             if m is None:
                 i += step
