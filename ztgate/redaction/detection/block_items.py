@@ -1,32 +1,12 @@
 """The other items of a contact block: what a private person's contact, booking or signature block holds besides
 the name and the contact value that the recognizers already found.
 
-A **block** is the stretch of one paragraph (no blank line inside) around a detected PERSON and a detected
-contact value (an e-mail address, a phone number, a street address, a PO box or a postcode with its town) that
-stand within ``PAIR_REACH`` characters of each other, widened by ``WINDOW`` characters either side (never past the
-paragraph). Inside a block, and only there, these are private and reported (recognizer ``BLOCK_RECOGNIZER``,
-tied to a person by construction, ``person_ties``):
-
-* postcodes by their national shapes (``LOCATION``): an Irish Eircode ("D02 X285"), a British ("SW1A 1AA") or
-  Canadian ("K1A 0B6") postcode, a Japanese one after 〒 ("〒150-0002"), "C.P." and five digits (Mexico, Spain),
-  a state code and its digits ("NSW 2000", "IL 62704"), a Dutch "1012 AB", a hyphenated one ("00-950",
-  "1000-001", "01310-100"), and four to six digits beside a town or standing as an item of their own ("101000,
-  Москва", "Te Awamutu 3800"); four digits that read as a year (1900-2099) only after a state code;
-* the address line's locality (``LOCATION``): the capitalised words beside such a postcode, the item after a
-  postcode that stands alone ("C.P. 06700, Ciudad de México"), and the item (or the line) right after a street
-  address; never a country or a region on the public lists;
-* identifiers after a label (``ID_NUMBER``): an acronym of two to five capitals (not a standard's: ISO, DIN, RFC)
-  before a value of six characters or more with three digits or more ("RUT
-  12.345.678-5", "NHI ZAC5361", "PPS 1234567T"), a reference's label before a value with digits, slashes
-  allowed ("REF 2024/118/B", "Booking ref: AB12/7"), a person-record noun before a number of any length
-  ("Member 4821", "customer no. 77", "Kundennummer 4821"); a year alone after an unmarked noun is not one.
-
-A date after a birth cue ("geb.", "fødd", "nacido el") is a date of birth anywhere, block or not: that is the
-pattern tier's (``rules/pii.yaml``, ``date_of_birth_*``), not this module's.
-
-Outside a block none of these is reported here (a postcode in a question about a city, "Flight 2024/118", a
-year, a model number stay as written). Cost: the anchors are sorted once and each paragraph's block is read
-by a fixed set of regexes whose matches are bounded in length, so the work is linear in the text.
+A **block** is the stretch of one paragraph around a detected PERSON and a detected contact value within
+``PAIR_REACH`` characters of each other, widened by ``WINDOW`` characters either side. Inside a block, and only
+there, national postcodes and the address line's locality (``LOCATION``) and identifiers after a label
+(``ID_NUMBER``) are reported (recognizer ``BLOCK_RECOGNIZER``, tied to a person by construction); outside one
+the same shapes stay as written. The shapes, what is left out and why: docs/security.md ("The items of a
+private person's contact block"). Linear: the anchors are sorted once, each block read by bounded regexes.
 """
 
 from __future__ import annotations

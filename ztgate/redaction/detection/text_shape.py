@@ -394,9 +394,10 @@ _YAML_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?([\w\-]+)[\"']?[ \t]*:")
 
 
 # names_software reads this many rows either side of the key, and looks this far for a row's ends: a longer
-# row is read as its own mapping (JSON, TOML) within that reach of the key, so each key costs a bounded read.
+# row is read as its own mapping (JSON, TOML) within _MAPPING_REACH of the key, so each key costs a bounded read.
 _SOFTWARE_ROWS = 12
 _ROW_REACH = 4096
+_MAPPING_REACH = 1024
 
 
 def _row_bounds(text: str, pos: int) -> tuple[int, int] | None:
@@ -416,9 +417,9 @@ def names_software(text: str, pos: int) -> bool:
     """The YAML mapping holding the key at pos has a step's, a job's or a service's key beside it, or its
     parent key is one ("- name: Gerrit sync\n  run: ...", "service:\n  name: Zuul Gateway"); a JSON or TOML line is its own mapping."""
     bounds = _row_bounds(text, pos)
-    if bounds is None:
-        near = text[max(0, pos - _ROW_REACH):pos + _ROW_REACH]
-        return any(f'"{k}"' in near for k in _SOFTWARE_KEYS)
+    if bounds is None:  # a long row: its own mapping, whose sibling keys stand near the key
+        low, high = max(0, pos - _MAPPING_REACH), pos + _MAPPING_REACH
+        return any(text.find(f'"{k}"', low, high) >= 0 for k in _SOFTWARE_KEYS)
     before: list[str] = []
     start, end = bounds
     while start > 0 and len(before) < _SOFTWARE_ROWS and (up := _row_bounds(text, start - 1)) is not None:
