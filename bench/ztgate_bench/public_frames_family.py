@@ -19,6 +19,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ztgate.redaction.anonymising.operators import Operators
+    from ztgate.redaction.policies import Policy
 
 GIVEN = ("Anna", "Tomas", "Ingrid", "Pavel", "Mariam", "Kofi", "Yuki", "Diego", "Leila", "Arjun")
 SURNAMES = ("Quarrendon", "Velloway", "Ostermire", "Brackwith", "Pellingham", "Tregunna", "Vossberg", "Hallorin",
@@ -88,25 +93,31 @@ def _values(template: str, given: str, surname: str, town: str) -> tuple[str, li
     return text, values
 
 
+def redact_values(text: str, values: list[tuple[str, str]], policy: Policy, operators: Operators) -> str:
+    """text redacted under policy with every occurrence of each (value, type) detected as NER would."""
+    from ztgate.redaction.anonymising.anonymize import redact
+    from ztgate.redaction.types import Detection
+
+    detections = []
+    for value, entity_type in values:
+        start = text.find(value)
+        while start >= 0:
+            detections.append(Detection(entity_type, start, start + len(value), 0.9, "SpacyRecognizer"))
+            start = text.find(value, start + 1)
+    return redact(text, detections, policy, None, None, None, operators=operators).text
+
+
 def kept(template: str, policy_name: str) -> tuple[int, int]:
     """How many of the private values survive redaction in template under the policy, of how many."""
-    from ztgate.redaction.anonymising.anonymize import redact
     from ztgate.redaction.anonymising.operators import Operators
     from ztgate.redaction.policies import PolicyStore
-    from ztgate.redaction.types import Detection
 
     policy = PolicyStore.load().get(policy_name)
     operators = Operators()
     count = total = 0
     for index, (given, surname) in enumerate(names()):
         text, values = _values(template, given, surname, TOWNS[index % len(TOWNS)])
-        detections = []
-        for value, entity_type in values:
-            start = text.find(value)
-            while start >= 0:
-                detections.append(Detection(entity_type, start, start + len(value), 0.9, "SpacyRecognizer"))
-                start = text.find(value, start + 1)
-        out = redact(text, detections, policy, None, None, None, operators=operators).text
+        out = redact_values(text, values, policy, operators)
         for value, _ in values:
             total += 1
             count += value in out

@@ -16,12 +16,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction.anonymising.anonymize import redact
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.public import PUBLIC_LISTS
 from ztgate.redaction.policies import PolicyStore
-from ztgate.redaction.types import Detection
-from ztgate_bench.public_frames_family import GIVEN, PRIVATE, SURNAMES, TOWNS
+from ztgate_bench.public_frames_family import GIVEN, PRIVATE, SURNAMES, TOWNS, redact_values
 from ztgate_bench.public_frames_family import _values as family_values
 
 STORE = PolicyStore.load()
@@ -71,13 +69,7 @@ PRIVATE_CUES = [
 
 
 def run(text: str, values: list[tuple[str, str]], policy=DEFAULT) -> str:
-    detections = []
-    for value, entity_type in values:
-        start = text.find(value)
-        while start >= 0:
-            detections.append(Detection(entity_type, start, start + len(value), 0.9, "SpacyRecognizer"))
-            start = text.find(value, start + 1)
-    return redact(text, detections, policy, None, None, None, operators=OPERATORS).text
+    return redact_values(text, values, policy, OPERATORS)
 
 
 def fill(frame: str, slots: list[tuple[str, str]], a: str, b: str) -> tuple[str, list[tuple[str, str]]]:
