@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as _dt
+import functools
 import ipaddress
 import json
 import math
@@ -882,6 +883,45 @@ def cl_rut(value: str) -> bool:
     return check == {11: "0", 10: "K"}.get(expected, str(expected))
 
 
+# --- people named by a path or a file name (issue #29) ----------------------------------------------------
+_SYSTEM_USERS = frozenset(w.casefold() for w in words("system_users"))
+
+
+def home_user(value: str) -> bool:
+    """The user segment of a home directory (/home/anna/, /Users/jonas.berg/, C:\\Users\\mlindqvist\\) names
+    the person who owns it, except a system, service, CI or cloud-image user and a placeholder
+    (data/words/system_users.txt: root, runner, ubuntu, Public, Default, ...; USERNAME in capitals)."""
+    folded = value.casefold()
+    if folded in _SYSTEM_USERS or (value.isupper() and len(value) > 2):
+        return False  # /home/USER/: a placeholder in capitals
+    return not (folded.startswith(("user", "test", "build", "runner", "admin")) and folded[-1:].isdigit())
+
+
+@functools.lru_cache(maxsize=1)
+def _given_names() -> frozenset[str]:
+    from ztgate.redaction.detection.names import gazetteer  # the gazetteer owns the given-name lists
+
+    excluded: frozenset[str] = frozenset()
+    return gazetteer._census_given_names(excluded) | gazetteer._world_given_names(excluded)  # noqa: SLF001
+
+
+_COMMON_WORD_NAMES = words("common_word_names")
+
+
+def file_name_person(value: str) -> bool:
+    """A person's name joined by an underscore or a hyphen inside a file name ("payroll_Maria_Lindqvist.csv",
+    "cv-Jonas-Berg-final.pdf"): the first part a known given name that is no common or technical word ("Max",
+    "Will", "Test"), the second a capitalised word that is no technical word and ends no software's name."""
+    parts = re.split(r"[_\-]", value, maxsplit=1)
+    if len(parts) != 2:
+        return False
+    first, second = parts
+    f, s = first.casefold(), second.casefold()
+    if f not in _given_names() or f in _COMMON_WORD_NAMES or f in TECHNICAL_WORDS or f in FUNCTION_WORDS:
+        return False
+    return s not in TECHNICAL_WORDS and s not in FUNCTION_WORDS and s not in _COMPONENT_SUFFIXES
+
+
 # Nouns a number counts or names in technical and everyday text ("8080 Port", "4096 Tokens", "2048 Bytes"),
 # which a capital after a number would otherwise make look like a town after its postcode.
 _COUNTED_NOUNS: frozenset[str] = frozenset(
@@ -940,5 +980,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "in_pan": in_pan,
     "co_cedula": co_cedula,
     "cl_rut": cl_rut,
+    "home_user": home_user,
+    "file_name_person": file_name_person,
 })
 """Validator name (as written in the rule catalogue) -> function."""
