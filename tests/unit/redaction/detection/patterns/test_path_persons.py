@@ -5,7 +5,8 @@ reached the model): home directories of Linux, macOS and Windows (one or two bac
 writes them) with a person's account as the user segment, in commands, logs and tracebacks, are found; the same
 paths with a system, CI or cloud-image user or a placeholder, and a "/home/" or "/users/" inside a URL or an API
 route, are not. File names with a given name and a surname joined by underscores or hyphens are found; file
-names of tools' and products' words are not.
+names of tools' and products' words are not. End to end (the production analyzer and the default policy), the
+national identifiers of test_national_ids.py and these names do not reach the model.
 """
 
 from __future__ import annotations
@@ -16,13 +17,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ztgate.redaction.anonymising.anonymize import redact
+from ztgate.redaction.anonymising.operators import Operators
+from ztgate.redaction.detection.analyzer import Analyzer
 from ztgate.redaction.detection.normalise import detect_on_view
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.detection.wordlists import words
+from ztgate.redaction.policies import PolicyStore
 
 GIVEN = ("maria", "jonas", "anna", "lars", "priya", "kenji", "fatima", "olga", "diego", "chloe", "ahmed", "ingrid")
 SURNAMES = ("lindqvist", "berg", "okafor", "nakamura", "haddad", "kowalski", "moreau", "silva", "petrov", "adeyemi")
 SYSTEM = sorted(words("system_users"))
+DEFAULT = PolicyStore.load().get("default")
 
 
 @st.composite
@@ -109,3 +115,31 @@ def test_file_names_of_tool_and_product_words_are_not_persons(scanner: PatternSc
                                                               sentence: str) -> None:
     text = sentence.format(f=name)
     assert _persons(scanner, text) == [], text
+
+
+# --- end to end: the production analyzer and the default policy ---------------------------------
+
+@pytest.mark.parametrize(("text", "private"), [
+    ("Meu CPF 123.456.789-09 foi recusado. Por quê?", "123.456.789-09"),
+    ("Payroll asks for my SIN 046 454 286, is that normal?", "046 454 286"),
+    ("T.C. kimlik no 10000000146 ile kayıt olamıyorum.", "10000000146"),
+    ("Hei, henkilötunnus 131052-308T ei kelpaa.", "131052-308T"),
+    ("Is PAN ABCDE1234F needed for a bank account?", "ABCDE1234F"),
+    ("Mi tarjeta de identidad 1.023.456.789 no aparece.", "1.023.456.789"),
+    ("Su RUT 12.345.678-5 no está registrado.", "12.345.678-5"),
+    ("Why does `ls /home/mlindqvist/projects` fail with permission denied?", "mlindqvist"),
+    ("Summarise payroll_Maria_Lindqvist.csv for me.", "Lindqvist"),
+])
+def test_the_values_do_not_reach_the_model_under_the_default_policy(redaction_analyzer: Analyzer, text: str,
+                                                                     private: str) -> None:
+    out = redact(text, redaction_analyzer.analyze(text), DEFAULT, None, None, None, operators=Operators()).text
+    assert private not in out, (text, out)
+
+
+@pytest.mark.parametrize("text", [
+    "Why does `ls /home/runner/work` fail on GitHub Actions?", "Open Data_Loader.py and fix the import.",
+    "The SIN 30 value and PAN 40 in the config are angles.",
+])
+def test_system_paths_and_tool_files_reach_the_model_unchanged(redaction_analyzer: Analyzer, text: str) -> None:
+    out = redact(text, redaction_analyzer.analyze(text), DEFAULT, None, None, None, operators=Operators()).text
+    assert out == text
