@@ -76,6 +76,9 @@ FRAGMENTS = (
     # ranks and prizes
     "the siege of ", " Conference", "'s The ", "the novel ", " by ", "the plot of ", " is based in ", " brewery",
     "Both ", " and Adidas ", " Mark II", " 7 III", "Admiral ", " won the Nobel Prize", " did he win?",
+    # national identifiers after their own label (national-ids)
+    "CPF ", "SIN ", "T.C. kimlik no ", "hetu ", "PAN ", "cédula ", "C.C. ", "RUT ", "123.", "-K", "131052-",
+    " /home/", "/Users/", "C:\\Users\\", "Maria_", "-Berg", ".csv",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as _dt
+import functools
 import ipaddress
 import json
 import math
@@ -798,6 +799,129 @@ def labelled_id_bare(value: str) -> bool:
     return (len(digits) >= 4 and letters > 0) or (len(digits) >= 2 and letters >= 2)
 
 
+# --- national identifiers after their own label (issue #29) -----------------------------------------------
+# Each is reported only after its own label (the rule's pattern) and only when its check digits hold: a value
+# of the right shape that fails them is a typo, a made-up example or a surrogate this gateway wrote (surrogates
+# are format-valid numbers that fail their checksum), and stays. Values without a check digit (India's PAN,
+# Colombia's cédula) are judged by shape alone.
+
+
+def _repeated(digits: str) -> bool:
+    return len(set(digits)) == 1  # 000.000.000-00, 111 111 111: placeholders that pass some checksums
+
+
+def br_cpf(value: str) -> bool:
+    """Brazil's CPF: eleven digits, two mod-11 check digits."""
+    digits = [int(c) for c in _digits(value)]
+    if len(digits) != 11 or _repeated(_digits(value)):
+        return False
+    for n in (9, 10):
+        total = sum(d * w for d, w in zip(digits[:n], range(n + 1, 1, -1), strict=True))
+        check = (total * 10) % 11 % 10
+        if check != digits[n]:
+            return False
+    return True
+
+
+def ca_sin(value: str) -> bool:
+    """Canada's Social Insurance Number: nine digits, Luhn (the first digit is the province; sample numbers
+    such as 046 454 286 are valid in shape and checksum and are hidden like real ones)."""
+    digits = _digits(value)
+    return len(digits) == 9 and not _repeated(digits) and luhn(digits)
+
+
+def tr_tckn(value: str) -> bool:
+    """Türkiye's T.C. kimlik no: eleven digits, no leading 0, the tenth and eleventh digits its checksum."""
+    digits = [int(c) for c in _digits(value)]
+    if len(digits) != 11 or digits[0] == 0:
+        return False
+    odd, even = sum(digits[0:9:2]), sum(digits[1:8:2])
+    return (odd * 7 - even) % 10 == digits[9] and sum(digits[:10]) % 10 == digits[10]
+
+
+_HETU = re.compile(r"(\d{2})(\d{2})(\d{2})([-+A-FU-Y])(\d{3})([0-9A-Y])")
+_HETU_CHECK = "0123456789ABCDEFHJKLMNPRSTUVWXY"
+
+
+def fi_hetu(value: str) -> bool:
+    """Finland's henkilötunnus DDMMYYCZZZQ: a real birth date, a century sign (+, -, A and the 2023 ones
+    B-F, U-Y), and its check character (the nine digits mod 31)."""
+    match = _HETU.fullmatch(value.upper())
+    if not match:
+        return False
+    day, month, year, sign, serial, check = match.groups()
+    century = 1800 if sign == "+" else 1900 if sign in "-UVWXY" else 2000
+    if not _real_date(century + int(year), int(month), int(day)) or serial == "000":
+        return False
+    return _HETU_CHECK[int(day + month + year + serial) % 31] == check
+
+
+_PAN = re.compile(r"[A-Z]{5}\d{4}[A-Z]")
+
+
+def in_pan(value: str) -> bool:
+    """India's PAN: five letters, four digits, a letter. No check digit is published, so the shape and the
+    label decide (the fourth letter is the holder's kind, P a person, but examples such as ABCDE1234F are
+    written with any letter there and are hidden too); 0000 is no serial."""
+    return bool(_PAN.fullmatch(value)) and value[5:9] != "0000"
+
+
+def co_cedula(value: str) -> bool:
+    """Colombia's cédula de ciudadanía or tarjeta de identidad: six to eleven digits (dotted in thousands or
+    not); no check digit. A year alone is not one."""
+    digits = _digits(value)
+    return 6 <= len(digits) <= 11 and not _repeated(digits)
+
+
+def cl_rut(value: str) -> bool:
+    """Chile's RUT/RUN: seven or eight digits and a mod-11 check character (0-9 or K)."""
+    body, _, check = value.upper().replace(".", "").replace(" ", "").rpartition("-")
+    if not body.isdigit() or not 7 <= len(body) <= 8 or len(check) != 1 or _repeated(body):
+        return False
+    total = sum(int(d) * (2 + i % 6) for i, d in enumerate(reversed(body)))
+    expected = 11 - total % 11
+    return check == {11: "0", 10: "K"}.get(expected, str(expected))
+
+
+# --- people named by a path or a file name (issue #29) ----------------------------------------------------
+_SYSTEM_USERS = frozenset(w.casefold() for w in words("system_users"))
+
+
+def home_user(value: str) -> bool:
+    """The user segment of a home directory (/home/anna/, /Users/jonas.berg/, C:\\Users\\mlindqvist\\) names
+    the person who owns it, except a system, service, CI or cloud-image user and a placeholder
+    (data/words/system_users.txt: root, runner, ubuntu, Public, Default, ...; USERNAME in capitals)."""
+    folded = value.casefold()
+    if folded in _SYSTEM_USERS or (value.isupper() and len(value) > 2):
+        return False  # /home/USER/: a placeholder in capitals
+    return not (folded.startswith(("user", "test", "build", "runner", "admin")) and folded[-1:].isdigit())
+
+
+@functools.lru_cache(maxsize=1)
+def _given_names() -> frozenset[str]:
+    from ztgate.redaction.detection.names import gazetteer  # the gazetteer owns the given-name lists
+
+    excluded: frozenset[str] = frozenset()
+    return gazetteer._census_given_names(excluded) | gazetteer._world_given_names(excluded)  # noqa: SLF001
+
+
+_COMMON_WORD_NAMES = words("common_word_names")
+
+
+def file_name_person(value: str) -> bool:
+    """A person's name joined by an underscore or a hyphen inside a file name ("payroll_Maria_Lindqvist.csv",
+    "cv-Jonas-Berg-final.pdf"): the first part a known given name that is no common or technical word ("Max",
+    "Will", "Test"), the second a capitalised word that is no technical word and ends no software's name."""
+    parts = re.split(r"[_\-]", value, maxsplit=1)
+    if len(parts) != 2:
+        return False
+    first, second = parts
+    f, s = first.casefold(), second.casefold()
+    if f not in _given_names() or f in _COMMON_WORD_NAMES or f in TECHNICAL_WORDS or f in FUNCTION_WORDS:
+        return False
+    return s not in TECHNICAL_WORDS and s not in FUNCTION_WORDS and s not in _COMPONENT_SUFFIXES
+
+
 # Nouns a number counts or names in technical and everyday text ("8080 Port", "4096 Tokens", "2048 Bytes"),
 # which a capital after a number would otherwise make look like a town after its postcode.
 _COUNTED_NOUNS: frozenset[str] = frozenset(
@@ -849,5 +973,14 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "labelled_id": labelled_id,
     "labelled_id_bare": labelled_id_bare,
     "postcode_town": postcode_town,
+    "br_cpf": br_cpf,
+    "ca_sin": ca_sin,
+    "tr_tckn": tr_tckn,
+    "fi_hetu": fi_hetu,
+    "in_pan": in_pan,
+    "co_cedula": co_cedula,
+    "cl_rut": cl_rut,
+    "home_user": home_user,
+    "file_name_person": file_name_person,
 })
 """Validator name (as written in the rule catalogue) -> function."""
