@@ -62,6 +62,7 @@ NHI = st.tuples(st.lists(st.sampled_from("ABCDEFGHJKLMNPQRSTUVWXYZ"), min_size=3
 ACRONYM_IDS = st.one_of(RUT.map(lambda v: ("RUT", v)), NHI.map(lambda v: ("NHI", v)),
                         _digits(7).map(lambda d: ("PPS", d + "T")), _digits(9).map(lambda d: ("BSN", d)),
                         _digits(8).map(lambda d: ("DNI", d + "Z")))
+BARE_ACRONYM_IDS = ACRONYM_IDS.filter(lambda pair: pair[0] != "RUT")
 REFS = st.tuples(st.integers(2015, 2030), st.integers(1, 999), st.sampled_from(["", "/B", "/K", "/7"])).map(
     lambda t: f"{t[0]}/{t[1]}{t[2]}")
 REF_LABELS = st.sampled_from(["REF", "Ref.", "Ref:", "Booking ref:", "Reference", "Az.", "Aktenzeichen",
@@ -81,13 +82,14 @@ BIRTH_CUES = st.sampled_from(["geb.", "geboren am", "née le", "born", "DOB", "D
 def items(draw: st.DrawFn, *, births: bool = False, bare: bool = False) -> tuple[str, str, str]:
     """(item text, the value that must be reported, its entity type); a date after a birth cue only with
     ``births`` (the pattern tier's, anywhere: the end-to-end tests); with ``bare`` a record noun has no number
-    marker (with one, "customer no. 1000" is the pattern tier's ``labelled_id_marked`` anywhere)."""
+    marker (with one, "customer no. 1000" is the pattern tier's ``labelled_id_marked`` anywhere) and no RUT (a
+    RUT after its label is the pattern tier's ``national_id_cl_rut`` anywhere when its check digit holds)."""
     kind = draw(st.sampled_from(["postcode", "acronym", "ref", "member"] + ["birth"] * births))
     if kind == "postcode":
         value = draw(POSTCODES)
         return value, value, "LOCATION"
     if kind == "acronym":
-        label, value = draw(ACRONYM_IDS)
+        label, value = draw(BARE_ACRONYM_IDS if bare else ACRONYM_IDS)
         return f"{label} {value}", value, "ID_NUMBER"
     if kind == "ref":
         value = draw(REFS)
