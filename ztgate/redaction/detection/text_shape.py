@@ -282,8 +282,9 @@ _TASK_AFTER = re.compile(r"[ \t]+(?:to|will|should|must|shall|can|could|may|migh
                          r"|is[ \t]+going[ \t]+to|promised[ \t]+to|wants[ \t]+to|plans?[ \t]+to)[ \t]+[a-z]")
 _MENTION_BEFORE = re.compile(r"(?<![\w.@])@$")
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?|\b(?:Doctor|Professor))[ \t]+$")
-# A handle or an e-mail address right after a name: "(@tnguyen)", " @tnguyen", "(t@x.org)", "<t@x.org>".
-_HANDLE_AFTER = re.compile(r"[ \t]*(?:[(<\[][ \t]*)?(?:@[A-Za-z0-9][\w\-]{1,38}\b|[\w.+\-]+@[\w\-]+\.[\w.\-]+)")
+# A handle or an e-mail address right after a name: "(@tnguyen)", " @tnguyen", "(t@x.org)", "<t@x.org>"; an
+# "@" glued to the name's last letter is no handle ("x = 1@mvoss"), as ``_HANDLES`` reads it too.
+_HANDLE_AFTER = re.compile(r"[ \t]*(?:[(<\[][ \t]*)?(?:(?<![\w.])@[A-Za-z0-9][\w\-]{1,38}\b|[\w.+\-]+@[\w\-]+\.[\w.\-]+)")
 # Handles and e-mail local parts: "@tnguyen", "TODO(tnguyen)", "t.nguyen@x.org".
 _HANDLES = re.compile(r"(?<![\w.])@([A-Za-z0-9][\w\-]{1,38})|\b(?:TODO|FIXME|XXX)\(([\w.\-]{2,40})\)"
                       r"|([\w.+\-]{2,64})@[\w\-]+\.")
