@@ -216,6 +216,25 @@ def contact_on_line(text: str, start: int, end: int) -> bool:
     return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
 
 
+# Where a sentence ends for ``contact_in_sentence``: "?", "!" or a full stop before a capital (not after a title),
+# or a line break.
+_CONTACT_SENTENCE_END = re.compile(
+    r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?=\s+[A-Z])|\n")
+
+
+def contact_in_sentence(text: str, start: int, end: int) -> bool:
+    """``contact_on_line`` within the candidate's sentence: "What is the capital of France? Write to
+    a@b.org" has a contact on the line of France, not in its sentence."""
+    if not contact_on_line(text, start, end):
+        return False
+    lo, hi = sentence_bounds(text, start, end, _CONTACT_SENTENCE_END, LINE_REACH)
+    line_lo, line_hi = line_bounds(text, start)
+    if end - 1 > line_hi:
+        line_hi = min(line_bounds(text, end - 1)[1], _next_line_end(text, line_hi))
+    lo, hi = max(lo, line_lo), min(hi, max(line_hi, end))
+    return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
+
+
 def labelled(text: str, start: int, entity_type: str) -> bool:
     """A field label for this kind of value right before it ("author: ", "\"city\": \"")."""
     before = text[max(0, start - 40):start]

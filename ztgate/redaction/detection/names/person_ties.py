@@ -9,7 +9,7 @@ person when any of these hold (each is evidence about a person, not about the sh
   ("our office in", "our team flew to": ``public/organisation_places``) or by a cue that is no residence
   ("a day trip to", "visiting", "located in") in a sentence that names no one, which the rules below decide
   where the policy keeps places by their frame;
-* a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line;
+* a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line, in its sentence;
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
 * a LOCATION or an NRP: a private person is named in the same sentence ("My name is Maria Gonzalez and I
@@ -33,7 +33,7 @@ from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.public.topic_places import names_no_one
-from ztgate.redaction.detection.text_shape import contact_on_line, strong_place_cue
+from ztgate.redaction.detection.text_shape import contact_in_sentence, strong_place_cue
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
 
@@ -83,7 +83,7 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if not 0 <= start < end <= len(text):
         return True
     before = text[max(0, start - REACH):start]
-    if contact_on_line(text, start, end) or (
+    if contact_in_sentence(text, start, end) or (
             detection.recognizer in _BY_CONSTRUCTION
             and not (group_places and _group_place(text, detection, before))):
         return True
