@@ -210,10 +210,16 @@ def contact_on_line(text: str, start: int, end: int) -> bool:
     """An e-mail address, phone number, IBAN or SSN on the candidate's line, outside the candidate. A candidate
     that runs past its line adds the line its last character is on, but no line past the next: the same reach
     ``evidence_possible`` looks over (a candidate ending in a line break does not take the line after it)."""
+    lo, hi = _candidate_lines(text, start, end)
+    return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
+
+
+def _candidate_lines(text: str, start: int, end: int) -> tuple[int, int]:
+    """The lines a candidate's contact is looked for on: its first line, and its last if it runs onto the next."""
     lo, hi = line_bounds(text, start)
     if end - 1 > hi:
         hi = min(line_bounds(text, end - 1)[1], _next_line_end(text, hi))
-    return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
+    return lo, hi
 
 
 # Where a sentence ends for ``contact_in_sentence``: "?", "!" or a full stop before a capital (not after a title),
@@ -228,9 +234,7 @@ def contact_in_sentence(text: str, start: int, end: int) -> bool:
     if not contact_on_line(text, start, end):
         return False
     lo, hi = sentence_bounds(text, start, end, _CONTACT_SENTENCE_END, LINE_REACH)
-    line_lo, line_hi = line_bounds(text, start)
-    if end - 1 > line_hi:
-        line_hi = min(line_bounds(text, end - 1)[1], _next_line_end(text, line_hi))
+    line_lo, line_hi = _candidate_lines(text, start, end)
     lo, hi = max(lo, line_lo), min(hi, max(line_hi, end))
     return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
 
