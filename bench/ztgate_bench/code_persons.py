@@ -8,9 +8,9 @@ Nordic, Latin American, Pacific, Greek, Hebrew, Persian ...; invented pairings, 
 technical documents with no person (API docs, READMEs, logs, configs, code) whose capitalised words are tools,
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
-of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5`` and
-``holdout6`` likewise, each before any score on it; ``tune2``, ``tune3`` and ``tune4`` are tuned on. Written to JSONL
-(``ztgate_bench.corpus_file``), one document a line, every private value listed:
+of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
+``holdout6`` and ``holdout7`` likewise, each before any score on it; ``tune2``, ``tune3`` and ``tune4`` are tuned
+on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -598,6 +598,66 @@ CLEAN_TEMPLATES["holdout6"] = (
 )
 TOOLS["holdout6"] = ("Felix", "Ludwig", "Hamilton", "Seaborn", "Falco", "Clair", "Nancy", "Hazel", "Emmet", "Caddy")
 SEEDS["holdout6"] = 6606
+
+
+# --- holdout7: the seventh held-out run (issue #29), a block of its own, written before any score on it -------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split draws on: Breton, Frisian, Sami, Greenlandic, Chechen, Ossetian, Buryat,
+# Fijian, Kikuyu, Luo, Ewe, Fula, Tswana, Bemba, Marathi, Hmong, Romansh and Afrikaans names (written by hand,
+# invented pairings). Its person templates are 20 kinds no other split has: package.json contributors, composer.json
+# authors, CITATION.cff, an R DESCRIPTION Authors@R, a .nuspec, PKG-INFO, a pubspec.yaml, a mix.exs, a podspec, a
+# C# AssemblyInfo, a LICENSE file, an on-call rota CSV, a wiki page owner, an SQL INSERT, a C# XML doc comment, an
+# Emacs Lisp header, an iCalendar ORGANIZER, a vCard, a .cabal file and a kernel-style MAINTAINERS entry. Its tools
+# are also given names or surnames (Huey, Gatling, Packer, Stern, Goss, Riemann, Knox, Livy, Ember, Amundsen).
+# Only reported on: `python -m ztgate_bench.code_persons write --split holdout7 --out
+# bench/corpora/code-persons-holdout-7.jsonl`.
+GIVEN["holdout7"] = (
+    "Gwenaël", "Maiwenn", "Hessel", "Baukje", "Ánte", "Risten", "Inunnguaq", "Naja", "Turpal", "Zarema", "Soslan",
+    "Zalina", "Bato", "Tuyana", "Mosese", "Asenaca", "Njoroge", "Wairimu", "Owino", "Akinyi", "Edem", "Esinam",
+    "Hamadou", "Dieynaba", "Kagiso", "Boitumelo", "Mwila", "Chanda", "Vinayak", "Madhura", "Kou", "Youa", "Gian",
+    "Ursina", "Riaan", "Marelize")
+SURNAMES["holdout7"] = (
+    "Le Goff", "Kerhervé", "Terpstra", "Wiersma", "Somby", "Gaup", "Kleist", "Lynge", "Magomadov", "Estamirova",
+    "Dzagoev", "Gabaraeva", "Dorzhiev", "Tsydenova", "Naivalu", "Waqanivalu", "Kariuki", "Githinji", "Odhiambo",
+    "Onyango", "Agbenyega", "Kpodo", "Diallo", "Sow", "Mogotsi", "Kgosidintsi", "Mulenga", "Bwalya", "Sathe",
+    "Joglekar", "Vang", "Xiong", "Caduff", "Casutt", "Du Plessis", "Viljoen")
+MAIL_DOMAINS["holdout7"] = ("thistledown.dev", "release.example.org", "devs.example.io")
+PERSON_TEMPLATES["holdout7"] = (
+    ("npm-contributors", "{{\n  \"name\": \"@acme/tiles\",\n  \"version\": \"3.0.1\",\n  \"contributors\": [\"{name}\"],\n  \"license\": \"ISC\"\n}}\n"),
+    ("composer-authors", "{{\n    \"name\": \"acme/invoice-pdf\",\n    \"authors\": [\n        {{\"name\": \"{name}\", \"email\": \"{email}\", \"role\": \"Developer\"}}\n    ]\n}}\n"),
+    ("citation-cff", "cff-version: 1.2.0\nmessage: \"If you use tidecalc, please cite it as: {name} (2024). tidecalc (0.8.0).\"\nauthors:\n  - family-names: \"{last}\"\n    given-names: \"{first}\"\ntitle: \"tidecalc\"\nversion: 0.8.0\n"),
+    ("r-description", "Package: tidecalc\nTitle: Tidal Harmonic Predictions\nVersion: 0.8.0\nAuthors@R: person(\"{first}\", \"{last}\", role = c(\"aut\", \"cre\"))\nAuthor: {name} [aut, cre]\nLicense: GPL-3\n"),
+    ("nuspec", "<package>\n  <metadata>\n    <id>Acme.Ledger.Client</id>\n    <version>2.2.0</version>\n    <authors>{name}</authors>\n  </metadata>\n</package>\n"),
+    ("pkg-info", "Metadata-Version: 2.1\nName: tidecalc\nVersion: 0.8.0\nAuthor: {name}\nAuthor-email: {email}\nLicense: BSD-3-Clause\n"),
+    ("pubspec", "name: field_notes\ndescription: Offline field notes for survey teams.\nversion: 1.3.0\nauthors:\n  - {name}\nenvironment:\n  sdk: \">=3.0.0 <4.0.0\"\n"),
+    ("mix-exs", "  defp package do\n    [\n      maintainers: [\"{name}\"],\n      licenses: [\"Apache-2.0\"]\n    ]\n  end\n"),
+    ("podspec", "Pod::Spec.new do |s|\n  s.name    = 'TileCache'\n  s.version = '1.1.0'\n  s.authors = {{ '{name}' => '{email}' }}\nend\n"),
+    ("assembly-info", "using System.Reflection;\n\n[assembly: AssemblyTitle(\"Ledger.Sync\")]\n[assembly: AssemblyCopyright(\"Copyright \u00a9 {name} 2024\")]\n[assembly: AssemblyVersion(\"2.0.0.0\")]\n"),
+    ("license-file", "MIT License\n\nCopyright (c) 2024 {name}\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n"),
+    ("rota-csv", "week,primary,secondary,escalation\n2024-W36,{name},sre-pool,platform-managers\n2024-W37,sre-pool,sre-pool,platform-managers\n"),
+    ("wiki-owner", "h1. Payments runbook\n\n||Page owner|{name}||\n||Last reviewed|2024-08-19||\n\nh2. Restarting the settlement job\n"),
+    ("sql-insert", "INSERT INTO service_owners (service, owner_name, since)\nVALUES ('ledger-sync', '{name}', '2024-02-01');\n"),
+    ("csharp-xmldoc", "/// <summary>\n/// Retries a failed settlement; contact {name} before raising the limit.\n/// </summary>\npublic Task RetryAsync(int attempts) => Task.CompletedTask;\n"),
+    ("emacs-header", ";;; ledger-mode-extras.el --- helpers for ledger files  -*- lexical-binding: t; -*-\n\n;; Author: {name}\n;; Version: 0.3\n"),
+    ("ical-organizer", "BEGIN:VEVENT\nSUMMARY:Quarterly DR drill\nDTSTART:20240912T090000Z\nORGANIZER;CN={name}:mailto:{email}\nEND:VEVENT\n"),
+    ("vcard", "BEGIN:VCARD\nVERSION:4.0\nFN:{name}\nTITLE:Release manager\nEMAIL:{email}\nEND:VCARD\n"),
+    ("cabal-file", "cabal-version:      3.0\nname:               tariff-parse\nversion:            0.2.1\nauthor:             {name}\nbuild-type:         Simple\n"),
+    ("kernel-maintainers", "LEDGER SYNC DRIVER\nM:\t{name} <{email}>\nL:\tledger-dev@lists.example.org\nS:\tMaintained\nF:\tdrivers/ledger/\n"),
+)
+CLEAN_TEMPLATES["holdout7"] = (
+    ("npm-contributors", "{{\n  \"devDependencies\": {{\n    \"{tool_module}\": \"^2.4.0\"\n  }},\n  \"scripts\": {{\"check\": \"{tool_module} run\"}}\n}}\n"),
+    ("composer-authors", "{{\n    \"require-dev\": {{\"acme/{tool_module}-bridge\": \"^1.0\"}},\n    \"description\": \"{tool} bridge for the invoice service\"\n}}\n"),
+    ("nuspec", "<dependencies>\n  <!-- {tool} adapter, pinned until the next upgrade review -->\n  <dependency id=\"Acme.{tool}.Adapter\" version=\"1.2.0\" />\n</dependencies>\n"),
+    ("pkg-info", "Metadata-Version: 2.1\nName: {tool_module}-plugin\nSummary: {tool} integration for the ledger tools\nRequires-Dist: {tool_module}>=2\n"),
+    ("rota-csv", "week,primary,secondary,notes\n2024-W40,sre-pool,sre-pool,{tool} upgrade window\n"),
+    ("wiki-owner", "h1. {tool} operations\n\n||Page owner|Platform Team||\n||Last reviewed|2024-09-02||\n"),
+    ("sql-insert", "INSERT INTO tools (name, category, enabled)\nVALUES ('{tool}', 'build', true);\n"),
+    ("ical-organizer", "BEGIN:VEVENT\nSUMMARY:{tool} upgrade window\nORGANIZER;CN=Platform Team:mailto:platform@example.org\nEND:VEVENT\n"),
+    ("vcard", "BEGIN:VCARD\nVERSION:4.0\nKIND:org\nFN:{tool} Support Desk\nORG:Platform Team\nEND:VCARD\n"),
+    ("kernel-maintainers", "{tool} INTEGRATION\nL:\tplatform-dev@lists.example.org\nS:\tSupported\nF:\ttools/{tool_module}/\n"),
+)
+TOOLS["holdout7"] = ("Huey", "Gatling", "Packer", "Stern", "Goss", "Riemann", "Knox", "Livy", "Ember", "Amundsen")
+SEEDS["holdout7"] = 7707
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:
