@@ -40,7 +40,7 @@ SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthChe
 # Given names on no shipped list (the pair rules cannot start from them), and tools spelt like names.
 OFF_LIST = ("Tsetseg", "Oyunbileg", "Makerita", "Ravshan", "Gulnora", "Nyambura", "Sefo", "Zhyldyz", "Bakhyt",
             "Fetu", "Yupanqui")
-TOOLS = ("Dexter", "Tika", "Livy", "Doris", "Nova", "Rasa", "Gemma", "Devin", "Knox", "Heron")
+TOOLS = ("Dexter", "Tika", "Marlo", "Doris", "Nova", "Rasa", "Gemma", "Devin", "Tobin", "Heron")
 
 # Comment lines in the syntaxes of Makefiles, R, Fortran, batch, Lisp, MATLAB; {} the rest of the line.
 COMMENTS = ("## {}", "# {}", "#' {}", "! {}", "REM {}", ";; {}", "% {}", "\t# {}")
