@@ -743,8 +743,10 @@ def person_name(value: str) -> bool:
     "Zuul Gateway", "The Ledger Authors" (an organisation's collective noun or legal form,
     ``data/words/organisation_suffixes.txt``) and "Docker" (in ``"name": "Docker"``) do not.
     """
+    if not _proper_name(value):
+        return False
     last = value.split()[-1].casefold()
-    return _proper_name(value) and last not in _COMPONENT_SUFFIXES and last not in _ORGANISATION_SUFFIXES
+    return last not in _COMPONENT_SUFFIXES and last not in _ORGANISATION_SUFFIXES
 
 
 def place_name(value: str) -> bool:
