@@ -58,6 +58,8 @@ FIELDS = (
     "__{k}__ = \"{v}\"",
     "setup(\n    name=\"ledger\",\n    {k}=\"{v}\",\n)",
     "spec.{k}s = [\"{v}\"]",
+    "spec.{k}s = [\"infra-team\", \"{v}\"]",
+    "{k}s: [docs-bot, {v}]",
     "[{k}]\nname = \"{v}\"\nurl = \"https://example.org\"",
     "{k}s = [{{ name = \"{v}\" }}]",
     "title: Ledger\n{k}:\n  name: {v}\n  url: https://example.org\nversion: 1.2.0",

@@ -36,6 +36,10 @@ _KEY_BEFORE = re.compile(
 _HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Between two values of one list ("A B, C D", "A B and C D", "A B; C D").
 _LIST_GAP = re.compile(r"""[ \t]*["'`]?[ \t]*(?:[,;&/]|and|\+)[ \t]*["'`]?[ \t]*""")
+# A key and its separator, then the earlier values of its list, ending where a later value starts ("authors =
+# [\"A B\", \"", "reviewers: A B, ").
+_KEY_BEFORE_ITEMS = re.compile(_KEY_BEFORE.pattern.removesuffix("$")
+                               + rf"(?:[^,;&/\n\[\](){{}}\"'`]{{1,60}}?{_LIST_GAP.pattern})+$", re.MULTILINE)
 
 
 def person_key(key: str) -> bool:
@@ -55,7 +59,8 @@ ITEM_REACH = 12
 
 
 def keyed_by_person(text: str, start: int) -> bool:
-    """A key about a person and its separator end right before start (module doc), on start's line; or a bare
+    """A key about a person and its separator end right before start (module doc), on start's line, or before the
+    earlier values of a list start is a later value of; or a bare
     ``name`` key does, in a record whose own key is a person's (``_record_about_a_person``: "<developer>
     <name>", "\"author\": {\"name\": ", "maintainers:\n  - name: ", "[owner]\nname = "); or start is the
     ``content`` or ``value`` of a tag whose ``name``, ``property`` or ``itemprop`` is a person key ("<meta
@@ -64,6 +69,8 @@ def keyed_by_person(text: str, start: int) -> bool:
     (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title)."""
     lo = line_bounds(text, start)[0]
     m = _KEY_BEFORE.search(text, max(lo, start - KEY_REACH), start)
+    if m is None:  # a later value of a list under the key ("authors = [\"A B\", \"NAME\"]")
+        m = _KEY_BEFORE_ITEMS.search(text, max(lo, start - 3 * KEY_REACH), start)
     if m is not None:
         key = m.group("key") or m.group("key2")
         if person_key(key):
