@@ -311,6 +311,13 @@ ORGANISATION_SUFFIXES = words("organisation_suffixes")
 COMPONENT_SUFFIXES = words("component_suffixes")
 
 
+def organisation_name(span: str) -> bool:
+    """A run of two words or more whose last is an organisation's legal form or collective noun ("Acme Corp",
+    "Platform Guild", "The Ledger Authors"): a group, never a person."""
+    parts = [w.strip(".,;:'\"()") for w in span.split()]
+    return len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES
+
+
 def tool_or_organisation(span: str) -> bool:
     """A word of the span names a tool or a product ("Kafka Connect", "Terraform Cloud") or its last word is an
     organisation's legal form or collective noun ("Acme Corp") or a piece of software's ("Zuul Gateway",
