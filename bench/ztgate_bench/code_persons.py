@@ -490,13 +490,13 @@ SEEDS["tune4"] = 4909
 # same fields holding a tool, a team, a bot, an organisation or a URL, and tools spelt like given names or
 # surnames. Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune5 --out
 # bench/corpora/code-persons-tune-5.jsonl`.
-GIVEN["tune5"] = ("Litia", "Jone", "Maiwenn", "Yann", "Sjoerd", "Baukje", "Ánde", "Sárá", "Zelimkhan", "Kheda",
-                  "Azat", "Gulnaz", "Breixo", "Uxía", "Pheng", "Nou", "Vaishnavi", "Omkar", "Sonam", "Pema",
-                  "Měrćin", "Hańža", "Aputi", "Nivi")
-SURNAMES["tune5"] = ("Ratuvou", "Nailatikau", "Kerjean", "Le Bihan", "Hiemstra", "Dijkstra", "Somby", "Gaup",
-                     "Magomadov", "Tsuraeva", "Khismatullin", "Gabitova", "Outeiro", "Fandiño", "Vang", "Yang",
+GIVEN["tune5"] = ("Litia", "Jone", "Mereana", "Yann", "Sjoerd", "Tevaki", "Ánde", "Sárá", "Zelimkhan", "Kheda",
+                  "Azat", "Gulnaz", "Breixo", "Uxía", "Pheng", "Nou", "Vaishnavi", "Omkar", "Sonam", "Pema", "Měrćin",
+                  "Hańža", "Aputi", "Nivi")
+SURNAMES["tune5"] = ("Ratuvou", "Nailatikau", "Kerjean", "Le Bihan", "Hiemstra", "Dijkstra", "Tuisawau", "Vakaloloma",
+                     "Guivarch", "Tsuraeva", "Khismatullin", "Gabitova", "Outeiro", "Fandiño", "Le Floc'h", "Yang",
                      "Gokhale", "Pawar", "Lhamo", "Wangmo", "Šołćina", "Budar", "Kunuk", "Pitseolak")
-MAIL_DOMAINS["tune5"] = ("thistledown.dev", "maintainers.example.org", "pkg.example.net")
+MAIL_DOMAINS["tune5"] = ("quarrystone.dev", "maintainers.example.org", "pkg.example.net")
 PERSON_TEMPLATES["tune5"] = (
     ("pom-contributor", "<contributors>\n  <contributor>\n    <name>{name}</name>\n    <roles><role>tester</role></roles>\n  </contributor>\n</contributors>\n"),
     ("nuspec", "<metadata>\n  <id>Ledger.Client</id>\n  <authors>{name}</authors>\n  <requireLicenseAcceptance>false</requireLicenseAcceptance>\n</metadata>\n"),
