@@ -9,8 +9,8 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6`` and ``holdout7`` likewise, each before any score on it; ``tune2``, ``tune3`` and ``tune4`` are tuned
-on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
+``holdout6`` and ``holdout7`` likewise, each before any score on it; ``tune2`` to ``tune5`` are tuned on. Written
+to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -477,6 +477,65 @@ CLEAN_TEMPLATES["tune4"] = (
 TOOLS["tune4"] = ("Ariadne", "Emmett", "Stan", "Edward", "Cecil", "Dolly", "Ava", "Bruno", "Faraday", "Hermes",
                   "Apollo", "Werkzeug")
 SEEDS["tune4"] = 4909
+
+
+# --- tune5: a fifth tuning split (issue #29, seventh round), a block of its own --------------------------------
+# Written from the class the sixth held-out run named: a person as the value of an author, maintainer, owner,
+# contact, developer or creator field in any structured format (XML elements and attributes, meta tags, Python,
+# Ruby, TOML, YAML and JSON assignments and arrays, man, RST and AsciiDoc fields and section headings followed by
+# a name), copyright lines ("YEAR[, YEAR] NAME"), "contact / reach / direct questions to NAME", and shift and
+# handover logs where a NAME is the subject of a person's verb, in forms no other split uses. Given names and
+# surnames written by hand (invented pairings) of Fijian, Breton, West Frisian, Sami, Chechen, Bashkir, Galician,
+# Hmong, Marathi, Bhutanese, Sorbian and Inuit names, which no other split draws on. Its clean documents are the
+# same fields holding a tool, a team, a bot, an organisation or a URL, and tools spelt like given names or
+# surnames. Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune5 --out
+# bench/corpora/code-persons-tune-5.jsonl`.
+GIVEN["tune5"] = ("Litia", "Jone", "Mereana", "Yann", "Sjoerd", "Tevaki", "Ánde", "Sárá", "Zelimkhan", "Kheda",
+                  "Azat", "Gulnaz", "Breixo", "Uxía", "Pheng", "Nou", "Vaishnavi", "Omkar", "Sonam", "Pema", "Měrćin",
+                  "Hańža", "Aputi", "Nivi")
+SURNAMES["tune5"] = ("Ratuvou", "Nailatikau", "Kerjean", "Le Bihan", "Hiemstra", "Dijkstra", "Tuisawau", "Vakaloloma",
+                     "Guivarch", "Tsuraeva", "Khismatullin", "Gabitova", "Outeiro", "Fandiño", "Le Floc'h", "Yang",
+                     "Gokhale", "Pawar", "Lhamo", "Wangmo", "Šołćina", "Budar", "Kunuk", "Pitseolak")
+MAIL_DOMAINS["tune5"] = ("quarrystone.dev", "maintainers.example.org", "pkg.example.net")
+PERSON_TEMPLATES["tune5"] = (
+    ("pom-contributor", "<contributors>\n  <contributor>\n    <name>{name}</name>\n    <roles><role>tester</role></roles>\n  </contributor>\n</contributors>\n"),
+    ("nuspec", "<metadata>\n  <id>Ledger.Client</id>\n  <authors>{name}</authors>\n  <requireLicenseAcceptance>false</requireLicenseAcceptance>\n</metadata>\n"),
+    ("xml-attribute", "<project name=\"ledger\" owner=\"{name}\" visibility=\"internal\"/>\n"),
+    ("package-json", "{{\n  \"name\": \"@acme/ledger\",\n  \"author\": {{\n    \"name\": \"{name}\",\n    \"url\": \"https://example.org\"\n  }}\n}}\n"),
+    ("json-creator", "{{\"dataset\": \"tariffs-2024\", \"creator\": \"{name}\", \"license\": \"CC-BY-4.0\"}}\n"),
+    ("setup-cfg", "[metadata]\nname = ledger-tools\nversion = 1.3.0\nmaintainer = {name}\nlicense = BSD-3-Clause\n"),
+    ("setup-py", "setup(\n    name=\"ledger\",\n    developer=\"{name}\",\n    packages=find_packages(),\n)\n"),
+    ("python-tuple", "CODE_OWNERS = (\"{name}\", \"infra-team\")\n"),
+    ("asciidoc", "= Ledger Operations Guide\n:author: {name}\n:revnumber: 2.1\n:toc:\n"),
+    ("man-page", ".TH LEDGER 1 \"March 2024\"\n.SH NAME\nledger \\- settle card payments\n.SH AUTHOR\n{name}\n"),
+    ("rst-field", "Ledger runbook\n==============\n\n:Author: {name}\n:Date: 2024-03-05\n:Version: 1.2\n"),
+    ("md-heading", "## Maintainers\n\n{name}\n\n## License\n\nMIT\n"),
+    ("meta-creator", "<!doctype html>\n<meta name=\"creator\" content=\"{name}\">\n<meta name=\"viewport\" content=\"width=device-width\">\n"),
+    ("copyright", "/* Copyright \u00a9 2019\u20132024 {name}\n * Licensed under the Apache License 2.0\n */\n"),
+    ("copyright", "# Copyright (C) 2020, 2023 {name}\n# This file is free software.\n"),
+    ("jekyll-config", "title: Ledger Notes\nauthor:\n  name: {name}\n  url: https://notes.example.org\nmarkdown: kramdown\n"),
+    ("contact", "<!-- Direct questions about this page to {name}. -->\n# Ledger FAQ\n"),
+    ("contact", "// For access to the signing key, contact {name}.\nconst KEY_ID = \"ledger-2024\";\n"),
+    ("handover-log", "--- shift log ---\n06:55 {name} took the pager; backlog 14 tickets\n07:30 paged db-oncall about replica lag\n"),
+    ("handover-log", "Handover notes\n* 18:02 {name} restarted the ingest workers\n* 18:40 backlog drained\n"),
+)
+CLEAN_TEMPLATES["tune5"] = (
+    ("pom-contributor", "<contributors>\n  <contributor>\n    <name>{tool} Community</name>\n    <url>https://{tool_module}.example.org</url>\n  </contributor>\n</contributors>\n"),
+    ("package-json", "{{\"name\": \"{tool_module}-plugin\", \"author\": \"The {tool} Authors\", \"license\": \"MIT\"}}\n"),
+    ("setup-cfg", "[metadata]\nname = {tool_module}-extras\nauthor = Packaging Team\nurl = https://example.org/{tool_module}\n"),
+    ("asciidoc", "= {tool} Upgrade Notes\n:author: platform-team\n:toc: left\n"),
+    ("man-page", ".SH AUTHOR\nWritten by the {tool} developers.\n.SH SEE ALSO\n{tool_module}(1)\n"),
+    ("rst-field", ":Author: {tool} maintainers\n:Version: 4.0\n"),
+    ("meta-creator", "<meta name=\"generator\" content=\"{tool} 0.9\">\n<meta name=\"author\" content=\"Apache Software Foundation\">\n"),
+    ("copyright", "Copyright \u00a9 2019\u20132024 The {tool} Authors\n"),
+    ("jekyll-config", "title: {tool} Docs\nauthor: docs-team\nurl: https://docs.example.org/{tool_module}\n"),
+    ("handover-log", "--- shift log ---\n06:55 {tool} took a snapshot of the primary\n07:30 paged db-oncall about replica lag\n"),
+    ("contact", "## Support\n\nFor questions about {tool}, contact the platform-team channel.\n"),
+    ("xml-attribute", "<project name=\"{tool_module}\" owner=\"infra-team\" maintainer=\"https://example.org/{tool_module}\"/>\n"),
+)
+TOOLS["tune5"] = ("Bower", "Mako", "Casper", "Phoenix", "Sinon", "Jetty", "Hexo", "Rocco", "Sawyer", "Lerna",
+                  "Sherlock", "Quincy")
+SEEDS["tune5"] = 5911
 
 
 # --- holdout5: the fifth held-out run (issue #29), a block of its own, written before any score on it ---------

@@ -13,7 +13,7 @@ from ztgate_bench.redaction_corpus import CLEAN, PII
 
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
-         "tune4": "code-persons-tune-4.jsonl",
+         "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -106,3 +106,10 @@ def test_a_surname_inside_a_longer_word_is_not_a_leak():
     last = code_persons.surname(sample.entities[0].value)
     assert code_persons.measure([sample], lambda _: f"x{last}y {last}ish", "t").surnames_leaked == 0
     assert code_persons.measure([sample], lambda _: f"by {last}.", "t").surnames_leaked == 1
+
+
+def test_the_fifth_tuning_split_shares_no_mail_domain_and_holds_both_sides():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune5" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune5"]) & others
+    samples = code_persons.documents("tune5")
+    assert sum(s.category == PII for s in samples) == 160 and sum(s.category == CLEAN for s in samples) == 144

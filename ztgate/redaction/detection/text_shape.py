@@ -159,13 +159,22 @@ _PERSON_LABEL = re.compile(
 _PLACE_LABEL = re.compile(
     r"(?i)(?:\b(?:city|town|village|place|location|address|birthplace|hometown|country|municipality)"
     r"['\"]?\s*[:=]\s*['\"]?)$")
+# A copyright line or value before its holder, its years a range or a list: "(c) 2019-2023 ", "Copyright ©
+# 2019–2024 ", "Copyright (C) 2020, 2023 ", "copyright = \"2024, ".
+_COPYRIGHT = (r"(?:copyright(?:['\"]?\s*[:=]\s*['\"]?)?\s*(?:(?:\(c\)|©)\s*)?|(?:\(c\)|©)\s*)"
+              r"\d{4}(?:\s*(?:[-–—,]|to)\s*\d{4})*,?\s+")
+# Where questions, requests or patches go: "questions go to ", "direct questions about this page to ".
+_ASKS = r"(?:questions|queries|requests|feedback|patches|concerns|enquiries|inquiries|issues)"
+_ASKS_TO = (rf"{_ASKS}\s+(?:(?:should|can|may|must)\s+)?(?:go|goes|be\s+(?:sent|directed|addressed))\s+to"
+            rf"|(?:direct|send|address|forward|route)\s+(?:(?:all|any|your|the)\s+)?{_ASKS}"
+            r"(?:\s+(?:about|on|regarding|for)(?:\s+[\w\-./]+){1,4}?)?\s+to")
 # Before a name: a table's label cell ("| owner | "), a copyright line ("(c) 2019-2023 "), or a phrase that
 # credits or quotes someone ("per ", "according to ", "thanks to ", "reviewed by ").
 _PERSON_BEFORE = re.compile(
     r"(?i)(?:\|\s*(?:owner|author|maintainer|name|contact|assignee|reviewer|lead)\s*\|\s*"
     r"|\b(?:maintainer|maintainers|maintained-by|written-by|authors?|credits?|owners?|lead|primary|secondary|backup"
     r"|on_?call|on-call|escalation|approvers?|reviewers?)\s*[:=]\s*['\"]?"
-    r"|(?:copyright\s*)?(?:\(c\)|©|copyright)\s*\d{4}(?:\s*[-–]\s*\d{4})?,?\s+"
+    rf"|{_COPYRIGHT}"
     r"|\b(?:per|according\s+to|thanks\s+to|courtesy\s+of|kudos\s+to|props\s+to|shout-?outs?\s+to|(?-i:credit(?:s|ed)?|cc:?|CC:?)"
     r"|(?:review|comments?|feedback|approval|sign-?off)\s+(?:by|from)|belong(?:s|ed|ing)?\s+to|(?:a|the)\s+(?:branch|fork|patch|laptop|account)\s+of|(?:written|maintained|authored|created|reviewed|approved|"
     r"reported|requested|owned|signed|contributed|debugged|fixed|implemented|designed|developed|tested|translated|"
@@ -174,7 +183,8 @@ _PERSON_BEFORE = re.compile(
     r"(?:\s+(?:the\s+)?(?:on-?call|primary|secondary|backup|incident\s+commander))?"
     r"|ask|ping|paged|pinged|notified|messaged|check\s+with|"
     r"(?:talk|speak)\s+(?:to|with)|(?:talked|spoke|met|paired|reviewed|discussed|synced|agreed|confirmed|worked)"
-    r"\s+with|reach\s+out\s+to|loop\s+in)\s+"
+    r"\s+with|reach\s+out\s+to|loop\s+in"
+    rf"|{_ASKS_TO})\s+"
     r"|\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+)$")
 _PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
 _PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
@@ -188,6 +198,19 @@ _PERSON_AFTER = re.compile(
     rf"(?i)^(?:\*\*|__)?(?:[ \t]+(?:{_PERSON_VERBS}|{_PERSON_PLANS})\b"
     rf"|[ \t]*(?:,|\(|[-–—])[ \t]*(?:(?:the|our|my|a|an|their|his|her)[ \t]+)?(?:[\w\-]+[ \t]+){{0,2}}?"
     rf"(?:{_PERSON_ROLES})\b)")
+
+
+# Before a name, cues that only a person follows, whatever NER calls it: where questions go, a page or a
+# hand-over, a copyright line's holder ("questions go to ", "paged ", "escalated to ", "(c) 2021 ").
+_ADDRESSED_BEFORE = re.compile(
+    rf"(?i)(?:{_COPYRIGHT}|\b(?:{_ASKS_TO}"
+    r"|ping|paged|pinged|(?:assigned|escalated|reassigned|handed\s+(?:over|off))\s+to)\s+)$")
+
+
+def person_cue_before(text: str, start: int) -> bool:
+    """A cue right before start that only a person follows (``_ADDRESSED_BEFORE``: "questions go to ", "paged ",
+    "(c) 2021 "): what NER calls a place there is a person ("questions go to Yerkebulan Iwuchukwu")."""
+    return _ADDRESSED_BEFORE.search(text, max(0, start - 60), start) is not None
 
 
 def person_after(text: str, end: int) -> bool:
@@ -286,6 +309,13 @@ def person_evidence(text: str, start: int, end: int) -> bool:
 ORGANISATION_SUFFIXES = words("organisation_suffixes")
 # The last word of a piece of software's name ("Zuul Gateway", "Billing API", "Release Bot").
 COMPONENT_SUFFIXES = words("component_suffixes")
+
+
+def organisation_name(span: str) -> bool:
+    """A run of two words or more whose last is an organisation's legal form or collective noun ("Acme Corp",
+    "Platform Guild", "The Ledger Authors"): a group, never a person."""
+    parts = [w.strip(".,;:'\"()") for w in span.split()]
+    return len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES
 
 
 def tool_or_organisation(span: str) -> bool:

@@ -107,8 +107,8 @@ def _backed(text: str, start: int, end: int) -> bool:
         return False
     return person_evidence(text, start, end) or (
         len(text[start:end].split()) >= 2
-        and (labelled(text, start, "PERSON") or keyed_by_person(text, start))
-        and not software_name_field(text, start))
+        and ((labelled(text, start, "PERSON") and not software_name_field(text, start))
+             or keyed_by_person(text, start)))
 
 
 class PersonEvidenceRecognizer(EntityRecognizer):

@@ -25,7 +25,8 @@ from spacy.tokens import Doc
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
-                                                     needs_evidence, technical_line, whole_name)
+                                                     needs_evidence, organisation_name, person_cue_before, technical_line,
+                                                     whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
                                                     NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS)
 
@@ -480,8 +481,12 @@ class GatedSpacyNlpEngine(NlpEngine):
                 if kept is None:
                     continue
                 start, end = kept
+                if entity_type != "PERSON" and len(text[start:end].split()) >= 2 and person_cue_before(text, start):
+                    entity_type = "PERSON"  # "questions go to Yerkebulan Iwuchukwu": a cue only a person follows
                 if entity_type == "PERSON":
                     start, end = whole_name(text, start, end)
+                    if organisation_name(text[start:end]):
+                        continue  # "Platform Guild", "Ledger Authors": a group, whatever field holds it
                 if code_identifier(text, start, end):
                     continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))

@@ -732,6 +732,7 @@ def _proper_name(value: str) -> bool:
 
 # The last word of a piece of software's name ("Zuul Gateway", "Billing API"): data/words/component_suffixes.txt.
 _COMPONENT_SUFFIXES = words("component_suffixes")
+_ORGANISATION_SUFFIXES = words("organisation_suffixes")
 
 
 def person_name(value: str) -> bool:
@@ -739,9 +740,13 @@ def person_name(value: str) -> bool:
     last not one that ends a piece of software's name.
 
     "Lot Blewanus", "Igor da Mata" and "O'Brien-Smith" pass; "Build And Test", "Hiring Manager",
-    "Zuul Gateway" and "Docker" (in ``"name": "Docker"``) do not.
+    "Zuul Gateway", "The Ledger Authors" (an organisation's collective noun or legal form,
+    ``data/words/organisation_suffixes.txt``) and "Docker" (in ``"name": "Docker"``) do not.
     """
-    return _proper_name(value) and value.split()[-1].casefold() not in _COMPONENT_SUFFIXES
+    if not _proper_name(value):
+        return False
+    last = value.split()[-1].casefold()
+    return last not in _COMPONENT_SUFFIXES and last not in _ORGANISATION_SUFFIXES
 
 
 def place_name(value: str) -> bool:

@@ -232,6 +232,7 @@ def test_bare_secret(value: str, expected: bool) -> None:
     ("Lot Blewanus", True), ("Igor da Mata", True), ("Seán O'Brien-Walsh", True), ("Alma Mühle", True),
     ("Build And Test", False), ("Hiring Manager", False), ("Docker", False), ("Customer Success Team", False),
     ("lot blewanus", False), ("John2 Smith", False), ("Config.yaml Loader", False),
+    ("The Ledger Authors", False), ("Packaging Team", False), ("Apache Software Foundation", False),
 ])
 def test_person_name_refuses_technical_and_common_words(value: str, expected: bool) -> None:
     assert v.person_name(value) is expected

@@ -2,7 +2,9 @@
 (``#``, ``//``, ``--``, ``;``, ``%``, ``/* */``, ``<!-- -->``, ``REM``, ``'``, ``(* *)``, ``{# #}``, a doc
 comment's ``*``) or on a technical line (a log, code; ``text_shape.technical_line``) (issue #29).
 
-The pair (``person_pairs``) is a person when
+The candidates are name-shaped pairs (``person_pairs``) and, on a timeline's or a log's line, the run of two to four
+name words right after its time, whether or not a list knows the given name (``timeline_subjects``: "- 14:06
+Bounmy Vilaseca declared SEV-2", "06:55 NAME took the pager"). A candidate is a person when
 * a finite verb follows it: a modal or an auxiliary and a lower-case word ("will rotate", "is on call", "to
   review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
   (``data/words/person_verbs.txt``: "owns", "says", "wants");
@@ -16,10 +18,12 @@ the public lists decide (a context rule's finding is tied to a person by constru
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.person_pairs import pairs
-from ztgate.redaction.detection.text_shape import line_bounds, technical_line
+from ztgate.redaction.detection.names.context.shapes import NAME_RUN, trim
+from ztgate.redaction.detection.text_shape import line_bounds, technical_line, tool_or_organisation, whole_name
 from ztgate.redaction.detection.wordlists import words
 
 # A line's comment opener, after its indentation.
@@ -72,6 +76,26 @@ def comment_or_log_line(text: str, pos: int) -> bool:
     return (quote is not None and COMMENT_OPENER.match(text, quote.end(), pos) is not None) or technical_line(text, pos)
 
 
+# The subject of a timeline's line: two to four name words right after the line's time ("14:06 NAME declared").
+_SUBJECT = re.compile(rf"(?:{NAME_RUN})(?![\w@/\-])")
+_TIMELINE_LINE = re.compile(rf"^{_TIME_LEAD.pattern}[ \t]*", re.MULTILINE)
+
+
+def timeline_subjects(text: str) -> Iterator[tuple[int, int]]:
+    """Runs of two to four name words that open a timeline's or a log's line right after its time, whether or
+    not a list knows the given name ("- 14:06 Bounmy Vilaseca declared SEV-2"): a verb after them decides."""
+    for lead in _TIMELINE_LINE.finditer(text):
+        run = _SUBJECT.match(text, lead.end())
+        if run is None:
+            continue
+        span = trim(text, run.start(), run.group())
+        if span is None or len(text[span[0]:span[1]].split()) < 2:
+            continue
+        start, end = whole_name(text, *span)
+        if not tool_or_organisation(text[start:end]):
+            yield start, end
+
+
 class CommentSubjectRecognizer(ContextRule):
     NAME = "CommentSubjectRecognizer"
     SCORE = 0.9
@@ -79,7 +103,7 @@ class CommentSubjectRecognizer(ContextRule):
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
-        for start, end in sorted(set(pairs(text))):
+        for start, end in sorted({*pairs(text), *timeline_subjects(text)}):
             lo, hi = line_bounds(text, start)
             if not (_VERB_AFTER.match(text, end, hi) or _CUE_BEFORE.search(text, max(lo, start - 40), start)):
                 continue

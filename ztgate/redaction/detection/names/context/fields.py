@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import Span
 from ztgate.redaction.detection.names.context.shapes import labelled_name
-from ztgate.redaction.detection.text_shape import COMPONENT_SUFFIXES
+from ztgate.redaction.detection.text_shape import tool_or_organisation
 from ztgate.redaction.detection.wordlists import words
 
 PERSON_FIELDS = words("person_fields")
@@ -42,8 +42,8 @@ def value_span(text: str, start: int, value: str, kind: str) -> Span | None:
     if kind in ("PERSON", ROLE) and any(not w[:1].isupper() and w.casefold() not in _PARTICLES
                                         for w in stripped.split()):
         return None  # "name: Zuul sync", "name: Run the linter": a step or a job, not a person
-    if kind in ("PERSON", ROLE) and stripped.split()[-1].casefold() in COMPONENT_SUFFIXES:
-        return None  # "name: Zuul Gateway": a piece of software
+    if kind in ("PERSON", ROLE) and tool_or_organisation(stripped):
+        return None  # "name: Zuul Gateway", "author: Ledger Contributors": software or an organisation
     if kind == ROLE:
         if len(stripped.split()) < 2:
             return None

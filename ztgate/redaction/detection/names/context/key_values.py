@@ -5,7 +5,8 @@ in any script ("Adresse:", "住所:"), a full-width colon too.
 A bare ``name`` is a person's only outside the blocks that name software: a ``name`` whose mapping also
 holds a step's, a job's or a service's keys (``run``, ``uses``, ``image``, ``on`` ...) or sits under such a
 block (``service:``, ``steps:``) names a step or a service ("- name: Gerrit sync", "service: name: Zuul
-Gateway"); a ``name`` beside an e-mail address or under ``authors``/``contributors`` stays a person."""
+Gateway"); a ``name`` beside an e-mail address or in a record whose key is a person's (``person_keys.keyed_by_person``:
+``authors``, ``maintainers``, ``contact``, ``<developer>``) stays a person."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.fields import field_kind, value_span
+from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
 from ztgate.redaction.detection.text_shape import names_software
 
 _KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([^\W\d][\w\-]{0,40})["']?[ \t]*[:=：][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
@@ -28,8 +30,9 @@ class KeyValueFieldRecognizer(ContextRule):
         out: list[Span] = []
         for m in _KEY_VALUE.finditer(text):
             kind = field_kind(_CAMEL_HUMP.sub("_", m.group(1)).replace("-", "_"))
-            if kind == "PERSON" and m.group(1).casefold() == "name" and names_software(text, m.start()):
-                continue
+            if (kind == "PERSON" and m.group(1).casefold() == "name" and names_software(text, m.start())
+                    and not keyed_by_person(text, m.start(2))):
+                continue  # a step's or a service's name, unless its record is a person's ("maintainers:")
             if kind:
                 span = value_span(text, m.start(2), m.group(2).rstrip(), kind)
                 if span:

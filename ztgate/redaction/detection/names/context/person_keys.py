@@ -26,9 +26,9 @@ from ztgate.redaction.detection.wordlists import words
 KEY_WORDS = words("person_key_words") | words("person_roles")
 # How far before a value its key and separator are looked for.
 KEY_REACH = 60
-_SEP = (r"""(?:[ \t]*["'`]?[ \t]*(?:::?=?|:=|=>?|->|\||[{(\[>\]]|-)+[ \t]*["'`\[]*[ \t]*"""
+_SEP = (r"""(?:[ \t]*["'`]?[ \t]*(?:(?:::?=?|:=|=>?|->|\||[{(\[>\]]|-)[ \t]*)+["'`\[]*[ \t]*"""
         r"""|\t+[ \t]*["'`]?|[ \t]+["'`])""")
-_KEY = r"(?P<key>[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*(?:[ \t]+by)?)"
+_KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)"  # "__maintainer__" too
 # The key and its separator, ending right where the value starts.
 _KEY_BEFORE = re.compile(
     rf"(?:^|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
@@ -36,6 +36,10 @@ _KEY_BEFORE = re.compile(
 _HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Between two values of one list ("A B, C D", "A B and C D", "A B; C D").
 _LIST_GAP = re.compile(r"""[ \t]*["'`]?[ \t]*(?:[,;&/]|and|\+)[ \t]*["'`]?[ \t]*""")
+# A key and its separator, then the earlier values of its list, ending where a later value starts ("authors =
+# [\"A B\", \"", "reviewers: A B, ").
+_KEY_BEFORE_ITEMS = re.compile(_KEY_BEFORE.pattern.removesuffix("$")
+                               + rf"(?:[^,;&/\n\[\](){{}}\"'`]{{1,60}}?{_LIST_GAP.pattern})+$", re.MULTILINE)
 
 
 def person_key(key: str) -> bool:
@@ -55,14 +59,130 @@ ITEM_REACH = 12
 
 
 def keyed_by_person(text: str, start: int) -> bool:
-    """A key about a person and its separator end right before start (module doc), on start's line, or start is
-    an item of a YAML block list whose key is a person's ("maintainers:\n  - NAME")."""
+    """A key about a person and its separator end right before start (module doc), on start's line, or before the
+    earlier values of a list start is a later value of; or a bare
+    ``name`` key does, in a record whose own key is a person's (``_record_about_a_person``: "<developer>
+    <name>", "\"author\": {\"name\": ", "maintainers:\n  - name: ", "[owner]\nname = "); or start is the
+    ``content`` or ``value`` of a tag whose ``name``, ``property`` or ``itemprop`` is a person key ("<meta
+    name=\"creator\" content=\""); or start is an item of a YAML block list whose key is a person's
+    ("maintainers:\n  - NAME"); or start opens a line of the section under a heading about persons
+    (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title)."""
     lo = line_bounds(text, start)[0]
     m = _KEY_BEFORE.search(text, max(lo, start - KEY_REACH), start)
-    if m is not None and person_key(m.group("key") or m.group("key2")):
+    if m is None:  # a later value of a list under the key ("authors = [\"A B\", \"NAME\"]")
+        m = _KEY_BEFORE_ITEMS.search(text, max(lo, start - 3 * KEY_REACH), start)
+    if m is not None:
+        key = m.group("key") or m.group("key2")
+        if person_key(key):
+            return True
+        if key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS and _record_about_a_person(text, m.start()):
+            return True
+    if _tag_field_about_a_person(text, lo, start):
         return True
     item = _ITEM.fullmatch(text, lo, start)
-    return item is not None and _parent_key_about_a_person(text, lo, len(item.group(1)))
+    if item is not None and _parent_key_about_a_person(text, lo, len(item.group(1))):
+        return True
+    return _LINE_LEAD.fullmatch(text, lo, start) is not None and _under_person_heading(text, lo)
+
+
+# Keys that hold a person's name inside a record about that person: a developer's ``<name>``, an author's
+# ``"name"``, a maintainer's ``name:`` (written without ``_`` or ``-``).
+_NAME_KEYS = frozenset({"name", "fullname", "displayname", "realname", "n"})
+# How far back a record's opening is looked for.
+RECORD_REACH = 600
+_XML_TAG = re.compile(r"<(/?)([A-Za-z][\w:.\-]*)(?:\s[^<>]*?)?(/?)>")
+_JSON_OPEN = re.compile(r"""["']?([A-Za-z][\w\-. ]{0,40}?)["']?[ \t]*[:=][ \t]*\[?[ \t\n]*\{[ \t]*$""")
+_TOML_TABLE = re.compile(r"^[ \t]*\[{1,2}[ \t]*([\w\-.\" ]+?)[ \t]*\]{1,2}[ \t]*$", re.MULTILINE)
+
+
+def _record_about_a_person(text: str, key_pos: int) -> bool:
+    """The record a ``name`` key at key_pos belongs to has a person's key: the XML element it is a child of
+    ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\""), the
+    YAML mapping it is a key of ("author:\n  name:", "maintainers:\n  - name:") or the TOML table it is under
+    ("[owner]\nname = ")."""
+    lo = max(0, key_pos - RECORD_REACH)
+    if key_pos > 0 and text[key_pos - 1] == "<" or text[key_pos:key_pos + 1] == "<":
+        open_tags: list[str] = []
+        for tag in _XML_TAG.finditer(text, lo, key_pos):
+            closing, name, empty = tag.groups()
+            if closing:
+                while open_tags and open_tags.pop() != name:
+                    pass
+            elif not empty:
+                open_tags.append(name)
+        return bool(open_tags) and person_key(open_tags[-1].rsplit(":", 1)[-1])
+    depth = 0
+    for i in range(key_pos - 1, lo - 1, -1):  # the innermost unclosed brace before the key: a JSON object
+        c = text[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if depth == 0:
+                opened = _JSON_OPEN.search(text, max(lo, i - KEY_REACH), i + 1)
+                return opened is not None and person_key(opened.group(1))
+            depth -= 1
+    line_start = line_bounds(text, key_pos)[0]
+    lead = text[line_start:key_pos]
+    if not lead.strip(" \t-\"'"):  # a YAML key: the mapping's parent key, one indentation up
+        if _parent_key_about_a_person(text, line_start, len(lead) - len(lead.lstrip(" \t")) + ("-" in lead) * 2):
+            return True
+        table = None
+        for table in _TOML_TABLE.finditer(text, lo, line_start):
+            pass
+        return table is not None and person_key(table.group(1).strip("\" ").rsplit(".", 1)[-1])
+    return False
+
+
+# The name attribute and the value attribute of one tag: "<meta name=\"author\" content=\"", "<property
+# name=\"maintainer\" value=\"".
+_TAG_VALUE = re.compile(r"""(?:content|value)[ \t]*=[ \t]*["']$""")
+_TAG_FIELD = re.compile(r"""\b(?:name|property|itemprop)[ \t]*=[ \t]*["']([\w:.\-]{2,60})["']""")
+
+
+def _tag_field_about_a_person(text: str, line_start: int, start: int) -> bool:
+    """start is the content or value of a tag whose name, property or itemprop is a person key (``keyed_by_person``)."""
+    if _TAG_VALUE.search(text, max(line_start, start - 12), start) is None:
+        return False
+    tag_start = text.rfind("<", line_start, start)
+    tag_end = text.find(">", start, start + 200)
+    if tag_start < 0 or tag_end < 0:
+        return False
+    return any(person_key(f.group(1).replace(":", "_")) for f in _TAG_FIELD.finditer(text, tag_start, tag_end))
+
+
+# The start of a line before a value under a heading: indentation and a list bullet.
+_LINE_LEAD = re.compile(r"[ \t]*(?:[-*+•][ \t]+)?")
+# Headings of sections in man, POD, Markdown, AsciiDoc and plain text; an RST title is the line over its underline.
+_HEADING = re.compile(r"[ \t]*(?:=head\d|\.S[HS]|#{1,6}|={1,6})[ \t]+[\"']?([^\n\"']{1,60}?)[\"']?[ \t#=]*"
+                      r"|[ \t]*([A-Za-z][^\n:]{0,40}):[ \t]*")
+_UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+])\1{2,}[ \t]*")
+# How many lines above a value its heading is looked for, and how many words a heading about persons has.
+HEADING_REACH = 8
+_HEADING_WORDS = 4
+
+
+def _under_person_heading(text: str, line_start: int) -> bool:
+    """The line at line_start is in the section under a heading about persons, at most HEADING_REACH lines
+    below it, over blank lines and other short lines (a list of names): "=head1 AUTHOR\n\nNAME", ".SH
+    AUTHORS\nNAME", "## Maintainers\n\n- NAME", "Authors\n-------\n\nNAME", "Contributors:\n  NAME"."""
+    end = line_start - 1
+    for _ in range(HEADING_REACH):
+        if end < 0:
+            return False
+        lo = line_bounds(text, end)[0]
+        line = text[lo:end]
+        title = None
+        if _UNDERLINE.fullmatch(line) and lo > 0:
+            above = line_bounds(text, lo - 1)[0]
+            title = text[above:lo - 1].strip()
+        elif (heading := _HEADING.fullmatch(line)) is not None:
+            title = (heading.group(1) or heading.group(2)).strip()
+        if title is not None:
+            return len(title.split()) <= _HEADING_WORDS and person_key(title)
+        if len(line.split()) > 6:
+            return False
+        end = lo - 1
+    return False
 
 
 def _parent_key_about_a_person(text: str, line_start: int, indent: int) -> bool:
