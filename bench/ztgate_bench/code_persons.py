@@ -499,7 +499,7 @@ SURNAMES["tune5"] = ("Ratuvou", "Nailatikau", "Kerjean", "Le Bihan", "Hiemstra",
 MAIL_DOMAINS["tune5"] = ("quarrystone.dev", "maintainers.example.org", "pkg.example.net")
 PERSON_TEMPLATES["tune5"] = (
     ("pom-contributor", "<contributors>\n  <contributor>\n    <name>{name}</name>\n    <roles><role>tester</role></roles>\n  </contributor>\n</contributors>\n"),
-    ("nuspec", "<metadata>\n  <id>Ledger.Client</id>\n  <authors>{name}</authors>\n  <requireLicenseAcceptance>false</requireLicenseAcceptance>\n</metadata>\n"),
+    ("opf-metadata", "<metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\n  <dc:title>Ledger Handbook</dc:title>\n  <dc:creator>{name}</dc:creator>\n  <dc:language>en</dc:language>\n</metadata>\n"),
     ("xml-attribute", "<project name=\"ledger\" owner=\"{name}\" visibility=\"internal\"/>\n"),
     ("package-json", "{{\n  \"name\": \"@acme/ledger\",\n  \"author\": {{\n    \"name\": \"{name}\",\n    \"url\": \"https://example.org\"\n  }}\n}}\n"),
     ("json-creator", "{{\"dataset\": \"tariffs-2024\", \"creator\": \"{name}\", \"license\": \"CC-BY-4.0\"}}\n"),
