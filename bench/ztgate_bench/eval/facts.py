@@ -5,7 +5,8 @@ string must be in it and no `must_not_contain` string may be, compared case-inse
 placeholder (`<LOCATION_1>`) may be left in it, listed or not - a placeholder in an answer means the model saw
 one where the user wrote a value, or the gateway did not restore it. The answers the caller reads (the gateway's
 and the stream's) may hold no stand-in the prompt does not (chat's default writes stand-ins, ADR 0007): an
-address on a reserved `example.*` domain, or a given name and a surname of the surrogate lists side by side.
+address on a reserved `example.*` domain, or a given name and a surname of the surrogate lists joined by a
+space, "." or "_" in any case; and they must hold every value of a pseudonym case's `restores`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _stand_in() -> re.Pattern[str]:
     def names(words: tuple[str, ...]) -> str:
         return "|".join(map(re.escape, words))
     return re.compile(rf"[A-Za-z0-9._%+-]+@(?:{names(surrogates.EMAIL_DOMAINS)})\b"
-                      rf"|\b(?:{names(surrogates.GIVEN_NAMES)}) (?:{names(surrogates.SURNAMES)})\b")
+                      rf"|\b(?i:{names(surrogates.GIVEN_NAMES)})[ ._](?i:{names(surrogates.SURNAMES)})\b")
 
 
 def stand_ins_left(answer: str, prompt: str) -> list[str]:
@@ -45,6 +46,8 @@ def problems(case: AnswerCase, answer: str | None, where: str) -> list[str]:
     if where in ("gateway", "stream"):
         out += [f"{where}: stand-in #{i + 1} left unrestored"
                 for i, _ in enumerate(stand_ins_left(answer, case.prompt))]
+        out += [f"{where}: value #{i + 1} of `restores` missing"
+                for i, value in enumerate(case.restores) if value not in answer]
     return out
 
 

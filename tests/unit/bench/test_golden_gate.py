@@ -348,10 +348,15 @@ def test_a_stand_in_the_gateway_did_not_restore_fails_the_facts_and_the_restore_
     result = compare.judge(GOLDENS, obs, full=False)
     failures = {f["id"]: f["problems"] for f in result["answers"]["fact_failures"]}
     assert failures == {"pseudonym-greeting": ["gateway: stand-in #1 left unrestored"],
-                        "pseudonym-email": ["gateway: stand-in #1 left unrestored"]}
+                        "pseudonym-email": ["gateway: stand-in #1 left unrestored",
+                                            "gateway: value #1 of `restores` missing"]}
     restores = {f["id"]: f["problems"] for f in result["answers"]["restore_failures"]}
     assert restores["pseudonym-greeting"] == ["stand-in #1 left unrestored"]
     assert "value #1 of `restores` missing from the answer" in restores["pseudonym-email"]
+    # The answer `ztgate eval --update` once recorded (a stand-in's local part, bent): refused now.
+    obs = observed_as_golden()
+    obs.answers["pseudonym-email"].gateway = "Contact Gideon.Ashcombe."
+    assert [r["id"] for r in update.refused(GOLDENS, obs, False)] == ["pseudonym-email"]
     # A listed name or reserved address the prompt itself holds is the caller's own, not a stand-in.
     case = next(c for c in GOLDENS.answers.cases if c.id == "pseudonym-greeting")
     assert facts.stand_ins_left("Hi Cornelia Greaves", case.prompt + " Cornelia Greaves") == []
