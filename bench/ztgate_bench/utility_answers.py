@@ -3,9 +3,9 @@
 Prompts that carry a private person's name and e-mail address and whose answer should use them ("Write a
 two-line note to <name> at <email> about the meeting"), sent greedy through a whole suite of its own
 (`ztgate up`, the eval's: bench/ztgate_bench/eval/suite.py) as two tenants: one under the `default` policy
-(numbered placeholders, `<PERSON_1>`), one under the same policy with every PII type set to `surrogate`
-(ztgate/redaction/anonymising/surrogates.py), and once directly to the primary (no redaction: what the model does with the
-real values). Each answer, as the caller gets it (restored), is checked for facts:
+(chat's default since ADR 0007: stand-ins of the same kind, ztgate/redaction/anonymising/surrogates.py), one under
+the same policy with `chat_pseudonyms: placeholder` (numbered placeholders, `<PERSON_1>`), and once directly to the
+primary (no redaction: what the model does with the real values). Each answer, as the caller gets it (restored), is checked for facts:
 - the person's full name appears; the person's given name or surname appears;
 - the e-mail address appears;
 - no placeholder (`<PERSON_1>`) and no stand-in is left (a name of the surrogate lists, an `example.*`
@@ -37,20 +37,10 @@ TEMPLATES: tuple[str, ...] = (
     "Write one sentence thanking {name} for the report, and say it will be sent to {email}.",
     "Tell {name} at {email} in two lines that the meeting moved to Friday.",
 )
-# Tenants of the two redacting systems, and the policy that gives the second surrogates.
-PLACEHOLDER_TENANT = "golden"          # the eval suite's own tenant: the `default` policy
-SURROGATE_TENANT = "utility-surrogates"
-SURROGATE_POLICY = f"""\
-# Written by `ztgate bench utility --answers`: `default`, with surrogates instead of placeholders.
-name: utility-surrogates
-description: The default policy with surrogates for every PII type.
-tenants: [{SURROGATE_TENANT}]
-default_action: surrogate
-default_secret_action: redact
-allow:
-  public: [countries, regions, cities, landmarks, organisations, public_figures, nationalities]
-"""
-SYSTEMS = ("direct (no redaction)", "placeholders (default)", "surrogates")
+# Tenants of the two redacting systems; the second's policy is `default` with placeholders on chat.
+SURROGATE_TENANT = "golden"          # the eval suite's own tenant: the `default` policy
+PLACEHOLDER_TENANT = "utility-placeholders"
+SYSTEMS = ("direct (no redaction)", "placeholders (chat_pseudonyms: placeholder)", "surrogates (default)")
 MAX_TOKENS = 48
 CALL_TIMEOUT_S = 300.0
 _PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_[0-9]+>|<[A-Z][A-Z_]*>")
@@ -124,10 +114,10 @@ async def _ask(target, tallies: dict[str, Tally]) -> None:
     direct = open_channel(target.primary, target.tls)
     try:
         via = {"direct (no redaction)": (inference_pb2_grpc.InferenceStub(direct), ()),
-               "placeholders (default)": (inference_pb2_grpc.InferenceStub(gateway),
-                                          tuple(bearer(target.tokens[PLACEHOLDER_TENANT]))),
-               "surrogates": (inference_pb2_grpc.InferenceStub(gateway),
-                              tuple(bearer(target.tokens[SURROGATE_TENANT])))}
+               SYSTEMS[1]: (inference_pb2_grpc.InferenceStub(gateway),
+                            tuple(bearer(target.tokens[PLACEHOLDER_TENANT]))),
+               SYSTEMS[2]: (inference_pb2_grpc.InferenceStub(gateway),
+                            tuple(bearer(target.tokens[SURROGATE_TENANT])))}
         for case in cases():
             request = ipb.GenerateRequest(messages=[ipb.ChatMessage(role="user", content=case.prompt)],
                                           sampling=ipb.SamplingParams(max_tokens=MAX_TOKENS))
@@ -144,16 +134,21 @@ async def _ask(target, tallies: dict[str, Tally]) -> None:
 
 
 def run(config_path: Path | None = None) -> list[Tally]:
-    """Starts a suite of its own with the surrogate tenant's policy, asks every case of every system."""
+    """Starts a suite of its own with the placeholder tenant's policy, asks every case of every system."""
     from ztgate_bench.eval.schema import Goldens
     from ztgate_bench.eval.suite import own_suite
 
     workdir = Path(tempfile.mkdtemp(prefix="ztgate-utility-answers-"))
     policies = workdir / "policies"
     policies.mkdir()
-    (policies / "utility-surrogates.yaml").write_text(SURROGATE_POLICY, encoding="utf-8")
+    from ztgate.redaction.config import DEFAULT_POLICY_DIR
+
+    default = (DEFAULT_POLICY_DIR / "default.yaml").read_text(encoding="utf-8")
+    (policies / f"{PLACEHOLDER_TENANT}.yaml").write_text(
+        default.replace("name: default", f"name: {PLACEHOLDER_TENANT}\ntenants: [{PLACEHOLDER_TENANT}]", 1)
+        .replace("chat_pseudonyms: surrogate", "chat_pseudonyms: placeholder", 1), encoding="utf-8")
     tallies = {system: Tally(system) for system in SYSTEMS}
     with own_suite(config_path, Goldens().policies.resolve(), workdir / "suite", extra_policies=(policies,),
-                   tenants=(SURROGATE_TENANT,), plain=False) as target:
+                   tenants=(PLACEHOLDER_TENANT,), plain=False) as target:
         asyncio.run(_ask(target, tallies))
     return list(tallies.values())

@@ -227,7 +227,7 @@ def facts_main(args: argparse.Namespace) -> int:
     examples = getattr(args, "examples", None)
     if examples:  # corpus text and answers, for the engineer reading the gateway-only failures; never the report
         Path(examples).write_text("".join(json.dumps(dict(zip(("id", "variant", "redacted", "direct", "gateway",
-                                                                "surrogates"), e, strict=True))) + "\n"
+                                                                "placeholders"), e, strict=True))) + "\n"
                                           for e in tally.examples), encoding="utf-8")
     return 0 if utility_facts.at_parity(tally) else 1
 

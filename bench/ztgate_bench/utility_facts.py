@@ -8,13 +8,13 @@ free loopback ports with tokens on, bench/ztgate_bench/eval/suite.py), both the 
 a private person's details:
 
 - **direct**: to the primary (vLLM) over mTLS as the operator, no redaction: what the model does with the text;
-- **gateway**: through Envoy with the eval tenant's bearer token (the `default` policy: redaction, the primary,
-  restore), the answer as the caller gets it;
-- **direct, redacted prompt**: the gateway's own Redact of the prompt, sent directly to the primary: what the
-  model does with what it saw through the gateway;
-- **gateway, surrogates**: through Envoy as a second tenant whose policy is `default` with every PII type set to
-  `surrogate` (a stand-in of the same kind, restored like a placeholder). When the gateway's answer differs from this one, the
-  difference lies after the model (restore) or in routing (`served_by` other than the primary).
+- **gateway**: through Envoy with the eval tenant's bearer token (the `default` policy: redaction with chat's
+  stand-ins, ADR 0007, the primary, restore), the answer as the caller gets it;
+- **direct, redacted prompt**: the gateway's own Redact of the prompt (the Redaction API: placeholders), sent
+  directly to the primary: what the model does with what it saw through the placeholders tenant;
+- **gateway, placeholders**: through Envoy as a second tenant whose policy is `default` with
+  `chat_pseudonyms: placeholder` (numbered placeholders, as before ADR 0007). When its answer differs from the
+  direct answer on the redacted prompt, the difference lies after the model (restore) or in routing.
 
 Where the gateway fails facts that direct passes, the cause is classed from the redacted prompt and the answers:
 `public name removed` (a name the corpus lists as public did not reach the model), `placeholder in prompt` (only
@@ -43,10 +43,10 @@ MAX_TOKENS = 48
 CALL_TIMEOUT_S = 120.0
 # Seconds of asking after which no new prompt is started (the suite's start is not counted).
 BUDGET_S = 420.0
-SYSTEMS = ("direct", "gateway", "direct, redacted prompt", "gateway, surrogates")
-# A second tenant under the `default` policy with every PII type `surrogate` instead of `pseudonymize` (a
-# realistic stand-in rather than `<PERSON_1>`): whether stand-ins close a gap that placeholders open.
-SURROGATE_TENANT = "utility-facts-surrogates"
+SYSTEMS = ("direct", "gateway", "direct, redacted prompt", "gateway, placeholders")
+# A second tenant under the `default` policy with `chat_pseudonyms: placeholder` (`<PERSON_1>` rather than the
+# chat default's stand-ins): whether the stand-ins close a gap that placeholders open.
+PLACEHOLDER_TENANT = "utility-facts-placeholders"
 VARIANTS = ("clean", "private")
 
 
@@ -88,7 +88,7 @@ class Tally:
     surrogates_only: list[tuple[str, str]] = field(default_factory=list)
     placeholders_only: list[tuple[str, str]] = field(default_factory=list)
     # For --examples only (corpus text, never in the report): (case id, variant, redacted prompt, direct
-    # answer, gateway answer, surrogates' answer) of each gateway-only failure.
+    # answer, gateway answer, placeholders' answer) of each gateway-only failure.
     examples: list[tuple[str, ...]] = field(default_factory=list)
     # the gateway's answer differs from the direct call on the redacted prompt although that answer holds no
     # placeholder to restore: (variant, case id)
@@ -149,7 +149,7 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: flo
     via_gateway = inference_pb2_grpc.InferenceStub(gateway)
     redactor = redaction_pb2_grpc.RedactionStub(gateway)
     via_direct = inference_pb2_grpc.InferenceStub(direct)
-    surrogate_md = tuple(bearer(target.tokens[SURROGATE_TENANT]))
+    placeholder_md = tuple(bearer(target.tokens[PLACEHOLDER_TENANT]))
 
     def request(text: str) -> ipb.GenerateRequest:
         return ipb.GenerateRequest(messages=[ipb.ChatMessage(role="user", content=text)],
@@ -177,8 +177,8 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: flo
                 direct_answer = await generate("direct", variant, via_direct, prompt)
                 answers = {"direct": direct_answer,
                            "gateway": await generate("gateway", variant, via_gateway, prompt, metadata),
-                           "gateway, surrogates": await generate("gateway, surrogates", variant, via_gateway, prompt,
-                                                                 surrogate_md)}
+                           "gateway, placeholders": await generate("gateway, placeholders", variant, via_gateway,
+                                                                   prompt, placeholder_md)}
                 if redacted == prompt:  # the model saw what the direct call sent: greedy, the same answer
                     tally.asked[("direct, redacted prompt", variant)] += 1
                     answers["direct, redacted prompt"] = direct_answer
@@ -189,21 +189,23 @@ async def _ask(target, cases: Sequence[UtilityCase], tally: Tally, budget_s: flo
                 for system, good in ok.items():
                     tally.passed[(system, variant)] += good
                 gw, seen = answers["gateway"], answers["direct, redacted prompt"]
+                held = answers["gateway, placeholders"]  # what the placeholders tenant's model saw: `redacted`
                 if gw is None or answers["direct"] is None:
                     continue
-                if ok["gateway, surrogates"] and not ok["gateway"]:
+                if ok["gateway"] and not ok["gateway, placeholders"]:
                     tally.surrogates_only.append((variant, case.id))
-                elif ok["gateway"] and not ok["gateway, surrogates"]:
+                elif ok["gateway, placeholders"] and not ok["gateway"]:
                     tally.placeholders_only.append((variant, case.id))
                 if ok["direct"] and not ok["gateway"]:
                     tally.gateway_only.append((variant, cause(case, variant, redacted, gw[0], gw[1]), case.id))
-                    sur = answers["gateway, surrogates"]
+                    sur = answers["gateway, placeholders"]
                     tally.examples.append((case.id, variant, redacted, answers["direct"][0], gw[0],
                                            sur[0] if sur else ""))
                 elif ok["gateway"] and not ok["direct"]:
                     tally.direct_only.append((variant, case.id))
                 # With no placeholder in the model's answer there is nothing to restore: the two must agree.
-                if seen is not None and not PLACEHOLDER_RE.search(seen[0]) and gw[0] != seen[0]:
+                if (seen is not None and held is not None and not PLACEHOLDER_RE.search(seen[0])
+                        and held[0] != seen[0]):
                     tally.restore_or_routing.append((variant, case.id))
             print(f"ztgate bench utility --facts: {number}/{len(cases)} prompts asked", file=sys.stderr, flush=True)
     finally:
@@ -235,11 +237,11 @@ def run(config_path: Path | None, corpora: Sequence[Path] = FACT_CORPORA, subset
     policies = workdir / "policies"
     policies.mkdir()
     default = (DEFAULT_POLICY_DIR / "default.yaml").read_text(encoding="utf-8")
-    (policies / f"{SURROGATE_TENANT}.yaml").write_text(
-        default.replace("name: default", f"name: {SURROGATE_TENANT}\ntenants: [{SURROGATE_TENANT}]", 1)
-        .replace(": pseudonymize", ": surrogate"), encoding="utf-8")
+    (policies / f"{PLACEHOLDER_TENANT}.yaml").write_text(
+        default.replace("name: default", f"name: {PLACEHOLDER_TENANT}\ntenants: [{PLACEHOLDER_TENANT}]", 1)
+        .replace("chat_pseudonyms: surrogate", "chat_pseudonyms: placeholder", 1), encoding="utf-8")
     with own_suite(config_path, Goldens().policies.resolve(), workdir / "suite", extra_policies=(policies,),
-                   tenants=(SURROGATE_TENANT,), plain=False) as target:
+                   tenants=(PLACEHOLDER_TENANT,), plain=False) as target:
         asyncio.run(_ask(target, cases, tally, budget_s))
     return tally
 

@@ -27,8 +27,8 @@ from ztgate.serve import render_envoy
 from ztgate.gateway.envoy_process import envoy_argv
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
-from ztgate.redaction.vault import PLACEHOLDER_RE
 from ztgate.supervisor.launcher import mesh_env as part_mesh_env
+from tests.stand_ins import pseudonyms_in
 from tests.procs import Child, admin_get, compiled_cache_dir, free_port, spawn, spawn_service, wait_serving
 from tests.suite_pki import PLAINTEXT, mesh_env, shared_pki
 
@@ -38,9 +38,10 @@ MODEL_SECRETS = ("AKIAQ4RT7YU2IO9PLK3J", "ghp_" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq
 
 class RecordingInference(inference_pb2_grpc.InferenceServicer):
     """TEST DOUBLE of the inference service (no model): records every GenerateRequest it receives
-    and answers with text that echoes every placeholder it saw in the prompt plus secrets of its own
-    ("Hello <PERSON_1> <EMAIL_ADDRESS_1> ..., your key is AKIA..."). GenerateStream sends that text
-    in `chunk_chars`-character chunks, so placeholders and secrets are split across messages.
+    and answers with text that echoes every placeholder and stand-in it saw in the prompt
+    (tests/stand_ins.py) plus secrets of its own ("Hello Cornelia Greaves gideon.ashcombe@example.org
+    <CREDIT_CARD_1> ..., your key is AKIA..."). GenerateStream sends that text in `chunk_chars`-character
+    chunks, so stand-ins, placeholders and secrets are split across messages.
 
     Its first token (response headers, as the real service sends them) comes after `delay_s` plus
     `prefill_s_per_token` per prompt token (4 UTF-8 bytes a token), like a model's prefill. Faults a
@@ -73,8 +74,7 @@ class RecordingInference(inference_pb2_grpc.InferenceServicer):
 
     def answer(self, request: ipb.GenerateRequest) -> str:
         seen = " ".join([request.prompt, *(m.content for m in request.messages)])
-        placeholders = [m.group(0) for m in PLACEHOLDER_RE.finditer(seen)]
-        return (f"Hello {' '.join(placeholders)}, your key is {MODEL_SECRETS[0]} "
+        return (f"Hello {' '.join(pseudonyms_in(seen))}, your key is {MODEL_SECRETS[0]} "
                 f"and your token {MODEL_SECRETS[1]}.")
 
     async def _first_token(self, request: ipb.GenerateRequest, context) -> None:

@@ -1,7 +1,7 @@
 """RECORDING OpenAI-compatible upstreams for the HTTP door's e2e tests (test doubles, aiohttp).
 
 `RecordingOpenAI` records every request it receives (headers and raw body: what crossed the
-gateway) and either answers itself, as a model that echoes every placeholder it was sent plus a
+gateway) and either answers itself, as a model that echoes every placeholder and stand-in it was sent plus a
 secret of its own, in SSE events of `chunk_chars` characters so that placeholders and secrets are
 split across events, or, with `forward_to`, is a recording PROXY in front of a real
 OpenAI-compatible server (vLLM's), passing its answer back byte for byte. A fault a test may
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import aiohttp
 from aiohttp import web
 
-from ztgate.redaction.vault import PLACEHOLDER_RE
+from tests.stand_ins import pseudonyms_in
 from tests.e2e.gateway_suite import MODEL_SECRETS
 
 
@@ -115,8 +115,7 @@ class RecordingOpenAI:
 
     def answer(self, payload: dict) -> str:
         seen = json.dumps(payload.get("messages") or payload.get("prompt"))
-        placeholders = [m.group(0) for m in PLACEHOLDER_RE.finditer(seen)]
-        return f"Hello {' '.join(placeholders)}, your key is {MODEL_SECRETS[0]} ok."
+        return f"Hello {' '.join(pseudonyms_in(seen))}, your key is {MODEL_SECRETS[0]} ok."
 
     async def _stream(self, request: web.Request, payload: dict, text: str,
                       chat: bool) -> web.StreamResponse:

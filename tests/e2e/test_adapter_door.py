@@ -32,6 +32,7 @@ from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, start_suite, stop_suite, wait_for
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.procs import Child, free_port, spawn
+from tests.stand_ins import pseudonyms_in, stand_in
 
 pytestmark = pytest.mark.slow
 SHARED_CACHE = {"ZTGATE_CACHE_DIR": str(default_cache_dir())}
@@ -94,12 +95,14 @@ def _nothing_leaked(door: Door, answer: str) -> None:
     suite, recorder, adapter, _ = door
     # Neither the adapter nor the inference service ever saw a canary; the adapter logs none.
     assert [c for c in CANARIES if c in recorder.wire()] == []
-    assert "<EMAIL_ADDRESS_1>" in recorder.received[-1].body.decode()
+    mail = stand_in("EMAIL_ADDRESS", EMAIL, PROMPT)  # what the model reads (chat's default, ADR 0007)
+    assert mail in recorder.received[-1].body.decode()
     seen = "".join(str(r) for r in suite.recorded())
-    assert [c for c in CANARIES if c in seen] == [] and "EMAIL_ADDRESS" in seen
+    # The adapter's gRPC call is scrubbed again (a session of its own): a stand-in of the stand-in.
+    assert [c for c in CANARIES if c in seen] == [] and any("@example." in p for p in pseudonyms_in(seen))
     assert "request of" in adapter.log()  # its debug log is on, and says what it may say
     assert [c for c in CANARIES if c in adapter.log()] == []
-    # The model's answer echoed the placeholders: the client gets the values back, and none of
+    # The model's answer echoed the stand-ins: the client gets the values back, and none of
     # the model's own secrets.
     assert PERSON in answer and EMAIL in answer, answer
     assert not PLACEHOLDER_RE.search(answer) and not any(s in answer for s in MODEL_SECRETS), answer

@@ -29,6 +29,7 @@ from tests.e2e.gateway_suite import (
     stop_suite,
 )
 from tests.procs import admin_get
+from tests.stand_ins import stand_in, stand_ins
 
 pytestmark = pytest.mark.slow
 
@@ -43,6 +44,10 @@ SECRETS = (AWS, GITHUB)
 CANARIES = PII + SECRETS
 PROMPT = (f"Hi, I am {PERSON}. Mail me at {EMAIL} or call {PHONE}; my card is {CARD}. "
           f"Deploy with AWS key {AWS} and token {GITHUB}.")
+# What the model reads instead (chat's default, ADR 0007): stand-ins for the person, e-mail and phone, the
+# card's placeholder.
+PERSON_SEEN, EMAIL_SEEN, PHONE_SEEN = stand_ins(
+    [("PERSON", PERSON), ("EMAIL_ADDRESS", EMAIL), ("PHONE_NUMBER", PHONE)], PROMPT)
 # The gateway's limit on one ext_proc answer (gateway.redaction.message_timeout_s) in this suite.
 MESSAGE_TIMEOUT_S = 1.0
 BLOCKING_DEFAULT = """\
@@ -87,8 +92,9 @@ async def test_unary_prompt_reaches_upstream_scrubbed_and_answer_comes_back_rest
         sampling=ipb.SamplingParams(stop=[f"Bye {PERSON}", GITHUB])), timeout=30)
     [sent] = suite.recorded()[before:]
     assert _leaks([sent]) == []  # stop sequences included
-    assert "<PERSON_1>" in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
-    assert list(sent.sampling.stop) == ["Bye <PERSON_1>", "<GITHUB_TOKEN>"]
+    assert f"I am {PERSON_SEEN}. Mail me at {EMAIL_SEEN} or call {PHONE_SEEN}; my card is <CREDIT_CARD_1>." \
+        in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
+    assert list(sent.sampling.stop) == [f"Bye {PERSON_SEEN}", "<GITHUB_TOKEN>"]
     assert sent.session_id and sent.session_id != "client-session"
     _check_answer(answer.text)
     assert answer.served_by == "primary" and list(answer.token_ids) == []
@@ -114,7 +120,8 @@ async def test_client_tenant_header_and_body_tenant_are_ignored(suite: Suite, st
                         metadata=(("x-ztgate-tenant", "acme"),), timeout=30)
     [sent] = suite.recorded()[before:]
     assert sent.tenant == "default"  # the gateway's tenant (`default` without tokens), not the body's
-    assert "<EMAIL_ADDRESS_1>" in sent.prompt  # the default policy's pseudonym, not acme's hash
+    # The default policy's stand-in, not acme's hash.
+    assert sent.prompt == f"mail {stand_in('EMAIL_ADDRESS', EMAIL, f'mail {EMAIL}')}"
 
 
 # Values disguised as issue #12 found them reaching a model: each must be replaced before upstream.

@@ -3,7 +3,8 @@ redaction service and Envoy in front of RECORDING inference upstreams (test doub
 tests/e2e/gateway_suite.py). The listener's certificate is the `gateway` one `ztgate certs init`
 issues; clients present the operator's certificate from the same CA. The OpenAI door's adapter
 (`ztgate serve openai-adapter`, real) dials the same listener over TLS with the certificate
-`openai_adapter.gateway_tls` names."""
+`openai_adapter.gateway_tls` names. A second Envoy on the same parts (`tokened`) has bearer tokens
+on as well: the chat default's stand-ins are checked there, with both defences in place."""
 
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ from ztgate.common.tls import client_credentials
 from ztgate.gen.inference.v1 import inference_pb2 as ipb
 from ztgate.gen.inference.v1 import inference_pb2_grpc
 from ztgate.config import ZtgateConfig
-from tests.e2e.gateway_suite import Suite, start_suite, stop_suite, wait_for
+from ztgate.gateway.auth import keygen, mint
+from ztgate.redaction.vault import PLACEHOLDER_RE
+from tests.e2e.gateway_suite import Suite, add_gateway, start_suite, stop_suite, wait_for
 from tests.procs import free_port, spawn
+from tests.stand_ins import pseudonyms_in
 from tests.suite_pki import shared_pki
 
 pytestmark = pytest.mark.slow
@@ -46,7 +50,7 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
     logs = tmp_path_factory.mktemp("tls")
     adapter_listen = f"127.0.0.1:{free_port()}"
     suite = adapter = None
-    tls = {"ZTGATE_GATEWAY__TLS__CERT": str(issued.cert(pki.GATEWAY)),
+    tls = suite_tls_env = {"ZTGATE_GATEWAY__TLS__CERT": str(issued.cert(pki.GATEWAY)),
            "ZTGATE_GATEWAY__TLS__KEY": str(issued.key(pki.GATEWAY)),
            "ZTGATE_GATEWAY__TLS__CLIENT_CA": str(issued.ca),
            "ZTGATE_OPENAI_ADAPTER__LISTEN": adapter_listen,
@@ -64,12 +68,26 @@ async def suite(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Suite
                 return True
 
         await asyncio.to_thread(wait_for, ready, "the adapter answers /ready", 60.0, adapter)
+        TLS_ENV.update(suite_tls_env)
         yield suite
     finally:
         if adapter is not None:
             adapter.stop()
         if suite is not None:
             await stop_suite(suite)
+
+
+# The TLS settings the suite's Envoy was started with (a second Envoy renders from them too).
+TLS_ENV: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+async def tokened(suite: Suite, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A second Envoy on the suite's parts with TLS and bearer tokens on: (listener, a tenant's token)."""
+    key, jwks = keygen(tmp_path_factory.mktemp("tls-tokens"))
+    listen, _ = await add_gateway(suite, "envoy-tls-tokens",
+                                  {**TLS_ENV, "ZTGATE_GATEWAY__AUTH__JWKS_PATH": str(jwks)})
+    return listen, mint(key, tenant="chat", issuer="ztgate", audience="ztgate-gateway")
 
 
 async def _generate(suite: Suite, creds: grpc.ChannelCredentials | None) -> ipb.GenerateResponse:
@@ -133,3 +151,33 @@ async def test_the_openai_door_serves_ztgates_own_model_over_the_tls_listener(su
     assert EMAIL in (answer.choices[0].message.content or "")
     [sent] = suite.recorded()[before:]
     assert EMAIL not in sent.prompt and all(EMAIL not in m.content for m in sent.messages)
+
+
+async def test_chat_through_tls_and_tokens_reads_stand_ins_and_gives_the_caller_the_values(suite, tokened) -> None:
+    """The chat default (surrogates, ADR 0007) through the OpenAI door with the `openai` client, TLS with
+    a client certificate and a bearer token: the model read stand-ins of the person and the address (not
+    the values, not placeholders: the door's and the adapter's gRPC call each put their own), and the
+    caller reads the values where the model wrote the stand-ins."""
+    listen, token = tokened
+    person, email = "Maria Gonzalez", "m.gonzalez@fastmail.com"
+    issued = shared_pki()
+    context = ssl.create_default_context(cafile=str(issued.ca))
+    context.load_cert_chain(str(issued.cert(pki.OPERATOR)), str(issued.key(pki.OPERATOR)))
+    http = httpx.Client(verify=context, timeout=60)
+    client = openai.OpenAI(base_url=f"https://{listen}/v1", api_key=token, max_retries=0, http_client=http)
+    before = len(suite.recorded())
+    try:
+        answer = await asyncio.to_thread(
+            client.chat.completions.create, model=ZtgateConfig().inference.model_name,
+            messages=[{"role": "user", "content": f"Write to {person} at {email}."}], max_tokens=8)
+    finally:
+        http.close()
+    [sent] = suite.recorded()[before:]
+    seen = " ".join([sent.prompt, *(m.content for m in sent.messages)])
+    assert person not in seen and email not in seen and "Gonzalez" not in seen
+    assert not PLACEHOLDER_RE.search(seen), seen
+    stand_ins = pseudonyms_in(seen)
+    assert any("@example." in s for s in stand_ins) and any(" " in s for s in stand_ins), seen
+    text = answer.choices[0].message.content or ""
+    assert person in text and email in text, text  # the double echoed the stand-ins: the values come back
+    assert not [s for s in stand_ins if s in text] and not PLACEHOLDER_RE.search(text), text

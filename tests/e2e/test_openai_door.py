@@ -29,6 +29,7 @@ from tests.e2e.gateway_suite import MODEL_SECRETS, Suite, add_gateway, start_sui
 from ztgate.redaction.detection.patterns.scanner import default_cache_dir
 from tests.e2e.openai_upstream import RecordingOpenAI
 from tests.openai_requests import CARD, PRIVATE, VENDOR_FIELD, answers, requests
+from tests.stand_ins import stand_in, stand_ins
 
 pytestmark = pytest.mark.slow
 # The Hyperscan database from the shared cache, whose file names carry the rules' hash (what the
@@ -40,6 +41,8 @@ EMAIL = "jane.doe@example.com"
 AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
 CANARIES = (PERSON, EMAIL, AWS)
 PROMPT = f"Hi, I am {PERSON}; mail me at {EMAIL}. Deploy with AWS key {AWS}."
+# What an upstream reads instead of the person and the address: stand-ins (chat's default, ADR 0007).
+PERSON_SEEN, EMAIL_SEEN = stand_ins([("PERSON", PERSON), ("EMAIL_ADDRESS", EMAIL)], PROMPT)
 UPSTREAM_KEY = "sk-upstream-" + "k" * 24
 MODEL = "echo"
 KEYED = "keyed-model"  # served by an upstream whose API key Envoy injects
@@ -108,7 +111,9 @@ def test_sync_chat_reaches_the_upstream_scrubbed_and_comes_back_restored(door) -
     assert answer.usage.total_tokens == 12 and answer.choices[0].finish_reason == "stop"
     request = parts["first"].received[-1]
     assert [c for c in CANARIES if c in _sent(door)] == []
-    assert "<EMAIL_ADDRESS_1>" in request.json["messages"][1]["content"]
+    # The model read stand-ins (chat's default, ADR 0007), and the client got the values back (_check).
+    assert request.json["messages"][1]["content"] == PROMPT.replace(PERSON, PERSON_SEEN).replace(
+        EMAIL, EMAIL_SEEN).replace(AWS, "<AWS_ACCESS_KEY_ID>")
     # The client's own Authorization and the gateway's tenant header never reach an upstream.
     assert "authorization" not in request.headers and "x-ztgate-tenant" not in request.headers
     assert "not-checked" not in _sent(door)
@@ -234,7 +239,8 @@ def test_generated_requests_through_envoy_are_refused_or_reach_the_upstream_with
 
 @settings(max_examples=16, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(answer=answers(("<EMAIL_ADDRESS_1>", "<CREDIT_CARD_1>")), stream=st.booleans())
+@given(answer=answers((stand_in("EMAIL_ADDRESS", EMAIL, f"mail {EMAIL}, card {CARD}"), "<CREDIT_CARD_1>")),
+       stream=st.booleans())
 def test_generated_answers_through_envoy_come_back_with_every_pseudonym_restored(
         door, answer: object, stream: bool) -> None:
     """The unit answer family (test_openai_field_policy.py), a bounded number through Envoy: the
@@ -242,6 +248,7 @@ def test_generated_answers_through_envoy_come_back_with_every_pseudonym_restored
     JSON or as SSE events; the client reads no placeholder, and the values where they were."""
     suite, parts = door
     raw = json.dumps(answer)
+    mail = stand_in("EMAIL_ADDRESS", EMAIL, f"mail {EMAIL}, card {CARD}")
     body = f"data: {raw}\n\ndata: [DONE]\n\n" if stream else raw
     parts["first"].canned = ("text/event-stream" if stream else "application/json", body.encode())
     try:
@@ -252,7 +259,8 @@ def test_generated_answers_through_envoy_come_back_with_every_pseudonym_restored
     text = got.decode()
     assert status == 200, text
     assert not PLACEHOLDER_RE.search(text), text
-    assert ("<EMAIL_ADDRESS_1>" in raw) == (EMAIL in text) and ("<CREDIT_CARD_1>" in raw) == (CARD in text)
+    assert (mail in raw) == (EMAIL in text) and ("<CREDIT_CARD_1>" in raw) == (CARD in text)
+    assert mail not in text
 
 
 def test_tokens_scopes_and_the_rate_limit_answer_in_openais_shape(door) -> None:

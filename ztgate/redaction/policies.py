@@ -50,6 +50,24 @@ class Action(StrEnum):
 SECRET_SAFE_ACTIONS: frozenset[Action] = frozenset({Action.REDACT, Action.MASK, Action.HASH, Action.BLOCK})
 
 
+class ChatPseudonyms(StrEnum):
+    """What a `pseudonymize` rule writes on the gateway's scrub of chat and completion calls (ADR 0007)."""
+
+    SURROGATE = "surrogate"      # a stand-in of the same kind for the CHAT_SURROGATE_TYPES, a placeholder else
+    PLACEHOLDER = "placeholder"  # numbered placeholders, as the Redaction API writes them
+
+
+# PII types whose `pseudonymize` becomes `surrogate` on chat (chat_pseudonyms: surrogate): a stand-in there
+# helps the model (names, places, contact details, dates, network addresses) and tells it no more than a
+# placeholder (type, layout and ordinal only). Card numbers, IBANs, SSNs and ID numbers keep placeholders:
+# an answer gains nothing from a realistic one, and a stand-in the model copies in part ("ending in 4821")
+# would reach the caller as a plausible wrong number where a placeholder shows itself. Secrets are never
+# pseudonymised at all (SECRET_SAFE_ACTIONS).
+CHAT_SURROGATE_TYPES: frozenset[str] = frozenset({
+    "PERSON", "LOCATION", "EMAIL_ADDRESS", "PHONE_NUMBER", "DATE_OF_BIRTH", "IP_ADDRESS", "MAC_ADDRESS",
+})
+
+
 class UnknownPolicyError(InvalidArgument):
     """A request named a policy that is not loaded."""
 
@@ -134,6 +152,11 @@ class Policy(Strict):
     entities: dict[str, EntityRule] = Field(default_factory=dict)
     # Values never redacted.
     allow: AllowList = AllowList()
+    # The gateway's scrub of chat and completion calls (Envoy's ext_proc: the Inference API and the
+    # OpenAI-compatible door): `surrogate` writes a stand-in of the same kind instead of a numbered
+    # placeholder for each CHAT_SURROGATE_TYPES type this policy pseudonymises (restored on the way back
+    # alike; ADR 0007); `placeholder` keeps placeholders. The Redaction API always does what `entities` says.
+    chat_pseudonyms: ChatPseudonyms = ChatPseudonyms.SURROGATE
 
     @field_validator("entities")
     @classmethod
@@ -196,6 +219,18 @@ class Policy(Strict):
         """The rule applied to `entity_type`; a type unknown to ztgate gets the PII defaults."""
         rule = self.rule_table.get(entity_type)
         return rule if rule is not None else self.fallback_rule
+
+    @cached_property
+    def for_chat(self) -> Policy:
+        """This policy as the gateway applies it to chat and completion calls (`chat_pseudonyms`): itself,
+        or a copy whose `pseudonymize` rules of the CHAT_SURROGATE_TYPES are `surrogate`."""
+        swapped = {entity_type: EntityRule(action=Action.SURROGATE, threshold=rule.threshold)
+                   for entity_type, rule in self.rule_table.items()
+                   if entity_type in CHAT_SURROGATE_TYPES and rule.action is Action.PSEUDONYMIZE}
+        if self.chat_pseudonyms is ChatPseudonyms.PLACEHOLDER or not swapped:
+            return self
+        fields = {name: getattr(self, name) for name in type(self).model_fields}
+        return Policy.model_validate({**fields, "entities": {**self.entities, **swapped}})
 
     def actions(self) -> frozenset[Action]:
         """Every action this policy can apply (used to check operator keys at start-up)."""

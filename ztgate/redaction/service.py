@@ -252,18 +252,22 @@ class RedactionService:
 
     async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
                           session_id: str = "", timeout_s: float | None = None,
-                          path: ScrubPath = ScrubPath.REDACT) -> list[RedactResult]:
+                          path: ScrubPath = ScrubPath.REDACT, chat: bool = False) -> list[RedactResult]:
         """Redacts the texts of one request (a prompt, chat messages) in one session.
 
         Detection runs concurrently (within the tenant's share of the workers), and the first text
         that fails stops the others; pseudonyms are then allocated in text order, so `<PERSON_1>` is
         the first person of the first text. A block in any text refuses the whole call.
-        `path`: where its findings are counted (the gateway's prompts: GATEWAY_REQUEST).
+        `path`: where its findings are counted (the gateway's prompts: GATEWAY_REQUEST). `chat`: the
+        gateway's scrub of a chat or completion call, which applies the policy's chat form
+        (`Policy.for_chat`: surrogates unless the policy's `chat_pseudonyms` says placeholders).
         """
         tenant = _check_ids(tenant, session_id)
         for text in texts:
             self.check_size(text)
         chosen = self._policy(policy, tenant)
+        if chat:
+            chosen = chosen.for_chat
         deadline = self._deadline(timeout_s)
         with self.tenant_calls.admit(tenant):  # a refused call opens no session
             session_id = self._open(tenant, session_id)

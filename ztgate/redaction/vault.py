@@ -352,7 +352,8 @@ class Vault:
             session = self._live_session(_key(tenant, session_id))
             words = (tuple(session.surrogates) + tuple(session.forms)
                      + tuple(f"{local}@{domain}" for local in session.mail_locals
-                             for domain in surrogates.EMAIL_DOMAINS)) if session is not None else ()
+                             for domain in surrogates.EMAIL_DOMAINS)
+                     + tuple(_bare_locals(session.mail_locals))) if session is not None else ()
             phones = tuple(session.phones) if session is not None else ()
         if phones:
             pending = max(pending, _pending_phone_length(text, phones))
@@ -531,6 +532,16 @@ _MAX_PLACEHOLDER_LENGTH = max(map(len, RESTORABLE_ENTITY_TYPES)) + 12
 _RESERVED_DOMAIN = "(?:" + "|".join(map(re.escape, surrogates.EMAIL_DOMAINS)) + ")"
 
 
+def _bare_locals(locals_: dict[str, str | None]) -> list[str]:
+    """The e-mail stand-ins' local parts that restore alone, with no domain ("Gideon.Ashcombe", as a model
+    writes the address it read): two words joined by "." or "_" (one word may be an everyday word or a
+    person's stand-in name), naming one value."""
+    return [local for local, original in locals_.items() if original is not None and _BARE_LOCAL.fullmatch(local)]
+
+
+_BARE_LOCAL = re.compile(r"[^\W_]+(?:[._][^\W_]+)+")
+
+
 def _add_local(locals_: dict[str, str | None], local: str, original: str | None) -> None:
     """Records that `local` stands for `original`; a local part two values share names neither (None)."""
     locals_[local] = original if locals_.get(local, original) == original else None
@@ -617,7 +628,8 @@ def _surrogate_pattern(session: _Session) -> tuple[re.Pattern[str], dict[str, st
         session.pattern = re.compile(
             rf"<[A-Z][A-Z0-9_]*_[1-9][0-9]{{0,8}}>"
             rf"|(?P<mail>(?i:(?<!\w)(?:{alternation(list(session.mails))}"
-            rf"|(?:{alternation(list(session.mail_locals))})@{_RESERVED_DOMAIN})(?!\w)))"
+            rf"|(?:{alternation(list(session.mail_locals))})@{_RESERVED_DOMAIN})(?!\w)"
+            rf"|(?<![\w{joiner}+])(?:{alternation(_bare_locals(session.mail_locals))})(?![\w@]|[{joiner}+]\w)))"
             rf"|(?<!\w)(?:{alternation(whole)})(?!\w)"
             + (rf"|(?P<phone>{_PHONE_SHAPE})" if session.phones else "") +
             rf"|(?<![\w{joiner}])(?:{alternation(names)})(?![\w@]|[{joiner}]\w)")

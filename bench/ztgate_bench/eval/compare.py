@@ -223,6 +223,8 @@ def judge_answers(goldens: Goldens, obs: Observations, full: bool, gates: list[d
 
             answer = seen.gateway or ""
             problems = [f"placeholder {m.group(0)} left unrestored" for m in PLACEHOLDER_RE.finditer(answer)]
+            problems += [f"stand-in #{i + 1} left unrestored"
+                         for i, _ in enumerate(facts.stand_ins_left(answer, case.prompt))]
             problems += [f"value #{i + 1} of `restores` missing from the answer"
                          for i, value in enumerate(case.restores) if value not in answer]
             if problems:

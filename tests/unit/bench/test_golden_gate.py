@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ztgate_bench.eval import compare, report, update
+from ztgate_bench.eval import compare, facts, report, update
 from ztgate_bench.eval.measure import AnswerObservation, Observations, selected
 from ztgate_bench.eval.schema import DEFAULT_DIR, Goldens, GoldenError, RedactionAnswer
 
@@ -338,6 +338,28 @@ def test_update_never_accepts_an_answer_that_breaks_its_facts(tmp_path: Path) ->
     update.write(files)
     assert Goldens(root).answers_expected.cases["capital-france"].gateway == before
     assert [r["id"] for r in update.refused(goldens, obs, False)] == ["capital-france"]
+
+
+def test_a_stand_in_the_gateway_did_not_restore_fails_the_facts_and_the_restore_check() -> None:
+    """Chat writes stand-ins (ADR 0007): one left in the caller's answer is a value the caller never wrote."""
+    obs = observed_as_golden()
+    obs.answers["pseudonym-greeting"].gateway = "Dear Maria Gonzalez and Cornelia Greaves, it ships today."
+    obs.answers["pseudonym-email"].gateway = "Contact: gideon.ashcombe@example.org"
+    result = compare.judge(GOLDENS, obs, full=False)
+    failures = {f["id"]: f["problems"] for f in result["answers"]["fact_failures"]}
+    assert failures == {"pseudonym-greeting": ["gateway: stand-in #1 left unrestored"],
+                        "pseudonym-email": ["gateway: stand-in #1 left unrestored",
+                                            "gateway: value #1 of `restores` missing"]}
+    restores = {f["id"]: f["problems"] for f in result["answers"]["restore_failures"]}
+    assert restores["pseudonym-greeting"] == ["stand-in #1 left unrestored"]
+    assert "value #1 of `restores` missing from the answer" in restores["pseudonym-email"]
+    # The answer `ztgate eval --update` once recorded (a stand-in's local part, bent): refused now.
+    obs = observed_as_golden()
+    obs.answers["pseudonym-email"].gateway = "Contact Gideon.Ashcombe."
+    assert [r["id"] for r in update.refused(GOLDENS, obs, False)] == ["pseudonym-email"]
+    # A listed name or reserved address the prompt itself holds is the caller's own, not a stand-in.
+    case = next(c for c in GOLDENS.answers.cases if c.id == "pseudonym-greeting")
+    assert facts.stand_ins_left("Hi Cornelia Greaves", case.prompt + " Cornelia Greaves") == []
 
 
 def test_the_pseudonym_reply_case_checks_a_restore() -> None:

@@ -10,7 +10,9 @@ from ztgate.common.config import ConfigError
 from ztgate.common.errors import InvalidArgument
 from ztgate.redaction.policies import (
     BUILTIN_POLICY_DIR,
+    CHAT_SURROGATE_TYPES,
     Action,
+    ChatPseudonyms,
     Policy,
     PolicyStore,
     UnknownPolicyError,
@@ -237,3 +239,52 @@ def test_a_given_default_policy_replaces_the_shipped_one(tmp_path):
 def test_store_without_a_default_policy_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="no policy named 'default'"):
         PolicyStore.load([write(tmp_path, "name: other\n")], builtin=False)
+
+
+# --- chat_pseudonyms: what the gateway's chat scrub writes (ADR 0007) -----------------------------------
+
+@pytest.mark.parametrize("name", ["default", "strict"])
+def test_shipped_policies_say_surrogates_for_chat_and_keep_placeholders_elsewhere(name):
+    policy = load_policy_file(BUILTIN_POLICY_DIR / f"{name}.yaml")
+    assert policy.chat_pseudonyms is ChatPseudonyms.SURROGATE
+    assert "chat_pseudonyms: surrogate" in (BUILTIN_POLICY_DIR / f"{name}.yaml").read_text()  # stated, not implied
+    chat = policy.for_chat
+    for entity_type in sorted(ALL_ENTITY_TYPES):
+        swapped = entity_type in CHAT_SURROGATE_TYPES
+        assert policy.rule_for(entity_type).action is not Action.SURROGATE  # the Redaction API: as written
+        assert (chat.rule_for(entity_type).action is Action.SURROGATE) == swapped, entity_type
+        if not swapped:
+            assert chat.rule_for(entity_type) == policy.rule_for(entity_type), entity_type
+    assert chat.name == policy.name and chat.allow is policy.allow and chat.for_chat is chat
+
+
+def test_chat_surrogates_cover_no_secret_and_no_payment_or_national_identifier():
+    assert not CHAT_SURROGATE_TYPES & SECRET_ENTITY_TYPES
+    assert not CHAT_SURROGATE_TYPES & {"CREDIT_CARD", "IBAN_CODE", "US_SSN", "ID_NUMBER"}
+
+
+def test_a_policy_without_the_key_gets_surrogates_for_chat(tmp_path):
+    policy = load_policy_file(write(tmp_path, "name: mine\nentities: {PERSON: pseudonymize, EMAIL_ADDRESS: mask}\n"))
+    assert policy.chat_pseudonyms is ChatPseudonyms.SURROGATE
+    assert policy.for_chat.rule_for("PERSON").action is Action.SURROGATE
+    assert policy.for_chat.rule_for("EMAIL_ADDRESS").action is Action.MASK  # only pseudonymize changes
+
+
+def test_placeholders_for_chat_are_one_key_away(tmp_path):
+    policy = load_policy_file(write(tmp_path, "name: mine\nchat_pseudonyms: placeholder\n"
+                                              "entities: {PERSON: {action: pseudonymize, threshold: 0.8}}\n"))
+    assert policy.for_chat is policy
+    assert policy.for_chat.rule_for("PERSON").action is Action.PSEUDONYMIZE
+
+
+def test_chat_surrogates_keep_each_rules_threshold(tmp_path):
+    policy = load_policy_file(write(tmp_path, "name: mine\ndefault_threshold: 0.4\n"
+                                              "entities: {PERSON: {action: pseudonymize, threshold: 0.8},"
+                                              " LOCATION: pseudonymize}\n"))
+    assert policy.for_chat.rule_for("PERSON").threshold == 0.8
+    assert policy.for_chat.rule_for("LOCATION").threshold == 0.4
+
+
+def test_an_unknown_chat_pseudonyms_value_names_the_key(tmp_path):
+    with pytest.raises(ConfigError, match="chat_pseudonyms"):
+        load_policy_file(write(tmp_path, "name: mine\nchat_pseudonyms: fake\n"))

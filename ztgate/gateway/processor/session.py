@@ -1,7 +1,8 @@
 """One call's hold on the redaction service, shared by every API the processor speaks.
 
 A call through the gateway gets a fresh redaction session of its verified tenant (`CallSession`):
-its prompt's texts are redacted in it, its answer is scrubbed of secrets and has the session's
+its prompt's texts are redacted in it (private values become stand-ins of the same kind, or
+placeholders where the tenant's policy says so), its answer is scrubbed of secrets and has the session's
 pseudonyms put back (`OutputFilter`), and the session is forgotten when the call ends. Work that
 may be large (framing and parsing a big or compressed body, scrubbing an answer) runs in a worker
 thread within the tenant's share (`CallSession.off_loop`), so the event loop keeps serving every
@@ -97,10 +98,12 @@ class CallSession:
 
     async def redact(self, texts: Sequence[str], timeout_s: float | None) -> list[RedactResult]:
         """The request's texts redacted in this session, in order (pseudonyms numbered in text
-        order), within `timeout_s` (None: the service's own analysis timeout); counted as the
-        gateway's prompts."""
+        order), within `timeout_s` (None: the service's own analysis timeout), by the tenant's policy
+        as chat applies it (surrogates by default: Policy.chat_pseudonyms); counted as the gateway's
+        prompts."""
         return await self._service.redact_many(texts, tenant=self.tenant, session_id=self.session_id,
-                                               timeout_s=timeout_s, path=ScrubPath.GATEWAY_REQUEST)
+                                               timeout_s=timeout_s, path=ScrubPath.GATEWAY_REQUEST,
+                                               chat=True)
 
     async def off_loop(self, fn: Callable[..., T], *args: object) -> T:
         """`fn(*args)` in a worker thread, within this call's tenant's share (service.off_loop)."""

@@ -6,7 +6,7 @@ The choice depends only on the type, the value's layout and its ordinal in the s
 model no more than a placeholder's number, and answers stay reproducible (one exception: an e-mail
 address made of a session person's name gets one made of that person's stand-in, `email_of_person`).
 The vault keeps them consistent and restores them, also in the forms of `restore_forms`. Per-type table and rules: docs/architecture.md ("Module notes");
-why placeholders stay the default: docs/adr/0007-placeholders-stay-the-chat-default.md.
+why they are the chat default (`chat_pseudonyms`, policies.py): docs/adr/0007-placeholders-stay-the-chat-default.md.
 """
 
 from __future__ import annotations

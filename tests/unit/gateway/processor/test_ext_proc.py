@@ -34,8 +34,10 @@ from ztgate.gateway.processor.grpc_api import (BadFrame, FrameReader, InferenceE
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import Action, Policy
 from ztgate.redaction.service import RedactionService, output_policy
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.disguises import SECRET_FAMILIES, Disguised, chunked, disguised
 from tests.fake_context import FakeContext
+from tests.stand_ins import stand_ins
 from tests.unit.redaction.pattern_service import SlowScanner, Ticker, make_service
 
 GENERATE = "/ztgate.inference.v1.Inference/Generate"
@@ -45,6 +47,11 @@ PHONE = "+1 415 555 0134"
 AWS = "AKIAZ7Q3XH2LMN4PQ5RS"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"
 CANARIES = (EMAIL, PHONE, AWS, GITHUB)
+# What the model reads instead of EMAIL and PHONE, and of a second address after EMAIL: the chat scrub's
+# stand-ins (surrogates by default, ADR 0007), never a placeholder.
+MAIL, PHONE_STAND_IN = stand_ins([("EMAIL_ADDRESS", EMAIL), ("PHONE_NUMBER", PHONE)])
+BOB = "bob@example.org"
+BOB_MAIL = stand_ins([("EMAIL_ADDRESS", EMAIL), ("EMAIL_ADDRESS", BOB)])[1]
 SCORE = "/ztgate.inference.v1.Inference/GetScore"
 # The defaults: 1.2 s, 2 s per 1,000 tokens, at most 30 s, 2.5 bytes per token.
 BUDGET = GatewaySettings().first_token_budget
@@ -129,7 +136,8 @@ async def test_prompt_is_scrubbed_and_the_gateway_sets_tenant_and_session(servic
         tenant="someone-else", session_id="client-chosen-session")))
     sent = _decode_request(outcome.body)
     assert not [c for c in CANARIES if c in sent.SerializeToString().decode("utf-8", "replace")]
-    assert "<EMAIL_ADDRESS_1>" in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
+    assert MAIL in sent.prompt and PHONE_STAND_IN in sent.prompt and "<AWS_ACCESS_KEY_ID>" in sent.prompt
+    assert not PLACEHOLDER_RE.search(sent.prompt)  # stand-ins on chat, not <EMAIL_ADDRESS_1>
     assert sent.tenant == "" and sent.session_id == exchange.session.session_id != "client-chosen-session"
     assert outcome.findings["EMAIL_ADDRESS"] == 1
 
@@ -141,12 +149,11 @@ async def test_every_chat_message_is_scrubbed_in_one_session_numbered_in_order(
         ipb.ChatMessage(role="system", content="Be brief."),
         ipb.ChatMessage(role="user", content=f"I am {EMAIL}"),
         ipb.ChatMessage(role="assistant", content="Noted."),
-        ipb.ChatMessage(role="user", content=f"Also bob@example.org and {EMAIL}, key {AWS}"),
+        ipb.ChatMessage(role="user", content=f"Also {BOB} and {EMAIL}, key {AWS}"),
     ])))
     sent = _decode_request(outcome.body)
     assert [m.content for m in sent.messages] == [
-        "Be brief.", "I am <EMAIL_ADDRESS_1>", "Noted.",
-        "Also <EMAIL_ADDRESS_2> and <EMAIL_ADDRESS_1>, key <AWS_ACCESS_KEY_ID>"]
+        "Be brief.", f"I am {MAIL}", "Noted.", f"Also {BOB_MAIL} and {MAIL}, key <AWS_ACCESS_KEY_ID>"]
     assert [m.role for m in sent.messages] == ["system", "user", "assistant", "user"]
 
 
@@ -156,8 +163,8 @@ async def test_stop_sequences_are_scrubbed_into_the_prompts_pseudonyms(service: 
         prompt=f"Write to {EMAIL} and stop before the address.",
         sampling=ipb.SamplingParams(max_tokens=8, stop=[EMAIL, "\n\n", f"key {AWS}"]))))
     sent = _decode_request(outcome.body)
-    assert list(sent.sampling.stop) == ["<EMAIL_ADDRESS_1>", "\n\n", "key <AWS_ACCESS_KEY_ID>"]
-    assert "<EMAIL_ADDRESS_1>" in sent.prompt and sent.sampling.max_tokens == 8
+    assert list(sent.sampling.stop) == [MAIL, "\n\n", "key <AWS_ACCESS_KEY_ID>"]
+    assert MAIL in sent.prompt and EMAIL not in sent.prompt and sent.sampling.max_tokens == 8
     assert outcome.findings["EMAIL_ADDRESS"] == 2
 
 
@@ -182,7 +189,7 @@ async def _exchange_with_email(service: RedactionService, path: str = STREAM) ->
     return exchange
 
 
-ANSWER = "Hello <EMAIL_ADDRESS_1> (<PHONE_NUMBER_1>), your key is " + AWS + " ok"
+ANSWER = f"Hello {MAIL} ({PHONE_STAND_IN}), your key is " + AWS + " ok"
 EXPECTED = f"Hello {EMAIL} ({PHONE}), your key is <AWS_ACCESS_KEY_ID> ok"
 
 
@@ -217,9 +224,9 @@ async def test_streamed_answer_in_one_character_chunks_and_one_byte_frames(servi
 
 async def test_a_stream_ending_without_its_last_chunk_flushes_what_it_held(service: RedactionService) -> None:
     exchange = await _exchange_with_email(service)
-    body = encode_frame(ipb.GenerateChunk(text="bye <EMAIL_ADD").SerializeToString())
+    body = encode_frame(ipb.GenerateChunk(text="bye " + MAIL[:5]).SerializeToString())
     out = await exchange.response_body(body, False) + await exchange.response_body(
-        encode_frame(ipb.GenerateChunk(text="RESS_1>").SerializeToString()), True)
+        encode_frame(ipb.GenerateChunk(text=MAIL[5:]).SerializeToString()), True)
     assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"bye {EMAIL}"
 
 
@@ -263,8 +270,8 @@ async def test_another_calls_pseudonyms_are_never_restored(service: RedactionSer
     second = InferenceExchange(service, STREAM, tenant="")
     await second.request_body(_request(ipb.GenerateRequest(prompt="no PII here",
                                                            session_id=first.session.session_id)))
-    text, _ = await _answer_text(second, [_chunks(["Hi <EMAIL_ADDRESS_1>"])])
-    assert text == "Hi <EMAIL_ADDRESS_1>"
+    text, _ = await _answer_text(second, [_chunks([f"Hi {MAIL}"])])
+    assert text == f"Hi {MAIL}"
     first.close()
     assert service.vault.entry_count("", first.session.session_id) == 0
 
@@ -311,7 +318,7 @@ async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]
 
 async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: RedactionService) -> None:
     prompt = _request(ipb.GenerateRequest(prompt=f"I am {EMAIL}"))
-    answer = _chunks(["Hi <EMAIL_", "ADDRESS_1>"])
+    answer = _chunks(["Hi " + MAIL[:6], MAIL[6:]])
     responses = await _drive(service, [
         _headers(STREAM),
         _body(prompt),
@@ -324,7 +331,7 @@ async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: Re
     assert [(h.header.key, h.header.raw_value) for h in mutation.set_headers] == [
         ("grpc-accept-encoding", b"identity")]
     sent = _decode_request(responses[1].request_body.response.body_mutation.body)
-    assert EMAIL not in sent.prompt and sent.tenant == "default"  # Envoy set no header: default
+    assert EMAIL not in sent.prompt and MAIL in sent.prompt and sent.tenant == "default"  # no header: default
     assert responses[2].response_body.response.body_mutation.clear_body  # nothing complete yet
     out = responses[3].response_body.response.body_mutation.body
     assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"Hi {EMAIL}"

@@ -28,7 +28,8 @@ from ztgate.protocols.openai.sse import SseReader
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.service import RedactionService
 from tests.fake_context import FakeContext
-from tests.unit.gateway.processor.test_ext_proc import AWS, BUDGET, CANARIES, EMAIL, GITHUB, PHONE
+from tests.unit.gateway.processor.test_ext_proc import (AWS, BUDGET, CANARIES, EMAIL, GITHUB, MAIL, PHONE,
+                                                        PHONE_STAND_IN)
 from tests.unit.redaction.pattern_service import make_service
 from tests.unit.redaction.test_redaction_service_metrics import Recorded, finding
 
@@ -79,15 +80,15 @@ async def test_every_text_the_model_reads_is_scrubbed(service: RedactionService)
     assert not [c for c in CANARIES if c in wire]
     assert sent["temperature"] == 0.2
     messages = sent["messages"]
-    assert messages[1]["content"][0]["text"] == "I am <EMAIL_ADDRESS_1>, key <AWS_ACCESS_KEY_ID>"
+    assert messages[1]["content"][0]["text"] == f"I am {MAIL}, key <AWS_ACCESS_KEY_ID>"
     assert json.loads(messages[2]["tool_calls"][0]["function"]["arguments"]) == {
-        "email": "<EMAIL_ADDRESS_1>"}
-    assert json.loads(messages[2]["function_call"]["arguments"]) == {"email": "<EMAIL_ADDRESS_1>"}
-    assert messages[3]["content"] == "token <GITHUB_TOKEN> for <EMAIL_ADDRESS_1>"
-    assert sent["stop"] == ["<EMAIL_ADDRESS_1>", "\n\n"] and sent["user"] == "<EMAIL_ADDRESS_1>"
+        "email": MAIL}
+    assert json.loads(messages[2]["function_call"]["arguments"]) == {"email": MAIL}
+    assert messages[3]["content"] == f"token <GITHUB_TOKEN> for {MAIL}"
+    assert sent["stop"] == [MAIL, "\n\n"] and sent["user"] == MAIL
     assert sent["tools"][0]["function"]["parameters"]["properties"]["email"]["enum"] == [
-        "<EMAIL_ADDRESS_1>"]
-    assert sent["metadata"] == {"owner": "<EMAIL_ADDRESS_1>"} and messages[0]["name"] == "<EMAIL_ADDRESS_1>"
+        MAIL]
+    assert sent["metadata"] == {"owner": MAIL} and messages[0]["name"] == MAIL
 
 
 async def test_an_unknown_field_is_refused_naming_it_unless_the_operator_lists_it(
@@ -102,7 +103,7 @@ async def test_an_unknown_field_is_refused_naming_it_unless_the_operator_lists_i
             {"role": "user", "content": "hi", "x_note": EMAIL}]})
     assert nested.value.param == "messages[0].x_note"
     sent, _ = await _scrubbed(service, payload, options=DoorOptions(extra_fields=frozenset({"x_vendor"})))
-    assert sent["x_vendor"] == {"keep": [1, "<EMAIL_ADDRESS_1>"], "<EMAIL_ADDRESS_1>": 2}
+    assert sent["x_vendor"] == {"keep": [1, MAIL], MAIL: 2}
 
 
 @pytest.mark.parametrize("body, param", [
@@ -144,8 +145,8 @@ async def test_completion_prompts_string_or_list_are_scrubbed(service: Redaction
                                                               prompt: object) -> None:
     sent, exchange = await _scrubbed(service, {"model": MODEL, "prompt": prompt, "stop": EMAIL},
                                      COMPLETIONS_PATH)
-    assert EMAIL not in json.dumps(sent) and "<EMAIL_ADDRESS_1>" in json.dumps(sent["prompt"])
-    assert sent["stop"] == "<EMAIL_ADDRESS_1>" and exchange.operation == "text_completion"
+    assert EMAIL not in json.dumps(sent) and MAIL in json.dumps(sent["prompt"])
+    assert sent["stop"] == MAIL and exchange.operation == "text_completion"
 
 
 IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
@@ -158,7 +159,7 @@ async def test_non_text_parts_are_refused_or_passed_as_configured(service: Redac
         await _scrubbed(service, json.loads(json.dumps(payload)))
     assert refused.value.param == "messages[0].content[1].type"
     sent, _ = await _scrubbed(service, payload, options=DoorOptions(pass_non_text_parts=True))
-    assert sent["messages"][0]["content"] == [{"type": "text", "text": "<EMAIL_ADDRESS_1>"}, IMAGE]
+    assert sent["messages"][0]["content"] == [{"type": "text", "text": MAIL}, IMAGE]
 
 
 @pytest.mark.parametrize("body, param", [
@@ -224,7 +225,7 @@ def test_paths_the_door_does_not_serve_are_refused(service: RedactionService) ->
 
 # --- answers ---------------------------------------------------------------------------------
 
-ANSWER = "Hello <EMAIL_ADDRESS_1> (<PHONE_NUMBER_1>), your key is " + AWS + " ok"
+ANSWER = f"Hello {MAIL} ({PHONE_STAND_IN}), your key is " + AWS + " ok"
 EXPECTED = f"Hello {EMAIL} ({PHONE}), your key is <AWS_ACCESS_KEY_ID> ok"
 
 
@@ -324,7 +325,7 @@ async def test_sse_bodies_split_at_any_bytes_give_the_same_answer(service: Redac
 async def test_a_stream_that_ends_without_finish_or_done_flushes_what_it_held(
         service: RedactionService) -> None:
     exchange = await _answering(service, "text/event-stream")
-    out = await _through(exchange, [_sse(_chat_chunks(["bye <EMAIL_ADD", "RESS_1>"], finish=None),
+    out = await _through(exchange, [_sse(_chat_chunks(["bye " + MAIL[:5], MAIL[5:]], finish=None),
                                          done=False)])
     assert _read_sse(out)[0] == f"bye {EMAIL}"
 
@@ -333,13 +334,13 @@ async def test_streamed_completions_and_tool_call_arguments_are_restored(
         service: RedactionService) -> None:
     exchange = await _answering(service, "text/event-stream", COMPLETIONS_PATH)
     chunks = [{"choices": [{"index": 0, "text": p, "finish_reason": None}]}
-              for p in ["to <EMAIL_", "ADDRESS_1> key ", AWS[:9], AWS[9:]]]
+              for p in ["to " + MAIL[:6], MAIL[6:] + " key ", AWS[:9], AWS[9:]]]
     chunks.append({"choices": [{"index": 0, "text": "", "finish_reason": "length"}]})
     assert _read_sse(await _through(exchange, [_sse(chunks)]))[0] == \
         f"to {EMAIL} key <AWS_ACCESS_KEY_ID>"
     exchange = await _answering(service, "text/event-stream")
     calls = [{"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "function": {"arguments": p}}]}}]} for p in ['{"to": "<EMAIL_', 'ADDRESS_1>"}']]
+        {"index": 0, "function": {"arguments": p}}]}}]} for p in ['{"to": "' + MAIL[:6], MAIL[6:] + '"}']]
     calls.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
     _, payloads = _read_sse(await _through(exchange, [_sse(calls)]))
     arguments = "".join(call["function"]["arguments"] for p in payloads if p != "[DONE]"
@@ -380,7 +381,7 @@ async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]
 async def test_servicer_routes_by_model_and_rewrites_the_stream(service: RedactionService) -> None:
     body = _json({"model": MODEL, "stream": True,
                   "messages": [{"role": "user", "content": f"I am {EMAIL}"}]})
-    answer = _sse(_chat_chunks(["Hi <EMAIL_", "ADDRESS_1>"]))
+    answer = _sse(_chat_chunks(["Hi " + MAIL[:6], MAIL[6:]]))
     responses = await _drive(service, [
         _headers(CHAT_PATH),
         ep.ProcessingRequest(request_body=ep.HttpBody(body=body, end_of_stream=True)),
@@ -487,7 +488,7 @@ async def test_a_text_repeated_across_a_tool_schema_is_scrubbed_once(service: Re
                                                                         "properties": props}}}]})
     assert seen and seen[0] < 70  # 50 keys, a handful of distinct words; not the 200-odd copies
     described = {p["description"] for p in sent["tools"][0]["function"]["parameters"]["properties"].values()}
-    assert described == {"mail <EMAIL_ADDRESS_1>"}
+    assert described == {f"mail {MAIL}"}
 
 
 async def test_the_doors_prompt_findings_are_counted_as_the_gateways(scanner: PatternScanner) -> None:
@@ -500,4 +501,4 @@ async def test_the_doors_prompt_findings_are_counted_as_the_gateways(scanner: Pa
     await _drive(service, [_headers(CHAT_PATH),
                            ep.ProcessingRequest(request_body=ep.HttpBody(body=body, end_of_stream=True))])
     assert recorded.points(sc.REDACTION_FINDINGS) == {
-        finding("EMAIL_ADDRESS", "pseudonymize", "pattern", "gateway_request", "default"): 1}
+        finding("EMAIL_ADDRESS", "surrogate", "pattern", "gateway_request", "default"): 1}

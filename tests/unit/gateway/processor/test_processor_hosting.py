@@ -17,9 +17,11 @@ from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.parts import REDACTION_SERVICE
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.server import build_spec
+from ztgate.redaction.vault import PLACEHOLDER_RE
 from tests.unit.gateway.processor.test_ext_proc import (EMAIL, GENERATE, _body, _decode_request, _headers,
                                                         _request)
 from ztgate.serve import processor_inputs
+from tests.stand_ins import stand_in
 from tests.unit.redaction.pattern_service import make_service
 
 
@@ -43,13 +45,15 @@ async def test_the_redaction_server_serves_the_processor_it_is_handed(scanner: P
     assert [a.WhichOneof("response") for a in answers] == ["request_headers", "request_body"]
     common = answers[1].request_body.response
     sent = _decode_request(common.body_mutation.body)
-    assert EMAIL not in sent.prompt and "<EMAIL_ADDRESS_1>" in sent.prompt
+    # Chat reads a stand-in (surrogates by default); the Redaction API writes the placeholder (ADR 0007).
+    assert EMAIL not in sent.prompt and stand_in("EMAIL_ADDRESS", EMAIL) in sent.prompt
+    assert not PLACEHOLDER_RE.search(sent.prompt)
     # The per-try timeout is the configured first-token budget of the scrubbed prompt.
     [timeout] = [h.header.raw_value for h in common.header_mutation.set_headers
                  if h.header.key == PER_TRY_TIMEOUT_HEADER]
     budget = config.gateway.first_token_budget
     assert int(timeout) == budget.budget_ms_for_bytes(len(sent.prompt.encode()))
-    assert EMAIL not in redacted.text
+    assert EMAIL not in redacted.text and redacted.text == "mail <EMAIL_ADDRESS_1>"
 
 
 def test_without_the_processor_the_redaction_server_serves_redaction_alone(scanner: PatternScanner) -> None:

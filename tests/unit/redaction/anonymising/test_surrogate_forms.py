@@ -137,6 +137,29 @@ def test_an_address_made_of_the_name_gets_one_made_of_the_stand_in_and_restores_
 
 
 @PROPERTY
+@given(people=persons, layout=layouts, domain=domains, cuts=st.lists(st.integers(0, 10_000), max_size=4))
+def test_an_address_stand_ins_local_part_alone_restores_to_the_address_when_it_joins_two_words(
+        people, layout, domain, cuts) -> None:
+    """The default model, asked to repeat an address, wrote "Contact Gideon.Ashcombe." (the golden gate's
+    pseudonym-email case): a local part of two words joined by "." or "_" names the address alone; one
+    word (an everyday word, or a stand-in's name), or one followed by another domain, is left."""
+    vault, redacted, session = _session(people, layout, domain)
+    for _, _, _, mail, sg, ss in session:
+        stand_in = re.search(rf"{re.escape(sg)} {re.escape(ss)} at (\S+) today", redacted)[1]  # type: ignore[index]
+        local = stand_in.partition("@")[0]
+        bare = "." in local or "_" in local
+        if not bare and local.casefold() in (sg.casefold(), ss.casefold()):
+            continue   # a one-word local part is the person's stand-in name: that restores as a name
+        for form, text in ((local.title(), f"Contact {local.title()}."), (local.upper(), f"Contact {local.upper()} now"),
+                           (local, f"({local})")):
+            want = text.replace(form, mail) if bare else text
+            assert vault.restore("t", "s", text) == want, (text, local)
+            assert _streamed(vault, text, cuts) == want
+        for kept in (f"{local}@gmail.com", f"x.{local}", f"{local}.x"):
+            assert vault.restore("t", "s", kept) == kept
+
+
+@PROPERTY
 @given(people=persons, layout=layouts, domain=domains)
 def test_single_names_are_unique_in_the_session_in_any_case_and_not_in_the_prompt(people, layout, domain) -> None:
     _, redacted, session = _session(people, layout, domain)
