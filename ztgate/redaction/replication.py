@@ -246,8 +246,7 @@ class Replicator:
                 found.setdefault(address, entry)
         for address, entry in found.items():
             if address not in self._peers:
-                host = split_host_port(address)[0]
-                peer = _Peer(entry, address, self._channel(address, entry_host(entry), host))
+                peer = _Peer(entry, address, self._channel(address))
                 self._peers[address] = peer
                 peer.task = asyncio.ensure_future(self._run(peer))
         for address, peer in list(self._peers.items()):
@@ -256,11 +255,13 @@ class Replicator:
                 del self._peers[address]
                 await peer.channel.close()
 
-    def _channel(self, address: str, name: str, host: str) -> grpc.aio.Channel:
+    def _channel(self, address: str) -> grpc.aio.Channel:
+        """A channel to one peer address; over TLS the peer must present the redaction certificate
+        (its DNS name, whatever address was dialled: a resolved pod or container address)."""
         if self._tls is None:
             return grpc.aio.insecure_channel(address)
-        options = [] if _is_ip(name) or name == host else [("grpc.ssl_target_name_override", name)]
-        return grpc.aio.secure_channel(address, client_credentials(self._tls), options=options)
+        return grpc.aio.secure_channel(address, client_credentials(self._tls),
+                                       options=[("grpc.ssl_target_name_override", REDACTION)])
 
     async def _run(self, peer: _Peer) -> None:
         stub = redaction_pb2_grpc.SessionReplicaStub(peer.channel)
@@ -340,10 +341,6 @@ class Replicator:
                      "answers" if first else "restarted", len(keys),
                      extra={"peer": peer.address, "event": "replication_peer_up"})
         return True
-
-
-def entry_host(entry: str) -> str:
-    return split_host_port(entry)[0]
 
 
 def _is_ip(host: str) -> bool:
