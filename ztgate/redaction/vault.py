@@ -101,6 +101,8 @@ class _Session:
     phones: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
     table: dict[str, str] | None = None                                     # placeholders and surrogates
+    # Kept on this replica only: its writes and uses are told to no listener (a gateway call's own).
+    local: bool = False
 
 
 @dataclass(slots=True)
@@ -292,9 +294,10 @@ class Vault:
         """`with vault.transaction(tenant, sid) as txn:` allocate with txn.placeholder_for; commit on exit."""
         return _Transaction(self, _key(tenant, session_id))
 
-    def open(self, tenant: str | None, session_id: str) -> None:
+    def open(self, tenant: str | None, session_id: str, *, replicate: bool = True) -> None:
         """Makes the session exist (empty if new) and counts as a use; VaultFullError when the
-        tenant has nothing of its own to make room with at the vault's caps."""
+        tenant has nothing of its own to make room with at the vault's caps. A session made with
+        `replicate` off is kept here only (no listener hears of it)."""
         key = _key(tenant, session_id)
         with self._lock:
             session = self._live_session(key)
@@ -302,8 +305,9 @@ class Vault:
             if session is None:
                 self._make_room(key, new=True, added=0)
                 session = self._add(key)
+                session.local = not replicate
             self._touch(key, session)
-            self._tell(key, changed)
+            self._tell(key, session, changed)
 
     def restore(self, tenant: str | None, session_id: str, text: str, *, lead: str = "") -> str:
         """Replaces the session's placeholders (and surrogates, in the forms `_surrogate_pattern` names)
@@ -395,7 +399,7 @@ class Vault:
                 f"{_SETTINGS}.max_sessions_per_tenant or max_bytes_per_tenant); its pseudonyms "
                 "cannot be restored: redact again in a new session")
         self._touch(key, session)
-        self._tell(key, False)
+        self._tell(key, session, False)
         return session
 
     def forget(self, tenant: str | None, session_id: str) -> bool:
@@ -506,7 +510,7 @@ class Vault:
         if not txn.staged:  # nothing new: a use of an existing session, and no session made
             if session is not None:
                 self._touch(key, session)
-                self._tell(key, False)
+                self._tell(key, session, False)
             return
         added = sum(len(original.encode("utf-8")) for _, original in txn.staged)
         self._make_room(key, new=session is None, added=added)
@@ -530,20 +534,20 @@ class Vault:
         self._tenants[key[0]].size += added
         self._size += added
         self._touch(key, session)
-        self._tell(key, True)
+        self._tell(key, session, True)
 
-    def _tell(self, key: tuple[str, str], changed: bool) -> None:
-        if self.listener is not None:
+    def _tell(self, key: tuple[str, str], session: _Session, changed: bool) -> None:
+        if self.listener is not None and not session.local:
             self.listener(key[0], key[1], changed)
 
     # Copies between replicas (replication.py). A copy counts against the same bounds as the
     # receiver's own sessions, and taking one tells no listener (no echo back to the sender).
 
     def keys(self) -> list[tuple[str, str]]:
-        """Every live session's (tenant, session id), least recently used first."""
+        """Every live session's (tenant, session id) that peers may have, least recently used first."""
         with self._lock:
             self._purge_expired()
-            return list(self._sessions)
+            return [key for key, session in self._sessions.items() if not session.local]
 
     def export(self, tenant: str, session_id: str) -> SessionCopy | None:
         """The live session's whole state (copied under the lock), None when it has none."""

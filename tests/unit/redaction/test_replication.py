@@ -133,6 +133,20 @@ def test_the_listener_hears_own_writes_and_uses_never_copies() -> None:
     assert not [e for e in heard if e[0] == "peer"]  # taking a copy tells nobody: no echo
 
 
+def test_a_session_kept_local_is_told_to_nobody_and_never_resent() -> None:
+    """A gateway call's own session (opened with replicate off) lives and ends with its call on
+    one replica: its writes and uses reach no listener, and a new peer is not sent it."""
+    vault = Vault()
+    heard: list[tuple[str, str, bool]] = []
+    vault.listener = lambda *event: heard.append(event)
+    vault.open("acme", "call-1", replicate=False)
+    [placeholder] = _write(vault, "acme", "call-1", "Anna Schmidt")
+    assert vault.restore("acme", "call-1", placeholder) == "Anna Schmidt"
+    vault.open("acme", "api-1")
+    assert heard == [("acme", "api-1", True)]
+    assert vault.keys() == [("acme", "api-1")]
+
+
 # --- over the mesh ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
