@@ -257,11 +257,17 @@ class Replicator:
 
     def _channel(self, address: str) -> grpc.aio.Channel:
         """A channel to one peer address; over TLS the peer must present the redaction certificate
-        (its DNS name, whatever address was dialled: a resolved pod or container address)."""
+        (its DNS name, whatever address was dialled: a resolved pod or container address). It tries
+        to reconnect to a peer that went away every heartbeat at most (gRPC's own backoff grows to
+        two minutes: a restarted peer would be found long after Envoy sends it sessions)."""
+        every_ms = max(100, int(self._settings.heartbeat_s * 1000))
+        options: list[tuple[str, int | str]] = [
+            ("grpc.initial_reconnect_backoff_ms", every_ms), ("grpc.min_reconnect_backoff_ms", every_ms),
+            ("grpc.max_reconnect_backoff_ms", every_ms)]
         if self._tls is None:
-            return grpc.aio.insecure_channel(address)
+            return grpc.aio.insecure_channel(address, options=options)
         return grpc.aio.secure_channel(address, client_credentials(self._tls),
-                                       options=[("grpc.ssl_target_name_override", REDACTION)])
+                                       options=[*options, ("grpc.ssl_target_name_override", REDACTION)])
 
     async def _run(self, peer: _Peer) -> None:
         stub = redaction_pb2_grpc.SessionReplicaStub(peer.channel)

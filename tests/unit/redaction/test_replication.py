@@ -324,3 +324,30 @@ async def test_a_name_that_stands_for_the_replica_itself_is_skipped(suite: pki.P
     finally:
         await replicator.close()
         await server.stop(0)
+
+
+async def test_a_peer_back_after_seconds_down_is_found_within_heartbeats(suite: pki.Pki) -> None:
+    """The peer's process goes away for 6 s (FAULT-INJECTED: its server stopped), then a fresh one
+    (empty vault, new instance) listens on the same port: it has every session within 2.5 s. With
+    gRPC's own reconnect backoff (1 s growing by 1.6x) the channel would next try only at about 9 s."""
+    owner, first = Vault(), Vault()
+    server, port = await _serve(SessionReplicaServicer(first, _listener(suite), "peer-1", ReplicationMetrics()),
+                                suite)
+    replicator = Replicator(owner, _settings(f"127.0.0.1:{port}", heartbeat_s=0.5), client_tls(_listener(suite)),
+                            "owner-1", ReplicationMetrics())
+    await replicator.start()
+    try:
+        for n in range(3):
+            _write(owner, "acme", f"s{n}", f"Person {n}")
+        await _until(lambda: len(first) == 3)
+        await server.stop(0)
+        await asyncio.sleep(6)
+        fresh = Vault()
+        server, _ = await _serve(SessionReplicaServicer(fresh, _listener(suite), "peer-2", ReplicationMetrics()),
+                                 suite, port)
+        started = time.monotonic()
+        await _until(lambda: len(fresh) == 3, timeout_s=2.5)
+        assert time.monotonic() - started < 2.5
+    finally:
+        await replicator.close()
+        await server.stop(0)
