@@ -18,6 +18,8 @@ from ztgate.gen.telemetry.v1 import telemetry_pb2
 
 # gRPC services' full names, from the proto descriptors (never written out by hand).
 REDACTION_SERVICE: str = redaction_pb2.DESCRIPTOR.services_by_name["Redaction"].full_name
+# Redaction replicas' session replication (redaction/replication.py): internal, no Envoy route.
+SESSION_REPLICA_SERVICE: str = redaction_pb2.DESCRIPTOR.services_by_name["SessionReplica"].full_name
 INFERENCE_SERVICE: str = inference_pb2.DESCRIPTOR.services_by_name["Inference"].full_name
 TELEMETRY_SERVICE: str = telemetry_pb2.DESCRIPTOR.services_by_name["Telemetry"].full_name
 
@@ -57,6 +59,8 @@ class Part:
     also_listens: tuple[str, ...] = ()
     # The gRPC service it serves (health reported under this name); None: not a gRPC server.
     service: str | None = None
+    # Internal services it also serves, for its own replicas or parts only (no Envoy route).
+    internal_services: tuple[str, ...] = ()
     # `ztgate serve` arguments that run it; None: not a ztgate process (Envoy).
     serve: tuple[str, ...] | None = None
     # Key path of an address answering HTTP GET /ready, for a part that is no gRPC server.
@@ -98,9 +102,11 @@ PARTS: tuple[Part, ...] = (
          service=TELEMETRY_SERVICE, serve=("telemetry",), identity="telemetry",
          callers=("envoy", OPERATOR, EVERY_SERVER)),
     # Only Envoy calls redaction and inference (and the operator's health checks; the collector's
-    # SLO probes reach the primary).
+    # SLO probes reach the primary). Redaction replicas call each other's SessionReplica only
+    # (their certificate acts for no tenant on the Redaction API).
     Part("redaction", "redaction", "redaction.server.listen", service=REDACTION_SERVICE,
-         serve=("redaction",), identity="redaction", callers=("envoy", OPERATOR),
+         serve=("redaction",), identity="redaction", callers=("envoy", OPERATOR, "redaction"),
+         internal_services=(SESSION_REPLICA_SERVICE,),
          replicable=True, cluster="redaction", essential=True),
     Part("inference-primary", "inference.primary", "inference.primary.server.listen",
          service=INFERENCE_SERVICE, serve=("inference", "--instance", "primary"),

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import math
 import os
 import platform
@@ -311,11 +312,15 @@ def running_suite(config: ZtgateConfig, logs: Path, start_timeout_s: float = 300
         # Made once, before the replicas start (as `ztgate up` does): they must not race to write it.
         keys.resolve(config.redaction.model_copy(update={"keys_file": logs / "keys" / "redaction.json"}),
                      config.gateway.listen)
+    # Each replica's peers, the others (session replication), as `ztgate up --replicas` sets them.
+    peers = {f"redaction{'' if i == 0 else f'-{i + 1}'}": json.dumps([a for a in replicas if a != address])
+             for i, address in enumerate(replicas)}
     processes: list[subprocess.Popen] = []
     try:
         for name, argv in argvs.items():
             processes.append(spawn(argv, logs / f"{name}.log",
-                                   redaction_env if name.startswith("redaction") else None))
+                                   {**redaction_env, "ZTGATE_REDACTION__REPLICATION__PEERS": peers[name]}
+                                   if name.startswith("redaction") else None))
         for address in replicas:
             wait_until(lambda address=address: is_serving(address, EXT_PROC, tls),
                        f"the redaction service at {address} SERVING", processes, logs, start_timeout_s)

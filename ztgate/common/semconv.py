@@ -31,6 +31,10 @@ TIER = "ztgate.redaction.tier"
 # Where the redaction service scrubbed: "redact" (Redact), "redact_stream" (RedactStream),
 # "gateway_request" (a prompt through Envoy's ext_proc) or "gateway_answer" (an answer through it).
 SCRUB_PATH = "ztgate.redaction.path"
+# Session replication between redaction replicas: what became of a session (redaction/replication.py
+# Outcome), and the configured peer entry it was for ("in" for sessions taken from peers).
+REPLICATION_OUTCOME = "ztgate.redaction.replication.outcome"
+REPLICATION_PEER = "ztgate.redaction.replication.peer"
 # Why a request was blocked: "policy" (a `block` rule matched an entity in the text).
 BLOCK_REASON = "ztgate.block_reason"
 # The gRPC status a refused scrub got, by name (e.g. RESOURCE_EXHAUSTED).
@@ -60,6 +64,7 @@ REDACTION_FINDINGS = "ztgate.redaction.findings"
 BLOCKED_REQUESTS = "ztgate.blocked_requests"
 REDACTION_REFUSALS = "ztgate.redaction.refusals"
 REDACTION_DURATION = "ztgate.redaction.duration"
+REPLICATION_SESSIONS = "ztgate.redaction.replication.sessions"
 RPC_SERVER_DURATION = "rpc.server.duration"
 
 # Bucket bounds (seconds) for TTFT and request duration: the GenAI advisory bounds plus 0.8, 1.2,
@@ -125,6 +130,10 @@ CATALOGUE: tuple[MetricSpec, ...] = (
     MetricSpec(REDACTION_DURATION, "histogram", "s",
                "Time to scrub a Redact call, a RedactStream chunk, a gateway request body or a "
                "gateway answer body chunk", (SCRUB_PATH, TENANT), SCRUB_BUCKETS_S),
+    MetricSpec(REPLICATION_SESSIONS, "counter", "{session}",
+               "Sessions sent to peer replicas, taken from them, or dropped (a peer down or slow, "
+               "its queue full, a session too large), by outcome",
+               (REPLICATION_OUTCOME, REPLICATION_PEER)),
     MetricSpec(RPC_SERVER_DURATION, "histogram", "ms", "gRPC server call duration",
                ("rpc.system", "rpc.service", "rpc.method", "rpc.grpc.status_code"),
                RPC_BUCKETS_MS),

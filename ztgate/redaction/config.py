@@ -45,6 +45,34 @@ class VaultSettings(Strict):
         return self
 
 
+class ReplicationSettings(Strict):
+    """Session replication between redaction replicas (docs/adr/0017-session-replication.md): each
+    replica sends the sessions it writes or uses to its peers, over the mesh's mTLS (only the
+    redaction certificate may send them), so that the replica Envoy's ring moves a session to when
+    its own replica dies already holds it. Off the request path: a peer that is down or slow costs
+    no call anything; what cannot be sent is dropped and counted, never queued without bound."""
+
+    # Send sessions to the peers (and take theirs). Off: each replica's sessions die with it.
+    enabled: bool = True
+    # The other replicas, host:port each. `ztgate up --replicas redaction=N` sets it for each
+    # replica; a name that resolves to several addresses (compose's service name, a Kubernetes
+    # headless Service) stands for all of them, looked up again every heartbeat, the replica itself
+    # among them skipped. Empty: no peers. Needs mesh.mtls (the redaction certificate proves a peer).
+    peers: list[str] = []
+    # Seconds one send to a peer may take; past it the sessions in it are dropped (counted).
+    timeout_s: float = Field(default=1.0, gt=0)
+    # Seconds between heartbeats to an idle peer: a peer seen with a new instance (a restart, a
+    # new replica) is sent every live session again.
+    heartbeat_s: float = Field(default=1.0, gt=0)
+    # Sessions waiting to be sent to one peer; a further one is dropped (counted), and a peer that
+    # cannot be reached has everything waiting for it dropped.
+    max_pending: int = Field(default=10_000, gt=0)
+    # Sessions in one send, and their bytes of original values at most (a single larger session is
+    # dropped, counted: below the peer's gRPC message limit, server.max_message_bytes).
+    batch_sessions: int = Field(default=64, gt=0)
+    max_batch_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
+
+
 class RedactionSettings(Strict):
     server: ServerSettings = ServerSettings(listen="127.0.0.1:50051")
     # Policy files or folders of them; the `default` policy must be among them.
@@ -94,3 +122,4 @@ class RedactionSettings(Strict):
     # decryptable across restarts. Keep it with your other secrets; never logged.
     keys_file: Path = Path("~/.config/ztgate/keys/redaction.json")
     vault: VaultSettings = VaultSettings()
+    replication: ReplicationSettings = ReplicationSettings()

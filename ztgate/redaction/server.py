@@ -22,6 +22,9 @@ from ztgate.gen.redaction.v1 import redaction_pb2, redaction_pb2_grpc
 from ztgate.redaction.anonymising import keys
 from ztgate.redaction.config import RedactionSettings
 from ztgate.redaction.metrics import ScrubPath
+from ztgate.redaction.replication import (ReplicationMetrics, Replicator, SessionReplicaServicer,
+                                          client_tls, new_instance)
+from ztgate.redaction.replication import SERVICE_NAME as REPLICA_SERVICE_NAME
 from ztgate.redaction.service import Finding, RedactionService
 
 
@@ -124,23 +127,61 @@ class RedactionInputs:
     hosted: Sequence[Hosted] = ()
 
 
+@dataclass(frozen=True)
+class Replication:
+    """Session replication between replicas (replication.py): what takes peers' sessions, and what
+    sends this replica's (None: no peers)."""
+
+    servicer: SessionReplicaServicer
+    replicator: Replicator | None
+
+
+def replication_for(service: RedactionService, settings: RedactionSettings,
+                    instance: str | None = None) -> Replication | None:
+    """The part's replication as configured (None when redaction.replication.enabled is off)."""
+    config = settings.replication
+    if not config.enabled:
+        return None
+    instance = instance or new_instance()
+    counted = ReplicationMetrics()
+    servicer = SessionReplicaServicer(service.vault, settings.server.tls, instance, counted)
+    replicator = (Replicator(service.vault, config, client_tls(settings.server.tls), instance, counted)
+                  if config.peers else None)
+    return Replication(servicer, replicator)
+
+
 def build_spec(service: RedactionService, tls: TlsSettings | None, *,
-               hosted: Sequence[Hosted] = (), memory: MemoryCeiling | None = None) -> ServiceSpec:
+               hosted: Sequence[Hosted] = (), memory: MemoryCeiling | None = None,
+               replication: Replication | None = None) -> ServiceSpec:
     """The runtime's view of the redaction service (shared by `serve` and tests); `tls` is the
     listener's, which says who may act for which tenant; `hosted`: the other APIs served on the
     service (the gateway's processor), which admit their own work by `memory`, the part's RSS
-    ceiling (None: none)."""
+    ceiling (None: none); `replication`: sessions to and from peer replicas (None: none)."""
     access = TenantAccess(tls)
     ceiling = memory or MemoryCeiling(0, "redaction")
+    replicator = replication.replicator if replication else None
 
     def register(server: grpc.aio.Server) -> None:
         redaction_pb2_grpc.add_RedactionServicer_to_server(RedactionServicer(service, access), server)
+        if replication is not None:
+            redaction_pb2_grpc.add_SessionReplicaServicer_to_server(replication.servicer, server)
         for other in hosted:
             other.register(service, access, server, ceiling)
 
-    return ServiceSpec(name="redaction", service_names=[SERVICE_NAME, *(h.service_name for h in hosted)],
+    async def start() -> None:
+        if replicator is not None:
+            await replicator.start()
+        await service.start()
+
+    async def stop() -> None:
+        if replicator is not None:
+            await replicator.close()
+        await service.close()
+
+    names = [SERVICE_NAME, *([REPLICA_SERVICE_NAME] if replication else []), *(h.service_name for h in hosted)]
+    return ServiceSpec(name="redaction", service_names=names,
                        register=register,
-                       start=service.start, stop=service.close,
+                       start=start, stop=stop,
                        default_max_rss_mib=DEFAULT_MAX_RSS_MIB, memory=memory,
                        memory_exempt=[h.service_name for h in hosted])
 
@@ -151,5 +192,6 @@ async def run(inputs: RedactionInputs) -> None:
     log.info("%s", source)  # a path, never a key
     service = RedactionService.from_settings(inputs.redaction, operator_keys)
     memory = memory_ceiling(inputs.redaction.server, "redaction", DEFAULT_MAX_RSS_MIB)
-    await serve(build_spec(service, inputs.redaction.server.tls, hosted=inputs.hosted, memory=memory),
+    await serve(build_spec(service, inputs.redaction.server.tls, hosted=inputs.hosted, memory=memory,
+                           replication=replication_for(service, inputs.redaction)),
                 inputs.redaction.server, inputs.otel)

@@ -206,12 +206,14 @@ class RedactionService:
                                    f"'{tenant or 'default'}' cannot use it")
         return chosen
 
-    def _open(self, tenant: str, session_id: str) -> str:
+    def _open(self, tenant: str, session_id: str, *, replicate: bool = True) -> str:
         """The call's session (the one named, else a new one), made to exist before any work: a
         Redact that pseudonymises nothing still returns a session that Restore accepts, and a
-        vault that cannot take the session refuses the call before analysis."""
+        vault that cannot take the session refuses the call before analysis. `replicate`: whether
+        peer replicas get it (not a gateway call's own session, which lives and ends with its call
+        on this replica)."""
         session_id = session_id or uuid.uuid4().hex
-        self.vault.open(tenant, session_id)
+        self.vault.open(tenant, session_id, replicate=replicate)
         return session_id
 
     def check_size(self, text: str, already: int = 0) -> None:
@@ -252,8 +254,10 @@ class RedactionService:
 
     async def redact_many(self, texts: Sequence[str], *, policy: str = "", tenant: str = "",
                           session_id: str = "", timeout_s: float | None = None,
-                          path: ScrubPath = ScrubPath.REDACT, chat: bool = False) -> list[RedactResult]:
-        """Redacts the texts of one request (a prompt, chat messages) in one session.
+                          path: ScrubPath = ScrubPath.REDACT, chat: bool = False,
+                          replicate: bool = True) -> list[RedactResult]:
+        """Redacts the texts of one request (a prompt, chat messages) in one session (`chat`: the
+        policy as chat applies it; `replicate`: whether peer replicas get a session it opens; `_open`).
 
         Detection runs concurrently (within the tenant's share of the workers), and the first text
         that fails stops the others; pseudonyms are then allocated in text order, so `<PERSON_1>` is
@@ -270,7 +274,7 @@ class RedactionService:
             chosen = chosen.for_chat
         deadline = self._deadline(timeout_s)
         with self.tenant_calls.admit(tenant):  # a refused call opens no session
-            session_id = self._open(tenant, session_id)
+            session_id = self._open(tenant, session_id, replicate=replicate)
             if len(texts) == 1:  # the usual prompt: no tasks to gather
                 found = [await self._detect(texts[0], chosen, tenant, deadline)]
             else:

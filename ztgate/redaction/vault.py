@@ -52,6 +52,29 @@ class SessionUnknownError(NotFound):
     """Restore named a session this tenant does not have (never opened, expired or dropped)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SessionCopy:
+    """A session's whole state as a peer replica takes it (replication.py): what it hands out for
+    each value, and what restores. Never logged: it holds original values."""
+
+    tenant: str
+    session_id: str
+    # (entity type, original) -> placeholder or stand-in.
+    placeholders: dict[tuple[str, str], str]
+    counters: dict[str, int]
+    surrogates: dict[str, str]
+    forms: dict[str, str]
+    names: frozenset[str]
+    mails: dict[str, str]
+    mail_locals: dict[str, str | None]
+    phones: dict[str, str]
+
+
+# Told of every write or use of a session (tenant, session id, whether its content changed), with
+# the vault's lock held: it must only note the key (replication.py's queue does).
+SessionListener = Callable[[str, str, bool], None]
+
+
 def format_placeholder(entity_type: str, number: int) -> str:
     """`<ENTITY_TYPE_number>`."""
     return f"<{entity_type}_{number}>"
@@ -78,6 +101,8 @@ class _Session:
     phones: dict[str, str] = field(default_factory=dict)
     pattern: re.Pattern[str] | None = None
     table: dict[str, str] | None = None                                     # placeholders and surrogates
+    # Kept on this replica only: its writes and uses are told to no listener (a gateway call's own).
+    local: bool = False
 
 
 @dataclass(slots=True)
@@ -262,21 +287,27 @@ class Vault:
         self._sessions: OrderedDict[tuple[str, str], _Session] = OrderedDict()
         self._tenants: dict[str, _Tenant] = {}
         self._size = 0
+        # Told of each session write or use made here (not of copies taken from peers): replication.
+        self.listener: SessionListener | None = None
 
     def transaction(self, tenant: str | None, session_id: str) -> _Transaction:
         """`with vault.transaction(tenant, sid) as txn:` allocate with txn.placeholder_for; commit on exit."""
         return _Transaction(self, _key(tenant, session_id))
 
-    def open(self, tenant: str | None, session_id: str) -> None:
+    def open(self, tenant: str | None, session_id: str, *, replicate: bool = True) -> None:
         """Makes the session exist (empty if new) and counts as a use; VaultFullError when the
-        tenant has nothing of its own to make room with at the vault's caps."""
+        tenant has nothing of its own to make room with at the vault's caps. A session made with
+        `replicate` off is kept here only (no listener hears of it)."""
         key = _key(tenant, session_id)
         with self._lock:
             session = self._live_session(key)
+            changed = session is None
             if session is None:
                 self._make_room(key, new=True, added=0)
                 session = self._add(key)
+                session.local = not replicate
             self._touch(key, session)
+            self._tell(key, session, changed)
 
     def restore(self, tenant: str | None, session_id: str, text: str, *, lead: str = "") -> str:
         """Replaces the session's placeholders (and surrogates, in the forms `_surrogate_pattern` names)
@@ -369,6 +400,7 @@ class Vault:
                 f"{_SETTINGS}.max_sessions_per_tenant or max_bytes_per_tenant); its pseudonyms "
                 "cannot be restored: redact again in a new session")
         self._touch(key, session)
+        self._tell(key, session, False)
         return session
 
     def forget(self, tenant: str | None, session_id: str) -> bool:
@@ -479,6 +511,7 @@ class Vault:
         if not txn.staged:  # nothing new: a use of an existing session, and no session made
             if session is not None:
                 self._touch(key, session)
+                self._tell(key, session, False)
             return
         added = sum(len(original.encode("utf-8")) for _, original in txn.staged)
         self._make_room(key, new=session is None, added=added)
@@ -502,6 +535,93 @@ class Vault:
         self._tenants[key[0]].size += added
         self._size += added
         self._touch(key, session)
+        self._tell(key, session, True)
+
+    def _tell(self, key: tuple[str, str], session: _Session, changed: bool) -> None:
+        if self.listener is not None and not session.local:
+            self.listener(key[0], key[1], changed)
+
+    # Copies between replicas (replication.py). A copy counts against the same bounds as the
+    # receiver's own sessions, and taking one tells no listener (no echo back to the sender).
+
+    def keys(self) -> list[tuple[str, str]]:
+        """Every live session's (tenant, session id) that peers may have, least recently used first."""
+        with self._lock:
+            self._purge_expired()
+            return [key for key, session in self._sessions.items() if not session.local]
+
+    def export(self, tenant: str, session_id: str) -> SessionCopy | None:
+        """The live session's whole state (copied under the lock), None when it has none."""
+        with self._lock:
+            session = self._live_session((tenant, session_id))
+            if session is None:
+                return None
+            return SessionCopy(tenant, session_id, dict(session.placeholders), dict(session.counters),
+                               dict(session.surrogates), dict(session.forms), frozenset(session.names),
+                               dict(session.mails), dict(session.mail_locals), dict(session.phones))
+
+    def touch(self, tenant: str, session_id: str) -> bool:
+        """A peer's use of a session this vault holds a copy of: its life starts again. False when
+        none is held."""
+        key = _key(tenant, session_id)
+        with self._lock:
+            session = self._live_session(key)
+            if session is None:
+                return False
+            self._touch(key, session)
+            return True
+
+    def take(self, copy: SessionCopy) -> None:
+        """Merges a peer's copy of a session into this vault: values it lacks are added, what it
+        already hands out for a value stays (the first writer of a value or a placeholder wins, so
+        no placeholder ever names two values), counters take the higher number. Within the tenant's
+        quotas and the vault's caps as any write (VaultFullError, nothing taken); secret types are
+        refused (SecretNotStorableError)."""
+        key = _key(copy.tenant, copy.session_id)
+        if any(entity_type in SECRET_ENTITY_TYPES for entity_type, _ in copy.placeholders):
+            raise SecretNotStorableError("a peer's copy names a secret type, which is never pseudonymised")
+        with self._lock:
+            session = self._live_session(key)
+            held = session.placeholders if session is not None else {}
+            values = set(session.originals) if session is not None else set()
+            new: dict[tuple[str, str], str] = {}
+            for value_key, stand_in in copy.placeholders.items():
+                if value_key not in held and stand_in not in values:
+                    new[value_key] = stand_in
+                    values.add(stand_in)
+            held_count = len(held)
+            if held_count + len(new) > self.settings.max_entries_per_session:
+                raise SessionFullError(f"a peer's copy holds more than {self.settings.max_entries_per_session} "
+                                       f"pseudonyms ({_SETTINGS}.max_entries_per_session)")
+            added = sum(len(original.encode("utf-8")) for _, original in new)
+            self._make_room(key, new=session is None, added=added)
+            if session is None:
+                session = self._add(key)
+            for value_key, stand_in in new.items():
+                session.placeholders[value_key] = stand_in
+                session.originals[stand_in] = value_key[1]
+            for entity_type, number in copy.counters.items():
+                session.counters[entity_type] = max(number, session.counters.get(entity_type, 0))
+            grew = bool(new)
+            for mapping, incoming in ((session.surrogates, copy.surrogates), (session.forms, copy.forms),
+                                      (session.mails, copy.mails), (session.phones, copy.phones)):
+                for word, original in incoming.items():
+                    if word not in mapping:
+                        mapping[word] = original
+                        grew = True
+            session.names.update(word for word in copy.names
+                                 if word in session.surrogates or word in session.forms)
+            for local, mail_original in copy.mail_locals.items():
+                if session.mail_locals.get(local, "") != mail_original:
+                    _add_local(session.mail_locals, local, mail_original)
+                    grew = True
+            if grew:
+                session.pattern = None
+                session.table = None
+            session.size += added
+            self._tenants[key[0]].size += added
+            self._size += added
+            self._touch(key, session)
 
 
 def pending_placeholder_length(text: str) -> int:

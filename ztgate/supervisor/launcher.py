@@ -39,6 +39,8 @@ from ztgate.supervisor.supervisor import Supervisor
 log = logging.getLogger(__name__)
 
 
+# Parts whose replicas hand their sessions to each other, and the setting that names the peers.
+REPLICATED_SESSIONS = {"redaction": parts.env_var("redaction.replication.peers")}
 # Every address `ztgate up` listens on, by its setting (replicas follow from these). A harness that runs a
 # suite of its own beside others (the eval, the failover bench, the e2e tests) gives each a free port.
 LISTEN_SETTINGS = parts.LISTEN_SETTINGS
@@ -97,6 +99,10 @@ def suite(config: ZtgateConfig, config_path: Path | None, envoy_config: Path,
         if parts.BY_NAME[child.group].replicable:
             # Each replica on its own address (the first: the configured one).
             child.env[parts.env_var(parts.BY_NAME[child.group].listen)] = child.listens[0].address
+            if child.group in REPLICATED_SESSIONS:
+                # Its peers: the part's other replicas (session replication, redaction/replication.py).
+                peers = [r.address for r in planned[child.group] if r.address != child.listens[0].address]
+                child.env[REPLICATED_SESSIONS[child.group]] = json.dumps(peers)
         child.tls = tls if child.health_address else None
     return children
 

@@ -98,8 +98,10 @@ def test_only_envoy_reaches_redaction_and_inference_and_only_the_suite_the_colle
     telemetry = [{"podSelector": {"matchLabels": {"app.kubernetes.io/name": "telemetry"}}}]
     for part in ("redaction", "inference-primary", "inference-fallback"):
         [rule] = allowed[part]
-        # The collector's SLO probes reach the primary too.
-        callers = envoy + telemetry if part == "inference-primary" else envoy
+        # The collector's SLO probes reach the primary too; redaction pods each other (session
+        # replication).
+        redaction = [{"podSelector": {"matchLabels": {"app.kubernetes.io/name": "redaction"}}}]
+        callers = {"inference-primary": envoy + telemetry, "redaction": envoy + redaction}.get(part, envoy)
         assert rule["from"] == callers and rule["ports"] == [{"protocol": "TCP", "port": PORTS[part]}]
     [rule] = allowed["telemetry"]
     assert rule["from"] == [{"podSelector": {"matchLabels": {"app.kubernetes.io/part-of": "ztgate"}}}]

@@ -28,7 +28,8 @@ def test_every_served_part_gets_its_own_certificate_and_its_callers(tmp_path: Pa
     # The child loads its configuration from this environment: the values must parse as settings.
     seen = load_settings(ZtgateConfig, None, environ=redaction)
     assert seen.redaction.server.tls is not None
-    assert seen.redaction.server.tls.allowed_clients == (pki.ENVOY, pki.OPERATOR)
+    # Envoy, the operator, and the other redaction replicas (session replication only).
+    assert seen.redaction.server.tls.allowed_clients == (pki.ENVOY, pki.OPERATOR, pki.REDACTION)
     assert seen.inference.primary.server.tls is None  # another part's settings are untouched
     primary = load_settings(ZtgateConfig, None, environ=child_env(config, pki.INFERENCE_PRIMARY))
     assert primary.inference.primary.server.tls.cert == suite.cert(pki.INFERENCE_PRIMARY)

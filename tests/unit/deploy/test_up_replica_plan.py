@@ -170,3 +170,19 @@ def test_up_refuses_bad_replicas_with_exit_2_before_starting_anything(
     out, err = capsys.readouterr()
     assert message in err and out == ""
     assert not (tmp_path / "pki").exists()
+
+
+def test_each_redaction_replica_is_told_its_peers_the_other_replicas(tmp_path: Path) -> None:
+    """Session replication (redaction.replication.peers): each replica gets every other replica's
+    address, never its own; a part run once gets no peers."""
+    config = _config(ZTGATE_MESH__MTLS="true")
+    children = {c.name: c for c in suite(config, None, tmp_path / "envoy.yaml", plan(config, {"redaction": 3}))}
+    for name, peers in [("redaction#1", ["127.0.0.1:50151", "127.0.0.1:50251"]),
+                        ("redaction#2", ["127.0.0.1:50051", "127.0.0.1:50251"]),
+                        ("redaction#3", ["127.0.0.1:50051", "127.0.0.1:50151"])]:
+        env = children[name].env
+        assert env is not None
+        seen = load_settings(ZtgateConfig, None, environ=env)
+        assert seen.redaction.replication.peers == peers, name
+    single = {c.name: c for c in suite(config, None, tmp_path / "envoy.yaml", plan(config, {}))}
+    assert load_settings(ZtgateConfig, None, environ=single["redaction"].env).redaction.replication.peers == []

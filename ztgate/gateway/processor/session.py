@@ -101,9 +101,10 @@ class CallSession:
         order), within `timeout_s` (None: the service's own analysis timeout), by the tenant's policy
         as chat applies it (surrogates by default: Policy.chat_pseudonyms); counted as the gateway's
         prompts."""
+        # The call's own session never leaves this replica (the same stream restores its answer).
         return await self._service.redact_many(texts, tenant=self.tenant, session_id=self.session_id,
                                                timeout_s=timeout_s, path=ScrubPath.GATEWAY_REQUEST,
-                                               chat=True)
+                                               chat=True, replicate=False)
 
     async def off_loop(self, fn: Callable[..., T], *args: object) -> T:
         """`fn(*args)` in a worker thread, within this call's tenant's share (service.off_loop)."""

@@ -317,6 +317,10 @@ async def _drive(service: RedactionService, requests: list[ep.ProcessingRequest]
 
 
 async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: RedactionService) -> None:
+    # What the vault would tell session replication (redaction/replication.py): nothing, since a
+    # call's own session lives and ends with its call on this replica.
+    heard: list[tuple[str, str, bool]] = []
+    service.vault.listener = lambda *event: heard.append(event)
     prompt = _request(ipb.GenerateRequest(prompt=f"I am {EMAIL}"))
     answer = _chunks(["Hi " + MAIL[:6], MAIL[6:]])
     responses = await _drive(service, [
@@ -336,6 +340,8 @@ async def test_servicer_scrubs_then_restores_and_forgets_the_session(service: Re
     out = responses[3].response_body.response.body_mutation.body
     assert "".join(ipb.GenerateChunk.FromString(m).text for m in FrameReader().feed(out)) == f"Hi {EMAIL}"
     assert len(service.vault) == 0  # the call's session left with the call
+    service.vault.listener = None
+    assert heard == []
 
 
 @pytest.mark.parametrize("path, tenant, body, code, words", [

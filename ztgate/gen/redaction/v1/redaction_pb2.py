@@ -24,13 +24,25 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#ztgate/redaction/v1/redaction.proto\x12\x13ztgate.redaction.v1\"\x82\x01\n\x07\x46inding\x12\x13\n\x0b\x65ntity_type\x18\x01 \x01(\t\x12\r\n\x05start\x18\x02 \x01(\x05\x12\x0b\n\x03\x65nd\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x01\x12\x12\n\nrecognizer\x18\x05 \x01(\t\x12\x13\n\x0breplacement\x18\x06 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x07 \x01(\t\"Q\n\rRedactRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\"b\n\x0eRedactResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12.\n\x08\x66indings\x18\x02 \x03(\x0b\x32\x1c.ztgate.redaction.v1.Finding\x12\x12\n\nsession_id\x18\x03 \x01(\t\">\n\x0e\x41nalyzeRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\"A\n\x0f\x41nalyzeResponse\x12.\n\x08\x66indings\x18\x01 \x03(\x0b\x32\x1c.ztgate.redaction.v1.Finding\"B\n\x0eRestoreRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\"\x1f\n\x0fRestoreResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\"\x8e\x01\n\x0bRedactChunk\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x0e\n\x06policy\x18\x03 \x01(\t\x12\x0e\n\x06tenant\x18\x04 \x01(\t\x12\r\n\x05\x66inal\x18\x05 \x01(\x08\x12.\n\x08\x66indings\x18\x06 \x03(\x0b\x32\x1c.ztgate.redaction.v1.Finding2\xe2\x02\n\tRedaction\x12Q\n\x06Redact\x12\".ztgate.redaction.v1.RedactRequest\x1a#.ztgate.redaction.v1.RedactResponse\x12T\n\x07\x41nalyze\x12#.ztgate.redaction.v1.AnalyzeRequest\x1a$.ztgate.redaction.v1.AnalyzeResponse\x12T\n\x07Restore\x12#.ztgate.redaction.v1.RestoreRequest\x1a$.ztgate.redaction.v1.RestoreResponse\x12V\n\x0cRedactStream\x12 .ztgate.redaction.v1.RedactChunk\x1a .ztgate.redaction.v1.RedactChunk(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#ztgate/redaction/v1/redaction.proto\x12\x13ztgate.redaction.v1\"\x82\x01\n\x07\x46inding\x12\x13\n\x0b\x65ntity_type\x18\x01 \x01(\t\x12\r\n\x05start\x18\x02 \x01(\x05\x12\x0b\n\x03\x65nd\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x01\x12\x12\n\nrecognizer\x18\x05 \x01(\t\x12\x13\n\x0breplacement\x18\x06 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x07 \x01(\t\"Q\n\rRedactRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\"b\n\x0eRedactResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12.\n\x08\x66indings\x18\x02 \x03(\x0b\x32\x1c.ztgate.redaction.v1.Finding\x12\x12\n\nsession_id\x18\x03 \x01(\t\">\n\x0e\x41nalyzeRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0e\n\x06policy\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\"A\n\x0f\x41nalyzeResponse\x12.\n\x08\x66indings\x18\x01 \x03(\x0b\x32\x1c.ztgate.redaction.v1.Finding\"B\n\x0eRestoreRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\"\x1f\n\x0fRestoreResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\"\x8e\x01\n\x0bRedactChunk\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x0e\n\x06policy\x18\x03 \x01(\t\x12\x0e\n\x06tenant\x18\x04 \x01(\t\x12\r\n\x05\x66inal\x18\x05 \x01(\x08\x12.\n\x08\x66indings\x18\x06 \x03(\x0b\x32\x1c.ztgate.redaction.v1.Finding\"D\n\tPseudonym\x12\x13\n\x0b\x65ntity_type\x18\x01 \x01(\t\x12\x10\n\x08original\x18\x02 \x01(\t\x12\x10\n\x08stand_in\x18\x03 \x01(\t\"\xd9\x06\n\x11ReplicatedSession\x12\x0e\n\x06tenant\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x12\n\ntouch_only\x18\x03 \x01(\x08\x12\x32\n\npseudonyms\x18\x04 \x03(\x0b\x32\x1e.ztgate.redaction.v1.Pseudonym\x12\x46\n\x08\x63ounters\x18\x05 \x03(\x0b\x32\x34.ztgate.redaction.v1.ReplicatedSession.CountersEntry\x12J\n\nsurrogates\x18\x06 \x03(\x0b\x32\x36.ztgate.redaction.v1.ReplicatedSession.SurrogatesEntry\x12@\n\x05\x66orms\x18\x07 \x03(\x0b\x32\x31.ztgate.redaction.v1.ReplicatedSession.FormsEntry\x12\r\n\x05names\x18\x08 \x03(\t\x12@\n\x05mails\x18\t \x03(\x0b\x32\x31.ztgate.redaction.v1.ReplicatedSession.MailsEntry\x12K\n\x0bmail_locals\x18\n \x03(\x0b\x32\x36.ztgate.redaction.v1.ReplicatedSession.MailLocalsEntry\x12\x42\n\x06phones\x18\x0b \x03(\x0b\x32\x32.ztgate.redaction.v1.ReplicatedSession.PhonesEntry\x1a/\n\rCountersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\x1a\x31\n\x0fSurrogatesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a,\n\nFormsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a,\n\nMailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x31\n\x0fMailLocalsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a-\n\x0bPhonesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x10ReplicateRequest\x12\x38\n\x08sessions\x18\x01 \x03(\x0b\x32&.ztgate.redaction.v1.ReplicatedSession\"D\n\x11ReplicateResponse\x12\x10\n\x08instance\x18\x01 \x01(\t\x12\x0c\n\x04kept\x18\x02 \x01(\r\x12\x0f\n\x07refused\x18\x03 \x01(\r2\xe2\x02\n\tRedaction\x12Q\n\x06Redact\x12\".ztgate.redaction.v1.RedactRequest\x1a#.ztgate.redaction.v1.RedactResponse\x12T\n\x07\x41nalyze\x12#.ztgate.redaction.v1.AnalyzeRequest\x1a$.ztgate.redaction.v1.AnalyzeResponse\x12T\n\x07Restore\x12#.ztgate.redaction.v1.RestoreRequest\x1a$.ztgate.redaction.v1.RestoreResponse\x12V\n\x0cRedactStream\x12 .ztgate.redaction.v1.RedactChunk\x1a .ztgate.redaction.v1.RedactChunk(\x01\x30\x01\x32l\n\x0eSessionReplica\x12Z\n\tReplicate\x12%.ztgate.redaction.v1.ReplicateRequest\x1a&.ztgate.redaction.v1.ReplicateResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ztgate.redaction.v1.redaction_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_REPLICATEDSESSION_COUNTERSENTRY']._loaded_options = None
+  _globals['_REPLICATEDSESSION_COUNTERSENTRY']._serialized_options = b'8\001'
+  _globals['_REPLICATEDSESSION_SURROGATESENTRY']._loaded_options = None
+  _globals['_REPLICATEDSESSION_SURROGATESENTRY']._serialized_options = b'8\001'
+  _globals['_REPLICATEDSESSION_FORMSENTRY']._loaded_options = None
+  _globals['_REPLICATEDSESSION_FORMSENTRY']._serialized_options = b'8\001'
+  _globals['_REPLICATEDSESSION_MAILSENTRY']._loaded_options = None
+  _globals['_REPLICATEDSESSION_MAILSENTRY']._serialized_options = b'8\001'
+  _globals['_REPLICATEDSESSION_MAILLOCALSENTRY']._loaded_options = None
+  _globals['_REPLICATEDSESSION_MAILLOCALSENTRY']._serialized_options = b'8\001'
+  _globals['_REPLICATEDSESSION_PHONESENTRY']._loaded_options = None
+  _globals['_REPLICATEDSESSION_PHONESENTRY']._serialized_options = b'8\001'
   _globals['_FINDING']._serialized_start=61
   _globals['_FINDING']._serialized_end=191
   _globals['_REDACTREQUEST']._serialized_start=193
@@ -47,6 +59,28 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RESTORERESPONSE']._serialized_end=606
   _globals['_REDACTCHUNK']._serialized_start=609
   _globals['_REDACTCHUNK']._serialized_end=751
-  _globals['_REDACTION']._serialized_start=754
-  _globals['_REDACTION']._serialized_end=1108
+  _globals['_PSEUDONYM']._serialized_start=753
+  _globals['_PSEUDONYM']._serialized_end=821
+  _globals['_REPLICATEDSESSION']._serialized_start=824
+  _globals['_REPLICATEDSESSION']._serialized_end=1681
+  _globals['_REPLICATEDSESSION_COUNTERSENTRY']._serialized_start=1393
+  _globals['_REPLICATEDSESSION_COUNTERSENTRY']._serialized_end=1440
+  _globals['_REPLICATEDSESSION_SURROGATESENTRY']._serialized_start=1442
+  _globals['_REPLICATEDSESSION_SURROGATESENTRY']._serialized_end=1491
+  _globals['_REPLICATEDSESSION_FORMSENTRY']._serialized_start=1493
+  _globals['_REPLICATEDSESSION_FORMSENTRY']._serialized_end=1537
+  _globals['_REPLICATEDSESSION_MAILSENTRY']._serialized_start=1539
+  _globals['_REPLICATEDSESSION_MAILSENTRY']._serialized_end=1583
+  _globals['_REPLICATEDSESSION_MAILLOCALSENTRY']._serialized_start=1585
+  _globals['_REPLICATEDSESSION_MAILLOCALSENTRY']._serialized_end=1634
+  _globals['_REPLICATEDSESSION_PHONESENTRY']._serialized_start=1636
+  _globals['_REPLICATEDSESSION_PHONESENTRY']._serialized_end=1681
+  _globals['_REPLICATEREQUEST']._serialized_start=1683
+  _globals['_REPLICATEREQUEST']._serialized_end=1759
+  _globals['_REPLICATERESPONSE']._serialized_start=1761
+  _globals['_REPLICATERESPONSE']._serialized_end=1829
+  _globals['_REDACTION']._serialized_start=1832
+  _globals['_REDACTION']._serialized_end=2186
+  _globals['_SESSIONREPLICA']._serialized_start=2188
+  _globals['_SESSIONREPLICA']._serialized_end=2296
 # @@protoc_insertion_point(module_scope)

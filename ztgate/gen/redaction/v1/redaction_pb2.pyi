@@ -93,3 +93,97 @@ class RedactChunk(_message.Message):
     final: bool
     findings: _containers.RepeatedCompositeFieldContainer[Finding]
     def __init__(self, text: _Optional[str] = ..., session_id: _Optional[str] = ..., policy: _Optional[str] = ..., tenant: _Optional[str] = ..., final: _Optional[bool] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ...) -> None: ...
+
+class Pseudonym(_message.Message):
+    __slots__ = ("entity_type", "original", "stand_in")
+    ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ORIGINAL_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FIELD_NUMBER: _ClassVar[int]
+    entity_type: str
+    original: str
+    stand_in: str
+    def __init__(self, entity_type: _Optional[str] = ..., original: _Optional[str] = ..., stand_in: _Optional[str] = ...) -> None: ...
+
+class ReplicatedSession(_message.Message):
+    __slots__ = ("tenant", "session_id", "touch_only", "pseudonyms", "counters", "surrogates", "forms", "names", "mails", "mail_locals", "phones")
+    class CountersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class SurrogatesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class FormsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class MailsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class MailLocalsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class PhonesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    TENANT_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOUCH_ONLY_FIELD_NUMBER: _ClassVar[int]
+    PSEUDONYMS_FIELD_NUMBER: _ClassVar[int]
+    COUNTERS_FIELD_NUMBER: _ClassVar[int]
+    SURROGATES_FIELD_NUMBER: _ClassVar[int]
+    FORMS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    MAILS_FIELD_NUMBER: _ClassVar[int]
+    MAIL_LOCALS_FIELD_NUMBER: _ClassVar[int]
+    PHONES_FIELD_NUMBER: _ClassVar[int]
+    tenant: str
+    session_id: str
+    touch_only: bool
+    pseudonyms: _containers.RepeatedCompositeFieldContainer[Pseudonym]
+    counters: _containers.ScalarMap[str, int]
+    surrogates: _containers.ScalarMap[str, str]
+    forms: _containers.ScalarMap[str, str]
+    names: _containers.RepeatedScalarFieldContainer[str]
+    mails: _containers.ScalarMap[str, str]
+    mail_locals: _containers.ScalarMap[str, str]
+    phones: _containers.ScalarMap[str, str]
+    def __init__(self, tenant: _Optional[str] = ..., session_id: _Optional[str] = ..., touch_only: _Optional[bool] = ..., pseudonyms: _Optional[_Iterable[_Union[Pseudonym, _Mapping]]] = ..., counters: _Optional[_Mapping[str, int]] = ..., surrogates: _Optional[_Mapping[str, str]] = ..., forms: _Optional[_Mapping[str, str]] = ..., names: _Optional[_Iterable[str]] = ..., mails: _Optional[_Mapping[str, str]] = ..., mail_locals: _Optional[_Mapping[str, str]] = ..., phones: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class ReplicateRequest(_message.Message):
+    __slots__ = ("sessions",)
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[ReplicatedSession]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[ReplicatedSession, _Mapping]]] = ...) -> None: ...
+
+class ReplicateResponse(_message.Message):
+    __slots__ = ("instance", "kept", "refused")
+    INSTANCE_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    instance: str
+    kept: int
+    refused: int
+    def __init__(self, instance: _Optional[str] = ..., kept: _Optional[int] = ..., refused: _Optional[int] = ...) -> None: ...

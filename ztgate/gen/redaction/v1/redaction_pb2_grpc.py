@@ -229,3 +229,86 @@ class Redaction:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class SessionReplicaStub:
+    """SessionReplica: one redaction replica hands its sessions to its peers, so that the replica
+    Envoy's ring moves a session to when its own one dies already holds it (docs/adr/). Internal:
+    no Envoy route reaches it, and only the redaction certificate may call it.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Replicate = channel.unary_unary(
+                '/ztgate.redaction.v1.SessionReplica/Replicate',
+                request_serializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateRequest.SerializeToString,
+                response_deserializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateResponse.FromString,
+                _registered_method=True)
+
+
+class SessionReplicaServicer:
+    """SessionReplica: one redaction replica hands its sessions to its peers, so that the replica
+    Envoy's ring moves a session to when its own one dies already holds it (docs/adr/). Internal:
+    no Envoy route reaches it, and only the redaction certificate may call it.
+    """
+
+    def Replicate(self, request, context):
+        """Sessions the sender holds, whole (or touched only); the receiver keeps each within its own
+        vault bounds. An empty request is a heartbeat: the reply names the receiver's instance.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_SessionReplicaServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Replicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Replicate,
+                    request_deserializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateRequest.FromString,
+                    response_serializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'ztgate.redaction.v1.SessionReplica', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('ztgate.redaction.v1.SessionReplica', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class SessionReplica:
+    """SessionReplica: one redaction replica hands its sessions to its peers, so that the replica
+    Envoy's ring moves a session to when its own one dies already holds it (docs/adr/). Internal:
+    no Envoy route reaches it, and only the redaction certificate may call it.
+    """
+
+    @staticmethod
+    def Replicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ztgate.redaction.v1.SessionReplica/Replicate',
+            ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateRequest.SerializeToString,
+            ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
