@@ -8,7 +8,9 @@ person when any of these hold (each is evidence about a person, not about the sh
   item of a private person's contact block (``block_items``): their findings are about a person by construction, except a place cued as an organisation's or a group's
   ("our office in", "our team flew to": ``public/organisation_places``) or by a cue that is no residence
   ("a day trip to", "visiting", "located in") in a sentence that names no one, which the rules below decide
-  where the policy keeps places by their frame;
+  where the policy keeps places by their frame, or a stay with a visit's words ("staying in Colmar for three
+  days") in a text with no private evidence, where the policy keeps places after a travel frame
+  (``public/travel_places``);
 * a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line, in its sentence;
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
