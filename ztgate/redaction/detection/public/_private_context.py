@@ -1,18 +1,12 @@
-"""Evidence of a private person around a name, for the public lists that keep a person on no list by the frame
-of its sentence (``encyclopedic_persons``, ``public_works``): one definition, so that no frame keeps a name that
-another frame would hide. The evidence, anywhere in the paragraph around the name: a possessive or relation word (my,
-our, your, colleague, manager, patient), a self-introduction (I'm, my name is, "this is ... from"), a personal
-title (Mr, Ms, Dr, Prof), a contact value (an e-mail address, a phone number of nine digits or more or with a
-"+"), an ID (a labelled one, or capitals and five digits or more), words of everyday private life or work
-(tomorrow, again, meeting, invoice, lease, lives at, address, ticket, bug), first person ("I", "we", "us"
-but "tell us"), the settings of a private life (at work, school, the neighbourhood, local, a funeral, an audit,
-"on Friday"), a sign-off line ("Best regards,")
-or a signature's "--"; and a record's line for the name itself (a table row, a form field, JSON).
-
-``private_person_in_text`` is the text-wide form, for the rules that keep a name or a place only where a text
-holds no evidence of a private person anywhere (``knowledge_requests``, ``travel_places``): narrower words (no
-bare "I", "we" or "tomorrow": "How do I make ...", "We're staying in ..." point to the user, not to a person
-named), read over the whole text. Cue words written by hand for ztgate."""
+"""Evidence of a private person around a name, one definition for the public lists that keep a name by its frame
+(``encyclopedic_persons``, ``public_works``) so that no frame keeps a name another would hide. ``private_evidence``
+reads the paragraph around the name and around its other mentions: a possessive or relation word, a
+self-introduction, a personal title, a contact value, an ID, words of everyday private life or work, first
+person, the settings of a private life, a sign-off or a signature, a record's line for the name.
+``private_person_in_text`` reads the whole text, for the rules that keep a name or a place only where a text holds
+no evidence of a private person anywhere (``knowledge_requests``, ``travel_places``, ``encyclopedic_persons``):
+narrower words (no bare "I", "we" or "tomorrow": "How do I make ...", "We're staying in ..." speak of the user,
+not of a person named), its list in the function's doc. Cue words written by hand for ztgate."""
 
 from __future__ import annotations
 

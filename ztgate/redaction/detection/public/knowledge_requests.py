@@ -1,30 +1,14 @@
-"""Public list ``knowledge_requests``: a name on no list is public where it is the topic of a knowledge request
-in a text that holds no evidence of a private person anywhere; a rule from the absence of private evidence,
-not a list of names or of frames around one.
-
-A detection (PERSON, LOCATION or NRP) is kept when all of these hold:
-
-* the text holds no evidence of a private person anywhere (``_private_context.private_person_in_text``: no
-  relation or private role, self-introduction, personal title, contact, identity, booking or member words, home,
-  workplace or everyday-life matter, communication aimed at someone named, greeting, sign-off, record layout,
-  contact value, identifier or numeric date);
-* its sentence asks: a question, or an explain/describe/compare/summarise/tell-me-about request;
-* its sentence holds no cue of a private person's matters: what someone said, told, meant, thinks or feels, a
-  reply, a complaint, someone coming, joining, leaving or reporting to someone, a recent time ("now", "today",
-  "this week", "yet", "again"), or the name's document ("NAME's e-mail/notes/report/quote/plan");
-* and something makes it a topic of knowledge: knowledge words in its sentence (a deed: "discover", "found",
-  "achieve", "invent", "capture"; a work, a prize, a record, a discovery, a science, an empire, a dynasty, a
-  religion, a dish; "famous", "known for", "named after"; an era: a year before 2016, a century, BC/AD), an
-  epithet right after it ("Suleiman the Magnificent", "Ivan the Terrible"), or a shape no private person's name
-  has: a determiner before it ("the Bosphorus", "which Beatle") or, for an NRP, a lower-case noun after it
-  ("the Galilean moons", "which French region").
-
-The sentence of every other mention of the name (or of its last word) is read for the same private cues.
-
-``person_ties`` applies on top (a title, a greeting, a relation right before it; a place in a private person's
-sentence). The default policy keeps it; ``strict`` does not. The trade, measured on both sides (public names
-kept on the tuning prompts, private names asked about with little evidence still hidden): docs/security.md
-("Decision on knowledge requests"). Cue words written by hand for ztgate."""
+"""Public list ``knowledge_requests``: a name on no list (PERSON, LOCATION, NRP) is public where it is the topic of
+a knowledge request in a text with no evidence of a private person anywhere; a rule from the absence of private
+evidence, not a list of names. Kept when: the text holds no such evidence (``_private_context.
+private_person_in_text``); the name's sentence asks (a question, an explain/describe/compare/summarise request);
+no sentence that mentions the name speaks of a private person's matters (said, told, meant, thinks, a reply,
+coming, reporting, went, sold, now, this week, "NAME's e-mail/notes/quote"); and something makes it a topic of
+knowledge: knowledge words in its sentence (a deed, a work, a prize, a record, a science, an empire, a dish,
+"famous", "named after", a year before 2016, a century), an epithet after it ("Suleiman the Magnificent"), a
+determiner before it ("the Bosphorus", "which Beatle"), or for an NRP a lower-case noun after it ("the Galilean
+moons"). ``person_ties`` applies on top. The default policy keeps it; ``strict`` does not. The trade, measured on
+both sides: docs/security.md ("Decision on knowledge requests and travel frames"). Cue words written by hand."""
 
 from __future__ import annotations
 
