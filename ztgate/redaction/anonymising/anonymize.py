@@ -20,6 +20,7 @@ from ztgate.redaction.detection.names.person_ties import PersonIndex, ties_to_pe
 from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.public import PublicList, enclosing_names
 from ztgate.redaction.detection.public.topic_places import TopicPlaces
+from ztgate.redaction.detection.public.travel_places import TravelPlaces
 from ztgate.redaction.policies import Action, Policy, ResolvedRule
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
 from ztgate.redaction.vault import PseudonymTransaction, Vault
@@ -132,7 +133,8 @@ def _public(text: str, detection: Detection, lists: Sequence[PublicList],
                 for public_list in lists)
             or (detection.entity_type == "LOCATION" and _in_public_name(text, detection, lists))
             ) and not ties_to_person(text, detection, persons,
-                                     group_places=any(p.preceded_by is not None for p in lists))
+                                     group_places=any(p.preceded_by is not None for p in lists),
+                                     visits=any(isinstance(p, TravelPlaces) for p in lists))
 
 
 def _in_public_name(text: str, detection: Detection, lists: Sequence[PublicList]) -> bool:

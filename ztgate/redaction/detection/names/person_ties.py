@@ -8,7 +8,9 @@ person when any of these hold (each is evidence about a person, not about the sh
   item of a private person's contact block (``block_items``): their findings are about a person by construction, except a place cued as an organisation's or a group's
   ("our office in", "our team flew to": ``public/organisation_places``) or by a cue that is no residence
   ("a day trip to", "visiting", "located in") in a sentence that names no one, which the rules below decide
-  where the policy keeps places by their frame;
+  where the policy keeps places by their frame, or a stay with a visit's words ("staying in Colmar for three
+  days") in a text with no private evidence, where the policy keeps places after a travel frame
+  (``public/travel_places``);
 * a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line, in its sentence;
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
@@ -33,6 +35,7 @@ from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.public.topic_places import names_no_one
+from ztgate.redaction.detection.public.travel_places import visit
 from ztgate.redaction.detection.text_shape import contact_in_sentence, strong_place_cue
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
@@ -74,18 +77,21 @@ _SAID_OF = re.compile(
 
 
 def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection] | PersonIndex = (), *,
-                   group_places: bool = False) -> bool:
+                   group_places: bool = False, visits: bool = False) -> bool:
     """Whether the text ties the detected value to a person (module doc); ``persons`` are the private persons
     found in the text (for a place or a nationality in their sentence); ``group_places``: the policy keeps
     places named for an organisation or a group (``organisation_places``), so a cued place after such a cue
-    is decided by the rules below, not tied by construction. Fails closed on odd offsets."""
+    is decided by the rules below, not tied by construction; ``visits``: the policy keeps places after a travel
+    frame (``travel_places``), so a stay with a visit's words in a text with no private evidence ("staying in
+    Colmar for three days") is no residence. Fails closed on odd offsets."""
     start, end = detection.start, detection.end
     if not 0 <= start < end <= len(text):
         return True
     before = text[max(0, start - REACH):start]
     if contact_in_sentence(text, start, end) or (
             detection.recognizer in _BY_CONSTRUCTION
-            and not (group_places and _group_place(text, detection, before))):
+            and not (group_places and _group_place(text, detection, before))
+            and not (visits and detection.entity_type == "LOCATION" and visit(text, start, end))):
         return True
     if _FIELD_LABEL.search(before) or _place_field_line(text, start):
         return True
@@ -97,7 +103,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if kind == "PERSON":
         return _TITLE.search(before) is not None or _PERSON_CUE.search(before) is not None
     if kind == "LOCATION":
-        return ((_locates_someone(before) and not (group_places and company_seat(text, start)))
+        return ((_locates_someone(before) and not (group_places and company_seat(text, start))
+                 and not (visits and visit(text, start, end)))
                 or _ADDRESS_BEFORE.search(before) is not None)
     if kind == "NRP":
         return _SAID_OF.search(before) is not None

@@ -41,6 +41,8 @@ PUBLIC_LISTS: dict[str, str] = {
     "work_titles": "ztgate.redaction.detection.public.work_titles",
     "company_frames": "ztgate.redaction.detection.public.company_frames",
     "model_generations": "ztgate.redaction.detection.public.model_generations",
+    "knowledge_requests": "ztgate.redaction.detection.public.knowledge_requests",
+    "travel_places": "ztgate.redaction.detection.public.travel_places",
 }
 
 
@@ -89,7 +91,7 @@ class PublicList:
 class FramePublicList(PublicList):
     """A list with no values: no name is public by itself, only the words around a span can make it so
     (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
-    ``company_frames``, ``model_generations``)."""
+    ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``)."""
 
     def has(self, value: str) -> bool:
         return False

@@ -1,17 +1,16 @@
-"""Evidence of a private person around a name, for the public lists that keep a person on no list by the frame
-of its sentence (``encyclopedic_persons``, ``public_works``): one definition, so that no frame keeps a name that
-another frame would hide. The evidence, anywhere in the paragraph around the name: a possessive or relation word (my,
-our, your, colleague, manager, patient), a self-introduction (I'm, my name is, "this is ... from"), a personal
-title (Mr, Ms, Dr, Prof), a contact value (an e-mail address, a phone number of nine digits or more or with a
-"+"), an ID (a labelled one, or capitals and five digits or more), words of everyday private life or work
-(tomorrow, again, meeting, invoice, lease, lives at, address, ticket, bug), first person ("I", "we", "us"
-but "tell us"), the settings of a private life (at work, school, the neighbourhood, local, a funeral, an audit,
-"on Friday"), a sign-off line ("Best regards,")
-or a signature's "--"; and a record's line for the name itself (a table row, a form field, JSON). Cue words
-written by hand for ztgate."""
+"""Evidence of a private person around a name, one definition for the public lists that keep a name by its frame
+(``encyclopedic_persons``, ``public_works``) so that no frame keeps a name another would hide. ``private_evidence``
+reads the paragraph around the name and around its other mentions: a possessive or relation word, a
+self-introduction, a personal title, a contact value, an ID, words of everyday private life or work, first
+person, the settings of a private life, a sign-off or a signature, a record's line for the name.
+``private_person_in_text`` reads the whole text, for the rules that keep a name or a place only where a text holds
+no evidence of a private person anywhere (``knowledge_requests``, ``travel_places``, ``encyclopedic_persons``):
+narrower words (no bare "I", "we" or "tomorrow": "How do I make ...", "We're staying in ..." speak of the user,
+not of a person named), its list in the function's doc. Cue words written by hand for ztgate."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -114,3 +113,73 @@ def _pronoun_i(text: str, lo: int, hi: int) -> bool:
         if not ahead or ahead[-1] in ".!?\n":
             return True
     return False
+
+
+# Evidence of a private person anywhere in a text (``private_person_in_text``). Role words of a private life,
+# after a possessive ("my colleague", "our client", "your patient") or right before a capitalised name
+# ("patient Anna", "colleague Tom").
+_ROLES = (rf"{_RELATIONS}|patients?|clients?|customers?|employees?|tenants?|applicants?|residents?|candidates?|"
+          r"students?|pupils?|colleagues?|co-?workers?|teammates?|classmates?|friends?|neighbou?rs?|dentist|"
+          r"therapist|tutor|teacher|coach|supervisor|landlord|landlady|guests?|passengers?|members?|users?|"
+          r"subscribers?|staff|team|department|office|family|kids?|children|child|baby|wife|husband|school|"
+          r"class|club|church|gym|village|street|neighbou?rhood|company|firm|shop|ward|practice|surgery|parents|"
+          r"grandparents|relatives|in-laws|siblings|cousins|folks")
+_TEXT_PRIVATE = re.compile(
+    rf"(?i)\b(?:my|our|your)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_ROLES})\b"
+    rf"|\b(?:{_ROLES})\s+(?-i:[A-Z])"
+    # self-introduction, titles of private persons
+    r"|\b(?:my\s+name\s+is|i\s+am\s+called|call\s+me|(?:i['’]m|i\s+am|this\s+is|it['’]s)\s+(?-i:[A-Z][a-z]))"
+    r"|(?-i:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Doctor|Madam|Mister)\b\.?\s+[A-Z])"
+    # contact, identity, booking and member context, dates of birth, a home
+    r"|\b(?:date\s+of\s+birth|d\.o\.b\.?|dob|birthday|social\s+security|passport|national\s+id|"
+    r"(?:licen[cs]e|account|member(?:ship)?|policy|order|customer|patient|case|claim|student|employee|staff|"
+    r"booking|reservation|reference|ticket|tracking)\s+(?:number|no\.?|id|code|ref)|booking|reservation|"
+    r"passenger|boarding\s+pass|frequent\s+flyer|loyalty\s+(?:card|number)|check-?in|invoice|payslip|payroll|"
+    r"salary|postcode|post\s+code|zip\s+code|(?-i:address)|home\s+address|lives?\s+(?:at|in|on|near|with)|"
+    r"living\s+(?:at|in|with)|resides?|e-?mails?|phone\s+number|mobile\s+number|cell\s+number|whatsapp|"
+    r"telegram|wechat|slack|voicemail|inbox|dm|text\s+(?:him|her|me|them)|password|login|patients?|"
+    # workplace and everyday-life documents and events: a private person's matters
+    r"meetings?|budget|deadlines?|bugs?|pull\s+requests?|deploy\w*|outage|incident|typo|stand-?ups?|sprints?|"
+    r"shifts?|sick|wedding|funeral|insurance|mortgage|loan|audit|neighbou?rhood|fired|hired|"
+    r"proposal|offsite|off-site|agenda|minutes\s+of|memo|"
+    r"reports?\s+(?:to|on|for|about)|feedback|complaint|approv(?:e|ed|al)|holiday\s+request|leave\s+request|"
+    r"performance\s+review|appraisal|promotion|new\s+hire|onboarding|reception|quarterly|spreadsheet|"
+    r"presentation|roster|timesheet|rent|lease|appointment|interview|contract|supplier|vendor|warehouse|"
+    r"(?:sales|finance|marketing|support|engineering|product|design|legal|hr|it|ops|accounts|data|project)\s+"
+    r"team|at\s+(?:work|school|the\s+club)|raffle|sports\s+day|after\s+the\s+call|on\s+the\s+call|the\s+thread|"
+    r"group\s+chat|team\s+chat)\b"
+    # communication aimed at someone named ("write to Anna", "remind Tom", "send it to Priya")
+    r"|(?-i:\b(?:[Ww]rite\s+to|[Ee]-?mail|[Cc]all|[Rr]ing|[Pp]hone|[Tt]ext|[Mm]essage|[Rr]emind|[Aa]sk|[Tt]ell|"
+    r"[Ii]nvite|[Pp]ing|[Cc][Cc]|[Ff]orward\s+(?:it|this|that)\s+to|[Rr]eply\s+to|[Ss]end\s+(?:it\s+|this\s+|that\s+|"
+    r"(?:the|an?)\s+[\w\-]+\s+)?to|[Mm]eet(?:ing)?\s+with|[Cc]ontact|[Nn]otify|[Ii]nform|[Tt]hank|[Cc]ongratulate)"
+    r"\s+[A-Z][a-z])"
+    # a greeting, or a name addressed at a sentence's start ("Anna, can you ...")
+    r"|(?im:^[ \t]*(?:dear|hi|hello|hey|good\s+(?:morning|afternoon|evening))\b)"
+    r"|(?m:(?:^|[.!?]\s+)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?,\s+(?i:can|could|would|will|please|do|did|are|have|is|"
+    r"i|we|you|thanks|let|just|quick))"
+    # identifiers, e-mail addresses and handles, numeric dates
+    r"|\b[A-Z]{1,4}-?\d{5,}\b|[\w.+\-]@[\w\-]|(?<![\w@])@[A-Za-z][\w.]{2,}"
+    r"|\b\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b")
+# A record's layout: a field line ("Name: ", "From: "), a table row, a JSON key.
+_TEXT_RECORD = re.compile(
+    r"(?im)^[ \t]*(?:name|full\s+name|from|to|cc|bcc|subject|sent|tel|telephone|phone|mobile|fax|e-?mail|"
+    r"address|dob|patient|customer|employee|passenger|member|signed|signature|attn|re)[ \t]*:"
+    r"|^[ \t]*\|.*\|.*\||\"[\w\- ]+\"\s*:|\t[^\t\n]+\t")
+# Past this length a text is no short request: its names are not kept by the text-wide rules.
+TEXT_MAX_CHARS = 1200
+
+
+@functools.lru_cache(maxsize=64)
+def private_person_in_text(text: str) -> bool:
+    """Whether the text holds evidence of a private person anywhere (module doc): a relation or a private role
+    ("my colleague", "our client", "patient Anna"), a self-introduction, a personal title, contact, identity,
+    booking or member words, a home, workplace and everyday-life matters (a meeting, a budget, an invoice, a
+    complaint), communication aimed at someone named ("write to", "remind", "send it to"), a greeting or a
+    name addressed, a sign-off or a signature, a record's layout, a contact value, an identifier, a numeric
+    date. Fails closed on a text longer than ``TEXT_MAX_CHARS``."""
+    if len(text) > TEXT_MAX_CHARS:
+        return True
+    if (_TEXT_PRIVATE.search(text) is not None or _TEXT_RECORD.search(text) is not None
+            or _SIGN_OFF.search(text) is not None or _SELF_INTRO.search(text) is not None):
+        return True
+    return any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+") for m in _DIGITS.finditer(text))

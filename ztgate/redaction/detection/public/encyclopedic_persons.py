@@ -4,7 +4,8 @@ the frame of the question, never by the name: "Which/What/How many ... did NAME 
 "the physicist NAME", "a dog named NAME", "Admiral NAME" in any question, "NAME won the Nobel Prize" (the frames
 in full: the patterns below). A bare first name counts only in the famous/known-for, profession, title and
 "named" frames. Nothing in the paragraph around the name, or
-around another mention of it, may point to a private person (``_private_context.private_evidence``);
+around another mention of it, may point to a private person (``_private_context.private_evidence``), nor
+anything in the text (``private_person_in_text``: "What did NAME discover in the quarterly figures?");
 ``person_ties`` applies on top. PERSON, and LOCATION or NRP where spaCy mistypes a full name in a frame that can
 only be a person's. The default policy keeps it, strict does not. Why, and what it costs: docs/security.md
 ("Decision on public figures on no list"). Cue words written by hand for ztgate.
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.names.code_identifiers import given_name
-from ztgate.redaction.detection.public._private_context import private_evidence
+from ztgate.redaction.detection.public._private_context import private_evidence, private_person_in_text
 from ztgate.redaction.detection.text_shape import sentence_bounds
 from ztgate.redaction.detection.public.public_works import ARTWORKS
 
@@ -270,7 +271,8 @@ class EncyclopedicPersons(FramePublicList):
         name_end = start + len(inner.group(1)) if inner is not None else end
         if text.endswith(("'s", "’s"), start, name_end) and name_end - start > 2:
             name_end -= 2
-        return in_frame(text, start, name_end, entity_type) and not private_evidence(text, start, end)
+        return (in_frame(text, start, name_end, entity_type) and not private_evidence(text, start, end)
+                and not private_person_in_text(text))
 
 
 def load() -> PublicList:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ztgate.redaction.anonymising.anonymize import redact
 from ztgate.redaction.anonymising.operators import Operators
-from ztgate.redaction.detection.public import PUBLIC_LISTS
+from ztgate.redaction.detection.public import PUBLIC_LISTS, load
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.types import Detection
 from ztgate_bench.encyclopedic_family import BARE, GIVEN, PRIVATE_A, SURNAMES
@@ -176,10 +176,15 @@ def test_private_persons_in_question_frames_with_private_context_are_hidden(name
 
 @pytest.mark.parametrize("entity_type", ["LOCATION", "NRP"])
 def test_a_place_typed_name_needs_a_persons_frame(entity_type: str):
-    # "Why is X famous" and "Tell me about X" fit a place too: a place-typed span is not kept by them.
+    # "Why is X famous" and "Tell me about X" fit a place too: a place-typed span is not kept by this list (a place
+    # asked about in a text with no private evidence is kept by ``knowledge_requests``, not by a person's frame).
+    encyclopedic = load("encyclopedic_persons")
     for frame in ("Why is {n} famous?", "Tell me about the history of {n}."):
         text = frame.format(n="Kalvoran Heights")
-        assert "Kalvoran Heights" not in run(text, ["Kalvoran Heights"], entity_type=entity_type)
+        start = text.index("Kalvoran Heights")
+        assert not encyclopedic.holds_at(text, start, start + len("Kalvoran Heights"), entity_type)
+        private = text + " My aunt lives there."
+        assert "Kalvoran Heights" not in run(private, ["Kalvoran Heights"], entity_type=entity_type)
 
 
 def test_a_place_next_to_a_kept_person_is_no_longer_tied_to_it():
