@@ -2,9 +2,9 @@
 (``#``, ``//``, ``--``, ``;``, ``%``, ``/* */``, ``<!-- -->``, ``REM``, ``'``, ``(* *)``, ``{# #}``, a doc
 comment's ``*``) or on a technical line (a log, code; ``text_shape.technical_line``) (issue #29).
 
-The candidates are name-shaped pairs (``person_pairs``) and, on a timeline's or a log's line, the run of two to four
-name words right after its time, whether or not a list knows the given name (``timeline_subjects``: "- 14:06
-Bounmy Vilaseca declared SEV-2", "06:55 NAME took the pager"). A candidate is a person when
+Candidates: name-shaped pairs (``person_pairs``) and, on a timeline's or log's line, two to four name words
+right after its time, listed given name or not (``timeline_subjects``: "06:55 NAME took the pager"). One is a
+person when
 * a finite verb follows it: a modal or an auxiliary and a lower-case word ("will rotate", "is on call", "to
   review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
   (``data/words/person_verbs.txt``: "owns", "says", "wants");
