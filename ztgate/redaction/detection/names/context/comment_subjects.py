@@ -2,9 +2,8 @@
 (``#``, ``//``, ``--``, ``;``, ``%``, ``/* */``, ``<!-- -->``, ``REM``, ``'``, ``(* *)``, ``{# #}``, a doc
 comment's ``*``) or on a technical line (a log, code; ``text_shape.technical_line``) (issue #29).
 
-Candidates: name-shaped pairs (``person_pairs``) and, on a timeline's or log's line, two to four name words
-right after its time, listed given name or not (``timeline_subjects``: "06:55 NAME took the pager"). One is a
-person when
+Candidates: name-shaped pairs (``person_pairs``); on a timeline's or log's line, two to four name words after
+its time, listed or not (``timeline_subjects``: "06:55 NAME took the pager"). Each is a person when
 * a finite verb follows it: a modal or an auxiliary and a lower-case word ("will rotate", "is on call", "to
   review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
   (``data/words/person_verbs.txt``: "owns", "says", "wants");
@@ -12,8 +11,7 @@ person when
   to", "per", "cc", "assigned to", "escalated to", "waiting on", "talked with", "blame", "via", "from", "by").
 
 Only on comment and log lines: in prose the same frames name public figures ("Alan Turing proposed"), which
-the public lists decide (a context rule's finding is tied to a person by construction, ``person_ties``).
-"""
+the public lists decide (a context rule's finding is tied to a person by construction, ``person_ties``)."""
 
 from __future__ import annotations
 
