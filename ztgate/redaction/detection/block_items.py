@@ -11,9 +11,10 @@ Oberländer": ``PERSON``) are reported (recognizer ``BLOCK_RECOGNIZER``, tied to
 outside one the same shapes stay as written.
 
 A **record row** is one line (or one quoted string on it) of three cells or more separated by commas,
-semicolons, tabs or bars, one of which is a detected contact or identity value: its cells that are whole
-calendar dates are the row's person's (``DATE_OF_BIRTH``: "Manolaki, Volos, 1985-02-14, +30 ..."), as a
-header would say in a table (``names/context/birth_columns``). The shapes, what is left out and why: docs/security.md ("The items of a
+semicolons, tabs or bars, one of which is a detected contact or identity value, with no header of the same
+columns right above it: its cells that are whole past dates are the row's person's (``DATE_OF_BIRTH``:
+"Manolaki, Volos, 1985-02-14, +30 ..."). Under a header the header decides what a column holds (a ``signup``
+date stays; a ``dob`` one is ``names/context/birth_columns``'). The shapes, what is left out and why: docs/security.md ("The items of a
 private person's contact block"). Linear: the anchors are sorted once, each block read by bounded regexes.
 """
 
@@ -24,7 +25,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-from ztgate.redaction.detection.patterns.validators import personal_date, phone_any
+from ztgate.redaction.detection.patterns.validators import date_of_birth, phone_any
 from ztgate.redaction.detection.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS
 from ztgate.redaction.types import Detection
 
@@ -291,17 +292,27 @@ def _row_dates(text: str, detections: Sequence[Detection], taken: _Spans) -> lis
         seen.add(row)
         a, b = row
         sep = next((c for c in _ROW_SEPARATORS if text.count(c, a, b) >= 2), None)
-        if sep is None:
+        if sep is None or _under_header(text, a, sep):
             continue
         pos = a
         for cell in text[a:b].split(sep):
             value = cell.strip(" \t\"'")
-            if value and _CELL_DATE.fullmatch(value) and personal_date(value):
+            if value and _CELL_DATE.fullmatch(value) and date_of_birth(value):
                 at = pos + cell.index(value)
                 if not taken.overlaps(at, at + len(value)):
                     out.append(Detection("DATE_OF_BIRTH", at, at + len(value), SCORE, BLOCK_RECOGNIZER))
             pos += len(cell) + 1
     return out
+
+
+def _under_header(text: str, row_start: int, sep: str) -> bool:
+    """Whether the line right above the row is a header of the same columns (words, no digit): then the header
+    says what each column holds ("signup", "dob": ``names/context/birth_columns``), not the row."""
+    if row_start == 0 or text[row_start - 1] != "\n":
+        return False
+    above = text.rfind("\n", max(0, row_start - 1 - _ROW_REACH), row_start - 1) + 1
+    line = text[above:row_start - 1]
+    return line.count(sep) >= 2 and not any(c.isdigit() for c in line)
 
 
 def _row_bounds(text: str, start: int, end: int) -> tuple[int, int]:

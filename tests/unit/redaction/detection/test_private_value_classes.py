@@ -216,6 +216,17 @@ def test_a_date_in_a_record_row_with_a_contact_value_is_reported(surname, town, 
     assert ("DATE_OF_BIRTH", date) in {(d.entity_type, text[d.start:d.end]) for d in found}, text
 
 
+@given(year=st.integers(2015, 2024), month=st.integers(1, 12), day=st.integers(1, 28),
+       column=st.sampled_from(["signup", "created", "last_order", "joined"]))
+def test_a_date_under_a_header_that_names_no_birth_stays(year, month, day, column):
+    """Under a header the header says what a column holds (the golden csv_export cases: a `signup` date)."""
+    date = f"{year}-{month:02d}-{day:02d}"
+    text = f"id,name,email,{column}\n1000,Ana Lima,ana.lima@mail.example,{date}\n"
+    v = text.index("ana.lima@")
+    found = block_items(text, [Detection("EMAIL_ADDRESS", v, v + len("ana.lima@mail.example"), 0.95, "email_address")])
+    assert not [d for d in found if d.entity_type == "DATE_OF_BIRTH"], (text, found)
+
+
 def test_a_row_of_dates_without_a_contact_value_stays():
     text = "release, 2024-04-08, v3.2, stable\nHow do I parse this?"
     assert block_items(text, []) == []
