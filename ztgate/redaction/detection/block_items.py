@@ -11,10 +11,10 @@ Oberländer": ``PERSON``) are reported (recognizer ``BLOCK_RECOGNIZER``, tied to
 outside one the same shapes stay as written.
 
 A **record row** is one line (or one quoted string on it) of three cells or more separated by commas,
-semicolons, tabs or bars, one of which is a detected contact or identity value, with no header of the same
-columns right above it: its cells that are whole past dates are the row's person's (``DATE_OF_BIRTH``:
-"Manolaki, Volos, 1985-02-14, +30 ..."). Under a header the header decides what a column holds (a ``signup``
-date stays; a ``dob`` one is ``names/context/birth_columns``'). The shapes, what is left out and why: docs/security.md ("The items of a
+semicolons, tabs or bars, one of which is a detected contact or identity value, standing alone (no line of
+as many separators right above or below it): its cells that are whole past dates are the row's person's
+(``DATE_OF_BIRTH``: "Manolaki, Volos, 1985-02-14, +30 ..."). In a table the header decides what a column holds
+(a ``signup`` date stays; a ``dob`` one is ``names/context/birth_columns``'). The shapes, what is left out and why: docs/security.md ("The items of a
 private person's contact block"). Linear: the anchors are sorted once, each block read by bounded regexes.
 """
 
@@ -292,7 +292,7 @@ def _row_dates(text: str, detections: Sequence[Detection], taken: _Spans) -> lis
         seen.add(row)
         a, b = row
         sep = next((c for c in _ROW_SEPARATORS if text.count(c, a, b) >= 2), None)
-        if sep is None or _under_header(text, a, sep):
+        if sep is None or _in_table(text, a, b, sep):
             continue
         pos = a
         for cell in text[a:b].split(sep):
@@ -305,14 +305,22 @@ def _row_dates(text: str, detections: Sequence[Detection], taken: _Spans) -> lis
     return out
 
 
-def _under_header(text: str, row_start: int, sep: str) -> bool:
-    """Whether the line right above the row is a header of the same columns (words, no digit): then the header
-    says what each column holds ("signup", "dob": ``names/context/birth_columns``), not the row."""
-    if row_start == 0 or text[row_start - 1] != "\n":
-        return False
-    above = text.rfind("\n", max(0, row_start - 1 - _ROW_REACH), row_start - 1) + 1
-    line = text[above:row_start - 1]
-    return line.count(sep) >= 2 and not any(c.isdigit() for c in line)
+def _in_table(text: str, row_start: int, row_end: int, sep: str) -> bool:
+    """Whether the row is one line of a table: the line right above or right below it has as many separators
+    (a header or another row). A table's header says what each column holds ("signup", "dob":
+    ``names/context/birth_columns``), and a header far above is out of a bounded look, so only a row standing
+    alone (a line of prose's data, a quoted string) is read by its contact value."""
+    count = text.count(sep, row_start, row_end)
+    if row_start > 0 and text[row_start - 1] == "\n":
+        above = text.rfind("\n", max(0, row_start - 1 - _ROW_REACH), row_start - 1) + 1
+        if text.count(sep, above, row_start - 1) == count:
+            return True
+    if row_end < len(text) and text[row_end] == "\n":
+        below = text.find("\n", row_end + 1, min(len(text), row_end + 1 + _ROW_REACH))
+        below = below if below >= 0 else min(len(text), row_end + 1 + _ROW_REACH)
+        if text.count(sep, row_end + 1, below) == count:
+            return True
+    return False
 
 
 def _row_bounds(text: str, start: int, end: int) -> tuple[int, int]:
