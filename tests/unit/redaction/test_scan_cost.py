@@ -100,7 +100,12 @@ SCANNER_FAMILIES: tuple[Shape, ...] = (
     # bracketed phone groups, apostrophes and IDN in e-mail
     ("", "socio n° 7 ", ""), ("", "her badge is 8 ", ""), ("", "b. 3 Mar '", "85"), ("", "Karl Johans gate 2 ", ""),
     ("call ", "8 (9 1) 2 ", ""), ("", "o'b.c@x", ".xn--p1ai"), ("", "a@пример.", "рф"), ("", "Kungsgatan 4, 111 35 ", ""),
-    ("DOB ", "03-Mar-", "1985"))
+    ("DOB ", "03-Mar-", "1985"),
+    # private values of issue #29's holdout-6 classes: handles after their cues, chat speakers, quoted user
+    # names, references after a label and a clause, flats with a comma, spaced dates after a birth cue
+    ("", "WeChat a_1 ", ""), ("", "handle @a ", ""), ("", "[09:14] @a_1: ", ""), ("", "'a_1' online ", ""),
+    ("", "I'm @a.b ", ""), ("", "booking ref for ab: AB-12 ", ""), ("booking ref for ", "ab ", ":"),
+    ("", "policy AB-CD-1 ", ""), ("", "Flat 7, Ab Terrace ", ""), ("born ", "14. 6. ", "1988"))
 HOLD_FAMILIES: tuple[Shape, ...] = (
     ("", "1-", "a"), ("", "1 ", "a"), ("", "4111 1111 ", ""), ("", "x", ""), ("", "-----BEGIN ", ""),
     ("", "<PERSON_", ""), ("", "é1-ü ", ""), ("-----BEGIN RSA PRIVATE KEY-----\n", "A" * 63 + "\n", ""),
@@ -120,6 +125,8 @@ NAME_FAMILIES: tuple[Shape, ...] = (
     # fields, date-of-birth columns
     ("", "I'm Ab Cd ", ""), ("", "our CFO, Ab Cd, ", ""), ("", "[14:02] Ab Cd: ", ""), ("", "**Ab Cd** ", ""),
     ("", "manager: Ab Cd\n", ""), ("name,dob\n", "Ab,1990-01-02\n", ""),
+    # tables of persons' records typed by their header (issue #29, holdout-6)
+    ("name|member_id|aadhaar\n", "Ab Cd|AB-1|1 2\n", ""), ("", "name|ssn\n", ""), ("name\tphone\n", "Ab\t1 2\n", ""),
     # name-shaped pairs whatever the format: person keys and their lists, verbs of people on comment lines,
     # transcript speakers, "Surname, Given", dotted keys, long capitalised runs; products spelt in lower case
     ("author=", "Anna Cd, ", ""), ("", "# Anna Cd will ", ""), ("", "<Anna Cd> ", ""), ("", "Cd, Anna ", ""),
@@ -149,6 +156,9 @@ BLOCK_FAMILIES: tuple[Shape, ...] = (
     ("Anna Cd, a@b.co, ", "1234 ", ""), ("Anna Cd, a@b.co, ", "Ab Cd ", "1234"), ("Anna Cd, a@b.co\n", "Ab 12345 ", ""),
     ("", "Anna Cd, a@b.co, 12 Main Street, Ab, ", ""), ("Anna Cd a@b.co ", "RUT 1", ""), ("Anna Cd a@b.co ", "x ", ""),
     ("", "Anna Cd a@b.co geb. 12.03.1961 〒150-0002 ", ""), ("Anna Cd a@b.co ", "Ab-", "1234"),
+    # phones in national layouts, companions' given names, record rows (issue #29, holdout-6 classes)
+    ("Anna Cd a@b.co ", "12 34 ", ""), ("Anna Cd a@b.co ", "(11) 9873-", "1"), ("", "Anna and Anna Cd a@b.co ", ""),
+    ("", "Ab, 1985-02-14, a@b.co, ", ""), ("", '"Ab, 1985-02-14, a@b.co", ', ""), ("a@b.co", ", 1985-02-14", ""),
     # many blocks, one a paragraph: each block reads only its own anchors and postcodes
     ("", "Anna Cd, a@b.co, 12 Main Street, Ab, NSW 2000 RUT 12.345.678\n\n", ""), ("", "Anna Cd a@b.co\n\n", ""))
 

@@ -1,11 +1,20 @@
 """The other items of a contact block: what a private person's contact, booking or signature block holds besides
 the name and the contact value that the recognizers already found.
 
-A **block** is the stretch of one paragraph around a detected PERSON and a detected contact value within
-``PAIR_REACH`` characters of each other, widened by ``WINDOW`` characters either side. Inside a block, and only
-there, national postcodes and the address line's locality (``LOCATION``) and identifiers after a label
-(``ID_NUMBER``) are reported (recognizer ``BLOCK_RECOGNIZER``, tied to a person by construction); outside one
-the same shapes stay as written. The shapes, what is left out and why: docs/security.md ("The items of a
+A **block** is the stretch of one paragraph around a detected PERSON and a detected contact or identity value
+(an e-mail address, a phone number, a street address, a national or record identifier) within ``PAIR_REACH``
+characters of each other, widened by ``WINDOW`` characters either side. Inside a block, and only there,
+national postcodes and the address line's locality (``LOCATION``), identifiers after a label (``ID_NUMBER``),
+digit groups that a numbering plan reads as a phone number in its national layout (``PHONE_NUMBER``: "688 41 27
+93", "(11) 98734-2216") and a known given name coordinated with the block's person ("for Jürgen and Heike
+Oberländer": ``PERSON``) are reported (recognizer ``BLOCK_RECOGNIZER``, tied to a person by construction);
+outside one the same shapes stay as written.
+
+A **record row** is one line (or one quoted string on it) of three cells or more separated by commas,
+semicolons, tabs or bars, one of which is a detected contact or identity value, standing alone (no line of
+as many separators right above or below it): its cells that are whole past dates are the row's person's
+(``DATE_OF_BIRTH``: "Manolaki, Volos, 1985-02-14, +30 ..."). In a table the header decides what a column holds
+(a ``signup`` date stays; a ``dob`` one is ``names/context/birth_columns``'). The shapes, what is left out and why: docs/security.md ("The items of a
 private person's contact block"). Linear: the anchors are sorted once, each block read by bounded regexes.
 """
 
@@ -16,6 +25,8 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
+from ztgate.redaction.detection.patterns.validators import date_of_birth, phone_any
+from ztgate.redaction.detection.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS
 from ztgate.redaction.types import Detection
 
 BLOCK_RECOGNIZER = "ContactBlockItemRecognizer"
@@ -27,7 +38,9 @@ WINDOW = 160
 # The detections that anchor a block must pass the default threshold on their own.
 MIN_ANCHOR_SCORE = 0.5
 
-_CONTACT_TYPES = frozenset({"EMAIL_ADDRESS", "PHONE_NUMBER"})
+_CONTACT_TYPES = frozenset({"EMAIL_ADDRESS", "PHONE_NUMBER", "US_SSN", "IBAN_CODE", "CREDIT_CARD"})
+# Identifiers that anchor a block: a national identifier after its label, a record's number after its label.
+_ID_ANCHOR_RULES = ("national_id_", "labelled_id_", "reference_after_label", "RecordColumnRecognizer")
 _ADDRESS_RULES = ("street_address", "po_box", "thai_moo_address", "postcode_")
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
@@ -69,6 +82,16 @@ _LABELLED = re.compile(
     r"(?P<marker>[ ]?(?:no\.?|nr\.?|n[°º]\.?|num(?:ber)?\.?|#|id|code|number|nummer|numéro|número))?"
     r"[ ]?[:#]?[ ]?(?P<value>(?=[\w/.\-]{0,30}\d)[A-Za-z0-9](?:[A-Za-z0-9/.\-]{0,30}[A-Za-z0-9])?)(?![\w/])")
 _VERSION = re.compile(r"(?i)v\d")
+# Digit groups as a national numbering plan writes a number: an optional area code in brackets, then two to five
+# groups ("688 41 27 93", "(11) 98734-2216", "30 412 7785"); ``phone_any`` decides whether a plan has the number.
+_PHONE_ITEM = re.compile(r"(?<![\w+\-./,])(?:\(\d{1,4}\)[ ]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,4}(?![\w]|[.\-/,]\d)")
+_MIN_PHONE_DIGITS = 8
+# A given name, a conjunction, then the block's person ("Jürgen and Heike Oberländer", "Ana y Luis Pérez").
+_COORDINATED = re.compile(r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ'’\-]{1,30})[ ](?:and|&|und|et|y|e|och|og|en|i)[ ]$")
+# A record row's cells: separators, and a whole calendar date in a cell.
+_ROW_SEPARATORS = ",;\t|"
+_CELL_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./\-]\d{1,2}[./\-]\d{4}")
+_ROW_REACH = 240
 
 _TOWN_AFTER = re.compile(rf"(?P<comma>,)?[ ](?P<town>{_TOWN})")
 _TOWN_BEFORE = re.compile(rf"(?P<town>{_TOWN})[ ]$")
@@ -84,10 +107,12 @@ _LABEL_WORDS = frozenset({"Tel", "Phone", "Mobile", "Mob", "Fax", "Email", "E-ma
 def block_items(text: str, detections: Sequence[Detection]) -> list[Detection]:
     """The items of every contact block of ``text`` (module doc) that no detection covers whole yet (one that
     covers part of an item, spaCy's "Anna Berg\n〒", is merged with it by the overlap rule downstream)."""
+    taken = _Spans((d.start, d.end) for d in detections)
+    rows = _row_dates(text, detections, taken)
     blocks = _blocks(text, detections)
     if not blocks:
-        return []
-    taken = _Spans((d.start, d.end) for d in detections)
+        return rows
+    persons = sorted((d.start, d.end) for d in detections if d.entity_type == "PERSON" and d.score >= MIN_ANCHOR_SCORE)
     streets = sorted((d.start, d.end) for d in detections
                      if d.entity_type == "LOCATION" and d.recognizer.startswith("street_address"))
     out: list[Detection] = []
@@ -95,7 +120,8 @@ def block_items(text: str, detections: Sequence[Detection]) -> list[Detection]:
         first = bisect.bisect_left(streets, (start, start))
         ends = [e for s, e in streets[first:bisect.bisect_left(streets, (end, end), first)]]
         out.extend(_items(text, start, end, ends, taken))
-    return out
+        out.extend(_coordinated_names(text, start, end, persons, taken))
+    return out + rows
 
 
 def _blocks(text: str, detections: Sequence[Detection]) -> list[tuple[int, int]]:
@@ -145,7 +171,8 @@ def _paragraph_end(text: str, pos: int) -> int:
 
 
 def _is_contact(d: Detection) -> bool:
-    return d.entity_type in _CONTACT_TYPES or (d.entity_type == "LOCATION" and d.recognizer.startswith(_ADDRESS_RULES))
+    return d.entity_type in _CONTACT_TYPES or (d.entity_type == "LOCATION" and d.recognizer.startswith(_ADDRESS_RULES)) or (
+        d.entity_type == "ID_NUMBER" and d.recognizer.startswith(_ID_ANCHOR_RULES))
 
 
 class _Spans:
@@ -190,6 +217,12 @@ def _items(text: str, start: int, end: int, street_ends: Sequence[int], taken: _
         d = add("ID_NUMBER", m.start("value"), m.end("value"))
         if d:
             out.append(d)
+    for m in _PHONE_ITEM.finditer(text, start, end):
+        if sum(c.isdigit() for c in m.group()) >= _MIN_PHONE_DIGITS and not _CELL_DATE.fullmatch(m.group()) and (
+                phone_any(m.group())):
+            d = add("PHONE_NUMBER", m.start(), m.end())
+            if d:
+                out.append(d)
     postcodes: list[tuple[int, int]] = []
     for m in _POSTCODE.finditer(text, start, end):
         if m.lastgroup == "num" and not _numeric_postcode(text, m, start, end):
@@ -216,6 +249,93 @@ def _items(text: str, start: int, end: int, street_ends: Sequence[int], taken: _
             if x:
                 out.append(x)
     return out
+
+
+def _coordinated_names(text: str, start: int, end: int, persons: Sequence[tuple[int, int]], taken: _Spans
+                       ) -> list[Detection]:
+    """A known given name right before "and" and one of the block's persons ("for Jürgen and Heike Oberländer"):
+    the person's companion, named as the booking or the letter names them both."""
+    out: list[Detection] = []
+    first = bisect.bisect_left(persons, (start, start))
+    for p_start, _ in persons[first:bisect.bisect_left(persons, (end, end), first)]:
+        m = _COORDINATED.search(text, max(start, p_start - 40), p_start)
+        if m is None or taken.overlaps(m.start("name"), m.end("name")) or not _given_name(m.group("name")):
+            continue
+        out.append(Detection("PERSON", m.start("name"), m.end("name"), SCORE, BLOCK_RECOGNIZER))
+    return out
+
+
+def _given_name(word: str) -> bool:
+    """A known given name (the gazetteer's lists, as written or folded to ASCII) that is no common, technical or
+    function word ("Jürgen", "Heike"; not "Will", "May", "Science")."""
+    from ztgate.redaction.detection.names import gazetteer  # the gazetteer owns the lists and the ASCII fold
+    from ztgate.redaction.detection.patterns import validators
+
+    folded = word.casefold()
+    if folded in validators._COMMON_WORD_NAMES or folded in TECHNICAL_WORDS or folded in FUNCTION_WORDS:  # noqa: SLF001
+        return False
+    names = validators._given_names()  # noqa: SLF001
+    return folded in names or gazetteer._ascii_fold(folded) in names  # noqa: SLF001
+
+
+def _row_dates(text: str, detections: Sequence[Detection], taken: _Spans) -> list[Detection]:
+    """The dates of every record row (module doc) of ``text``: each contact or identity value's line, or the
+    quoted string on it that holds the value, read once."""
+    out: list[Detection] = []
+    seen: set[tuple[int, int]] = set()
+    for d in detections:
+        if d.score < MIN_ANCHOR_SCORE or not _is_contact(d):
+            continue
+        row = _row_bounds(text, d.start, d.end)
+        if row in seen:
+            continue
+        seen.add(row)
+        a, b = row
+        sep = next((c for c in _ROW_SEPARATORS if text.count(c, a, b) >= 2), None)
+        if sep is None or _in_table(text, a, b, sep):
+            continue
+        pos = a
+        for cell in text[a:b].split(sep):
+            value = cell.strip(" \t\"'")
+            if value and _CELL_DATE.fullmatch(value) and date_of_birth(value):
+                at = pos + cell.index(value)
+                if not taken.overlaps(at, at + len(value)):
+                    out.append(Detection("DATE_OF_BIRTH", at, at + len(value), SCORE, BLOCK_RECOGNIZER))
+            pos += len(cell) + 1
+    return out
+
+
+def _in_table(text: str, row_start: int, row_end: int, sep: str) -> bool:
+    """Whether the row is one line of a table: the line right above or right below it has as many separators
+    (a header or another row). A table's header says what each column holds ("signup", "dob":
+    ``names/context/birth_columns``), and a header far above is out of a bounded look, so only a row standing
+    alone (a line of prose's data, a quoted string) is read by its contact value."""
+    count = text.count(sep, row_start, row_end)
+    if row_start > 0 and text[row_start - 1] == "\n":
+        above = text.rfind("\n", max(0, row_start - 1 - _ROW_REACH), row_start - 1) + 1
+        if text.count(sep, above, row_start - 1) == count:
+            return True
+    if row_end < len(text) and text[row_end] == "\n":
+        below = text.find("\n", row_end + 1, min(len(text), row_end + 1 + _ROW_REACH))
+        below = below if below >= 0 else min(len(text), row_end + 1 + _ROW_REACH)
+        if text.count(sep, row_end + 1, below) == count:
+            return True
+    return False
+
+
+def _row_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The line around [start, end), at most _ROW_REACH characters each side, or the quoted string on it that
+    holds the span."""
+    a = text.rfind("\n", max(0, start - _ROW_REACH), start) + 1 or max(0, start - _ROW_REACH)
+    b = text.find("\n", end, min(len(text), end + _ROW_REACH))
+    b = b if b >= 0 else min(len(text), end + _ROW_REACH)
+    for quote in "\"“":
+        close = "”" if quote == "“" else quote
+        q_open = text.rfind(quote, a, start)
+        q_close = text.find(close, end, b)
+        if q_open >= 0 and q_close >= 0:
+            return q_open + 1, q_close
+    return a, b
 
 
 def _numeric_postcode(text: str, m: re.Match[str], start: int, end: int) -> bool:

@@ -298,7 +298,8 @@ _MONTHS: Mapping[str, int] = MappingProxyType({
     )
     for name in names
 })
-_NUMERIC_DATE = re.compile(r"(\d{1,4})[-/. ](\d{1,2})[-/. ](\d{1,4})")
+# A space may follow a dot ("14. 6. 1988", as Czech, Slovak, German and Hungarian write dates).
+_NUMERIC_DATE = re.compile(r"(\d{1,4})(?:[-/.] ?| )(\d{1,2})(?:[-/.] ?| )(\d{1,4})")
 # Month-name dates as people write them: "March 3, 1985", "3rd of March 1985", "03-Mar-1985", "3 Mar '85".
 _TEXT_DATE_MDY = re.compile(r"([a-z]+)\.?[\s\-]+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+|-)(\d{4}|['’]\d{2})", re.I)
 _TEXT_DATE_DMY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?|-)([a-z]+)\.?(?:,?\s+|-)(\d{4}|['’]\d{2})",
@@ -927,6 +928,56 @@ def file_name_person(value: str) -> bool:
     return s not in TECHNICAL_WORDS and s not in FUNCTION_WORDS and s not in _COMPONENT_SUFFIXES
 
 
+
+# --- chat handles and user names (issue #29) ------------------------------------------------------------
+# A software bot's or a service's account ("@dependabot", "@renovate-bot", "github-actions[bot]", "deploy_ci"):
+# it speaks and is mentioned in technical text and names no person.
+_BOT_ACCOUNT = re.compile(r"(?i)(?:bot|\[bot\]|[_\-.](?:ci|cd|svc|service|actions|admin|daemon|oncall|team|sync))$")
+_USER_NAME_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+)*")
+
+
+def user_handle(value: str) -> bool:
+    """A person's chat handle or user name after a cue that says so ("handle @ysarpongkumi", "WeChat zxy_gz1990",
+    "I'm @deniz.k"): letters, digits, dots, dashes and underscores, a letter first; with no '@' before it, a
+    digit, a dot or an underscore inside ("Discord server" is no handle); not a bot's or service's account nor a
+    system user (data/words/system_users.txt)."""
+    name = value[1:] if value.startswith("@") else value
+    if not 3 <= len(name) <= 32 or not _USER_NAME_SHAPE.fullmatch(name):
+        return False
+    folded = name.casefold()
+    if folded in _SYSTEM_USERS or _BOT_ACCOUNT.search(name) or folded.rstrip("0123456789") in _SYSTEM_USERS:
+        return False
+    return value.startswith("@") or any(c.isdigit() or c in "._" for c in name)
+
+
+def user_name_shaped(value: str) -> bool:
+    """A handle whose own shape says it is a person's user name: a digit, a dot or an underscore between its
+    letters ("@lukas.eichhorn09", "olliebot_2012"), where the cue alone (a chat line's speaker, "online") is
+    also what a service's or a bot's account gets ("[10:02] @scheduler: job done")."""
+    name = value[1:] if value.startswith("@") else value
+    return user_handle(name) and any(c.isdigit() or c in "._" for c in name)
+
+
+_ISO_DATE_SHAPE = re.compile(r"\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}")
+# A year, a slash and an office's running number ("2024/118", "2015/1/B"): a file's or a case's numbering, which
+# block_items reports inside a person's block only.
+_YEAR_SEQUENCE = re.compile(r"(?:19|20)\d\d/\d{1,4}(?:/[A-Z0-9]{1,2})?")
+
+
+def reference_code(value: str) -> bool:
+    """A booking, policy or record reference after its label (pii.yaml, reference_after_label): five characters
+    or more besides its separators, a digit among them, letters or at least five digits; not a year, a date or
+    one character repeated, nor a year and an office's running number ("BM-7741-QZ", "KBTH/2019/44817", "R7TQ2M",
+    "4471-2290"; not "2024", "A1", "2024-05-01", "2024/118/B")."""
+    body = re.sub(r"[-/]", "", value)
+    digits = sum(c.isdigit() for c in body)
+    if len(body) < 5 or len(body) > 24 or not digits or len(set(body)) < 2 or _ISO_DATE_SHAPE.fullmatch(value) or (
+            _YEAR_SEQUENCE.fullmatch(value)):
+        return False
+    if _is_year(body):
+        return False
+    return digits >= 5 or any(c.isalpha() for c in body)
+
 # Nouns a number counts or names in technical and everyday text ("8080 Port", "4096 Tokens", "2048 Bytes"),
 # which a capital after a number would otherwise make look like a town after its postcode.
 _COUNTED_NOUNS: frozenset[str] = frozenset(
@@ -987,5 +1038,8 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "cl_rut": cl_rut,
     "home_user": home_user,
     "file_name_person": file_name_person,
+    "user_handle": user_handle,
+    "reference_code": reference_code,
+    "user_name_shaped": user_name_shaped,
 })
 """Validator name (as written in the rule catalogue) -> function."""

@@ -32,6 +32,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "SelfIntroductionRecognizer": ("Hi, I'm Vellim Quaxtor and I rent flat 4.", "Vellim Quaxtor", "PERSON"),
     "RoleAppositionRecognizer": ("Our CFO, Quaxtor Vellim, signed it.", "Quaxtor Vellim", "PERSON"),
     "BirthColumnRecognizer": ("name,dob,plan\nQuaxtor Vellim,1994-05-16,gold\n", "1994-05-16", "DATE_OF_BIRTH"),
+    "RecordColumnRecognizer": ("name|member_id|plan\nQuaxtor Vellim|QV-4471|gold\n", "QV-4471", "ID_NUMBER"),
     # The format-free rules start from a given name on the shipped lists ("Marta") and an invented surname.
     "PersonKeyRecognizer": ("// codeOwner=Marta Vellim\n", "Marta Vellim", "PERSON"),
     "CommentSubjectRecognizer": ("# Marta Vellim will rotate the keys\n", "Marta Vellim", "PERSON"),

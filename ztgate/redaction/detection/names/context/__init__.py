@@ -9,7 +9,8 @@ headers, sign-offs ("Thanks,\\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handl
 log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
 script ("请联系John Smith确认"), lower-case first.last user names after a person's field or an @ ("reviewer:
 kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
-CFO, Mira Patel,"), dates in a table's date-of-birth column; from a name-shaped pair (``person_pairs``), in any
+CFO, Mira Patel,"), dates in a table's date-of-birth column, the identifier, phone, address and (in a pipe table) name cells of a table of
+persons' records; from a name-shaped pair (``person_pairs``), in any
 format: a person key's value ("codeOwner="), a comment's subject ("# X will"), a transcript's speaker ("<X>").
 """
 
@@ -29,6 +30,7 @@ from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRec
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
+from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
@@ -42,7 +44,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
-    PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
+    RecordColumnRecognizer, PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

@@ -19,10 +19,10 @@ BIRTH_COLUMNS = frozenset({
     "doğum_tarihi", "生年月日", "出生日期", "생년월일",
 })
 _SEPARATORS = ",;\t|"
-_RULE_ROW = re.compile(r"^[\s|:\-+]+$")  # a markdown table's |---|:--| line
+RULE_ROW = re.compile(r"^[\s|:\-+]+$")  # a markdown table's |---|:--| line
 
 
-def _cells(line: str, sep: str) -> list[tuple[int, str]]:
+def cells(line: str, sep: str) -> list[tuple[int, str]]:
     """The cells of a line with their offsets in it; a markdown row's outer pipes are no cells."""
     out, pos = [], 0
     for cell in line.split(sep):
@@ -35,7 +35,7 @@ def _cells(line: str, sep: str) -> list[tuple[int, str]]:
     return out
 
 
-def _key(cell: str) -> str:
+def column_key(cell: str) -> str:
     return re.sub(r"[\s\-]+", "_", cell.strip().strip("\"'`*").strip().casefold())
 
 
@@ -62,21 +62,21 @@ class BirthColumnRecognizer(ContextRule):
             sep = next((s for s in _SEPARATORS if s in line), None)
             if sep is None:
                 continue
-            header = _cells(line, sep)
-            columns = [i for i, (_, cell) in enumerate(header) if _key(cell) in BIRTH_COLUMNS]
+            header = cells(line, sep)
+            columns = [i for i, (_, cell) in enumerate(header) if column_key(cell) in BIRTH_COLUMNS]
             if not columns or len(header) < 2:
                 continue
             while index < len(lines):  # rows until one has another shape
                 row_start, row = lines[index]
-                if sep == "|" and _RULE_ROW.match(row):
+                if sep == "|" and RULE_ROW.match(row):
                     index += 1
                     continue
-                cells = _cells(row, sep)
-                if len(cells) != len(header):
+                row_cells = cells(row, sep)
+                if len(row_cells) != len(header):
                     break
                 index += 1
                 for column in columns:
-                    offset, cell = cells[column]
+                    offset, cell = row_cells[column]
                     value = cell.strip().strip("\"'")
                     if value and _is_date(value):
                         at = row_start + offset + cell.index(value)
