@@ -50,7 +50,6 @@ TOOL_LINES = ("- 09:12 {t} alert fired for the queue depth\n",
 PERSON_LINES = ("- 09:12 {t} {s} acknowledged the alert\n",
                 "- 14:40 Dr. {t} {s} cleared the alerts\n",
                 "Ask {t} {s} about the bindings.\n",
-                "{t} {s}, our SRE, owns the proxy.\n",
                 "The datasource was set up by {t} {s} ({t_}@example.test).\n",
                 "Thanks to {t} {s} for the sidecar fix.\n",
                 "{t} {s} says the proxy listens on the internal network only.\n")
