@@ -9,7 +9,7 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6`` and ``holdout7`` likewise, each before any score on it; ``tune2`` to ``tune5`` are tuned on. Written
+``holdout6`` and ``holdout7`` likewise, each before any score on it; ``tune2`` to ``tune6`` are tuned on. Written
 to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -717,6 +717,53 @@ CLEAN_TEMPLATES["holdout7"] = (
 )
 TOOLS["holdout7"] = ("Huey", "Gatling", "Packer", "Stern", "Goss", "Riemann", "Knox", "Livy", "Ember", "Amundsen")
 SEEDS["holdout7"] = 7707
+# --- tune6: a sixth tuning split (issue #29, seventh round), a block of its own -------------------------------
+# Written after holdout6's clean documents were seen: tools spelt like given names or surnames with evidence that
+# they are software, in formats no other split has - Dockerfiles, GitHub Actions steps, systemd units, Prometheus
+# rules, Makefiles, READMEs, changelogs, Grafana JSON, nginx configuration, requirements files, docker-compose
+# fields and log lines: the same word in lower case as a module, package, path or command (a "tool_module"
+# twin), a version after it, a software noun beside it ("exporter", "bindings", "datasource", "alert"), or a
+# value of a tool's field ("driver:", "engine:"); and person documents of the same kinds naming people, so both
+# sides are measured. Two given names and two surnames each of Breton, Frisian, Sardinian, Fijian, Greenlandic,
+# Cornish, Sorbian, Aymara and Romansh names (written by hand, invented pairings), which no other split draws
+# on. Its tools are given names or surnames no other split or test uses as tools. Tuned on, never reported as
+# held-out: `python -m ztgate_bench.code_persons write --split tune6 --out bench/corpora/code-persons-tune-6.jsonl`.
+GIVEN["tune6"] = ("Yannig", "Rozenn", "Wopke", "Tjitske", "Bachisio", "Tonina", "Epeli", "Sereana", "Aqqaluk",
+                  "Paninnguaq", "Jory", "Morwenna", "Jurij", "Lubina", "Wara", "Illari", "Curdin", "Flurina")
+SURNAMES["tune6"] = ("Kerdraon", "Morvan", "Hoekstra", "Wijbenga", "Porcu", "Sanna", "Vakatawa", "Ravouvou", "Heilmann",
+                     "Berthelsen", "Trevithick", "Penhaligon", "Krawc", "Šołta", "Condori", "Choque", "Caviezel",
+                     "Cadruvi")
+MAIL_DOMAINS["tune6"] = ("gannetcove.dev", "people6.example.org", "hq.example.net")
+PERSON_TEMPLATES["tune6"] = (
+    ("dockerfile-tp", "FROM node:20-alpine\n# Base image chosen by {name}; ask her before changing it\nWORKDIR /srv\n"),
+    ("gh-actions-tp", "on: [push]\n# {name} set up this workflow, ping {first} if the cache breaks\njobs:\n  test:\n    runs-on: ubuntu-latest\n"),
+    ("systemd-unit-tp", "# Installed by {name} on 2024-05-02, see the runbook\n[Service]\nExecStart=/usr/bin/ledger-sync\nRestart=on-failure\n"),
+    ("prometheus-rule-tp", "      - alert: QueueDepthHigh\n        expr: queue_depth > 500\n        annotations:\n          summary: \"Queue depth high, {name} is on call\"\n"),
+    ("makefile-tp", "# {name} maintains the release targets\nrelease: dist\n\ttwine upload dist/*\n"),
+    ("readme-tp", "## Maintainers\n\n{name} ({email}) reviews every pull request to this repository.\n"),
+    ("changelog-tp", "## [3.2.1] - 2024-09-02\n### Fixed\n- Off-by-one in the pagination, found by {name}\n"),
+    ("grafana-json-tp", "{{\"title\": \"Checkout latency\", \"description\": \"Built by {name} for the Q3 review\", \"refresh\": \"30s\"}}\n"),
+    ("nginx-conf-tp", "# {name} added this rate limit after the March incident\nlimit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\n"),
+    ("requirements-tp", "# pinned by {name} until the upstream fix lands\nurllib3==1.26.18\n"),
+    ("compose-tp", "services:\n  worker:\n    image: ledger-worker:2.3\n    # {name} tuned these limits after the load test\n    mem_limit: 2g\n"),
+    ("log-line-tp", "2024-09-03T08:14:22Z INFO deploy approved by {name}, rollout started\n"),
+)
+CLEAN_TEMPLATES["tune6"] = (
+    ("dockerfile-tp", "FROM python:3.12-slim\nRUN pip install {tool_module}==4.1.0\n# {tool} serves the metrics endpoint\nCMD [\"{tool_module}\", \"serve\"]\n"),
+    ("gh-actions-tp", "    steps:\n      - uses: actions/checkout@v4\n      - name: Set up {tool}\n        run: pipx install {tool_module}\n"),
+    ("systemd-unit-tp", "[Unit]\nDescription={tool} daemon\nAfter=network-online.target\n\n[Service]\nExecStart=/usr/bin/{tool_module} --config /etc/{tool_module}.toml\n"),
+    ("prometheus-rule-tp", "      - alert: QueueBacklog\n        expr: {tool_module}_queue_depth > 100\n        annotations:\n          summary: \"{tool} queue is backing up\"\n"),
+    ("makefile-tp", "lint:\n\t{tool_module} lint ./...\n# {tool} 2.6 or newer is needed for the lint target\n"),
+    ("readme-tp", "## Configuration\n\n{tool} reads `{tool_module}.yaml` from the working directory; the {tool} exporter listens on port 9464.\n"),
+    ("changelog-tp", "## [3.2.0] - 2024-08-19\n### Changed\n- Upgraded the {tool} client to 5.2\n- The {tool} plugin loads lazily\n"),
+    ("grafana-json-tp", "{{\"title\": \"{tool} overview\", \"panels\": [{{\"type\": \"timeseries\", \"datasource\": \"{tool_module}\"}}]}}\n"),
+    ("nginx-conf-tp", "# {tool} sits behind this proxy\nlocation /{tool_module}/ {{\n    proxy_pass http://unix:/run/{tool_module}.sock;\n}}\n"),
+    ("requirements-tp", "{tool_module}==2.8.1  # {tool} bindings for the ingest job\nrequests>=2.31\n"),
+    ("compose-tp", "services:\n  api:\n    logging:\n      driver: {tool}\n    # the {tool} driver ships logs to the collector\n"),
+    ("log-line-tp", "2024-09-03T08:15:02Z WARN {tool} alert fired: disk 91% full on the build cache\n"),
+)
+TOOLS["tune6"] = ("Martha", "Stanley", "Pierce", "Quinn", "Margo", "Lyle", "Boris", "Mabel", "Wallace", "Gordon")
+SEEDS["tune6"] = 6907
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

@@ -13,7 +13,7 @@ from ztgate_bench.redaction_corpus import CLEAN, PII
 
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
-         "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl",
+         "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl", "tune6": "code-persons-tune-6.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -66,6 +66,17 @@ def test_the_later_held_out_splits_share_no_mail_domain_and_have_their_counts(sp
 
 @pytest.mark.parametrize("held_out", ["holdout6", "holdout7"])
 def test_the_sixth_and_seventh_held_out_splits_have_twenty_template_kinds_no_other_split_has(held_out):
+def test_the_sixth_tuning_split_shares_no_mail_domain_and_uses_name_like_tools_in_both_sides_formats():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune6" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune6"]) & others
+    samples = code_persons.documents("tune6")
+    assert sum(s.category == PII for s in samples) == 96 and sum(s.category == CLEAN for s in samples) == 120
+    # every kind of clean document has person documents of the same kind, so both sides are measured per format
+    assert ({f for f, _ in code_persons.PERSON_TEMPLATES["tune6"]}
+            == {f for f, _ in code_persons.CLEAN_TEMPLATES["tune6"]})
+
+
+def test_the_sixth_held_out_split_has_twenty_template_kinds_no_other_split_has():
     def kinds(split: str) -> set[str]:
         return {family for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES)
                 for family, _ in templates[split]}

@@ -3,7 +3,8 @@ surnames ("Kirby", "Morgan", "Hamilton", "Hugo") are written the way products ar
 
 The word is a product when a verb whose object is software stands right before it ("run Emmett", "upgrading
 Ariadne", "pip install Bruno": ``_VERB_BEFORE``; not "Nancy's script"), when a product noun follows it ("the Kirby docs", "the Morgan logger", "a Hugo theme",
-"Vivaldi's plugin API": ``PRODUCT_NOUNS``), or when the text spells the same word in lower case as a piece of
+"Vivaldi's plugin API", "the Hamilton alert", "Felix bindings": ``PRODUCT_NOUNS``), when what only software does
+follows it ("Hazel listens on", "Emmet renders", "Falco is pinned": ``_VERB_AFTER``), or when the text spells the same word in lower case as a piece of
 software: a path or URL segment ("/kirby/"), a package or module ("import morgan", "npm install morgan",
 "morgan.create()", "python -m morgan", "npx morgan"), a command in code quotes ("`kirby migrate`") or at the
 start of a line with its arguments ("kirby build --release"), an argument of a call or an item of a list
@@ -24,7 +25,12 @@ PRODUCT_NOUNS = frozenset((
     "dashboard instance instances cluster exporter integration adapter theme themes template templates wrapper "
     "client daemon agent backend frontend app apps site sites build builds command commands flag flags option "
     "options schema dsl syntax source sources codebase fork changelog installer install setup project stack "
-    "framework middleware transport transports format formats parser compiler interpreter").split())
+    "framework middleware transport transports format formats parser compiler interpreter "
+    # what a running tool raises, binds, proxies and feeds (issue #29, seventh round: "- 09:12 Hamilton alert
+    # fired", "Felix bindings", "the Mabel datasource")
+    "alert alerts alerting binding bindings proxy proxies driver drivers datasource datasources sidecar "
+    "sidecars hook hooks webhook webhooks endpoint endpoints metrics collector collectors scraper crawler "
+    "renderer controller controllers").split())
 # A verb whose object is software, right before the word ("run", "pip install", "upgrading", "configure"); not one
 # whose object may be a person ("update", "ask", "ping"), nor a bare "install" ("Install Maria and import it"
 # reads as a person: test_code_identifiers).
@@ -33,6 +39,11 @@ _VERB_BEFORE = re.compile(
     r"(?:install|add|get)|run|running|ran|uninstall|upgrade|upgrading|upgraded|"
     r"downgrade|downgrading|configure|configuring|configured|deploy|deploying|deployed|restart|restarting|"
     r"restarted|launch|launching|invoke|invoking|bump|bumping|bumped|pin|pinning|pinned)[ \t]+)$")
+# What only software does, right after the word ("Hazel listens on the internal network", "Emmet renders the
+# API reference", "Caddy binds to :443", "Ludwig is pinned to 2.x"): not a verb people share ("serves", "runs").
+_VERB_AFTER = re.compile(
+    r"[ \t]+(?:listens[ \t]+on|listening[ \t]+on|binds?[ \t]+to|renders|scrapes|exposes|(?:is|stays|was)[ \t]+pinned"
+    r"|(?:is|was)[ \t]+(?:installed|deprecated|vendored))\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
 # How far either side of the word its lower-case spellings are looked for: a word costs the same however long
@@ -46,6 +57,8 @@ def used_as_product(text: str, start: int, end: int) -> bool:
     nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
     if nxt is not None and nxt.group(1) in PRODUCT_NOUNS:
         return True
+    if _VERB_AFTER.match(text, end, min(len(text), end + 40)):
+        return True  # "Hazel listens on the internal network only", "Falco is pinned until the review"
     if _VERB_BEFORE.search(text, max(0, start - 24), start) and not _POSSESSIVE.match(text, end):
         return True  # "Run Emmett before the next cell", "Upgrading Ariadne", "npm install Bruno"
     low = re.escape(word.casefold())

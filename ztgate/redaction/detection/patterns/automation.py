@@ -7,7 +7,11 @@ technical document and protects no one. The decision is by shape, never by a lis
 * the address's display name ends in ``[bot]`` right before it (``name[bot] <...@...>``), or its local part
   holds ``[bot]``;
 * its local part is a service's no-reply mailbox, whole: ``noreply``, ``no-reply``, ``do-not-reply``,
-  ``donotreply``, ``notifications``, ``mailer-daemon`` (``noreply@github.com``).
+  ``donotreply``, ``notifications``, ``mailer-daemon`` (``noreply@github.com``);
+* its local part is a role mailbox of RFC 2142 (``support``, ``security``, ``abuse``, ``postmaster``,
+  ``hostmaster``, ``webmaster``, ``noc``, ``info``, ``sales``, ``marketing``) or ``helpdesk``, whole, or a
+  support, security, abuse or helpdesk role after one qualifier and a hyphen (``api-support@example.com``, an
+  OpenAPI contact): an organisation's address, not a person's (issue #29, seventh round).
 
 A person's address keeps being reported in the same frames, including a person's no-reply forwarding address
 (``12345+jdoe@users.noreply.github.com``: its local part names the person, not a service).
@@ -19,7 +23,9 @@ import re
 
 # A display name that ends in "[bot]", then the address in angle brackets (or right after a space).
 _BOT_NAME_BEFORE = re.compile(r"\[bot\][\"']?[ \t]*<?[ \t]*$", re.IGNORECASE)
-_SERVICE_LOCAL = re.compile(r"(?:no-?reply|do-?not-?reply|notifications?|mailer-daemon)", re.IGNORECASE)
+_SERVICE_LOCAL = re.compile(r"(?:no-?reply|do-?not-?reply|notifications?|mailer-daemon"
+                            r"|support|security|abuse|postmaster|hostmaster|webmaster|noc|info|sales|marketing|helpdesk"
+                            r"|[a-z0-9]+-(?:support|security|abuse|helpdesk))", re.IGNORECASE)
 
 
 def automation_address(text: str, start: int, end: int) -> bool:

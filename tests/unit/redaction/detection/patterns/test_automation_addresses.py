@@ -51,6 +51,27 @@ def test_a_services_no_reply_address_is_not_reported(recognizer: HyperscanRecogn
 
 
 @_SETTINGS
+@given(local=st.sampled_from(["support", "security", "abuse", "postmaster", "hostmaster", "webmaster", "noc", "info",
+                              "sales", "marketing", "helpdesk", "api-support", "Payments-Security", "it-helpdesk"]),
+       service=_WORD, domain=_DOMAIN)
+def test_a_role_mailbox_is_not_reported(recognizer: HyperscanRecognizer, local: str, service: str,
+                                        domain: str) -> None:
+    text = f"info:\n  title: {service} API\n  contact:\n    name: API Support\n    email: {local}@{domain}\n"
+    assert _emails(recognizer, text) == [], text
+
+
+@_SETTINGS
+@given(given_name=_WORD, surname=_WORD, domain=_DOMAIN)
+def test_a_persons_address_that_holds_a_role_word_is_still_reported(recognizer: HyperscanRecognizer,
+                                                                   given_name: str, surname: str,
+                                                                   domain: str) -> None:
+    for local in (f"{given_name}.support", f"{given_name}.{surname}-info", f"support.{surname}",
+                  f"{given_name}{surname}"):
+        email = f"{local}@{domain}".lower()
+        assert _emails(recognizer, f"contact: {email}\n") == [email], email
+
+
+@_SETTINGS
 @given(trailer=_TRAILER, given_name=_WORD, surname=_WORD, domain=_DOMAIN, digits=st.integers(1000, 99_999_999),
        bot=_LOWER)
 def test_a_persons_address_in_the_same_trailers_is_still_reported(recognizer: HyperscanRecognizer, trailer: str,
