@@ -42,7 +42,7 @@ OFF_LIST = ("Taualofa", "Ngozichukwu", "Tsegaye", "Yerkebulan", "Akosita", "Zhan
 SURNAMES = ("Vainikolo", "Abernethy", "Skarsgaard", "Iwuchukwu", "Tuimavave", "Beisenbayev", "Lindenthal",
             "Okwuosa")
 # Tools spelt like given names or surnames.
-TOOLS = ("Mason", "Jarvis", "Nelson", "Sterling", "Wallace", "Murphy")
+TOOLS = ("Mason", "Jarvis", "Nelson", "Sterling", "Thornton", "Murphy")
 
 # Keys of a field about a person, and the record keys a ``name`` field sits under.
 KEYS = ("author", "maintainer", "owner", "developer", "contributor", "creator", "contact")
