@@ -217,12 +217,6 @@ def _items(text: str, start: int, end: int, street_ends: Sequence[int], taken: _
         d = add("ID_NUMBER", m.start("value"), m.end("value"))
         if d:
             out.append(d)
-    for m in _PHONE_ITEM.finditer(text, start, end):
-        if sum(c.isdigit() for c in m.group()) >= _MIN_PHONE_DIGITS and not _CELL_DATE.fullmatch(m.group()) and (
-                phone_any(m.group())):
-            d = add("PHONE_NUMBER", m.start(), m.end())
-            if d:
-                out.append(d)
     postcodes: list[tuple[int, int]] = []
     for m in _POSTCODE.finditer(text, start, end):
         if m.lastgroup == "num" and not _numeric_postcode(text, m, start, end):
@@ -237,6 +231,13 @@ def _items(text: str, start: int, end: int, street_ends: Sequence[int], taken: _
         d = add("ID_NUMBER", m.start("value"), m.end("value"))
         if d:
             out.append(d)
+    # After the identifiers after their own acronym ("RUT 12.000.000-K" is no phone in a national layout).
+    for m in _PHONE_ITEM.finditer(text, start, end):
+        if sum(c.isdigit() for c in m.group()) >= _MIN_PHONE_DIGITS and not _CELL_DATE.fullmatch(m.group()) and (
+                phone_any(m.group())):
+            d = add("PHONE_NUMBER", m.start(), m.end())
+            if d:
+                out.append(d)
     for a, b in postcodes:
         d = add("LOCATION", a, b)
         if d:

@@ -19,7 +19,7 @@ or not.
 from __future__ import annotations
 
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.anonymising.anonymize import redact
@@ -136,6 +136,9 @@ BLOCKS = settings(max_examples=300, deadline=None, suppress_health_check=[Health
 @BLOCKS
 @given(given_name=GIVEN, surname=_WORD, item=items(), contact=CONTACTS, layout=st.sampled_from(LAYOUTS),
        order=st.integers(0, 2))
+# Drawn on the merge of the block's national-layout phones: the RUT after its acronym was read as a phone.
+@example(given_name="Anna", surname="Kalkal", item=("RUT 12.000.000-K", "12.000.000-K", "ID_NUMBER"),
+         contact=("+353 1 000 0004", "PHONE_NUMBER"), layout="{a}, {b}, {c}", order=0)
 def test_every_item_kind_in_a_block_is_reported_with_its_type(given_name, surname, item, contact, layout, order):
     name = f"{given_name} {surname}"
     text = _build(layout, name, item[0], contact[0], order)
