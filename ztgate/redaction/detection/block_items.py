@@ -1,22 +1,16 @@
 """The other items of a contact block: what a private person's contact, booking or signature block holds besides
 the name and the contact value that the recognizers already found.
 
-A **block** is the stretch of one paragraph around a detected PERSON and a detected contact or identity value
-(an e-mail address, a phone number, a street address, a national or record identifier) within ``PAIR_REACH``
-characters of each other, widened by ``WINDOW`` characters either side. Inside a block, and only there,
-national postcodes and the address line's locality (``LOCATION``), identifiers after a label (``ID_NUMBER``),
-digit groups that a numbering plan reads as a phone number in its national layout (``PHONE_NUMBER``: "688 41 27
-93", "(11) 98734-2216") and a known given name coordinated with the block's person ("for Jürgen and Heike
-Oberländer": ``PERSON``) are reported (recognizer ``BLOCK_RECOGNIZER``, tied to a person by construction);
-outside one the same shapes stay as written.
-
-A **record row** is one line (or one quoted string on it) of three cells or more separated by commas,
-semicolons, tabs or bars, one of which is a detected contact or identity value, standing alone (no line of
-as many separators right above or below it): its cells that are whole past dates are the row's person's
-(``DATE_OF_BIRTH``: "Manolaki, Volos, 1985-02-14, +30 ..."). In a table the header decides what a column holds
-(a ``signup`` date stays; a ``dob`` one is ``names/context/birth_columns``'). The shapes, what is left out and why: docs/security.md ("The items of a
-private person's contact block"). Linear: the anchors are sorted once, each block read by bounded regexes.
-"""
+A **block**: one paragraph's stretch around a detected PERSON and a contact or identity value (e-mail, phone,
+street address, national or record identifier) within ``PAIR_REACH`` characters, widened by ``WINDOW`` either
+side. Inside one only, national postcodes and the address's locality (``LOCATION``), identifiers after a label
+(``ID_NUMBER``), digit groups a numbering plan reads as a national-layout phone (``PHONE_NUMBER``: "688 41 27
+93") and a given name coordinated with the block's person ("for Jürgen and Heike Oberländer": ``PERSON``) are
+reported (``BLOCK_RECOGNIZER``, tied to a person by construction). A **record row**: one line of three cells or
+more (commas, semicolons, tabs, bars) holding a contact or identity value, standing alone (no line of as many
+separators beside it): its whole past dates are the person's (``DATE_OF_BIRTH``); in a table the header decides
+(``names/context/birth_columns``). Shapes, what is left out and why: docs/security.md ("The items of a private
+person's contact block"). Linear: the anchors are sorted once, each block read by bounded regexes."""
 
 from __future__ import annotations
 

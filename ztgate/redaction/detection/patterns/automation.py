@@ -1,21 +1,17 @@
-"""E-mail addresses of bots and automation accounts: no person's data, so tier 1 does not report them.
+"""E-mail addresses of bots, automation accounts and organisations' role mailboxes: no person's data, so tier 1
+does not report them.
 
 A commit trailer or a log names bots with an address ("Co-authored-by: github-actions[bot]
-<actions@github.com>", "49699333+dependabot[bot]@users.noreply.github.com"); pseudonymising it alters a clean
-technical document and protects no one. The decision is by shape, never by a list of bots' names:
-
-* the address's display name ends in ``[bot]`` right before it (``name[bot] <...@...>``), or its local part
-  holds ``[bot]``;
-* its local part is a service's no-reply mailbox, whole: ``noreply``, ``no-reply``, ``do-not-reply``,
-  ``donotreply``, ``notifications``, ``mailer-daemon`` (``noreply@github.com``);
-* its local part is a role mailbox of RFC 2142 (``support``, ``security``, ``abuse``, ``postmaster``,
-  ``hostmaster``, ``webmaster``, ``noc``, ``info``, ``sales``, ``marketing``) or ``helpdesk``, whole, or a
-  support, security, abuse or helpdesk role after one qualifier and a hyphen (``api-support@example.com``, an
-  OpenAPI contact): an organisation's address, not a person's (issue #29, seventh round).
-
-A person's address keeps being reported in the same frames, including a person's no-reply forwarding address
-(``12345+jdoe@users.noreply.github.com``: its local part names the person, not a service).
-"""
+<actions@github.com>"); pseudonymising it alters a clean technical document and protects no one. The decision
+is by shape, never by a list of bots' names:
+* a display name ending in ``[bot]`` right before the address, or ``[bot]`` in its local part;
+* a service's no-reply mailbox as the whole local part (``noreply``, ``no-reply``, ``do-not-reply``,
+  ``donotreply``, ``notifications``, ``mailer-daemon``);
+* an RFC 2142 role mailbox (``support``, ``security``, ``abuse``, ``postmaster``, ``hostmaster``,
+  ``webmaster``, ``noc``, ``info``, ``sales``, ``marketing``) or ``helpdesk``, whole, or a support, security,
+  abuse or helpdesk role after one qualifier and a hyphen (``api-support@``: issue #29, seventh round).
+A person's address stays reported in the same frames, including a person's no-reply forwarding address
+(``12345+jdoe@users.noreply.github.com``: its local part names the person, not a service)."""
 
 from __future__ import annotations
 
