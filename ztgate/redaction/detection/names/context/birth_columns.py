@@ -35,6 +35,16 @@ def cells(line: str, sep: str) -> list[tuple[int, str]]:
     return out
 
 
+def numbered_lines(text: str) -> list[tuple[int, str]]:
+    """Each line of `text` with the offset it starts at (a trailing carriage return cut off)."""
+    lines: list[tuple[int, str]] = []
+    pos = 0
+    for line in text.split("\n"):
+        lines.append((pos, line.rstrip("\r")))
+        pos += len(line) + 1
+    return lines
+
+
 def column_key(cell: str) -> str:
     return re.sub(r"[\s\-]+", "_", cell.strip().strip("\"'`*").strip().casefold())
 
@@ -50,11 +60,7 @@ class BirthColumnRecognizer(ContextRule):
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
-        lines: list[tuple[int, str]] = []
-        pos = 0
-        for line in text.split("\n"):
-            lines.append((pos, line.rstrip("\r")))
-            pos += len(line) + 1
+        lines = numbered_lines(text)
         index = 0
         while index < len(lines):
             start, line = lines[index]

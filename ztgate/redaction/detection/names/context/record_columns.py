@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
-from ztgate.redaction.detection.names.context.birth_columns import BIRTH_COLUMNS, RULE_ROW, cells, column_key
+from ztgate.redaction.detection.names.context.birth_columns import (BIRTH_COLUMNS, RULE_ROW, cells, column_key,
+                                                                    numbered_lines)
 from ztgate.redaction.detection.names.context.fields import field_kind, value_span
 
 # Column names of a person's identifier (lower case, spaces and dashes as underscores).
@@ -62,11 +63,7 @@ class RecordColumnRecognizer(ContextRule):
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
-        lines: list[tuple[int, str]] = []
-        pos = 0
-        for line in text.split("\n"):
-            lines.append((pos, line.rstrip("\r")))
-            pos += len(line) + 1
+        lines = numbered_lines(text)
         index = 0
         while index < len(lines):
             _, line = lines[index]
