@@ -138,6 +138,7 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     capitals say nothing; and when it holds a technical or common word (``Docker``, ``Bonus``, ``Maps API``).
     """
     end = _before_labelled_line(text, start, end)
+    start = _after_glued_label(text, start, end)
     cut = start
     for piece in _PIECE.finditer(text, start, end):
         if _NOT_A_NAME.search(piece.group()) or is_field_label(text, piece.start(), piece.end()):
@@ -159,6 +160,19 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if (lower or short_caps) and not _in_uncased_text(text, start, end):
         return None
     return start, end
+
+
+# A field label and its colon with no space after it, opening an NER span ("Oggetto:Ostrod Velbru").
+_GLUED_LABEL = re.compile(r"([^\W\d_][\w'’\-]{0,30})\.?[:：](?=\S)")
+
+
+def _after_glued_label(text: str, start: int, end: int) -> int:
+    """The start of the span, moved past a form label glued to it by its colon: a name never runs back into
+    its label (spaCy read "Oggetto:Ostrod Velbru" as one PERSON)."""
+    m = _GLUED_LABEL.match(text, start, end)
+    if m is None or m.group(1).casefold() not in FIELD_LABELS:
+        return start
+    return m.end()
 
 
 def _before_labelled_line(text: str, start: int, end: int) -> int:
