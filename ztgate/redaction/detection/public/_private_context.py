@@ -169,7 +169,6 @@ _TEXT_RECORD = re.compile(
 TEXT_MAX_CHARS = 1200
 
 
-@functools.lru_cache(maxsize=64)
 def private_person_in_text(text: str) -> bool:
     """Whether the text holds evidence of a private person anywhere (module doc): a relation or a private role
     ("my colleague", "our client", "patient Anna"), a self-introduction, a personal title, contact, identity,
@@ -179,6 +178,12 @@ def private_person_in_text(text: str) -> bool:
     date. Fails closed on a text longer than ``TEXT_MAX_CHARS``."""
     if len(text) > TEXT_MAX_CHARS:
         return True
+    return _private_person_in_short_text(text)
+
+
+# Cached for the several names of one text; only short texts are keys, so the cache holds at most 64 of them.
+@functools.lru_cache(maxsize=64)
+def _private_person_in_short_text(text: str) -> bool:
     if (_TEXT_PRIVATE.search(text) is not None or _TEXT_RECORD.search(text) is not None
             or _SIGN_OFF.search(text) is not None or _SELF_INTRO.search(text) is not None):
         return True
