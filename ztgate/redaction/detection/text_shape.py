@@ -204,7 +204,7 @@ _PERSON_AFTER = re.compile(
 # hand-over, a copyright line's holder ("questions go to ", "paged ", "escalated to ", "(c) 2021 ").
 _ADDRESSED_BEFORE = re.compile(
     rf"(?i)(?:{_COPYRIGHT}|\b(?:{_ASKS_TO}"
-    r"|ping|paged|pinged|(?:assigned|escalated|reassigned|handed\s+(?:over|off))\s+to)\s+)$")
+    r"|ask|asked|ping|paged|pinged|(?:assigned|escalated|reassigned|handed\s+(?:over|off))\s+to)\s+)$")
 
 
 def person_cue_before(text: str, start: int) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.unit.redaction.detection.names import person_formats as P
@@ -108,6 +108,8 @@ def test_the_analyzer_leaves_a_name_like_tool_with_tool_evidence_alone(redaction
 
 @SLOW
 @given(st.sampled_from(TOOLS), st.sampled_from(SURNAMES), st.sampled_from(PERSON_LINES))
+# Drawn on main: spaCy read "Agnes Vandermeer" after "Ask" as a place, kept as a topic.
+@example(first="Agnes", last="Vandermeer", line="Ask {t} {s} about the bindings.\n")
 def test_the_same_names_with_person_evidence_are_hidden(redaction_analyzer: Analyzer, first: str, last: str,
                                                         line: str) -> None:
     text = line.format(t=first, s=last, t_=first.casefold())
