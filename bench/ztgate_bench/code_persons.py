@@ -9,8 +9,8 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6`` and ``holdout7`` likewise, each before any score on it; ``tune2`` to ``tune6`` are tuned on. Written
-to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
+``holdout6``, ``holdout7`` and ``holdout8`` likewise, each before any score on it; ``tune2`` to ``tune6`` are tuned
+on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -717,6 +717,65 @@ CLEAN_TEMPLATES["holdout7"] = (
 )
 TOOLS["holdout7"] = ("Huey", "Gatling", "Packer", "Stern", "Goss", "Riemann", "Knox", "Livy", "Ember", "Amundsen")
 SEEDS["holdout7"] = 7707
+# --- holdout8: the eighth held-out run (issue #29), a block of its own, written before any score on it --------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split draws on: Corsican, Friulian, Kashubian, Sakha, Adyghe, Avar, Kalmyk,
+# Chamorro, Tahitian, Ganda, Kinyarwanda, Lingala, Bambara, Oromo, Kannada, Assamese, Dhivehi and Yucatec Maya
+# names (written by hand, invented pairings). Its person templates are 20 kinds no other split has: a Gradle
+# developers block, debian/control, debian/copyright, a BibTeX entry, .zenodo.json creators, codemeta.json, a Go
+# doc comment, Ansible Galaxy meta, security.txt, meeting notes, an .editorconfig header, a Julia Project.toml, an
+# opam file, a nixpkgs maintainer entry, an Arch PKGBUILD, a Gentoo metadata.xml, a browser extension manifest, a
+# WordPress plugin header, a JAR MANIFEST.MF and a Vim runtime file header. Its clean documents are the same kinds
+# naming a team, a list address, a bot or an organisation where a person would stand; its tools are also given
+# names or surnames (Black, Hatch, Ward, Jackson, Hubble, Kong, Titus, Maxwell, Singer, Piper). Only reported on:
+# `python -m ztgate_bench.code_persons write --split holdout8 --out bench/corpora/code-persons-holdout-8.jsonl`.
+GIVEN["holdout8"] = (
+    "Ghjuvanni", "Ghjulia", "Zuan", "Catine", "Remùs", "Gizela", "Aisen", "Sardaana", "Zaurbek", "Fatimet",
+    "Gadzhimurad", "Patimat", "Badma", "Bulgun", "Joaquina", "Tomasa", "Teva", "Hinatea", "Wasswa", "Nalwoga",
+    "Mugisha", "Ineza", "Nsimba", "Mbuyi", "Bakary", "Oumou", "Lencho", "Chaltu", "Manjunath", "Shwetha",
+    "Bhaskarjyoti", "Jonali", "Shifaz", "Aishath", "Balam", "Nicte")
+SURNAMES["holdout8"] = (
+    "Mondoloni", "Pietri", "Cargnelutti", "Tonutti", "Necel", "Kòrtas", "Okhlopkov", "Sivtsev", "Shkhagoshev",
+    "Khatkov", "Alibekov", "Khizriev", "Erdniev", "Sangadzhiev", "Quitugua", "Taitano", "Teriitehau", "Tuheiava",
+    "Ssekandi", "Kiwanuka", "Niyonsaba", "Uwimana", "Makiadi", "Kabasele", "Coulibaly", "Sangaré", "Gemechu",
+    "Tolossa", "Kamath", "Gowda", "Bora", "Kakoti", "Manik", "Didi", "Canché", "Pech")
+MAIL_DOMAINS["holdout8"] = ("marramgrass.dev", "uploaders.example.net", "packagers.example.org")
+PERSON_TEMPLATES["holdout8"] = (
+    ("gradle-developers", "pom {{\n    developers {{\n        developer {{\n            id = '{handle}'\n            name = '{name}'\n            email = '{email}'\n        }}\n    }}\n}}\n"),
+    ("debian-control", "Source: tidewatch\nSection: utils\nPriority: optional\nMaintainer: {name} <{email}>\nBuild-Depends: debhelper-compat (= 13), dh-python\nStandards-Version: 4.6.2\n"),
+    ("debian-copyright", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: tidewatch\n\nFiles: *\nCopyright: 2021-2024 {name}\nLicense: GPL-2+\n"),
+    ("bibtex", "@software{{tidewatch_2024,\n  author  = {{{name}}},\n  title   = {{tidewatch: harbour gauge readings}},\n  year    = {{2024}},\n  version = {{1.4.0}}\n}}\n"),
+    ("zenodo-json", "{{\n  \"title\": \"tidewatch 1.4.0\",\n  \"upload_type\": \"software\",\n  \"creators\": [\n    {{\"name\": \"{name}\", \"affiliation\": \"Harbour Survey Office\"}}\n  ],\n  \"license\": \"MIT\"\n}}\n"),
+    ("codemeta-json", "{{\n  \"@context\": \"https://w3id.org/codemeta/3.0\",\n  \"name\": \"tidewatch\",\n  \"author\": [{{\"@type\": \"Person\", \"givenName\": \"{first}\", \"familyName\": \"{last}\"}}],\n  \"maintainer\": {{\"@type\": \"Person\", \"name\": \"{name}\"}}\n}}\n"),
+    ("go-doc", "// Package gauge reads harbour tide gauges over serial lines.\n//\n// Written by {name}; the framing follows the vendor's 2019 manual.\npackage gauge\n"),
+    ("ansible-galaxy", "galaxy_info:\n  role_name: tide_gauge\n  author: {name}\n  description: Installs the tide gauge collector\n  license: MIT\n  min_ansible_version: \"2.14\"\n"),
+    ("security-txt", "# Our security contact for the gauge firmware is {name}\nContact: mailto:security@harbour.example.org\nExpires: 2025-12-31T23:00:00.000Z\n"),
+    ("meeting-notes", "# Release sync, 2024-10-08\n\n**Attendees:** {name}, release-bot, QA rota\n**Notes:** the 1.4 branch is cut on Thursday.\n"),
+    ("editorconfig-header", "# EditorConfig for the gauge firmware, kept by {name}\nroot = true\n\n[*.c]\nindent_style = tab\n"),
+    ("julia-project", "name = \"TideGauges\"\nuuid = \"8f3b7a2e-51c4-4d6a-9e0b-3c2f1d7a6b90\"\nauthors = [\"{name}\"]\nversion = \"0.5.2\"\n"),
+    ("opam-file", "opam-version: \"2.0\"\nname: \"tidecore\"\nmaintainer: \"{email}\"\nauthors: [\"{name}\"]\nlicense: \"ISC\"\n"),
+    ("nix-maintainer", "  {handle} = {{\n    email = \"{email}\";\n    github = \"{handle}\";\n    name = \"{name}\";\n  }};\n"),
+    ("pkgbuild", "# Maintainer: {name} <{email}>\npkgname=tidewatch\npkgver=1.4.0\npkgrel=1\narch=('x86_64')\n"),
+    ("gentoo-metadata", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<pkgmetadata>\n  <maintainer type=\"person\">\n    <email>{email}</email>\n    <name>{name}</name>\n  </maintainer>\n</pkgmetadata>\n"),
+    ("webext-manifest", "{{\n  \"manifest_version\": 3,\n  \"name\": \"Tab Tidier\",\n  \"version\": \"2.1.0\",\n  \"author\": \"{name}\"\n}}\n"),
+    ("wp-plugin-header", "<?php\n/**\n * Plugin Name: Tide Tables\n * Version: 1.4.0\n * Author: {name}\n * License: GPL-2.0-or-later\n */\n"),
+    ("jar-manifest", "Manifest-Version: 1.0\nBuilt-By: {name}\nImplementation-Title: tidewatch-core\nImplementation-Version: 1.4.0\n"),
+    ("vim-header", "\" Vim syntax file\n\" Language:    Tide gauge logs\n\" Maintainer:  {name} <{email}>\n\" Last Change: 2024 Oct 08\n"),
+)
+CLEAN_TEMPLATES["holdout8"] = (
+    ("gradle-developers", "pom {{\n    developers {{\n        developer {{\n            id = 'platform'\n            name = 'Platform Team'\n            organization = 'Harbour Survey Office'\n        }}\n    }}\n}}\n// {tool} client\nimplementation 'org.example:{tool_module}-client:3.2.0'\n"),
+    ("debian-control", "Source: {tool_module}-helper\nMaintainer: Debian Tools Team <team+tools@tracker.example.org>\nUploaders: release-bot <release-bot@example.org>\nBuild-Depends: debhelper-compat (= 13), python3-{tool_module}\nDescription: {tool} helper scripts\n"),
+    ("zenodo-json", "{{\n  \"title\": \"{tool} integration tests\",\n  \"creators\": [{{\"name\": \"{tool} Project Contributors\"}}],\n  \"keywords\": [\"{tool_module}\", \"testing\"]\n}}\n"),
+    ("codemeta-json", "{{\n  \"name\": \"{tool_module}-bridge\",\n  \"author\": [{{\"@type\": \"Organization\", \"name\": \"{tool} Developers\"}}],\n  \"softwareRequirements\": [\"{tool_module}>=2\"]\n}}\n"),
+    ("security-txt", "# Reports about the {tool} integration go to the platform security team\nContact: mailto:security@platform.example.org\nPolicy: https://platform.example.org/security-policy\n"),
+    ("meeting-notes", "# Tooling sync, 2024-10-15\n\n**Attendees:** platform-team, release-bot\n**Notes:** {tool} 4.0 lands next sprint; the {tool_module} config moves to the repo root.\n"),
+    ("pkgbuild", "# Maintainer: Packaging Team <packaging@lists.example.org>\npkgname={tool_module}-cli\npkgdesc=\"{tool} command line client\"\ndepends=('{tool_module}')\n"),
+    ("webext-manifest", "{{\n  \"manifest_version\": 3,\n  \"name\": \"{tool} Helper\",\n  \"author\": \"Browser Tools Team\",\n  \"homepage_url\": \"https://tools.example.org/{tool_module}\"\n}}\n"),
+    ("jar-manifest", "Manifest-Version: 1.0\nBuilt-By: ci-bot\nImplementation-Title: {tool_module}-adapter\nImplementation-Vendor: Harbour Survey Office\n"),
+    ("vim-header", "\" Vim syntax file\n\" Language:    {tool} configuration\n\" Maintainer:  vim-syntax team <vim-syntax@lists.example.org>\n"),
+)
+TOOLS["holdout8"] = ("Black", "Hatch", "Ward", "Jackson", "Hubble", "Kong", "Titus", "Maxwell", "Singer", "Piper")
+SEEDS["holdout8"] = 8808
 # --- tune6: a sixth tuning split (issue #29, seventh round), a block of its own -------------------------------
 # Written after holdout6's clean documents were seen: tools spelt like given names or surnames with evidence that
 # they are software, in formats no other split has - Dockerfiles, GitHub Actions steps, systemd units, Prometheus
