@@ -71,6 +71,11 @@ class ReplicationSettings(Strict):
     # dropped, counted: below the peer's gRPC message limit, server.max_message_bytes).
     batch_sessions: int = Field(default=64, gt=0)
     max_batch_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
+    # Seconds a starting replica waits, before it reports SERVING, for its peers' sessions (it asks
+    # each peer for them, a page at a time); past it, it serves without a complete copy (logged and
+    # counted, the asking goes on). A peer nobody listens on holds nothing to wait for. 0: no asking,
+    # SERVING at once (the peers' sends fill it at their next heartbeat).
+    ready_wait_s: float = Field(default=10.0, ge=0)
 
 
 class RedactionSettings(Strict):
