@@ -521,8 +521,10 @@ KINDS: dict[str, Kind] = {
                         2000, _queue_flood),
     "large_bodies": Kind(f"OpenAI door: {inputs.LARGE_BODY_BYTES:,}-byte bodies (whitespace around 16 KiB "
                          "of names), 16 at once", 16, 2000, _large_bodies),
+    # 20,000: a refused Restore takes about a millisecond, and 2,000 of them ended the attack within
+    # seconds of its phase (the phase's end bounds it).
     "live_restore": Kind("Restore of 1 MiB of placeholders on the attacker's own live session, 4 at once", 4,
-                         2000, _live_restore),
+                         20_000, _live_restore),
     "label_flood": Kind("OpenAI door: a new model name on every call (metric labels)", 2, 2000, _label_flood),
     "large_prompts": Kind(f"Generate: two {inputs.LARGE_PROMPT_BYTES // inputs.KiB} KiB name-dense prompts at "
                           "once (limits.max_prompt_bytes)", 2, 1000, _large_prompts),

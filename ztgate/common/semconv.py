@@ -65,6 +65,7 @@ BLOCKED_REQUESTS = "ztgate.blocked_requests"
 REDACTION_REFUSALS = "ztgate.redaction.refusals"
 REDACTION_DURATION = "ztgate.redaction.duration"
 REPLICATION_SESSIONS = "ztgate.redaction.replication.sessions"
+REPLICATION_READY = "ztgate.redaction.replication.ready"
 RPC_SERVER_DURATION = "rpc.server.duration"
 
 # Bucket bounds (seconds) for TTFT and request duration: the GenAI advisory bounds plus 0.8, 1.2,
@@ -134,6 +135,10 @@ CATALOGUE: tuple[MetricSpec, ...] = (
                "Sessions sent to peer replicas, taken from them, or dropped (a peer down or slow, "
                "its queue full, a session too large), by outcome",
                (REPLICATION_OUTCOME, REPLICATION_PEER)),
+    MetricSpec(REPLICATION_READY, "counter", "{start}",
+               "Starts of a redaction replica by whether it held its peers' sessions when it "
+               "reported SERVING (complete) or served after redaction.replication.ready_wait_s "
+               "without them (incomplete)", (REPLICATION_OUTCOME,)),
     MetricSpec(RPC_SERVER_DURATION, "histogram", "ms", "gRPC server call duration",
                ("rpc.system", "rpc.service", "rpc.method", "rpc.grpc.status_code"),
                RPC_BUCKETS_MS),

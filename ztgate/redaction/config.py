@@ -71,6 +71,11 @@ class ReplicationSettings(Strict):
     # dropped, counted: below the peer's gRPC message limit, server.max_message_bytes).
     batch_sessions: int = Field(default=64, gt=0)
     max_batch_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
+    # Seconds a starting replica waits, before it reports SERVING, for its peers' sessions (it asks
+    # each peer for them, a page at a time); past it, it serves without a complete copy (logged and
+    # counted, the asking goes on). A peer nobody listens on holds nothing to wait for. 0: no asking,
+    # SERVING at once (the peers' sends fill it at their next heartbeat).
+    ready_wait_s: float = Field(default=10.0, ge=0)
 
 
 class RedactionSettings(Strict):
@@ -103,6 +108,13 @@ class RedactionSettings(Strict):
     # threads, so that one tenant's flood of large chunks never holds the threads another tenant's
     # answer needs within Envoy's per-message wait (gateway.redaction.message_timeout_s).
     worker_threads_per_tenant: int = Field(default=0, ge=0)
+    # Characters of Restore text (the Redaction API's Restore) one tenant may have restored a second
+    # on this replica, up to a second's worth or redaction.max_text_bytes at once; past it a Restore
+    # is refused at once, RESOURCE_EXHAUSTED naming this setting. Restore runs on the event loop that
+    # serves every tenant (about 15 ms of it per MiB): without it one tenant's 1 MiB Restores, 40 a
+    # second, kept the loop busy and slowed every other tenant's calls (docs/results/attack.md).
+    # 0: no limit.
+    restore_chars_per_s_per_tenant: int = Field(default=4 * 1024 * 1024, ge=0)
     # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
     # further tenants are counted together as "(other)". Bounds the series each metric can have
     # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.

@@ -7,10 +7,9 @@ its own vault under the same bounds as its own sessions (`Vault.take`). Nothing 
 path: a peer that is down or slow only loses what was waiting for it, dropped and counted
 (`ztgate.redaction.replication.sessions`), never queued without bound. A peer answers every send
 with its instance (new each start): a new one (a restart, a replica added) is sent every live session
-again, so the replica Envoy's ring hands a session back to after a restart holds it too.
-
-Only the redaction certificate may send (`SessionReplicaServicer`); without client certificates
-(mesh.mtls off) the servicer refuses every send. Values are never logged.
+again. A starting replica also asks each peer for its sessions (`Sessions`, paged) and reports SERVING
+once it has them, or after `ready_wait_s` (logged, counted): docs/adr/0025. Only the redaction
+certificate may send or ask (`SessionReplicaServicer`; mesh.mtls off: nobody). Values are never logged.
 """
 
 from __future__ import annotations
@@ -57,6 +56,14 @@ class Outcome(StrEnum):
     TOO_LARGE = "too_large"    # dropped: one session past max_batch_bytes
     TAKEN = "taken"            # taken from a peer into this vault
     NOT_TAKEN = "not_taken"    # a peer's copy this vault refused (bounds, invalid ids)
+    PULLED = "pulled"          # taken from a peer's answer to this replica's ask at start
+
+
+class Readiness(StrEnum):
+    """How a start ended its wait for the peers' sessions (`ztgate.redaction.replication.ready`)."""
+
+    COMPLETE = "complete"      # every peer answered in full (or nobody listens at its address)
+    INCOMPLETE = "incomplete"  # served after ready_wait_s, or a peer could not be asked
 
 
 class ReplicationMetrics:
@@ -66,6 +73,9 @@ class ReplicationMetrics:
         meter = meter or metrics.get_meter("ztgate.redaction")
         spec = next(s for s in sc.CATALOGUE if s.name == sc.REPLICATION_SESSIONS)
         self._sessions = meter.create_counter(spec.name, unit=spec.unit, description=spec.description)
+        ready = next(s for s in sc.CATALOGUE if s.name == sc.REPLICATION_READY)
+        self._ready = meter.create_counter(ready.name, unit=ready.unit, description=ready.description)
+        self.readiness: list[Readiness] = []
         self._lock = threading.Lock()
         # Counted here too, for tests and `counts`.
         self.counts: dict[tuple[str, str], int] = {}
@@ -76,6 +86,10 @@ class ReplicationMetrics:
         self._sessions.add(n, {sc.REPLICATION_OUTCOME: outcome.value, sc.REPLICATION_PEER: peer})
         with self._lock:
             self.counts[(outcome.value, peer)] = self.counts.get((outcome.value, peer), 0) + n
+
+    def ready(self, outcome: Readiness) -> None:
+        self._ready.add(1, {sc.REPLICATION_OUTCOME: outcome.value})
+        self.readiness.append(outcome)
 
     def total(self, outcome: Outcome) -> int:
         with self._lock:
@@ -112,21 +126,51 @@ class SessionReplicaServicer(redaction_pb2_grpc.SessionReplicaServicer):
     """Takes peers' sessions into this replica's vault: only from the redaction certificate."""
 
     def __init__(self, vault: Vault, tls: TlsSettings | None, instance: str,
-                 metrics_: ReplicationMetrics) -> None:
+                 metrics_: ReplicationMetrics, settings: ReplicationSettings | None = None) -> None:
         self._vault = vault
         self._certificates = tls is not None and tls.client_ca is not None
         self.instance = instance
         self._metrics = metrics_
+        self._settings = settings or ReplicationSettings()
+
+    def _check_caller(self, context: grpc.aio.ServicerContext) -> None:
+        if not self._certificates or peer_name(context) != REDACTION:
+            raise PermissionDenied(
+                f"only another redaction replica (certificate {REDACTION}) may send or ask for sessions"
+                + ("" if self._certificates else "; this listener takes no client certificates "
+                   "(mesh.mtls off), so nobody can be"))
+
+    @unary
+    async def Sessions(self, request: rpb.SessionsRequest,
+                       context: grpc.aio.ServicerContext) -> rpb.SessionsResponse:
+        """One page of the sessions this replica holds, after the request's cursor, in key order
+        (within batch_sessions and max_batch_bytes; a single session past max_batch_bytes is
+        skipped, counted as for a send)."""
+        self._check_caller(context)
+        after = (request.after_tenant, request.after_session_id)
+        keys = sorted(key for key in self._vault.keys() if key > after)
+        messages: list[rpb.ReplicatedSession] = []
+        weight, scanned = 0, 0
+        for key in keys:
+            if len(messages) >= self._settings.batch_sessions:
+                break
+            copy = self._vault.export(*key)
+            if copy is not None:
+                size = _copy_bytes(copy)
+                if size > self._settings.max_batch_bytes:
+                    self._metrics.add(Outcome.TOO_LARGE, "ask")
+                elif messages and weight + size > self._settings.max_batch_bytes:
+                    break
+                else:
+                    weight += size
+                    messages.append(to_message(copy))
+            scanned += 1
+        return rpb.SessionsResponse(sessions=messages, instance=self.instance, done=scanned == len(keys))
 
     @unary
     async def Replicate(self, request: rpb.ReplicateRequest,
                         context: grpc.aio.ServicerContext) -> rpb.ReplicateResponse:
-        caller = peer_name(context)
-        if not self._certificates or caller != REDACTION:
-            raise PermissionDenied(
-                f"only another redaction replica (certificate {REDACTION}) may send sessions"
-                + ("" if self._certificates else "; this listener takes no client certificates "
-                   "(mesh.mtls off), so nobody can be"))
+        self._check_caller(context)
         kept = refused = 0
         for message in request.sessions:
             try:
@@ -181,6 +225,7 @@ class Replicator:
         self._peers: dict[str, _Peer] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._resolver: asyncio.Task[None] | None = None
+        self._asking: asyncio.Task[bool] | None = None
 
     @property
     def peers(self) -> list[str]:
@@ -193,9 +238,81 @@ class Replicator:
         await self._resolve()
         self._resolver = asyncio.ensure_future(self._resolve_every())
 
+    def ask_peers(self) -> None:
+        """Starts asking every peer for its sessions (`catch_up`); `ready` waits for it."""
+        if self._asking is None:
+            self._asking = asyncio.ensure_future(self.catch_up())
+
+    async def ready(self, wait_s: float) -> Readiness:
+        """Waits at most `wait_s` for `ask_peers` to end: COMPLETE when every peer's sessions are
+        here; else INCOMPLETE, logged and counted, the asking going on in the background."""
+        if self._asking is None:
+            self.ask_peers()
+        assert self._asking is not None
+        try:
+            complete = await asyncio.wait_for(asyncio.shield(self._asking), max(wait_s, 0.0))
+        except asyncio.TimeoutError:
+            complete = False
+        outcome = Readiness.COMPLETE if complete else Readiness.INCOMPLETE
+        self.metrics.ready(outcome)
+        if complete:
+            log.info("took the peers' sessions (%d) before serving", self.metrics.total(Outcome.PULLED),
+                     extra={"event": "replication_ready"})
+        else:
+            log.warning("serving without every peer's sessions after redaction.replication.ready_wait_s "
+                        "(%.1f s): %d taken so far; a session a peer holds may not restore here until "
+                        "its copy arrives", wait_s, self.metrics.total(Outcome.PULLED),
+                        extra={"event": "replication_ready_incomplete"})
+        return outcome
+
+    async def catch_up(self) -> bool:
+        """Asks every peer for every session it holds and takes them into this vault; True when
+        every peer answered in full or has nobody listening (a peer down holds nothing to get)."""
+        peers = [p for p in list(self._peers.values()) if not p.gone]
+        done = await asyncio.gather(*(self._ask(peer) for peer in peers))
+        return all(done)
+
+    async def _ask(self, peer: _Peer) -> bool:
+        stub = redaction_pb2_grpc.SessionReplicaStub(peer.channel)
+        after = ("", "")
+        retry_s = min(self._settings.heartbeat_s, 0.2)
+        while True:
+            try:
+                reply = await stub.Sessions(rpb.SessionsRequest(after_tenant=after[0], after_session_id=after[1]),
+                                            timeout=self._settings.timeout_s)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() == grpc.StatusCode.UNAVAILABLE and peer.instance is None and after == ("", ""):
+                    log.info("replication peer %s does not answer: nothing to take from it", peer.address,
+                             extra={"peer": peer.address, "event": "replication_peer_down"})
+                    return True
+                if exc.code() in (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.PERMISSION_DENIED,
+                                  grpc.StatusCode.UNAUTHENTICATED):
+                    log.warning("replication peer %s cannot be asked for its sessions (%s)", peer.address,
+                                exc.code().name, extra={"peer": peer.address, "event": "replication_ask_refused"})
+                    return False
+                await asyncio.sleep(retry_s)   # slow or briefly unreachable mid-way: ask that page again
+                continue
+            if reply.instance == self.instance:   # a name that stands for this replica too
+                peer.gone = True
+                return True
+            peer.instance = reply.instance   # it holds what it sends us; no need to echo them back
+            taken = refused = 0
+            for message in reply.sessions:
+                try:
+                    self._vault.take(from_message(message))
+                    taken += 1
+                except (ZtgateError, ValueError):
+                    refused += 1
+            self.metrics.add(Outcome.PULLED, peer.entry, taken)
+            self.metrics.add(Outcome.NOT_TAKEN, peer.entry, refused)
+            if reply.done or not reply.sessions:
+                return True
+            after = (reply.sessions[-1].tenant, reply.sessions[-1].session_id)
+
     async def close(self) -> None:
         self._vault.listener = None
-        tasks = [t for t in (self._resolver, *(p.task for p in self._peers.values())) if t is not None]
+        tasks = [t for t in (self._resolver, self._asking, *(p.task for p in self._peers.values()))
+                 if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

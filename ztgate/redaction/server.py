@@ -8,6 +8,7 @@ ext_proc processor, composed by ztgate/serve.py; redaction does not import the g
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
@@ -134,6 +135,8 @@ class Replication:
 
     servicer: SessionReplicaServicer
     replicator: Replicator | None
+    # Seconds the start waits for the peers' sessions before SERVING (0: it does not ask them).
+    ready_wait_s: float = 0.0
 
 
 def replication_for(service: RedactionService, settings: RedactionSettings,
@@ -144,10 +147,10 @@ def replication_for(service: RedactionService, settings: RedactionSettings,
         return None
     instance = instance or new_instance()
     counted = ReplicationMetrics()
-    servicer = SessionReplicaServicer(service.vault, settings.server.tls, instance, counted)
+    servicer = SessionReplicaServicer(service.vault, settings.server.tls, instance, counted, config)
     replicator = (Replicator(service.vault, config, client_tls(settings.server.tls), instance, counted)
                   if config.peers else None)
-    return Replication(servicer, replicator)
+    return Replication(servicer, replicator, config.ready_wait_s)
 
 
 def build_spec(service: RedactionService, tls: TlsSettings | None, *,
@@ -169,9 +172,17 @@ def build_spec(service: RedactionService, tls: TlsSettings | None, *,
             other.register(service, access, server, ceiling)
 
     async def start() -> None:
+        # The listener is bound (NOT_SERVING) before this runs, so peers can send and answer; the
+        # peers are asked while the service loads, and SERVING waits for their sessions (bounded).
+        wait_s = replication.ready_wait_s if replication is not None else 0.0
         if replicator is not None:
             await replicator.start()
+            if wait_s > 0:
+                replicator.ask_peers()
+        started = time.monotonic()
         await service.start()
+        if replicator is not None and wait_s > 0:
+            await replicator.ready(wait_s - (time.monotonic() - started))
 
     async def stop() -> None:
         if replicator is not None:

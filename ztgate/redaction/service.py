@@ -27,7 +27,7 @@ from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.metrics import RedactionMetrics, ScrubPath
 from ztgate.redaction.policies import Action, Policy, PolicyStore
 from ztgate.redaction.runtime.analysis_pool import AnalysisPool, AnalyzerSpec
-from ztgate.redaction.runtime.fair_share import TenantCalls, TenantSlots, default_share
+from ztgate.redaction.runtime.fair_share import TenantCalls, TenantRate, TenantSlots, default_share
 from ztgate.redaction.runtime.thread_lanes import ThreadLanes
 from ztgate.redaction.streaming import Emitted, StreamScrubber
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
@@ -137,7 +137,8 @@ class RedactionService:
                  max_inflight_per_tenant: int | None = None,
                  max_queued_per_tenant: int = 64,
                  lanes: ThreadLanes | None = None,
-                 metrics: RedactionMetrics | None = None) -> None:
+                 metrics: RedactionMetrics | None = None,
+                 restore_chars_per_s_per_tenant: int = 0) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
@@ -150,6 +151,9 @@ class RedactionService:
         self.vault = vault
         self.operators = operators
         self.max_text_bytes = max_text_bytes
+        # Restore's cost per tenant on the event loop (`restore_on_loop`; 0: no limit).
+        self.restore_budget = TenantRate(restore_chars_per_s_per_tenant, max_text_bytes,
+                                         "redaction.restore_chars_per_s_per_tenant")
         # Findings counted where they are acted on (here); refusals and timings by the servicers.
         self.metrics = metrics or RedactionMetrics()
         # Output policies by the name of the policy they derive from (policies are read-only).
@@ -183,6 +187,7 @@ class RedactionService:
             max_queued_per_tenant=settings.max_queued_per_tenant,
             lanes=ThreadLanes(settings.worker_threads, settings.worker_threads_per_tenant or None),
             metrics=RedactionMetrics(max_tenants=settings.metrics_max_tenants),
+            restore_chars_per_s_per_tenant=settings.restore_chars_per_s_per_tenant,
         )
 
     async def start(self) -> None:
@@ -322,6 +327,7 @@ class RedactionService:
         threads (ThreadLanes.run_on_loop): no tenant's large Restores hold the loop from another's
         calls, as its threads did (docs/adr/0011)."""
         tenant = self._check_restore(text, session_id, tenant)
+        self.restore_budget.take(tenant or DEFAULT_TENANT, len(text))
         return await self.lanes.run_on_loop(tenant or DEFAULT_TENANT,
                                             self.vault.restore_steps(tenant, session_id, text))
 

@@ -351,3 +351,88 @@ async def test_a_peer_back_after_seconds_down_is_found_within_heartbeats(suite: 
     finally:
         await replicator.close()
         await server.stop(0)
+
+
+# --- a starting replica asks its peers for their sessions before SERVING ------------------------
+
+async def test_a_starting_replica_takes_every_session_its_peer_holds_page_by_page(suite: pki.Pki) -> None:
+    """The survivor holds 150 sessions of two tenants; a starting replica (empty vault, the
+    survivor's heartbeat far away) asks for them in pages of 64 and holds every one when `ready`
+    returns COMPLETE; none is echoed back."""
+    survivor, starting = Vault(), Vault()
+    made = {(tenant, f"s{n}"): _write(survivor, tenant, f"s{n}", f"Person {tenant} {n}")[0]
+            for tenant in ("acme", "globex") for n in range(75)}
+    counted = ReplicationMetrics()
+    server, port = await _serve(SessionReplicaServicer(survivor, _listener(suite), "survivor-1", counted), suite)
+    replicator = Replicator(starting, _settings(f"127.0.0.1:{port}", heartbeat_s=60, timeout_s=2),
+                            client_tls(_listener(suite)), "starting-1", ReplicationMetrics())
+    await replicator.start()
+    try:
+        replicator.ask_peers()
+        assert await replicator.ready(10) == "complete"
+        assert len(starting) == 150
+        assert replicator.metrics.total(Outcome.PULLED) == 150
+        assert replicator.metrics.readiness == ["complete"]
+        await asyncio.sleep(0.2)
+        assert counted.total(Outcome.TAKEN) == 0   # nothing sent back to the survivor
+        # (each Restore below is a use, which the survivor is then told of: a touch)
+        assert all(starting.restore(t, s, p) == f"Person {t} {s[1:]}" for (t, s), p in made.items())
+    finally:
+        await replicator.close()
+        await server.stop(0)
+
+
+async def test_a_peer_nobody_listens_on_holds_nothing_to_wait_for(suite: pki.Pki) -> None:
+    """FAULT-INJECTED peer: an address nobody listens on (both replicas starting at once, or the
+    other one dead): the start is ready at once, COMPLETE."""
+    replicator = Replicator(Vault(), _settings(f"127.0.0.1:{free_port()}", timeout_s=1),
+                            client_tls(_listener(suite)), "starting-1", ReplicationMetrics())
+    await replicator.start()
+    try:
+        started = time.monotonic()
+        assert await replicator.ready(10) == "complete"
+        assert time.monotonic() - started < 2
+    finally:
+        await replicator.close()
+
+
+class _SlowSessions(redaction_pb2_grpc.SessionReplicaServicer):
+    """FAULT-INJECTED peer: answers every ask for sessions only after 5 s (past the deadline)."""
+
+    async def Sessions(self, request: rpb.SessionsRequest,
+                       context: grpc.aio.ServicerContext) -> rpb.SessionsResponse:
+        await asyncio.sleep(5)
+        return rpb.SessionsResponse(instance="slow", done=True)
+
+
+async def test_past_the_bound_a_start_serves_incomplete_and_says_so(
+        suite: pki.Pki, caplog: pytest.LogCaptureFixture) -> None:
+    server, port = await _serve(_SlowSessions(), suite)
+    replicator = Replicator(Vault(), _settings(f"127.0.0.1:{port}", timeout_s=0.3),
+                            client_tls(_listener(suite)), "starting-1", ReplicationMetrics())
+    await replicator.start()
+    try:
+        started = time.monotonic()
+        with caplog.at_level("WARNING", logger="ztgate.redaction.replication"):
+            assert await replicator.ready(1.0) == "incomplete"
+        assert 0.9 < time.monotonic() - started < 2
+        assert replicator.metrics.readiness == ["incomplete"]
+        assert any("ready_wait_s" in r.getMessage() for r in caplog.records)
+    finally:
+        await replicator.close()
+        await server.stop(0)
+
+
+async def test_only_the_redaction_certificate_may_ask_for_sessions(suite: pki.Pki) -> None:
+    own = Vault()
+    _write(own, "acme", "s1", "Anna Schmidt")
+    server, port = await _serve(SessionReplicaServicer(own, _listener(suite), "peer-1", ReplicationMetrics()),
+                                suite)
+    try:
+        tls = ClientTlsSettings(ca=suite.ca, cert=suite.cert(pki.OPERATOR), key=suite.key(pki.OPERATOR))
+        async with grpc.aio.secure_channel(f"127.0.0.1:{port}", client_credentials(tls)) as channel:
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await redaction_pb2_grpc.SessionReplicaStub(channel).Sessions(rpb.SessionsRequest(), timeout=5)
+        assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    finally:
+        await server.stop(0)

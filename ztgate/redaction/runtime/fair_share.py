@@ -9,6 +9,7 @@ calls hold memory. Details and the refusals: docs/architecture.md ("Module notes
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -139,3 +140,41 @@ class TenantCalls:
                 self._calls[tenant] = left
             else:
                 del self._calls[tenant]  # idle tenants cost nothing
+
+
+class RestoreBudgetSpent(ResourceExhausted):
+    """The tenant has had its Restore characters for now (`TenantRate`)."""
+
+
+class TenantRate:
+    """A token bucket of cost per tenant (Restore's characters): a tenant may spend `per_s` a
+    second, `burst` at once; a call past it is refused at once (RESOURCE_EXHAUSTED naming
+    `setting`), not queued, so a refused call holds nothing. 0 `per_s`: no limit. Buckets of
+    tenants that have been full a while are forgotten past `max_tenants`."""
+
+    def __init__(self, per_s: int, burst: int, setting: str, max_tenants: int = 10_000,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.per_s, self.burst, self.setting = per_s, max(burst, per_s), setting
+        self._clock = clock or time.monotonic
+        self._buckets: dict[str, tuple[float, float]] = {}   # tenant -> (tokens, at)
+        self._max_tenants = max_tenants
+
+    def take(self, tenant: str, cost: int) -> None:
+        if self.per_s <= 0:
+            return
+        now = self._clock()
+        tokens, at = self._buckets.get(tenant, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) * self.per_s)
+        if cost > tokens:
+            self._buckets[tenant] = (tokens, now)
+            wait_s = (cost - tokens) / self.per_s
+            raise RestoreBudgetSpent(
+                f"the tenant's Restore budget of {self.per_s} characters a second on this replica is "
+                f"spent ({self.setting}); retry in {wait_s:.1f} s")
+        self._buckets[tenant] = (tokens - cost, now)
+        if len(self._buckets) > self._max_tenants:
+            full = [t for t, (left, when) in self._buckets.items()
+                    if left + (now - when) * self.per_s >= self.burst]
+            for name in full:
+                del self._buckets[name]
+

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ztgate.common.errors import DeadlineExceeded
-from ztgate.redaction.runtime.fair_share import TenantBusy, TenantCalls, TenantQueueFull, TenantSlots, default_share
+from ztgate.redaction.runtime.fair_share import (RestoreBudgetSpent, TenantBusy, TenantCalls, TenantQueueFull,
+                                                TenantRate, TenantSlots, default_share)
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
@@ -246,3 +247,60 @@ def test_generated_arrivals_and_departures_never_overfill_a_line(running: int, m
         for admission in open_[name]:
             admission.__exit__(None, None, None)
     assert calls._calls == {}  # idle tenants cost nothing
+
+
+# --- Restore's cost per tenant (TenantRate, RedactionService.restore_on_loop) --------------------
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@given(per_s=st.integers(1_000, 1_000_000), sizes=st.lists(st.integers(1, 200_000), min_size=1, max_size=40),
+       step_s=st.floats(0.0, 0.5))
+@settings(max_examples=60, deadline=None)
+def test_a_tenants_restored_characters_never_pass_its_rate_and_another_tenant_keeps_its_own(
+        per_s: int, sizes: list[int], step_s: float) -> None:
+    clock = _Clock()
+    rate = TenantRate(per_s, per_s, "redaction.restore_chars_per_s_per_tenant", clock=clock)
+    started, spent = clock.now, 0
+    for size in sizes:
+        try:
+            rate.take("attacker", size)
+            spent += size
+        except RestoreBudgetSpent as refused:
+            assert "redaction.restore_chars_per_s_per_tenant" in str(refused)
+        clock.now += step_s
+    # Never more than a burst plus what the time since allowed.
+    assert spent <= per_s + (clock.now - started) * per_s + 1e-6
+    rate.take("normal", per_s)   # the other tenant's bucket is whole
+
+
+def test_a_refused_tenant_is_served_again_once_its_budget_refills() -> None:
+    clock = _Clock()
+    rate = TenantRate(1000, 1000, "setting", clock=clock)
+    rate.take("t", 1000)
+    with pytest.raises(RestoreBudgetSpent, match="retry in 0.5 s"):
+        rate.take("t", 500)
+    clock.now += 0.5
+    rate.take("t", 500)
+    TenantRate(0, 0, "setting").take("t", 10**9)   # 0: no limit
+
+
+async def test_restore_past_the_tenants_budget_is_refused_and_another_tenant_still_restores(
+        scanner: PatternScanner) -> None:
+    service = RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=HeldPool(), scanner=scanner,
+                               vault=Vault(), max_text_bytes=65536, restore_chars_per_s_per_tenant=100_000,
+                               operators=Operators(hash_key="test-hash-key-0123456",
+                                                   encrypt_key="0123456789abcdef"))
+    for tenant in ("attacker", "normal"):
+        with service.vault.transaction(tenant, "s1") as txn:
+            txn.placeholder_for("PERSON", f"Person of {tenant}")
+    large = "<PERSON_1> " * 5000   # 55,000 characters
+    assert (await service.restore_on_loop(large, session_id="s1", tenant="attacker")).startswith("Person of")
+    with pytest.raises(RestoreBudgetSpent):
+        await service.restore_on_loop(large, session_id="s1", tenant="attacker")
+    assert await service.restore_on_loop("<PERSON_1>", session_id="s1", tenant="normal") == "Person of normal"

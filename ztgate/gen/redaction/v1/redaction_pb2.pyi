@@ -187,3 +187,21 @@ class ReplicateResponse(_message.Message):
     kept: int
     refused: int
     def __init__(self, instance: _Optional[str] = ..., kept: _Optional[int] = ..., refused: _Optional[int] = ...) -> None: ...
+
+class SessionsRequest(_message.Message):
+    __slots__ = ("after_tenant", "after_session_id")
+    AFTER_TENANT_FIELD_NUMBER: _ClassVar[int]
+    AFTER_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    after_tenant: str
+    after_session_id: str
+    def __init__(self, after_tenant: _Optional[str] = ..., after_session_id: _Optional[str] = ...) -> None: ...
+
+class SessionsResponse(_message.Message):
+    __slots__ = ("sessions", "instance", "done")
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    INSTANCE_FIELD_NUMBER: _ClassVar[int]
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[ReplicatedSession]
+    instance: str
+    done: bool
+    def __init__(self, sessions: _Optional[_Iterable[_Union[ReplicatedSession, _Mapping]]] = ..., instance: _Optional[str] = ..., done: _Optional[bool] = ...) -> None: ...

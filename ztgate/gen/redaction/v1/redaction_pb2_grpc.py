@@ -248,6 +248,11 @@ class SessionReplicaStub:
                 request_serializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateRequest.SerializeToString,
                 response_deserializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateResponse.FromString,
                 _registered_method=True)
+        self.Sessions = channel.unary_unary(
+                '/ztgate.redaction.v1.SessionReplica/Sessions',
+                request_serializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.SessionsRequest.SerializeToString,
+                response_deserializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.SessionsResponse.FromString,
+                _registered_method=True)
 
 
 class SessionReplicaServicer:
@@ -264,6 +269,14 @@ class SessionReplicaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Sessions(self, request, context):
+        """The sessions the receiver holds, a page at a time in (tenant, session id) order after the
+        request's cursor: a replica that starts asks its peers for theirs before it reports SERVING.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SessionReplicaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -271,6 +284,11 @@ def add_SessionReplicaServicer_to_server(servicer, server):
                     servicer.Replicate,
                     request_deserializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateRequest.FromString,
                     response_serializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateResponse.SerializeToString,
+            ),
+            'Sessions': grpc.unary_unary_rpc_method_handler(
+                    servicer.Sessions,
+                    request_deserializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.SessionsRequest.FromString,
+                    response_serializer=ztgate_dot_redaction_dot_v1_dot_redaction__pb2.SessionsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -303,6 +321,33 @@ class SessionReplica:
             '/ztgate.redaction.v1.SessionReplica/Replicate',
             ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateRequest.SerializeToString,
             ztgate_dot_redaction_dot_v1_dot_redaction__pb2.ReplicateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Sessions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ztgate.redaction.v1.SessionReplica/Sessions',
+            ztgate_dot_redaction_dot_v1_dot_redaction__pb2.SessionsRequest.SerializeToString,
+            ztgate_dot_redaction_dot_v1_dot_redaction__pb2.SessionsResponse.FromString,
             options,
             channel_credentials,
             insecure,
