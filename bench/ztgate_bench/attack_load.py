@@ -143,11 +143,12 @@ async def normal_load(gateway: str, token: str, *, calls: int, interval_s: float
 
 
 async def restorable(gateway: str, token: str, sessions: Sequence[Session], *, limit_s: float = 20.0,
-                     timeout_s: float = 2.0, concurrency: int = 8) -> Counter[str]:
+                     timeout_s: float = 2.0, concurrency: int = 8, retry_s: float = 0.2) -> Counter[str]:
     """Restores each of the tenant's own sessions, `concurrency` at a time (so that a stuck service
     costs one timeout, not one per session): `restored`, `lost` (answered, value not back), the
     status name of a failed call (NOT_FOUND: the vault no longer holds the session), or `unchecked`
-    once `limit_s` is spent."""
+    once `limit_s` is spent. A call the tenant's rate limit refuses (RESOURCE_EXHAUSTED) is tried
+    again after `retry_s`: the limit says nothing about the session."""
     outcome: Counter[str] = Counter()
     ends = time.monotonic() + limit_s
     gate = asyncio.Semaphore(concurrency)
@@ -156,18 +157,23 @@ async def restorable(gateway: str, token: str, sessions: Sequence[Session], *, l
 
         async def restore(session: Session) -> None:
             async with gate:
-                left = ends - time.monotonic()
-                if left <= 0:
-                    outcome["unchecked"] += 1
+                while True:
+                    left = ends - time.monotonic()
+                    if left <= 0:
+                        outcome["unchecked"] += 1
+                        return
+                    try:
+                        reply = await stub.Restore(redaction_pb2.RestoreRequest(
+                            text=session.text, session_id=session.session_id),
+                            timeout=min(timeout_s, left), metadata=bearer(token))
+                    except grpc.aio.AioRpcError as exc:
+                        if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                            await asyncio.sleep(retry_s)
+                            continue
+                        outcome[exc.code().name] += 1
+                        return
+                    outcome["restored" if RESTORED_VALUE in reply.text else "lost"] += 1
                     return
-                try:
-                    reply = await stub.Restore(redaction_pb2.RestoreRequest(
-                        text=session.text, session_id=session.session_id),
-                        timeout=min(timeout_s, left), metadata=bearer(token))
-                except grpc.aio.AioRpcError as exc:
-                    outcome[exc.code().name] += 1
-                    return
-                outcome["restored" if RESTORED_VALUE in reply.text else "lost"] += 1
 
         await asyncio.gather(*(restore(session) for session in sessions))
     return outcome
