@@ -173,7 +173,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("aadhaar", "India", "Aadhaar", "in_aadhaar", _aadhaar, _D, True),
     Kind("tckn", "Türkiye", "TC kimlik no", "tr_tckn", lambda r: r.choice("123456789") + _n(r, 8) + "{}", _DD, True),
     Kind("cpf", "Brazil", "CPF", "br_cpf", lambda r: f"{_n(r, 3)}.{_n(r, 3)}.{_n(r, 3)}-" + "{}", _DD, False),
-    Kind("sin", "Canada", "SIN", "ca_sin", lambda r: _grouped(r.choice("1234567") + _n(r, 7) + "{}", (3, 3, 5)), _D,
+    Kind("sin", "Canada", "social insurance number", "ca_sin", lambda r: _grouped(r.choice("1234567") + _n(r, 7) + "{}", (3, 3, 5)), _D,
          True),
     Kind("tfn", "Australia", "TFN", "au_tfn", lambda r: _grouped(_n(r, 8) + "{}", (3, 3, 4)), _D, True),
     Kind("medicare", "Australia", "Medicare number", "au_medicare",

@@ -213,8 +213,8 @@ def no_fodselsnummer(value: str) -> bool:
     if len(digits) != 11 or _repeated(digits):
         return False
     d = [int(c) for c in digits]
-    day, month = int(digits[:2]) % 40, int(digits[2:4]) % 40
-    if not _valid_day_month(day, month):
+    day, month = int(digits[:2]), int(digits[2:4])
+    if not _valid_day_month(day - 40 if day > 40 else day, month - 40 if month > 40 else month):
         return False
     k1 = 11 - _weighted(d, (3, 7, 6, 1, 8, 9, 4, 5, 2)) % 11
     k2 = 11 - _weighted(d, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
