@@ -51,6 +51,7 @@ class Context(BaseModel):
     # Word lists of data/words/ whose phrases join `words` (labels in many languages live there, once).
     word_lists: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()  # any of these near the value (nearer than any of `words`) drops it
+    deny_lists: tuple[str, ...] = ()  # word lists of data/words/ whose phrases join `deny`
     required: bool = False  # drop the value unless one of `words` is near
     boost: float = Field(0.0, ge=0.0, le=1.0)  # added to the score (capped at 1) when a word is near
     before: int = Field(48, ge=0, le=512)  # code points looked at before the value
@@ -59,16 +60,19 @@ class Context(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _join_word_lists(cls, data: Any) -> Any:
-        if not isinstance(data, Mapping) or not data.get("word_lists"):
+        if not isinstance(data, Mapping) or not (data.get("word_lists") or data.get("deny_lists")):
             return data
-        joined = list(data.get("words") or ())
-        for name in data["word_lists"]:
-            try:
-                listed = phrases(name)
-            except FileNotFoundError:
-                raise ValueError(f"no word list {name!r} in {WORDS_DIR}") from None
-            joined += [w for w in listed if w not in joined]
-        return {**data, "words": tuple(joined)}
+        joined = dict(data)
+        for field_name, lists_name in (("words", "word_lists"), ("deny", "deny_lists")):
+            phrases_of = list(data.get(field_name) or ())
+            for name in data.get(lists_name) or ():
+                try:
+                    listed = phrases(name)
+                except FileNotFoundError:
+                    raise ValueError(f"no word list {name!r} in {WORDS_DIR}") from None
+                phrases_of += [w for w in listed if w not in phrases_of]
+            joined[field_name] = tuple(phrases_of)
+        return joined
 
     @field_validator("words", "deny")
     @classmethod

@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 import phonenumbers
 
+from ztgate.redaction.detection.patterns.national_ids import NATIONAL_ID_VALIDATORS, luhn
 from ztgate.redaction.detection.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS, words
 
 Validator = Callable[[str], bool | None]
@@ -33,22 +34,6 @@ def _digits(value: str) -> str:
 
 
 # --- payment cards -----------------------------------------------------------------------------
-
-
-def luhn(value: str) -> bool:
-    """Luhn (mod 10) checksum over the digits of `value`; separators are ignored."""
-    digits = _digits(value)
-    if len(digits) < 2:
-        return False
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = ord(ch) - 48
-        if i % 2:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
 
 
 # (issuer prefix range low, high, prefix length, allowed lengths)
@@ -805,90 +790,6 @@ def labelled_id_bare(value: str) -> bool:
     return (len(digits) >= 4 and letters > 0) or (len(digits) >= 2 and letters >= 2)
 
 
-# --- national identifiers after their own label (issue #29) -----------------------------------------------
-# Each is reported only after its own label (the rule's pattern) and only when its check digits hold: a value
-# of the right shape that fails them is a typo, a made-up example or a surrogate this gateway wrote (surrogates
-# are format-valid numbers that fail their checksum), and stays. Values without a check digit (India's PAN,
-# Colombia's cédula) are judged by shape alone.
-
-
-def _repeated(digits: str) -> bool:
-    return len(set(digits)) == 1  # 000.000.000-00, 111 111 111: placeholders that pass some checksums
-
-
-def br_cpf(value: str) -> bool:
-    """Brazil's CPF: eleven digits, two mod-11 check digits."""
-    digits = [int(c) for c in _digits(value)]
-    if len(digits) != 11 or _repeated(_digits(value)):
-        return False
-    for n in (9, 10):
-        total = sum(d * w for d, w in zip(digits[:n], range(n + 1, 1, -1), strict=True))
-        check = (total * 10) % 11 % 10
-        if check != digits[n]:
-            return False
-    return True
-
-
-def ca_sin(value: str) -> bool:
-    """Canada's Social Insurance Number: nine digits, Luhn (the first digit is the province; sample numbers
-    such as 046 454 286 are valid in shape and checksum and are hidden like real ones)."""
-    digits = _digits(value)
-    return len(digits) == 9 and not _repeated(digits) and luhn(digits)
-
-
-def tr_tckn(value: str) -> bool:
-    """Türkiye's T.C. kimlik no: eleven digits, no leading 0, the tenth and eleventh digits its checksum."""
-    digits = [int(c) for c in _digits(value)]
-    if len(digits) != 11 or digits[0] == 0:
-        return False
-    odd, even = sum(digits[0:9:2]), sum(digits[1:8:2])
-    return (odd * 7 - even) % 10 == digits[9] and sum(digits[:10]) % 10 == digits[10]
-
-
-_HETU = re.compile(r"(\d{2})(\d{2})(\d{2})([-+A-FU-Y])(\d{3})([0-9A-Y])")
-_HETU_CHECK = "0123456789ABCDEFHJKLMNPRSTUVWXY"
-
-
-def fi_hetu(value: str) -> bool:
-    """Finland's henkilötunnus DDMMYYCZZZQ: a real birth date, a century sign (+, -, A and the 2023 ones
-    B-F, U-Y), and its check character (the nine digits mod 31)."""
-    match = _HETU.fullmatch(value.upper())
-    if not match:
-        return False
-    day, month, year, sign, serial, check = match.groups()
-    century = 1800 if sign == "+" else 1900 if sign in "-UVWXY" else 2000
-    if not _real_date(century + int(year), int(month), int(day)) or serial == "000":
-        return False
-    return _HETU_CHECK[int(day + month + year + serial) % 31] == check
-
-
-_PAN = re.compile(r"[A-Z]{5}\d{4}[A-Z]")
-
-
-def in_pan(value: str) -> bool:
-    """India's PAN: five letters, four digits, a letter. No check digit is published, so the shape and the
-    label decide (the fourth letter is the holder's kind, P a person, but examples such as ABCDE1234F are
-    written with any letter there and are hidden too); 0000 is no serial."""
-    return bool(_PAN.fullmatch(value)) and value[5:9] != "0000"
-
-
-def co_cedula(value: str) -> bool:
-    """Colombia's cédula de ciudadanía or tarjeta de identidad: six to eleven digits (dotted in thousands or
-    not); no check digit. A year alone is not one."""
-    digits = _digits(value)
-    return 6 <= len(digits) <= 11 and not _repeated(digits)
-
-
-def cl_rut(value: str) -> bool:
-    """Chile's RUT/RUN: seven or eight digits and a mod-11 check character (0-9 or K)."""
-    body, _, check = value.upper().replace(".", "").replace(" ", "").rpartition("-")
-    if not body.isdigit() or not 7 <= len(body) <= 8 or len(check) != 1 or _repeated(body):
-        return False
-    total = sum(int(d) * (2 + i % 6) for i, d in enumerate(reversed(body)))
-    expected = 11 - total % 11
-    return check == {11: "0", 10: "K"}.get(expected, str(expected))
-
-
 # --- people named by a path or a file name (issue #29) ----------------------------------------------------
 _SYSTEM_USERS = frozenset(w.casefold() for w in words("system_users"))
 
@@ -1029,17 +930,11 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "labelled_id": labelled_id,
     "labelled_id_bare": labelled_id_bare,
     "postcode_town": postcode_town,
-    "br_cpf": br_cpf,
-    "ca_sin": ca_sin,
-    "tr_tckn": tr_tckn,
-    "fi_hetu": fi_hetu,
-    "in_pan": in_pan,
-    "co_cedula": co_cedula,
-    "cl_rut": cl_rut,
     "home_user": home_user,
     "file_name_person": file_name_person,
     "user_handle": user_handle,
     "reference_code": reference_code,
     "user_name_shaped": user_name_shaped,
+    **NATIONAL_ID_VALIDATORS,
 })
 """Validator name (as written in the rule catalogue) -> function."""

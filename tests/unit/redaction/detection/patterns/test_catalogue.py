@@ -39,7 +39,8 @@ def test_built_in_catalogue_loads_with_unique_ids_known_entities_and_validators(
     assert len(ids) == len(set(ids)) >= 30
     assert catalogue.entity_types <= PATTERN_PII_ENTITY_TYPES | SECRET_ENTITY_TYPES | {"PERSON", "LOCATION"}
     assert {r.validator for r in catalogue.rules} - {None} <= set(VALIDATORS)
-    assert {Path(p).name for p in catalogue.sources.values()} == {"people_places.yaml", "pii.yaml", "secrets.yaml"}
+    assert {Path(p).name for p in catalogue.sources.values()} == {"national_ids.yaml", "people_places.yaml", "pii.yaml",
+                                                                 "secrets.yaml"}
     assert Path(catalogue.sources["email_address"]).parent == DEFAULT_RULES_DIR
 
 

@@ -1,4 +1,4 @@
-"""National identifiers after their own label are found anywhere in a text; their digits without it are not.
+"""National identifiers after their own label are found anywhere in a text; their bare digits without it are not.
 
 Generated families (issue #29: "CPF 123.456.789-09", "SIN 046 454 286", "T.C. kimlik no ...", a henkilötunnus,
 "PAN ABCDE1234F", a cédula, "RUT 12.345.678-5" reached the model outside a contact block): valid identifiers of
@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from ztgate.redaction.detection.normalise import detect_on_view
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
-from ztgate.redaction.detection.patterns.validators import (
+from ztgate.redaction.detection.patterns.national_ids import (
+    NATIONAL_ID_VALIDATORS,
     br_cpf,
     ca_sin,
     cl_rut,
@@ -175,7 +176,16 @@ def test_a_value_failing_its_check_digits_after_the_label_stays(scanner: Pattern
     broken = _break(kind, value)
     assert not VALIDATORS[kind](broken), (kind, broken)
     text = sentence.format(label=label, id=broken)
-    assert _ids(scanner, text) == [], text
+    assert [v for v in _ids(scanner, text) if not _read_anywhere(v)] == [], text
+
+
+def _read_anywhere(value: str) -> bool:
+    """The digits are by chance a valid identifier of another country whose rule reads it without a label (a
+    broken T.C. kimlik no that is a valid fødselsnummer: 0.26% of random 11-digit strings, ADR 0020)."""
+    return any(NATIONAL_ID_VALIDATORS[name](value) for name in _UNLABELLED_VALIDATORS)
+
+
+_UNLABELLED_VALIDATORS = ("no_fodselsnummer", "ee_isikukood", "ro_cnp", "za_id", "fr_nir")
 
 
 UNLABELLED = (
@@ -191,8 +201,15 @@ UNLABELLED = (
 )
 
 
+def _read_without_label(kind: str, value: str) -> bool:
+    """A henkilötunnus and a CPF in its own dotted layout are read anywhere (ADR 0020: their layout and check
+    digits are evidence enough; test_national_id_catalogue.py holds their families)."""
+    return kind == "hetu" or (kind == "cpf" and "." in value)
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(item=labelled(), sentence=st.sampled_from(UNLABELLED))
+@given(item=labelled().filter(lambda item: not _read_without_label(item[0], item[2])),
+       sentence=st.sampled_from(UNLABELLED))
 def test_the_same_shapes_without_a_label_are_not_national_ids(scanner: PatternScanner,
                                                               item: tuple[str, str, str], sentence: str) -> None:
     _, _, value = item
