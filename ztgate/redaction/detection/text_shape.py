@@ -163,6 +163,11 @@ _PLACE_LABEL = re.compile(
 # 2019–2024 ", "Copyright (C) 2020, 2023 ", "copyright = \"2024, ".
 _COPYRIGHT = (r"(?:copyright(?:['\"]?\s*[:=]\s*['\"]?)?\s*(?:(?:\(c\)|©)\s*)?|(?:\(c\)|©)\s*)"
               r"\d{4}(?:\s*(?:[-–—,]|to)\s*\d{4})*,?\s+")
+# A copyright line whose holder comes before its years or has none: the mark right before the holder ("Copyright
+# (C) ", "© ", "(c) "), and right after it its years or the reservation (" 2022", ", 2019-2021", ". All rights
+# reserved"): "Copyright © NAME 2021", "(c) NAME, 2020. All rights reserved." (issue #29).
+_COPYRIGHT_MARK = re.compile(r"(?i)(?:(?<![\w])copyright[ \t]*(?:\(c\)|©)?|(?<![\w)])\(c\)|©)[ \t]*$")
+_COPYRIGHT_AFTER = re.compile(r"(?i),?[ \t]+\d{4}(?:[ \t]*(?:[-–—,]|to)[ \t]*\d{4})*(?!\d)|\.?[ \t]+all[ \t]+rights[ \t]+reserved")
 # Where questions, requests or patches go: "questions go to ", "direct questions about this page to ".
 _ASKS = r"(?:questions|queries|requests|feedback|patches|concerns|enquiries|inquiries|issues)"
 _ASKS_TO = (rf"{_ASKS}\s+(?:(?:should|can|may|must)\s+)?(?:go|goes|be\s+(?:sent|directed|addressed))\s+to"
@@ -211,6 +216,14 @@ def person_cue_before(text: str, start: int) -> bool:
     """A cue right before start that only a person follows (``_ADDRESSED_BEFORE``: "questions go to ", "paged ",
     "(c) 2021 "): what NER calls a place there is a person ("questions go to Yerkebulan Iwuchukwu")."""
     return _ADDRESSED_BEFORE.search(text, max(0, start - 60), start) is not None
+
+
+def copyright_holder(text: str, start: int, end: int) -> bool:
+    """text[start:end] is the holder of a copyright line that names its years after it or none ("Copyright © NAME
+    2021", "(c) NAME, 2020", "Copyright NAME. All rights reserved."): the mark right before, years or the
+    reservation right after."""
+    return (_COPYRIGHT_MARK.search(text, max(0, start - 16), start) is not None
+            and _COPYRIGHT_AFTER.match(text, end) is not None)
 
 
 def person_after(text: str, end: int) -> bool:
@@ -301,6 +314,8 @@ def person_evidence(text: str, start: int, end: int) -> bool:
         return True  # "TODO: Aroha Ngata to confirm the rate", "FIXME: Aroha Ngata will rewrite this"
     if _MENTION_BEFORE.search(text, max(0, start - 3), start):
         return True  # "@Aroha Ngata can you look?": a mention of a display name
+    if copyright_holder(text, start, end):
+        return True
     return (handle_spells_name(text, start, end) or _PERSON_AFTER.match(text[end:end + 60]) is not None or _HANDLE_AFTER.match(text, end) is not None
             or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
 
