@@ -3,13 +3,13 @@ the year (issue #29, eighth round): generated families, both sides.
 
 Persons: CITATION.cff given-names/family-names, codemeta givenName/familyName, .zenodo.json "Family, Given",
 BibTeX author and editor lists, R person() by position and by keyword, DOAP foaf:givenName/foaf:familyName, JATS
-<surname>/<given-names>, CSL JSON and YAML family/given, an ORCID record's {"value": ...}, vCard N and FN (with
-parameters), a form's first_name/last_name, a Maven <developer>; every part of the name is found, for given names
-on the shipped lists and on none, surnames with a particle too. Copyright lines with the year after the holder or
-none, by ©, (c) or "Copyright". Clean: the same records holding organisations ("The X Authors", "Apache Software
-Foundation", an organisation's vCard, a BibTeX literal, person("R Core Team")), a tool spelt like a name alone in
-a person() or a BibTeX list, and the bare keys "family"/"first"/"last" outside a record about a person (a font's
-family, a range).
+<surname>/<given-names>, schema.org microdata, hCard, Turtle, CSL JSON and YAML family/given, an ORCID record's
+{"value": ...} and XML, vCard N and FN (with parameters), a form's first_name/last_name, a Maven <developer>;
+every part of the name is found, for given names on the shipped lists and on none, surnames with a particle too.
+Copyright lines with the year after the holder or none, by ©, (c) or "Copyright". Clean: the same records
+holding organisations ("The X Authors", "Apache Software Foundation", an organisation's vCard, a BibTeX literal,
+person("R Core Team"), a Turtle or microdata organisation), a tool spelt like a name alone in a person() or a
+BibTeX list, and the bare keys "family"/"first"/"last" outside a record about a person (a font's family, a range).
 
 The rule tests read the rules alone; the ``analyzer`` tests run the production Analyzer and the default policy.
 Name pools and tools are made up here, apart from every ``code_persons`` split's and the other families'.
@@ -65,6 +65,12 @@ SPLIT = (
     "BEGIN:VCARD\nVERSION:3.0\nN:{f};{g};;;\nFN:{g} {f}\nEND:VCARD\n",
     "BEGIN:VCARD\nVERSION:2.1\nFN;CHARSET=UTF-8:{g} {f}\nTEL;WORK:+1-555-0100\nEND:VCARD\n",
     "first_name = \"{g}\"\nlast_name = \"{f}\"\n",
+    "<div itemscope itemtype=\"https://schema.org/Person\">\n  <span itemprop=\"givenName\">{g}</span>\n"
+    "  <span itemprop=\"familyName\">{f}</span>\n</div>\n",
+    "<span class=\"h-card\"><span class=\"p-given-name\">{g}</span> <span class=\"p-family-name\">{f}</span></span>\n",
+    "<#me> a foaf:Person ;\n  foaf:givenName \"{g}\" ;\n  foaf:familyName \"{f}\" .\n",
+    "<personal-details:given-names>{g}</personal-details:given-names>\n"
+    "<personal-details:family-name>{f}</personal-details:family-name>\n",
     "<developers>\n  <developer>\n    <id>t1</id>\n    <name>{g} {f}</name>\n  </developer>\n</developers>\n",
 )
 # Copyright lines whose holder {n} comes before the year, or has none.
@@ -86,6 +92,8 @@ ORG_RECORDS = (
     "[{{\"id\": \"k5\", \"author\": [{{\"literal\": \"{o}\"}}]}}]\n",
     "[assembly: AssemblyCopyright(\"Copyright \u00a9 {o} 2021\")]\n",
     "# (c) {o}, 2020. All rights reserved.\n",
+    "<#org> a foaf:Organization ;\n  foaf:name \"{o}\" .\n",
+    "<div itemscope itemtype=\"https://schema.org/Organization\"><span itemprop=\"name\">{o}</span></div>\n",
 )
 TOOL_RECORDS = (
     "Authors@R: person(\"{t}\", role = \"cph\")\n",

@@ -10,7 +10,7 @@ Gateway"); a ``name`` beside an e-mail address or in a record whose key is a per
 
 A name split across fields (issue #29): each part under a key of a part (``fields.NAME_PART_FIELDS``:
 "given-names: X", "\\"familyName\\": \\"Y\\""), also as an XML element ("<foaf:givenName>X</foaf:givenName>",
-"<surname>Y</surname>") and as the ``value`` of an object under such a key (an ORCID record's "\\"family-name\\":
+"<surname>Y</surname>", "<span itemprop=\\"familyName\\">Y</span>", a Turtle "foaf:givenName \\"X\\"") and as the ``value`` of an object under such a key (an ORCID record's "\\"family-name\\":
 {\\"value\\": \\"Y\\"}"); under a bare ``given``, ``family``, ``first`` or ``last`` only in a record about a person
 (``person_keys.record_about_a_person``: a CSL author "\\"author\\": [{\\"family\\": ...", a YAML "author:\\n  -
 family: "); and a quoted person's value written "Family, Given" is one name ("\\"name\\": \\"Y, X\\"")."""
@@ -33,8 +33,13 @@ from ztgate.redaction.detection.text_shape import names_software
 
 _KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([^\W\d][\w\-]{0,40})["']?[ \t]*[:=：][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
-# An XML element and its text, its namespace prefix apart ("<foaf:givenName>X</foaf:givenName>").
-_ELEMENT = re.compile(r"<(?:[A-Za-z][\w.\-]*:)?([A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]*)?>[ \t]*([^<>\n]{1,80}?)[ \t]*</")
+# An XML element and its text, its namespace prefix apart ("<foaf:givenName>X</foaf:givenName>"), its attributes
+# apart too: microdata, RDFa and microformats name the part there ("<span itemprop=\"familyName\">Y</span>", "<span
+# property=\"foaf:givenName\">", "<span class=\"p-given-name\">").
+_ELEMENT = re.compile(r"<(?:[A-Za-z][\w.\-]*:)?([A-Za-z][\w.\-]{0,40})((?:[ \t][^<>\n]*)?)>[ \t]*([^<>\n]{1,80}?)[ \t]*</")
+_PART_ATTRIBUTE = re.compile(r"""\b(?:itemprop|property|class)[ \t]*=[ \t]*["']([^"'<>\n]{1,80})["']""")
+# An RDF Turtle triple's predicate and literal ("foaf:familyName \"Y\" ;").
+_TURTLE = re.compile(r"(?<![\w:])[A-Za-z][\w\-]*:([A-Za-z][\w\-]{0,40})[ \t]+\"([^\"\n]{1,80})\"")
 # The keys whose value is the text of the object they are in ("\"given-names\": {\"value\": \"X\"}").
 _VALUE_KEYS = frozenset({"value", "content", "#text", "$"})
 # The object a key is in, opened under its own key ("\"family-name\": {").
@@ -78,11 +83,24 @@ class KeyValueFieldRecognizer(ContextRule):
                 if span:
                     out.append(span)
         for m in _ELEMENT.finditer(text):
+            if _names_a_part(m.group(1), m.group(2)):
+                span = value_span(text, m.start(3), m.group(3), "PERSON")
+                if span:
+                    out.append(span)
+        for m in _TURTLE.finditer(text):
             if field_key(m.group(1)) in NAME_PART_FIELDS:
                 span = value_span(text, m.start(2), m.group(2), "PERSON")
                 if span:
                     out.append(span)
         return out
+
+
+def _names_a_part(tag: str, attributes: str) -> bool:
+    """An element is a name part by its tag or by an itemprop, property or class of its (prefixes "foaf:", "p-" apart)."""
+    if field_key(tag) in NAME_PART_FIELDS:
+        return True
+    return any(field_key(token.rsplit(":", 1)[-1].removeprefix("p-")) in NAME_PART_FIELDS
+               for a in _PART_ATTRIBUTE.finditer(attributes) for token in a.group(1).split())
 
 
 def _with_given_after(text: str, span: Span) -> Span:
