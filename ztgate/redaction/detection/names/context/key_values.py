@@ -36,10 +36,10 @@ _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # An XML element and its text, its namespace prefix apart ("<foaf:givenName>X</foaf:givenName>"), its attributes
 # apart too: microdata, RDFa and microformats name the part there ("<span itemprop=\"familyName\">Y</span>", "<span
 # property=\"foaf:givenName\">", "<span class=\"p-given-name\">").
-_ELEMENT = re.compile(r"<(?:[A-Za-z][\w.\-]*:)?([A-Za-z][\w.\-]{0,40})((?:[ \t][^<>\n]*)?)>[ \t]*([^<>\n]{1,80}?)[ \t]*</")
+_ELEMENT = re.compile(r"<(?:[A-Za-z][\w.\-]{0,30}:)?([A-Za-z][\w.\-]{0,40})((?:[ \t][^<>\n]*)?)>[ \t]*([^<>\n]{1,80}?)[ \t]*</")
 _PART_ATTRIBUTE = re.compile(r"""\b(?:itemprop|property|class)[ \t]*=[ \t]*["']([^"'<>\n]{1,80})["']""")
 # An RDF Turtle triple's predicate and literal ("foaf:familyName \"Y\" ;").
-_TURTLE = re.compile(r"(?<![\w:])[A-Za-z][\w\-]*:([A-Za-z][\w\-]{0,40})[ \t]+\"([^\"\n]{1,80})\"")
+_TURTLE = re.compile(r"(?<![\w:\-])[A-Za-z][\w\-]{0,30}:([A-Za-z][\w\-]{0,40})[ \t]+\"([^\"\n]{1,80})\"")
 # The keys whose value is the text of the object they are in ("\"given-names\": {\"value\": \"X\"}").
 _VALUE_KEYS = frozenset({"value", "content", "#text", "$"})
 # The object a key is in, opened under its own key ("\"family-name\": {").
