@@ -6,10 +6,11 @@ BibTeX author and editor lists, R person() by position and by keyword, DOAP foaf
 <surname>/<given-names>, schema.org microdata, hCard, Turtle, CSL JSON and YAML family/given, an ORCID record's
 {"value": ...} and XML, vCard N and FN (with parameters), a form's first_name/last_name, a Maven <developer>;
 every part of the name is found, for given names on the shipped lists and on none, surnames with a particle too.
-Copyright lines with the year after the holder or none, by ©, (c) or "Copyright". Clean: the same records
-holding organisations ("The X Authors", "Apache Software Foundation", an organisation's vCard, a BibTeX literal,
-person("R Core Team"), a Turtle or microdata organisation), a tool spelt like a name alone in a person() or a
-BibTeX list, and the bare keys "family"/"first"/"last" outside a record about a person (a font's family, a range).
+Copyright lines with the year after the holder or none, by ©, (c) or "Copyright"; a citation's author after a cue to
+cite ("please cite it as: NAME (2024)"). Clean: the same records holding organisations ("The X Authors", "Apache
+Software Foundation", an organisation's vCard, a BibTeX literal, person("R Core Team"), a Turtle or microdata
+organisation, a citation of one), a tool spelt like a name alone in a person() or a BibTeX list, and the bare keys
+"family"/"first"/"last" outside a record about a person (a font's family, a range).
 
 The rule tests read the rules alone; the ``analyzer`` tests run the production Analyzer and the default policy.
 Name pools and tools are made up here, apart from every ``code_persons`` split's and the other families'.
@@ -81,6 +82,12 @@ COPYRIGHT_AFTER = (
     "Copyright {n}. All rights reserved.\n",
     "  VALUE \"LegalCopyright\", \"\u00a9 {n} 2023\"\n",
 )
+# A citation's author {n} after a cue to cite, the year right after (CITATION.cff's message, R's CITATION).
+CITATIONS = (
+    "message: \"If you use tidekit, please cite it as: {n} (2024). tidekit (1.4.2).\"\n",
+    "To cite tidekit in publications use:\n\n  {n} (2023). tidekit: Tide tables. R package version 1.4.\n",
+    "Please cite the paper as: {n} et al. (2021)\n",
+)
 # The same records holding an organisation {o}, or a tool {t} alone.
 ORG_RECORDS = (
     "cff-version: 1.2.0\nauthors:\n  - name: \"{o}\"\n",
@@ -92,6 +99,7 @@ ORG_RECORDS = (
     "[{{\"id\": \"k5\", \"author\": [{{\"literal\": \"{o}\"}}]}}]\n",
     "[assembly: AssemblyCopyright(\"Copyright \u00a9 {o} 2021\")]\n",
     "# (c) {o}, 2020. All rights reserved.\n",
+    "message: \"If you use it, please cite it as: {o} (2024).\"\n",
     "<#org> a foaf:Organization ;\n  foaf:name \"{o}\" .\n",
     "<div itemscope itemtype=\"https://schema.org/Organization\"><span itemprop=\"name\">{o}</span></div>\n",
 )
@@ -148,8 +156,8 @@ def test_every_part_of_a_name_split_across_fields_is_found(first: str, last: str
 
 
 @FAST
-@given(st.sampled_from(LISTED + OFF_LIST), st.sampled_from(SURNAMES), st.sampled_from(COPYRIGHT_AFTER))
-def test_the_holder_of_a_copyright_line_is_found_with_the_year_after_or_none(first: str, last: str,
+@given(st.sampled_from(LISTED + OFF_LIST), st.sampled_from(SURNAMES), st.sampled_from(COPYRIGHT_AFTER + CITATIONS))
+def test_a_copyright_holder_with_the_year_after_or_none_and_a_cited_author_are_found(first: str, last: str,
                                                                             frame: str) -> None:
     text = frame.format(n=f"{first} {last}")
     assert _found(text, f"{first} {last}"), text
@@ -163,10 +171,10 @@ def test_organisations_and_tools_in_the_same_records_are_found_by_no_rule(org: s
 
 
 @SLOW
-@given(st.sampled_from(LISTED + OFF_LIST), st.sampled_from(SURNAMES), st.sampled_from(SPLIT + COPYRIGHT_AFTER))
-def test_the_analyzer_hides_every_part_of_a_split_name_and_a_copyright_holder(redaction_analyzer: Analyzer,
-                                                                             first: str, last: str,
-                                                                             frame: str) -> None:
+@given(st.sampled_from(LISTED + OFF_LIST), st.sampled_from(SURNAMES),
+       st.sampled_from(SPLIT + COPYRIGHT_AFTER + CITATIONS))
+def test_the_analyzer_hides_every_part_of_a_split_name_a_copyright_holder_and_a_cited_author(
+        redaction_analyzer: Analyzer, first: str, last: str, frame: str) -> None:
     text = frame.format(g=first, f=last, n=f"{first} {last}")
     out = _redacted(redaction_analyzer, text)
     assert not _survives(first, out) and not _survives(_last_word(last), out), (text, out)

@@ -32,7 +32,8 @@ _PARTICLES = frozenset(words("name_particles")) | {"van", "von", "de", "da", "di
 
 
 def field_key(name: str) -> str:
-    """A key as the lists spell it: lower case, '_' for a blank, a hyphen or a case hump ("givenName" -> "given_name")."""
+    """A key as the lists spell it: lower case, '_' for a blank, a hyphen or a case hump ("givenName" ->
+    "given_name")."""
     return _CAMEL_HUMP.sub("_", name.strip().strip("\"'`")).casefold().replace(" ", "_").replace("-", "_")
 
 

@@ -96,7 +96,8 @@ class KeyValueFieldRecognizer(ContextRule):
 
 
 def _names_a_part(tag: str, attributes: str) -> bool:
-    """An element is a name part by its tag or by an itemprop, property or class of its (prefixes "foaf:", "p-" apart)."""
+    """An element is a name part by its tag or by an itemprop, property or class of its (prefixes "foaf:" and "p-"
+    apart)."""
     if field_key(tag) in NAME_PART_FIELDS:
         return True
     return any(field_key(token.rsplit(":", 1)[-1].removeprefix("p-")) in NAME_PART_FIELDS
