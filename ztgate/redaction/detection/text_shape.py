@@ -311,7 +311,8 @@ def person_evidence(text: str, start: int, end: int) -> bool:
     ", the lead engineer", "(SRE)"), a credit, an assignment, a personal title or a table label before it
     ("per ", "thanks to ", "assigned to ", "Dr. ", "(c) 2021 ", "| owner | "), a handle or an e-mail address
     right after it ("(@tnguyen)", "<t.nguyen@x.org>"), a task given to it in a TODO ("TODO: Aroha Ngata to
-    confirm"). Only for a name of two words or more: a lone capitalised
+    confirm"), a copyright line's holder with its year after it or none (``copyright_holder``), a citation's author
+    after a cue to cite (``cited_author``). Only for a name of two words or more: a lone capitalised
     word there is as often a tool or a bot ("# Dependabot wrote this bump", "thanks to Hypothesis"), unless a
     title stands before it or a handle on its line spells it (``handle_spells_name``). A span with a tool's
     word or ending in an organisation's legal form is never a person ("Kafka Connect", "Acme Corp")."""
