@@ -256,8 +256,10 @@ def documents(split: str, per_template: int = 8) -> list[Sample]:
             handle = _ascii(f"{first[0]}{last}".lower().replace(" ", "").replace("-", ""))
             lower = _ascii(f"{first}.{last}".lower().replace(" ", "").replace("-", ""))
             text = template.format(name=name, first=first, last=last, email=email, handle=handle, lower=lower)
-            # A template that names the person only as a lower-case first.last identifier lists that identifier.
-            entities = [Entity("PERSON", name if "{name}" in template or "{lower}" not in template else lower)]
+            # A template that names the person only as a lower-case first.last identifier lists that identifier; one
+            # that splits the name across fields ({first} and {last} apart, no {name}) lists the surname as written.
+            value = name if "{name}" in template else lower if "{lower}" in template else last
+            entities = [Entity("PERSON", value)]
             if email in text:
                 entities.append(Entity("EMAIL_ADDRESS", email))
             samples.append(Sample(f"{split}-p{t:02d}-{i}", PII, text, tuple(entities), family))
@@ -284,8 +286,10 @@ class Figures:
 
 def surname(name: str) -> str:
     """The surname of a pool name: everything after the given name ("Te Kani" stays whole), or after the dot of
-    a lower-case first.last identifier ("kwame.mensah" -> "mensah")."""
-    return name.split(" ", 1)[1] if " " in name else name.split(".", 1)[1]
+    a lower-case first.last identifier ("kwame.mensah" -> "mensah"); a surname listed alone is itself."""
+    if " " in name:
+        return name.split(" ", 1)[1]
+    return name.split(".", 1)[1] if "." in name else name  # a surname listed alone (a name split across fields)
 
 
 # --- tune2: a second tuning split (issue #29, fourth round), a block of its own -------------------------------
@@ -823,6 +827,63 @@ CLEAN_TEMPLATES["tune6"] = (
 )
 TOOLS["tune6"] = ("Martha", "Stanley", "Pierce", "Quinn", "Margo", "Lyle", "Boris", "Mabel", "Wallace", "Gordon")
 SEEDS["tune6"] = 6907
+
+
+# --- tune7: a seventh tuning split (issue #29, eighth round), a block of its own ------------------------------
+# Written after holdout7's leaks were seen (a name split into given and family fields, a copyright holder before
+# the year, a vCard), in forms of its own: a person's name split across the fields of a structured record -
+# CITATION.cff given-names/family-names, codemeta.json givenName/familyName, .zenodo.json "Family, Given", BibTeX
+# author lists, R person() with positional and keyword arguments, DOAP foaf:givenName/foaf:familyName, JATS
+# <surname>/<given-names>, CSL JSON and Pandoc YAML family/given, an ORCID record's {"value": ...} fields, vCard
+# N: and FN:, a Maven <developer> - and copyright lines whose holder comes before the year or has none ("Copyright
+# (C) NAME 2022", "(c) NAME, 2020", "All rights reserved"). Two given names and two surnames each of Sakha,
+# Kalmyk, Chuvash, Friulian, Corsican, Kinyarwanda, Luganda, Oromo and Balinese names (written by hand, invented
+# pairings), which no other split draws on. Its clean documents are the same kinds whose fields hold tools,
+# teams and organisations ("The X Authors", "Apache Software Foundation", an organisation's vCard, a font
+# family), its tools spelt like given names or surnames. Tuned on, never reported as held-out:
+# `python -m ztgate_bench.code_persons write --split tune7 --out bench/corpora/code-persons-tune-7.jsonl`.
+GIVEN["tune7"] = ("Aital", "Aiyyna", "Delgir", "Baira", "Attil", "Narspi", "Pieri", "Maddalena", "Petru", "Lisandra",
+                  "Uwase", "Keza", "Namuli", "Kizito", "Gemechu", "Hawi", "Wayan", "Ketut")
+SURNAMES["tune7"] = ("Nogovitsyn", "Kolesova", "Bembeev", "Sangadzhieva", "Turkhan", "Yandush", "Zamparo",
+                     "Candotti", "Pietrasanta", "Santoni", "Habimana", "Niyonzima", "Mukasa", "Lubega",
+                     "Tolessa", "Gudina", "Sukerta", "Adnyana")
+MAIL_DOMAINS["tune7"] = ("wrenfield.dev", "people7.example.org", "cite.example.net")
+PERSON_TEMPLATES["tune7"] = (
+    ("cff-split", "cff-version: 1.2.0\ntitle: tidekit\nauthors:\n  - given-names: {first}\n    family-names: {last}\n    affiliation: \"Institute of Marine Sciences\"\n    orcid: \"https://orcid.org/0000-0002-7113-5402\"\nlicense: Apache-2.0\n"),
+    ("codemeta-split", "{{\n  \"@context\": \"https://w3id.org/codemeta/3.0\",\n  \"name\": \"tidekit\",\n  \"author\": [\n    {{\"@type\": \"Person\", \"givenName\": \"{first}\", \"familyName\": \"{last}\", \"email\": \"{email}\"}}\n  ]\n}}\n"),
+    ("zenodo-split", "{{\n  \"title\": \"tidekit: harmonic tide tables\",\n  \"creators\": [\n    {{\"name\": \"{last}, {first}\", \"affiliation\": \"Coastal Lab\"}}\n  ],\n  \"upload_type\": \"software\"\n}}\n"),
+    ("bibtex-split", "@software{{tidekit2023,\n  author    = {{{last}, {first} and Others}},\n  title     = {{tidekit}},\n  year      = {{2023}},\n  version   = {{1.4.2}}\n}}\n"),
+    ("r-person-split", "Package: tidekit\nVersion: 1.4.2\nAuthors@R: c(\n    person(\"{first}\", \"{last}\", , \"{email}\", role = c(\"aut\", \"cre\")),\n    person(\"Coastal Lab\", role = \"cph\"))\nLicense: MIT + file LICENSE\n"),
+    ("r-person-split", "Authors@R: person(given = \"{first}\", family = \"{last}\",\n                  role = c(\"aut\"), comment = c(ORCID = \"0000-0001-5109-3700\"))\n"),
+    ("doap-split", "<foaf:Person rdf:nodeID=\"m1\">\n  <foaf:givenName>{first}</foaf:givenName>\n  <foaf:familyName>{last}</foaf:familyName>\n  <foaf:mbox rdf:resource=\"mailto:{email}\"/>\n</foaf:Person>\n"),
+    ("jats-split", "<contrib contrib-type=\"author\">\n  <name name-style=\"western\">\n    <surname>{last}</surname>\n    <given-names>{first}</given-names>\n  </name>\n</contrib>\n"),
+    ("csl-split", "[\n  {{\"id\": \"tidekit\", \"type\": \"software\", \"author\": [{{\"family\": \"{last}\", \"given\": \"{first}\"}}], \"issued\": {{\"date-parts\": [[2023]]}}}}\n]\n"),
+    ("csl-split", "---\ntitle: Tide tables\nauthor:\n  - family: {last}\n    given: {first}\n    affiliation: Coastal Lab\n---\n"),
+    ("orcid-split", "{{\n  \"person\": {{\n    \"name\": {{\n      \"given-names\": {{\"value\": \"{first}\"}},\n      \"family-name\": {{\"value\": \"{last}\"}}\n    }}\n  }}\n}}\n"),
+    ("vcard-split", "BEGIN:VCARD\nVERSION:3.0\nN:{last};{first};;;\nFN:{name}\nORG:Coastal Lab\nEND:VCARD\n"),
+    ("vcard-split", "BEGIN:VCARD\nVERSION:2.1\nFN;CHARSET=UTF-8:{name}\nTEL;WORK;VOICE:+1-555-0142\nNOTE:on call for the tide service\nEND:VCARD\n"),
+    ("maven-split", "  <developers>\n    <developer>\n      <id>{handle}</id>\n      <name>{name}</name>\n      <organization>Coastal Lab</organization>\n    </developer>\n  </developers>\n"),
+    ("copyright-split", "VS_VERSION_INFO VERSIONINFO\nBEGIN\n  VALUE \"LegalCopyright\", \"Copyright (C) {name} 2022\"\n  VALUE \"ProductName\", \"TideKit\"\nEND\n"),
+    ("copyright-split", "# (c) {name}, 2020. All rights reserved.\n# Licensed under the Apache License, Version 2.0\n"),
+)
+CLEAN_TEMPLATES["tune7"] = (
+    ("cff-split", "cff-version: 1.2.0\ntitle: \"{tool} exporter\"\nauthors:\n  - name: \"The {tool} Authors\"\n  - name: \"Apache Software Foundation\"\nlicense: Apache-2.0\n"),
+    ("codemeta-split", "{{\n  \"name\": \"{tool_module}-exporter\",\n  \"author\": [{{\"@type\": \"Organization\", \"name\": \"The {tool} Authors\"}}],\n  \"softwareRequirements\": [\"{tool} 4.2\"]\n}}\n"),
+    ("zenodo-split", "{{\n  \"creators\": [{{\"name\": \"{tool} Developers\", \"affiliation\": \"Apache Software Foundation\"}}],\n  \"keywords\": [\"{tool_module}\", \"exporter\"]\n}}\n"),
+    ("bibtex-split", "@manual{{{tool_module}docs,\n  author       = {{{{The {tool} Authors}}}},\n  title        = {{{tool} documentation}},\n  organization = {{Apache Software Foundation}}\n}}\n"),
+    ("r-person-split", "Package: {tool_module}r\nAuthors@R: c(\n    person(\"{tool} Core Team\", role = c(\"aut\", \"cre\")),\n    person(\"Apache Software Foundation\", role = \"cph\"))\n"),
+    ("doap-split", "<Project>\n  <name>{tool}</name>\n  <maintainer>\n    <foaf:Organization><foaf:name>Apache Software Foundation</foaf:name></foaf:Organization>\n  </maintainer>\n</Project>\n"),
+    ("jats-split", "<contrib contrib-type=\"author\">\n  <collab>The {tool} Consortium</collab>\n</contrib>\n"),
+    ("csl-split", "[{{\"id\": \"{tool_module}\", \"type\": \"software\", \"author\": [{{\"literal\": \"The {tool} Authors\"}}], \"title\": \"{tool}\"}}]\n"),
+    ("csl-split", "theme:\n  fonts:\n    - family: {tool} Sans\n      weight: 400\n    - family: {tool} Mono\n"),
+    ("orcid-split", "{{\n  \"funding\": {{\n    \"organization\": {{\"name\": \"Apache Software Foundation\"}},\n    \"title\": {{\"title\": {{\"value\": \"{tool} maintenance\"}}}}\n  }}\n}}\n"),
+    ("vcard-split", "BEGIN:VCARD\nVERSION:4.0\nKIND:org\nFN:{tool} Support\nORG:The {tool} Authors\nEND:VCARD\n"),
+    ("maven-split", "  <developers>\n    <developer>\n      <id>{tool_module}-team</id>\n      <name>The {tool} Authors</name>\n      <organization>Apache Software Foundation</organization>\n    </developer>\n  </developers>\n"),
+    ("copyright-split", "[assembly: AssemblyCopyright(\"Copyright \u00a9 The {tool} Authors 2021\")]\n[assembly: AssemblyProduct(\"{tool}\")]\n"),
+    ("copyright-split", "# (c) Apache Software Foundation, 2020. All rights reserved.\n# {tool} is a trademark of its owners.\n"),
+)
+TOOLS["tune7"] = ("Amanda", "Patroni", "Barman", "Marvin", "Rook", "Dex", "Diesel", "Thanos", "Mimir", "Tiller")
+SEEDS["tune7"] = 7919
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

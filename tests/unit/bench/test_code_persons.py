@@ -14,6 +14,7 @@ from ztgate_bench.redaction_corpus import CLEAN, PII
 CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
          "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl", "tune6": "code-persons-tune-6.jsonl",
+         "tune7": "code-persons-tune-7.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -124,3 +125,17 @@ def test_the_fifth_tuning_split_shares_no_mail_domain_and_holds_both_sides():
     assert not set(code_persons.MAIL_DOMAINS["tune5"]) & others
     samples = code_persons.documents("tune5")
     assert sum(s.category == PII for s in samples) == 160 and sum(s.category == CLEAN for s in samples) == 144
+
+
+def test_the_seventh_tuning_split_splits_names_across_fields_and_measures_both_sides_per_kind():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune7" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune7"]) & others
+    samples = code_persons.documents("tune7")
+    assert sum(s.category == PII for s in samples) == 128 and sum(s.category == CLEAN for s in samples) == 140
+    assert ({f for f, _ in code_persons.PERSON_TEMPLATES["tune7"]}
+            == {f for f, _ in code_persons.CLEAN_TEMPLATES["tune7"]})
+    # a name split across fields (no full name in the document) is listed by its surname, which is what is scored
+    split = [s for s in samples if s.category == PII and " " not in s.entities[0].value]
+    assert len(split) == 8 * sum("{name}" not in t for _, t in code_persons.PERSON_TEMPLATES["tune7"]) > 0
+    assert all(code_persons.surname(s.entities[0].value) == s.entities[0].value for s in split)
+    assert all(any(g in s.text for g in code_persons.GIVEN["tune7"]) for s in split)

@@ -163,6 +163,15 @@ _PLACE_LABEL = re.compile(
 # 2019–2024 ", "Copyright (C) 2020, 2023 ", "copyright = \"2024, ".
 _COPYRIGHT = (r"(?:copyright(?:['\"]?\s*[:=]\s*['\"]?)?\s*(?:(?:\(c\)|©)\s*)?|(?:\(c\)|©)\s*)"
               r"\d{4}(?:\s*(?:[-–—,]|to)\s*\d{4})*,?\s+")
+# A copyright line whose holder comes before its years or has none: the mark right before the holder ("Copyright
+# (C) ", "© ", "(c) "), and right after it its years or the reservation (" 2022", ", 2019-2021", ". All rights
+# reserved"): "Copyright © NAME 2021", "(c) NAME, 2020. All rights reserved." (issue #29).
+_COPYRIGHT_MARK = re.compile(r"(?i)(?:(?<![\w])copyright[ \t]*(?:\(c\)|©)?|(?<![\w)])\(c\)|©)[ \t]*$")
+_COPYRIGHT_AFTER = re.compile(r"(?i),?[ \t]+\d{4}(?:[ \t]*(?:[-–—,]|to)[ \t]*\d{4})*(?!\d)|\.?[ \t]+all[ \t]+rights[ \t]+reserved")
+# A citation's author before its year ("please cite it as: NAME (2024).", "To cite tidekit in publications use:\n\n
+# NAME (2024)."): the cue to cite up to 160 characters before, over at most two line breaks, and the year right after.
+_CITE_CUE = re.compile(r"(?i)\bcite\b[^\n]{0,80}?\b(?:as|use)\b[ \t]*:?[ \t]*(?:\n[ \t]*){0,2}$")
+_CITED_YEAR = re.compile(r",?[ \t]+(?:et[ \t]+al\.?[ \t]+)?\(\d{4}[a-z]?\)")
 # Where questions, requests or patches go: "questions go to ", "direct questions about this page to ".
 _ASKS = r"(?:questions|queries|requests|feedback|patches|concerns|enquiries|inquiries|issues)"
 _ASKS_TO = (rf"{_ASKS}\s+(?:(?:should|can|may|must)\s+)?(?:go|goes|be\s+(?:sent|directed|addressed))\s+to"
@@ -211,6 +220,21 @@ def person_cue_before(text: str, start: int) -> bool:
     """A cue right before start that only a person follows (``_ADDRESSED_BEFORE``: "questions go to ", "paged ",
     "(c) 2021 "): what NER calls a place there is a person ("questions go to Yerkebulan Iwuchukwu")."""
     return _ADDRESSED_BEFORE.search(text, max(0, start - 60), start) is not None
+
+
+def copyright_holder(text: str, start: int, end: int) -> bool:
+    """text[start:end] is the holder of a copyright line that names its years after it or none ("Copyright © NAME
+    2021", "(c) NAME, 2020", "Copyright NAME. All rights reserved."): the mark right before, years or the
+    reservation right after."""
+    return (_COPYRIGHT_MARK.search(text, max(0, start - 16), start) is not None
+            and _COPYRIGHT_AFTER.match(text, end) is not None)
+
+
+def cited_author(text: str, start: int, end: int) -> bool:
+    """text[start:end] is the author of a citation written after a cue to cite it, its year in brackets right after
+    ("please cite it as: NAME (2024).", "To cite x in publications use:\n\n  NAME (2024).")."""
+    return (_CITED_YEAR.match(text, end) is not None
+            and _CITE_CUE.search(text, max(0, start - 160), start) is not None)
 
 
 def person_after(text: str, end: int) -> bool:
@@ -287,7 +311,8 @@ def person_evidence(text: str, start: int, end: int) -> bool:
     ", the lead engineer", "(SRE)"), a credit, an assignment, a personal title or a table label before it
     ("per ", "thanks to ", "assigned to ", "Dr. ", "(c) 2021 ", "| owner | "), a handle or an e-mail address
     right after it ("(@tnguyen)", "<t.nguyen@x.org>"), a task given to it in a TODO ("TODO: Aroha Ngata to
-    confirm"). Only for a name of two words or more: a lone capitalised
+    confirm"), a copyright line's holder with its year after it or none (``copyright_holder``), a citation's author
+    after a cue to cite (``cited_author``). Only for a name of two words or more: a lone capitalised
     word there is as often a tool or a bot ("# Dependabot wrote this bump", "thanks to Hypothesis"), unless a
     title stands before it or a handle on its line spells it (``handle_spells_name``). A span with a tool's
     word or ending in an organisation's legal form is never a person ("Kafka Connect", "Acme Corp")."""
@@ -301,6 +326,8 @@ def person_evidence(text: str, start: int, end: int) -> bool:
         return True  # "TODO: Aroha Ngata to confirm the rate", "FIXME: Aroha Ngata will rewrite this"
     if _MENTION_BEFORE.search(text, max(0, start - 3), start):
         return True  # "@Aroha Ngata can you look?": a mention of a display name
+    if copyright_holder(text, start, end) or cited_author(text, start, end):
+        return True
     return (handle_spells_name(text, start, end) or _PERSON_AFTER.match(text[end:end + 60]) is not None or _HANDLE_AFTER.match(text, end) is not None
             or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
 

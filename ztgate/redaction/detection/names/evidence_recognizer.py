@@ -59,8 +59,10 @@ _RUN = re.compile(rf"(?:(?<![\w./\-])|(?<=(?<!\w)__))(?<![\w.]@){_CAP_WORD}(?:(?
                   rf"(?:(?![\w@/\-])|(?=__(?!\w)))")
 _CAP = re.compile(_CAP_WORD)
 # A verb that addresses someone, capitalised at the start of a sentence ("Ask Aroha Ngata before ...", "Ping
-# ..."): a cue before the name, not its first word (``data/words/address_cues.txt``).
-_CUE_VERBS = frozenset(w for w in words("address_cues") if w not in {"dr", "mr", "mrs", "ms", "prof"}) | {"contact"}
+# ..."): a cue before the name, not its first word (``data/words/address_cues.txt``); so is "Copyright" before its
+# holder ("Copyright Aroha Ngata. All rights reserved.").
+_CUE_VERBS = (frozenset(w for w in words("address_cues") if w not in {"dr", "mr", "mrs", "ms", "prof"})
+              | {"contact", "copyright"})
 _NOT_NAMES = COMMON_SENTENCE_STARTS | NEVER_TRIGGERS | TECHNICAL_WORDS
 
 

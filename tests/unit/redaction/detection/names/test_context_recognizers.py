@@ -37,6 +37,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "PersonKeyRecognizer": ("// codeOwner=Marta Vellim\n", "Marta Vellim", "PERSON"),
     "CommentSubjectRecognizer": ("# Marta Vellim will rotate the keys\n", "Marta Vellim", "PERSON"),
     "TranscriptSpeakerRecognizer": ("<Marta Vellim> the deploy is stuck again\n", "Marta Vellim", "PERSON"),
+    "SplitNameRecognizer": ('Authors@R: person("Quaxtor", "Vellim", role = "aut")\n', "Vellim", "PERSON"),
 }
 
 

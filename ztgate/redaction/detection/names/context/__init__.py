@@ -11,7 +11,8 @@ script ("请联系John Smith确认"), lower-case first.last user names after a p
 kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
 CFO, Mira Patel,"), a table's date-of-birth column and its identifier, phone, address and pipe-table name cells;
 from a name-shaped pair (``person_pairs``), in any format: a person key's value ("codeOwner="), a comment's
-subject ("# X will"), a transcript's speaker ("<X>")."""
+subject ("# X will"), a transcript's speaker ("<X>"); the parts of a name a format writes in slots of its own
+(R's person(), a BibTeX name list, a vCard's N and FN)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from ztgate.redaction.detection.names.context.record_columns import RecordColumn
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
+from ztgate.redaction.detection.names.context.split_names import SplitNameRecognizer
 from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldRecognizer
 from ztgate.redaction.detection.names.context.subject_names import SubjectNameRecognizer
 from ztgate.redaction.detection.names.context.todo_handles import TodoHandleRecognizer
@@ -44,6 +46,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
     RecordColumnRecognizer, PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
+    SplitNameRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

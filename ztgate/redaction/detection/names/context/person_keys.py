@@ -61,7 +61,7 @@ ITEM_REACH = 12
 def keyed_by_person(text: str, start: int) -> bool:
     """A key about a person and its separator end right before start (module doc), on start's line, or before the
     earlier values of a list start is a later value of; or a bare
-    ``name`` key does, in a record whose own key is a person's (``_record_about_a_person``: "<developer>
+    ``name`` key does, in a record whose own key is a person's (``record_about_a_person``: "<developer>
     <name>", "\"author\": {\"name\": ", "maintainers:\n  - name: ", "[owner]\nname = "); or start is the
     ``content`` or ``value`` of a tag whose ``name``, ``property`` or ``itemprop`` is a person key ("<meta
     name=\"creator\" content=\""); or start is an item of a YAML block list whose key is a person's
@@ -75,7 +75,7 @@ def keyed_by_person(text: str, start: int) -> bool:
         key = m.group("key") or m.group("key2")
         if person_key(key):
             return True
-        if key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS and _record_about_a_person(text, m.start()):
+        if key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS and record_about_a_person(text, m.start()):
             return True
     if _tag_field_about_a_person(text, lo, start):
         return True
@@ -95,7 +95,7 @@ _JSON_OPEN = re.compile(r"""["']?([A-Za-z][\w\-. ]{0,40}?)["']?[ \t]*[:=][ \t]*\
 _TOML_TABLE = re.compile(r"^[ \t]*\[{1,2}[ \t]*([\w\-.\" ]+?)[ \t]*\]{1,2}[ \t]*$", re.MULTILINE)
 
 
-def _record_about_a_person(text: str, key_pos: int) -> bool:
+def record_about_a_person(text: str, key_pos: int) -> bool:
     """The record a ``name`` key at key_pos belongs to has a person's key: the XML element it is a child of
     ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\""), the
     YAML mapping it is a key of ("author:\n  name:", "maintainers:\n  - name:") or the TOML table it is under
@@ -195,6 +195,10 @@ def _parent_key_about_a_person(text: str, line_start: int, indent: int) -> bool:
         lo = line_bounds(text, end)[0]
         line = text[lo:end]
         own = len(line) - len(line.lstrip(" \t"))
+        item = _ITEM.match(line)
+        if item is not None and line.strip() != "-" and len(item.group(0).rstrip("\"'")) == indent:
+            end = lo - 1  # the first key of the same mapping, after its item's dash ("  - family: X" above "    given:")
+            continue
         if line.strip() and own < indent + (0 if line.lstrip().startswith("-") else 1):
             parent = _PARENT.fullmatch(line)
             return parent is not None and own <= indent and person_key(parent.group(2))
