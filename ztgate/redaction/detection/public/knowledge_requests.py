@@ -1,14 +1,17 @@
-"""Public list ``knowledge_requests``: a name on no list (PERSON, LOCATION, NRP) is public where it is the topic of
-a knowledge request in a text with no evidence of a private person anywhere; a rule from the absence of private
+"""Public list ``knowledge_requests``: a name on no list (PERSON, LOCATION, NRP) is public where it is the topic of a
+knowledge request in a text with no evidence of a private person anywhere; a rule from the absence of private
 evidence, not a list of names. Kept when: the text holds no such evidence (``_private_context.
-private_person_in_text``); the name's sentence asks (a question, an explain/describe/compare/summarise request);
-no sentence that mentions the name speaks of a private person's matters (said, told, meant, thinks, a reply,
-coming, reporting, went, sold, now, this week, "NAME's e-mail/notes/quote"); and something makes it a topic of
-knowledge: knowledge words in its sentence (a deed, a work, a prize, a record, a science, an empire, a dish,
-"famous", "named after", a year before 2016, a century), an epithet after it ("Suleiman the Magnificent"), a
-determiner before it ("the Bosphorus", "which Beatle"), or for an NRP a lower-case noun after it ("the Galilean
-moons"). ``person_ties`` applies on top. The default policy keeps it; ``strict`` does not. The trade, measured on
-both sides: docs/security.md ("Decision on knowledge requests and travel frames"). Cue words written by hand."""
+private_person_in_text``); the name's sentence asks (a question, an explain/describe/compare/summarise request); no
+sentence that mentions the name speaks of a private person's matters (said, told, meant, thinks, a reply, coming,
+reporting, went, sold, now, this week, "NAME's e-mail/notes/quote"); and something makes it a topic of knowledge:
+knowledge words in its sentence (a deed, a work, a prize, a record, a science, an empire, a dish, "famous", "named
+after", a year before 2016, a century, a decade, a sport), an epithet after it ("Suleiman the Magnificent"), a
+determiner before it ("the Bosphorus", "which Beatle"), for an NRP a lower-case noun after it ("the Galilean moons"),
+a sporting affiliation asked about ("Which country did NAME represent?", "Which club did NAME play for?"), or a lone
+figure ("Tell me about NAME." where no sentence of the text speaks of a private matter). Words of lasting fame ("still
+remembered today") are no private moment, "tell me" is the user's request, and a private team ("the office league") is
+a private matter. ``person_ties`` applies on top. The default policy keeps it; ``strict`` does not. The trade:
+docs/security.md (its two decisions on knowledge requests). Cue words written by hand."""
 
 from __future__ import annotations
 
@@ -25,17 +28,17 @@ from ztgate.redaction.detection.text_shape import sentence_bounds
 _PRIVATE_SENTENCE = re.compile(
     r"(?i)\b(?:say|says|said|saying|tell(?!\s+(?:me|us)\b)|tells|told|mean|means|meant|thinks?|feels?|felt|"
     r"repl(?:y|ies|ied)|respond(?:s|ed)?|complain(?:s|ed)?|mention(?:s|ed)?|upset|angry|annoyed|worried|coming|"
-    r"joining|leaving|quitting|talking|reporting|asking|wants?|wanted|needs?|owes?|owed|go|goes|went|gone|sold|sells?|bought|"
-    r"buys?|lent|borrowed|paid|did\s+you\s+(?:see|hear|meet|know|read|notice)|"
+    r"joining|leaving|quitting|talking|reporting|asking|wants?|wanted|needs?|owes?|owed|go|goes|went|gone|sold|"
+    r"sells?|bought|buys?|lent|borrowed|paid|did\s+you\s+(?:see|hear|meet|know|read|notice)|"
     r"wr(?:ite|ites|ote|itten)\s+(?:to|back|me|us|him|her|them|an?\s+(?:e-?mail|note|message|letter))|"
     r"now|today|tonight|tomorrow|yesterday|yet|again|lately|recently|currently|still|"
     r"this\s+(?:morning|afternoon|evening|week|weekend|month|year|quarter)|"
     r"(?:next|last)\s+(?:week|month|year|night|time|quarter)|so\s+far)\b"
-    # the name's document or matter
     # a team or a match of a private life ("the office league", "the company football team")
     r"|\b(?:office|company|work|pub|school|corporate|charity|staff|five-a-side|amateur|local|sunday|"
     r"intramural|departmental|team-building)\s+(?:league|team|tournament|match|game|quiz|run|race|cup|"
     r"football|squad)\b"
+    # the name's document or matter
     r"|['’]s?\s+(?:[\w\-]+\s+)?(?i:e-?mails?|messages?|notes|note|memo|reports?|proposals?|quotes?|complaints?|"
     r"requests?|plans?|presentations?|cv|resume|application|invoices?|schedule|calendar|diary|posts?|comments?|"
     r"reviews?|answers?|repl(?:y|ies)|texts?|drafts?|slides|files?|documents?|budget|expenses|tickets?|"
