@@ -12,6 +12,10 @@ families of invented names and places:
   relation, a contact value, a self-introduction, a booking): hidden.
 * ``TRAVEL`` (kept) and ``RESIDENCE`` (hidden): a town on no list after a travel frame, and the same town where
   it is a home or the text holds private evidence.
+* ``IMPERATIVE`` (kept) and ``THIN_C`` (hidden): imperative requests about a lone figure and a sporting
+  affiliation, and a private person in the same frames with one private cue; ``TRAVEL_QUESTION`` and ``SEAT``
+  (kept), ``SEAT_PRIVATE`` (hidden): a town in a traveller's question or as a trading company's seat, and the same
+  frames naming a person's partner or home (issue #29's round of ``utility-tune-8``).
 
 Each template is filled with every pairing of the invented given names and surnames below (no real person; the
 unit tests assert no tuning corpus holds them); a detection is built by hand on every mention (no spaCy: what is
@@ -80,6 +84,48 @@ EVIDENCE = (
     "Which dynasty did {n} rule?\n\nBest regards,\n{n}",
     "Dear {n}, which element did you isolate in 1898?",
 )
+# Issue #29's next round (``utility-tune-8``'s classes), in forms and names of their own:
+# ``IMPERATIVE``: a lone figure as the subject of an imperative knowledge request, and a sporting affiliation
+# asked about (kept); ``THIN_C``: a private person in the same frames with a private cue (hidden).
+IMPERATIVE = (
+    "Explain why {n} is still remembered today.",
+    "Tell me why {n} is still admired today.",
+    "Tell me about {n}.",
+    "Give me a short account of {n}'s revolt against the empire.",
+    "Which country did {n} represent at the Olympics?",
+    "Which club did {n} play for?",
+    "What sport did {n} dominate in the 1970s?",
+)
+THIN_C = (
+    "Explain why my colleague {n} is still remembered at the office.",
+    "Explain why {n} is still upset today.",
+    "Tell me about {n}'s plan for the warehouse.",
+    "Tell me about {n}. She starts on Monday in the sales team.",
+    "Which team did {n} play for in the office league?",
+    "Which country did our sales rep {n} represent at the dealer meeting?",
+    "Tell me why {n} is still annoyed about the invoice.",
+    "Give me a short account of {n}'s argument at the stand-up.",
+)
+# ``TRAVEL_QUESTION`` and ``SEAT``: a place after a traveller's question or as a trading company's seat (kept);
+# ``SEAT_PRIVATE``: the same place as a person's home or with a private person's cue (hidden).
+TRAVEL_QUESTION = (
+    "Where should we stay if we want quiet beaches near {p}?",
+    "Is it worth taking the train from {p} to the coast?",
+    "Which villages around {p} can we walk to?",
+    "Is {p} a good base for exploring the valleys? Or is a day trip from {p} enough?",
+)
+SEAT = (
+    "Draft an e-mail to our supplier in {p} about meeting at the fair.",
+    "Write to the toolmaker in {p} about their new price list.",
+    "Write an e-mail to our partner in {p} asking for samples.",
+    "Draft a letter to our distributor based in {p} confirming the order.",
+)
+SEAT_PRIVATE = (
+    "Draft an e-mail to my partner in {p} about the weekend.",
+    "Write to their partner in {p}; she lives at 4 Mill Street.",
+    "My supplier lives in {p}; write to her at ana@example.org.",
+    "Draft an e-mail to my sister in {p} about meeting at the fair.",
+)
 TRAVEL = (
     "We're staying in {p} for three days: what is the town famous for?",
     "We're spending a night in {p}: what should we see?",
@@ -99,8 +145,13 @@ RESIDENCE = (
 PERSON_FAMILIES = {"knowledge requests (kept by design)": KNOWLEDGE,
                    "thin private A (cues written from it)": THIN_A,
                    "thin private B (reported only)": THIN_B,
-                   "knowledge request + private evidence": EVIDENCE}
-PLACE_FAMILIES = {"travel frames (kept by design)": TRAVEL, "residence or private evidence": RESIDENCE}
+                   "knowledge request + private evidence": EVIDENCE,
+                   "imperative and sporting requests (kept by design)": IMPERATIVE,
+                   "thin private C, same frames (hidden)": THIN_C}
+PLACE_FAMILIES = {"travel frames (kept by design)": TRAVEL, "residence or private evidence": RESIDENCE,
+                  "travel questions (kept by design)": TRAVEL_QUESTION,
+                  "trading company's seat (kept by design)": SEAT,
+                  "a person's partner or home in the seat's frames (hidden)": SEAT_PRIVATE}
 
 
 def names() -> list[tuple[str, str]]:

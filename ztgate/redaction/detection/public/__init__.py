@@ -43,6 +43,8 @@ PUBLIC_LISTS: dict[str, str] = {
     "model_generations": "ztgate.redaction.detection.public.model_generations",
     "knowledge_requests": "ztgate.redaction.detection.public.knowledge_requests",
     "travel_places": "ztgate.redaction.detection.public.travel_places",
+    "protected_designations": "ztgate.redaction.detection.public.protected_designations",
+    "trade_fairs": "ztgate.redaction.detection.public.trade_fairs",
 }
 
 
@@ -91,7 +93,7 @@ class PublicList:
 class FramePublicList(PublicList):
     """A list with no values: no name is public by itself, only the words around a span can make it so
     (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
-    ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``)."""
+    ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``, ``trade_fairs``)."""
 
     def has(self, value: str) -> bool:
         return False

@@ -1,14 +1,17 @@
-"""Public list ``knowledge_requests``: a name on no list (PERSON, LOCATION, NRP) is public where it is the topic of
-a knowledge request in a text with no evidence of a private person anywhere; a rule from the absence of private
+"""Public list ``knowledge_requests``: a name on no list (PERSON, LOCATION, NRP) is public where it is the topic of a
+knowledge request in a text with no evidence of a private person anywhere; a rule from the absence of private
 evidence, not a list of names. Kept when: the text holds no such evidence (``_private_context.
-private_person_in_text``); the name's sentence asks (a question, an explain/describe/compare/summarise request);
-no sentence that mentions the name speaks of a private person's matters (said, told, meant, thinks, a reply,
-coming, reporting, went, sold, now, this week, "NAME's e-mail/notes/quote"); and something makes it a topic of
-knowledge: knowledge words in its sentence (a deed, a work, a prize, a record, a science, an empire, a dish,
-"famous", "named after", a year before 2016, a century), an epithet after it ("Suleiman the Magnificent"), a
-determiner before it ("the Bosphorus", "which Beatle"), or for an NRP a lower-case noun after it ("the Galilean
-moons"). ``person_ties`` applies on top. The default policy keeps it; ``strict`` does not. The trade, measured on
-both sides: docs/security.md ("Decision on knowledge requests and travel frames"). Cue words written by hand."""
+private_person_in_text``); the name's sentence asks (a question, an explain/describe/compare/summarise request); no
+sentence that mentions the name speaks of a private person's matters (said, told, meant, thinks, a reply, coming,
+reporting, went, sold, now, this week, "NAME's e-mail/notes/quote"); and something makes it a topic of knowledge:
+knowledge words in its sentence (a deed, a work, a prize, a record, a science, an empire, a dish, "famous", "named
+after", a year before 2016, a century, a decade, a sport), an epithet after it ("Suleiman the Magnificent"), a
+determiner before it ("the Bosphorus", "which Beatle"), for an NRP a lower-case noun after it ("the Galilean moons"),
+a sporting affiliation asked about ("Which country did NAME represent?", "Which club did NAME play for?"), or a lone
+figure ("Tell me about NAME." where no sentence of the text speaks of a private matter). Words of lasting fame ("still
+remembered today") are no private moment, "tell me" is the user's request, and a private team ("the office league") is
+a private matter. ``person_ties`` applies on top. The default policy keeps it; ``strict`` does not. The trade:
+docs/security.md (its two decisions on knowledge requests). Cue words written by hand."""
 
 from __future__ import annotations
 
@@ -23,14 +26,18 @@ from ztgate.redaction.detection.text_shape import sentence_bounds
 
 # What a private person's matters sound like in the sentence of the name.
 _PRIVATE_SENTENCE = re.compile(
-    r"(?i)\b(?:say|says|said|saying|tell|tells|told|mean|means|meant|thinks?|feels?|felt|repl(?:y|ies|ied)|"
-    r"respond(?:s|ed)?|complain(?:s|ed)?|mention(?:s|ed)?|upset|angry|annoyed|worried|coming|joining|leaving|"
-    r"quitting|talking|reporting|asking|wants?|wanted|needs?|owes?|owed|go|goes|went|gone|sold|sells?|bought|"
-    r"buys?|lent|borrowed|paid|did\s+you\s+(?:see|hear|meet|know|read|notice)|"
+    r"(?i)\b(?:say|says|said|saying|tell(?!\s+(?:me|us)\b)|tells|told|mean|means|meant|thinks?|feels?|felt|"
+    r"repl(?:y|ies|ied)|respond(?:s|ed)?|complain(?:s|ed)?|mention(?:s|ed)?|upset|angry|annoyed|worried|coming|"
+    r"joining|leaving|quitting|talking|reporting|asking|wants?|wanted|needs?|owes?|owed|go|goes|went|gone|sold|"
+    r"sells?|bought|buys?|lent|borrowed|paid|did\s+you\s+(?:see|hear|meet|know|read|notice)|"
     r"wr(?:ite|ites|ote|itten)\s+(?:to|back|me|us|him|her|them|an?\s+(?:e-?mail|note|message|letter))|"
     r"now|today|tonight|tomorrow|yesterday|yet|again|lately|recently|currently|still|"
     r"this\s+(?:morning|afternoon|evening|week|weekend|month|year|quarter)|"
     r"(?:next|last)\s+(?:week|month|year|night|time|quarter)|so\s+far)\b"
+    # a team or a match of a private life ("the office league", "the company football team")
+    r"|\b(?:office|company|work|pub|school|corporate|charity|staff|five-a-side|amateur|local|sunday|"
+    r"intramural|departmental|team-building)\s+(?:league|team|tournament|match|game|quiz|run|race|cup|"
+    r"football|squad)\b"
     # the name's document or matter
     r"|['’]s?\s+(?:[\w\-]+\s+)?(?i:e-?mails?|messages?|notes|note|memo|reports?|proposals?|quotes?|complaints?|"
     r"requests?|plans?|presentations?|cv|resume|application|invoices?|schedule|calendar|diary|posts?|comments?|"
@@ -51,8 +58,29 @@ _KNOWLEDGE = re.compile(
     r"wars?|battles?|revolution|army|armies|navy|pyramids?|temples?|tombs?|monuments?|voyages?|expeditions?|"
     r"styles?|symphon(?:y|ies)|operas?|novels?|poems?|poetry|albums?|songs?|films?|paintings?|"
     r"languages?|protocols?|programming|algorithms?|dish|dishes|cuisine|region|centur(?:y|ies)|ancient|"
-    r"medieval|era|BC|BCE|AD|CE)\b"
-    r"|\b(?:1\d\d\d|200\d|201[0-5])\b")
+    r"medieval|era|BC|BCE|AD|CE|admired|revered|revolts?|rebellions?|uprisings?|conquests?|sports?|"
+    r"athletes?|olympians?|world\s+cups?)\b"
+    r"|\b(?:1\d\d\d|200\d|201[0-5])\b|\b1\d\d0s\b")
+# Words of lasting fame that read like a private moment's ("still", "today"): "Explain why NAME is still
+# remembered today". Cues of a private sentence inside such a phrase are not read as one.
+_LASTING = re.compile(
+    r"(?i)\b(?:still\s+)?(?:remembered|admired|revered|celebrated|famous|known|honou?red|studied|read|quoted|"
+    r"influential|important|relevant|popular|taught|performed|played|visited)\s+(?:today|now|nowadays|"
+    r"to\s+this\s+day)\b|\bstill\s+(?=(?:remembered|admired|revered|celebrated|famous|known|honou?red|studied|"
+    r"read|quoted|influential|important|relevant|popular|taught|performed|played|visited)\b)")
+# A sporting affiliation asked about: "Which country did NAME represent", "Which club did NAME play for".
+_AFFILIATION = re.compile(
+    r"(?i)\b(?:which|what)\s+(?:country|nation|national\s+team|team|club|side|franchise|flag)\s+"
+    r"(?:did|does|do|has|had)\s+$")
+_AFFILIATION_VERB = re.compile(
+    r"(?i)\s+(?:(?:first|later|once|ever)\s+)?(?:represent(?:ed)?|play(?:ed)?\s+for|compete(?:d)?\s+for|"
+    r"run\s+for|ran\s+for|race(?:d)?\s+for|ride\s+for|rode\s+for|box(?:ed)?\s+for|swim\s+for|swam\s+for|"
+    r"captain(?:ed)?|coach(?:ed)?|manage(?:d)?|sign(?:ed)?\s+for|score(?:d)?\s+for|debut(?:ed)?\s+for)\b")
+# A lone figure asked about, nothing else in the request: "Tell me about NAME." (no sentence of the text may speak
+# of a private person's matters).
+_LONE_BEFORE = re.compile(
+    r"(?i)^\W*(?:please\s+)?tell\s+(?:me|us)\s+(?:(?:a\s+(?:bit|little)|more|briefly|something)\s+)?about\s+$")
+_LONE_AFTER = re.compile(r"\s*[.?!]?\s*$")
 # An epithet right after a name ("the Great", "the Magnificent", "the Conqueror").
 _EPITHET = re.compile(r"\s+the\s+(?-i:[A-Z][a-z]{3,})\b(?!\s+(?-i:[A-Z]))")
 _EPITHET_IN = re.compile(r"\S\s+the\s+(?-i:[A-Z][a-z]{3,})$")
@@ -71,14 +99,26 @@ def in_frame(text: str, start: int, end: int, entity_type: str) -> bool:
     if private_person_in_text(text) or not asks(text, start, end):
         return False
     lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, SENTENCE_REACH, with_end=True)
-    if _PRIVATE_SENTENCE.search(text, lo, hi) is not None or _private_mention(text, start, end):
+    if _private_sentence(text, lo, hi) or _private_mention(text, start, end):
         return False
     if _KNOWLEDGE.search(text, lo, start) is not None or _KNOWLEDGE.search(text, end, hi) is not None:
+        return True
+    if (_AFFILIATION.search(text, lo, start) is not None and _AFFILIATION_VERB.match(text, end, hi) is not None) or (
+            _LONE_BEFORE.match(text, lo, start) is not None and _LONE_AFTER.fullmatch(text, end, hi) is not None
+            and not _private_sentence(text, 0, len(text))):
         return True
     if (_EPITHET.match(text, end, hi) is not None or _EPITHET_IN.search(text, start, end) is not None
             or _DETERMINER.search(text, max(lo, start - 12), start)):
         return True
     return entity_type == "NRP" and _ADJECTIVE_USE.match(text, end, hi) is not None
+
+
+def _private_sentence(text: str, lo: int, hi: int) -> bool:
+    """text[lo:hi] speaks of a private person's matters; words of lasting fame ("still remembered today") are not
+    read as such."""
+    lasting = [m.span() for m in _LASTING.finditer(text, lo, hi)]
+    return any(not any(a <= m.start() and m.end() <= b for a, b in lasting)
+               for m in _PRIVATE_SENTENCE.finditer(text, lo, hi))
 
 
 def _private_mention(text: str, start: int, end: int) -> bool:
@@ -97,7 +137,7 @@ def _private_mention(text: str, start: int, end: int) -> bool:
                 continue
             lo, hi = sentence_bounds(text, mention.start(), mention.end(), _SENTENCE_END, SENTENCE_REACH,
                                      with_end=True)
-            if _PRIVATE_SENTENCE.search(text, lo, hi) is not None:
+            if _private_sentence(text, lo, hi):
                 return True
     return False
 

@@ -1,13 +1,13 @@
 """Public list ``travel_places``: a place on no list is kept where a travel or visit frame stands right before it
 ("We're staying in Colmar for three days", "a night in Alberobello", "our trip to Cappadocia", "hike the Inca
-Trail", "visiting Ronda") and the text holds no evidence of a private person anywhere
-(``_private_context.private_person_in_text``: no relation, contact value, identifier, home, booking or member
-words, greeting, signature ...). A visit locates no one's home; a stay is read as a visit only with a visit's
-words ("staying in X for three days", "staying in X:"), never "staying in X" alone, and "lives in", "moved to",
-"born in" are residence (``person_ties`` still ties them). LOCATION, and PERSON where spaCy mistypes a town
-after such a frame. ``person_ties`` applies on top, told by ``visit`` that a stay with a visit's words is no
-residence. The default policy keeps it; ``strict`` does not (under HIPAA Safe Harbor a town is an identifier
-whatever the sentence says). Cue words written by hand for ztgate."""
+Trail", "visiting Ronda", "quiet beaches near Tavira", "a day trip from Ortisei") and the text holds no evidence of
+a private person anywhere (``_private_context.private_person_in_text``: no relation, contact value, identifier,
+home, booking or member words, greeting, signature ...). A visit locates no one's home; a stay is read as a visit
+only with a visit's words ("staying in X for three days", "staying in X:"), never "staying in X" alone, and "lives
+in", "moved to", "born in" are residence (``person_ties`` still ties them). LOCATION, and PERSON where spaCy
+mistypes a town after such a frame. ``person_ties`` applies on top, told by ``visit`` that a stay with a visit's
+words is no residence. The default policy keeps it; ``strict`` does not (under HIPAA Safe Harbor a town is an
+identifier whatever the sentence says). Cue words written by hand for ztgate."""
 
 from __future__ import annotations
 
@@ -26,7 +26,13 @@ _VISIT_BEFORE = re.compile(
     rf"day|days|week|weeks|weekend|morning|afternoon|evening)\s+in|{_COUNT}\s+(?:night|nights|day|days|week|"
     rf"weeks)\s+in|(?:a|the)\s+(?:night|day|weekend|week)\s+in|(?:fly(?:ing)?|driv(?:e|ing)|cycl(?:e|ing)|"
     rf"sail(?:ing)?|tak(?:e|ing)\s+the\s+train)\s+to|hike\s+to|road\s+trip\s+through|"
-    rf"stay(?:ing)?\s+(?:in|at))\s+(?:the\s+)?)$")
+    rf"stay(?:ing)?\s+(?:in|at)|"
+    # a traveller's question about what is near a place or how to go on from it
+    rf"(?:beach|beaches|hotels?|villages?|towns?|walks|hikes|trails?|restaurants|sights|things\s+to\s+(?:see|do)|"
+    rf"campsites?|vineyards|wineries|day\s+trips?|excursions?|viewpoints?)\s+(?:near|around|outside|close\s+to)|"
+    rf"(?:day\s+trips?|excursions?|road\s+trip|train|bus|ferry|boat|drive|hike|walk)\s+from|"
+    rf"base\s+(?:ourselves|myself|themselves)\s+in|(?:a|the)\s+(?:good|best)\s+base\s+for(?:\s+exploring)?)"
+    rf"\s+(?:the\s+)?)$")
 # A stay reads as a visit only with a visit's words after the place (a duration, a question about it).
 _STAY_BEFORE = re.compile(r"(?i)\bstay(?:ing)?\s+(?:in|at)\s+(?:the\s+)?$")
 _VISIT_AFTER = re.compile(

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ztgate.redaction.detection.names.ner import plausible_span
+from ztgate.redaction.detection.wordlists import WRITTEN_SENTENCE_STARTS
 
 # (text, span as NER gave it, what must be kept: the span itself, a part of it, or None)
 CASES = [
@@ -51,3 +54,21 @@ def test_plausible_span_keeps_names_and_drops_technical_words(text: str, span: s
         assert result is None
     else:
         assert result is not None and text[result[0]:result[1]] == kept
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(WRITTEN_SENTENCE_STARTS)), st.sampled_from(["", "1. ", "Hi. ", "Q: "]))
+def test_a_hand_written_sentence_start_alone_at_a_sentence_start_is_no_name(word: str, lead: str) -> None:
+    # spaCy reads a request opening a sentence as a PERSON beside a name ("Summarise what Skanderbeg did").
+    text = f"{lead}{word.capitalize()} what Skanderbeg did for Albania."
+    start = len(lead)
+    assert plausible_span(text, start, start + len(word)) is None
+    name = text.index("Skanderbeg")
+    assert plausible_span(text, name, name + len("Skanderbeg")) == (name, name + len("Skanderbeg"))
+
+
+@pytest.mark.parametrize("text", ["Skanderbeg did what for Albania?", "Vorquist explained the theory."])
+def test_a_name_opening_a_sentence_is_still_one(text: str) -> None:
+    end = text.index(" ")
+    assert plausible_span(text, 0, end) == (0, end)

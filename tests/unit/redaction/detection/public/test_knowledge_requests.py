@@ -28,13 +28,18 @@ from ztgate.redaction.types import Detection
 from ztgate_bench.knowledge_family import (
     EVIDENCE,
     GIVEN,
+    IMPERATIVE,
     KNOWLEDGE,
     PLACES,
     RESIDENCE,
+    SEAT,
+    SEAT_PRIVATE,
     SURNAMES,
     THIN_A,
     THIN_B,
+    THIN_C,
     TRAVEL,
+    TRAVEL_QUESTION,
     fill,
     person_spans,
 )
@@ -93,6 +98,24 @@ def test_a_private_person_asked_about_with_little_evidence_is_hidden(given_name:
     assert given_name not in out and surname not in out
 
 
+@settings(max_examples=100, deadline=None)
+@given(_GIVEN, _SURNAME, st.sampled_from(IMPERATIVE))
+def test_an_imperative_or_sporting_request_about_a_lone_figure_keeps_the_name_and_strict_hides_it(
+        given_name: str, surname: str, template: str):
+    text, out = _persons(template, given_name, surname)
+    assert out == text
+    _, strict = _persons(template, given_name, surname, STRICT)
+    assert given_name not in strict
+
+
+@settings(max_examples=120, deadline=None)
+@given(_GIVEN, _SURNAME, st.sampled_from(THIN_C))
+def test_a_private_person_in_the_imperative_and_sporting_frames_is_hidden(given_name: str, surname: str,
+                                                                          template: str):
+    _, out = _persons(template, given_name, surname)
+    assert given_name not in out and surname not in out
+
+
 @settings(max_examples=120, deadline=None)
 @given(_GIVEN, _SURNAME, st.sampled_from(EVIDENCE))
 def test_a_knowledge_request_with_private_evidence_anywhere_hides_the_name(
@@ -106,6 +129,22 @@ def test_a_knowledge_request_with_private_evidence_anywhere_hides_the_name(
 def test_a_town_after_a_travel_frame_is_kept_and_strict_hides_it(place: str, template: str, entity_type: str):
     assert place in _place(template, place, entity_type)
     assert place not in _place(template, place, entity_type, STRICT)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_PLACE, st.sampled_from(TRAVEL_QUESTION + SEAT), st.sampled_from(["LOCATION", "NRP"]))
+def test_a_town_in_a_travel_question_or_as_a_trading_companys_seat_is_kept_and_strict_hides_it(
+        place: str, template: str, entity_type: str):
+    if entity_type == "NRP" and template in TRAVEL_QUESTION:
+        entity_type = "LOCATION"  # travel_places holds LOCATION and PERSON; NRP is a seat's mistyping
+    assert place in _place(template, place, entity_type)
+    assert place not in _place(template, place, entity_type, STRICT)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_PLACE, st.sampled_from(SEAT_PRIVATE))
+def test_a_persons_partner_or_home_in_the_seats_frames_hides_the_town(place: str, template: str):
+    assert place not in _place(template, place)
 
 
 @settings(max_examples=60, deadline=None)
@@ -154,6 +193,17 @@ def test_each_kind_of_private_evidence_is_read_anywhere_in_the_text(evidence: st
 ])
 def test_first_person_travel_and_quotes_are_no_private_evidence(text: str):
     assert not private_person_in_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Who was Tavrin Vorquist? She called me yesterday.",
+    "Tell me about Tavrin Vorquist. She is coming on Friday.",
+    "Tell me about Tavrin Vorquist, please; I need it now.",
+])
+def test_a_lone_figure_is_not_kept_where_any_sentence_speaks_of_a_private_matter(text: str):
+    start = text.index("Tavrin Vorquist")
+    found = [Detection("PERSON", start, start + 15, 0.85, "SpacyRecognizer")]
+    assert "Tavrin" not in redact(text, found, DEFAULT, None, None, None, operators=OPERATORS).text
 
 
 def test_a_long_text_fails_closed():
