@@ -35,10 +35,10 @@ PRODUCT_NOUNS = frozenset((
     "alert alerts alerting binding bindings proxy proxies driver drivers datasource datasources sidecar "
     "sidecars hook hooks webhook webhooks endpoint endpoints metrics collector collectors scraper crawler "
     "renderer controller controllers").split())
-# The people of a project, right after its name and not possessive ("the Bower developers", "Jetty maintainers",
-# "the Hexo team"): a project's, not a person's ("Anna's team" is possessive and stays a person's).
-PROJECT_PEOPLE = frozenset(
-    "developers developer devs maintainers maintainer authors contributors committers community team core".split())
+# The people of a project, right after its name and not possessive ("the Bower developers", "Jetty maintainers"):
+# a project's, not a person's ("Anna's developers" is possessive). Not "team" nor "community": a place's too ("joins
+# the Uppsala team", ten golden cases; ADR 0026).
+PROJECT_PEOPLE = frozenset("developers developer devs maintainers maintainer authors contributors committers".split())
 # A topic of questions, help or support right before the word ("For questions about Sawyer", "help with Lerna"):
 # what is asked about, not whom to ask ("questions go to NAME" is a person cue: text_shape._ASKS_TO).
 _TOPIC_BEFORE = re.compile(
@@ -59,7 +59,7 @@ _VERB_AFTER = re.compile(
     r"|(?:is|was)[ \t]+(?:installed|deprecated|vendored)"
     # what a database, a store or a job does to its data ("Quincy took a snapshot of the primary", "Casper
     # compacted the segments"): not "took the pager", which a person does
-    r"|(?:took|takes|taking|wrote|writes|created|creates)[ \t]+(?:a|an|the)[ \t]+(?:snapshot|backup|checkpoint|dump)s?"
+    r"|(?:took|takes|taking|created|creates)[ \t]+(?:a|an|the)[ \t]+(?:snapshot|backup|checkpoint|dump)s?"
     r"|(?:snapshotted|checkpointed|compacted|vacuumed|reindexed)[ \t]+(?:the|a|an|all|its)\b)\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")

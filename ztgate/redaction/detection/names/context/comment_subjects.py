@@ -106,6 +106,10 @@ _PLANS = "|".join(re.escape(p).replace(r"\ ", r"[ \t]+") for p in sorted(phrases
 _ONLY_A_PERSON_AFTER = re.compile(
     r"[ \t]+(?:(?:is|was|will[ \t]+be)[ \t]+(?:(?:the|our)[ \t]+)?(?:on[ \t\-]call|on[ \t]+duty|on[ \t]+leave|"
     rf"on[ \t]+vacation|on[ \t]+holiday|out[ \t]+of[ \t]+(?:the[ \t]+)?office)\b|(?i:{_PLANS})\b)")
+# A past tense or a verb of people, a particle, and an object ("tuned these", "set up this", "moved the").
+_DID_TO_AN_OBJECT = re.compile(
+    rf"[ \t]+(?:[a-z]{{2,}}ed|{_VERBS})(?:[ \t]+(?:up|in|out|over|off|back|down))?[ \t]+"
+    r"(?:this|these|that|those|the|a|an|it|them|our|its|every|all)\b")
 _ANY_RUN = re.compile(rf"(?<![\w@./\-])(?:{NAME_RUN})(?![\w@/\-])")
 
 
@@ -122,10 +126,12 @@ def _subject(text: str, run: re.Match[str] | None) -> tuple[int, int] | None:
 
 def opening_subjects(text: str) -> Iterator[tuple[int, int]]:
     """Runs of two to four name words right after a comment line's marker, whether or not a list knows the given
-    name ("# Illari Porcu tuned these limits after the load test"): a verb after them decides (``find``)."""
+    name, that did something to an object ("# Illari Porcu tuned these limits after the load test", "# NAME set up
+    this workflow"): not a title-case noun phrase with a verb and no object ("// Retry Policy changed for the
+    client")."""
     for lead in _COMMENT_SUBJECT_LINE.finditer(text):
         span = _subject(text, _SUBJECT.match(text, lead.end()))
-        if span is not None:
+        if span is not None and _DID_TO_AN_OBJECT.match(text, span[1]):
             yield span
 
 
