@@ -159,3 +159,18 @@ def test_title_case_phrases_of_clean_configs_stay(redaction_analyzer: Analyzer) 
     for text in CLEAN_CONFIG:
         assert rule.find(text) == [], text
         assert _redacted(redaction_analyzer, text) == text
+
+
+@SLOW
+@given(st.sampled_from(TOOLS), st.sampled_from(["install.packages(c(\"{m}\", \"sf\"))\nlibrary({m})\n",
+                                                "igraph.Graph.from_{m}(edges)\n",
+                                                "x <- instagram_{m}.load()  # {m} loader\n"]))
+def test_a_handle_cue_inside_a_longer_word_is_no_cue(redaction_analyzer: Analyzer, tool: str, frame: str) -> None:
+    """``handle_after_cue`` takes its cue ("insta", "ig") only as a whole word: not in ``install.packages``."""
+    text = frame.format(m=tool.casefold())
+    assert _redacted(redaction_analyzer, text) == text
+
+
+def test_a_handle_after_a_whole_word_cue_is_still_found(redaction_analyzer: Analyzer) -> None:
+    for text in ("my insta is tupou.k_88\n", "IG: @leleiga.f\n"):
+        assert _redacted(redaction_analyzer, text) != text, text
