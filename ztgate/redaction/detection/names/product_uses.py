@@ -9,7 +9,11 @@ software: a path or URL segment ("/kirby/"), a package or module ("import morgan
 "morgan.create()", "python -m morgan", "npx morgan"), a command in code quotes ("`kirby migrate`") or at the
 start of a line with its arguments ("kirby build --release"), an argument of a call or an item of a list
 ("library(kirby)", "install.packages(\"kirby\")", "tags: [kirby]"), a file name ("kirby.config.js") or an
-image ("FROM kirby:4.2"), within ``REACH`` characters of it. ``code_identifiers`` asks this only where no person cue stands around the word (a
+image ("FROM kirby:4.2"), within ``REACH`` characters of it; or when it stands in a project's frame (issue #29, ADR 0026):
+a collective noun of a project's people right after it, not possessive ("Written by the Bower developers", ":Author:
+Jetty maintainers": ``PROJECT_PEOPLE``), the topic of questions or support ("For questions about Sawyer, contact
+...": ``_TOPIC_BEFORE``), or the subject of what a database or a job does, not a person ("06:55 Quincy took a
+snapshot of the primary": ``_VERB_AFTER``). ``code_identifiers`` asks this only where no person cue stands around the word (a
 title, a greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person.
 """
 
@@ -31,6 +35,15 @@ PRODUCT_NOUNS = frozenset((
     "alert alerts alerting binding bindings proxy proxies driver drivers datasource datasources sidecar "
     "sidecars hook hooks webhook webhooks endpoint endpoints metrics collector collectors scraper crawler "
     "renderer controller controllers").split())
+# The people of a project, right after its name and not possessive ("the Bower developers", "Jetty maintainers"):
+# a project's, not a person's ("Anna's developers" is possessive). Not "team" nor "community": a place's too ("joins
+# the Uppsala team", ten golden cases; ADR 0026).
+PROJECT_PEOPLE = frozenset("developers developer devs maintainers maintainer authors contributors committers".split())
+# A topic of questions, help or support right before the word ("For questions about Sawyer", "help with Lerna"):
+# what is asked about, not whom to ask ("questions go to NAME" is a person cue: text_shape._ASKS_TO).
+_TOPIC_BEFORE = re.compile(
+    r"(?i:\b(?:questions?|queries|issues|problems|bugs|help|support|faq|docs)[ \t]+(?:about|with|regarding|on)"
+    r"[ \t]+(?:the[ \t]+)?)$")
 # A verb whose object is software, right before the word ("run", "pip install", "upgrading", "configure"); not one
 # whose object may be a person ("update", "ask", "ping"), nor a bare "install" ("Install Maria and import it"
 # reads as a person: test_code_identifiers).
@@ -43,7 +56,11 @@ _VERB_BEFORE = re.compile(
 # API reference", "Caddy binds to :443", "Ludwig is pinned to 2.x"): not a verb people share ("serves", "runs").
 _VERB_AFTER = re.compile(
     r"[ \t]+(?:listens[ \t]+on|listening[ \t]+on|binds?[ \t]+to|renders|scrapes|exposes|(?:is|stays|was)[ \t]+pinned"
-    r"|(?:is|was)[ \t]+(?:installed|deprecated|vendored))\b")
+    r"|(?:is|was)[ \t]+(?:installed|deprecated|vendored)"
+    # what a database, a store or a job does to its data ("Quincy took a snapshot of the primary", "Casper
+    # compacted the segments"): not "took the pager", which a person does
+    r"|(?:took|takes|taking|created|creates)[ \t]+(?:a|an|the)[ \t]+(?:snapshot|backup|checkpoint|dump)s?"
+    r"|(?:snapshotted|checkpointed|compacted|vacuumed|reindexed)[ \t]+(?:the|a|an|all|its)\b)\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
 # How far either side of the word its lower-case spellings are looked for: a word costs the same however long
@@ -57,6 +74,10 @@ def used_as_product(text: str, start: int, end: int) -> bool:
     nxt = _NEXT_WORD.match(text, end, min(len(text), end + 40))
     if nxt is not None and nxt.group(1) in PRODUCT_NOUNS:
         return True
+    if nxt is not None and nxt.group(1) in PROJECT_PEOPLE and not _POSSESSIVE.match(text, end):
+        return True  # "Written by the Bower developers", ":Author: Jetty maintainers"
+    if _TOPIC_BEFORE.search(text, max(0, start - 40), start) and not _POSSESSIVE.match(text, end):
+        return True  # "For questions about Sawyer, contact the platform-team channel"
     if _VERB_AFTER.match(text, end, min(len(text), end + 40)):
         return True  # "Hazel listens on the internal network only", "Falco is pinned until the review"
     if _VERB_BEFORE.search(text, max(0, start - 24), start) and not _POSSESSIVE.match(text, end):

@@ -3,7 +3,11 @@
 comment's ``*``) or on a technical line (a log, code; ``text_shape.technical_line``) (issue #29).
 
 Candidates: name-shaped pairs (``person_pairs``); on a timeline's or log's line, two to four name words after
-its time, listed or not (``timeline_subjects``: "06:55 NAME took the pager"). Each is a person when
+its time, listed or not (``timeline_subjects``: "06:55 NAME took the pager"); on a comment line, two to four name
+words right after its marker, listed or not (``opening_subjects``: "# NAME tuned these limits", "# NAME set up this
+workflow"); anywhere on such a line, two to four name words, listed or not, before what only a person is or
+undertakes (``on_call_subjects``: "summary: \"Queue depth high, NAME is on call\"", "NAME is going to"). Each is a
+person when
 * a finite verb follows it: a modal or an auxiliary and a lower-case word ("will rotate", "is on call", "to
   review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
   (``data/words/person_verbs.txt``: "owns", "says", "wants");
@@ -22,7 +26,7 @@ from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.person_pairs import pairs
 from ztgate.redaction.detection.names.context.shapes import NAME_RUN, trim
 from ztgate.redaction.detection.text_shape import line_bounds, technical_line, tool_or_organisation, whole_name
-from ztgate.redaction.detection.wordlists import words
+from ztgate.redaction.detection.wordlists import phrases, words
 
 # A line's comment opener, after its indentation.
 COMMENT_OPENER = re.compile(
@@ -94,6 +98,53 @@ def timeline_subjects(text: str) -> Iterator[tuple[int, int]]:
             yield start, end
 
 
+# The subject opening a comment: two to four name words right after the line's comment marker ("# NAME added this
+# rate limit"), the place a timeline's subject has after its time (issue #29, ADR 0026).
+_COMMENT_SUBJECT_LINE = re.compile(rf"^{COMMENT_OPENER.pattern}[ \t]+", re.MULTILINE)
+# What only a person is or undertakes, right after a name: on call or away, or a plan (data/words/person_plans.txt).
+_PLANS = "|".join(re.escape(p).replace(r"\ ", r"[ \t]+") for p in sorted(phrases("person_plans"), key=len, reverse=True))
+_ONLY_A_PERSON_AFTER = re.compile(
+    r"[ \t]+(?:(?:is|was|will[ \t]+be)[ \t]+(?:(?:the|our)[ \t]+)?(?:on[ \t\-]call|on[ \t]+duty|on[ \t]+leave|"
+    rf"on[ \t]+vacation|on[ \t]+holiday|out[ \t]+of[ \t]+(?:the[ \t]+)?office)\b|(?i:{_PLANS})\b)")
+# A past tense or a verb of people, a particle, and an object ("tuned these", "set up this", "moved the").
+_DID_TO_AN_OBJECT = re.compile(
+    rf"[ \t]+(?:[a-z]{{2,}}ed|{_VERBS})(?:[ \t]+(?:up|in|out|over|off|back|down))?[ \t]+"
+    r"(?:this|these|that|those|the|a|an|it|them|our|its|every|all)\b")
+_ANY_RUN = re.compile(rf"(?<![\w@./\-])(?:{NAME_RUN})(?![\w@/\-])")
+
+
+def _subject(text: str, run: re.Match[str] | None) -> tuple[int, int] | None:
+    """A run of two to four name words naming no tool or organisation, grown over a whole surname."""
+    if run is None:
+        return None
+    span = trim(text, run.start(), run.group())
+    if span is None or not 2 <= len(text[span[0]:span[1]].split()) <= 4:
+        return None
+    start, end = whole_name(text, *span)
+    return None if tool_or_organisation(text[start:end]) else (start, end)
+
+
+def opening_subjects(text: str) -> Iterator[tuple[int, int]]:
+    """Runs of two to four name words right after a comment line's marker, whether or not a list knows the given
+    name, that did something to an object ("# Illari Porcu tuned these limits after the load test", "# NAME set up
+    this workflow"): not a title-case noun phrase with a verb and no object ("// Retry Policy changed for the
+    client")."""
+    for lead in _COMMENT_SUBJECT_LINE.finditer(text):
+        span = _subject(text, _SUBJECT.match(text, lead.end()))
+        if span is not None and _DID_TO_AN_OBJECT.match(text, span[1]):
+            yield span
+
+
+def on_call_subjects(text: str) -> Iterator[tuple[int, int]]:
+    """Runs of two to four name words, listed or not, right before what only a person is or undertakes ("Epeli
+    Ravouvou is on call", "NAME is going to"): the line's kind decides (``find``)."""
+    for run in _ANY_RUN.finditer(text):
+        if _ONLY_A_PERSON_AFTER.match(text, run.end()):
+            span = _subject(text, run)
+            if span is not None and _ONLY_A_PERSON_AFTER.match(text, span[1]):
+                yield span
+
+
 class CommentSubjectRecognizer(ContextRule):
     NAME = "CommentSubjectRecognizer"
     SCORE = 0.9
@@ -101,7 +152,8 @@ class CommentSubjectRecognizer(ContextRule):
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
-        for start, end in sorted({*pairs(text), *timeline_subjects(text)}):
+        for start, end in sorted({*pairs(text), *timeline_subjects(text), *opening_subjects(text),
+                                  *on_call_subjects(text)}):
             lo, hi = line_bounds(text, start)
             if not (_VERB_AFTER.match(text, end, hi) or _CUE_BEFORE.search(text, max(lo, start - 40), start)):
                 continue
