@@ -773,19 +773,17 @@ SEEDS["tune6"] = 6907
 # names are spelt like given names; CSV and YAML records of both; iCalendar ORGANIZER and ATTENDEE lines with a
 # person and with a team or a group; mailing-list footers and headers, Debian-style Maintainer fields and
 # notification settings holding a person's address or a team's, a list's, a group's or a bot's. Two given names
-# and two surnames each of Manx, Occitan, Corsican, Tahitian, Sakha, Kinyarwanda, Luganda, Oromo, Sindhi, Kannada,
-# Dhivehi, Balinese, Guarani, Nahuatl and Yucatec Maya names (written by hand, invented pairings), which no other
-# split draws on. Its tools are given names no other split or test uses as tools. Tuned on, never reported as
-# held-out: `python -m ztgate_bench.code_persons write --split tune8 --out bench/corpora/code-persons-tune-8.jsonl`.
-GIVEN["tune8"] = ("Illiam", "Voirrey", "Peire", "Azalaïs", "Ghjuvanni", "Maddalena", "Teva", "Vaimiti", "Aisen",
-                  "Sardaana", "Uwase", "Mugisha", "Nakato", "Mukasa", "Gemechu", "Chaltu", "Jeevat", "Marvi",
-                  "Manjunath", "Shwetha", "Aishath", "Aminath", "Wayan", "Komang", "Arami", "Yvoty", "Xochitl",
-                  "Tonatiuh", "Ixchel", "Canek")
-SURNAMES["tune8"] = ("Quayle", "Kermode", "Roumanille", "Delpuech", "Santoni", "Leca", "Tetuanui", "Maraetaata",
-                     "Sivtsev", "Danilova", "Habimana", "Nsengiyumva", "Ssempijja", "Nalwoga", "Tolossa", "Gudina",
-                     "Soomro", "Jatoi", "Hegde", "Gowda", "Manik", "Didi", "Sudarsana", "Wirawan", "Aquino", "Ozuna",
-                     "Tzompantzi", "Cuapio", "Pech", "Couoh")
-MAIL_DOMAINS["tune8"] = ("marramgrass.dev", "people8.example.org", "crew8.example.net")
+# and two surnames each of Navajo, Marshallese, Chamorro, Venda, Tsonga, Ga, Songhai, Meitei, Kodava, Sundanese,
+# Karakalpak and Rapa Nui names (written by hand, invented pairings), which no other split draws on (holdout8's
+# pools were checked by name only, for overlap). Its tools are given names no other split or test uses as tools.
+# Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune8 --out bench/corpora/code-persons-tune-8.jsonl`.
+GIVEN["tune8"] = ("Nizhoni", "Ahiga", "Jemi", "Lijon", "Mañe", "Tasi", "Rudzani", "Mashudu", "Hlulani", "Tsakani",
+                  "Nii", "Naa", "Hamadoun", "Aïssata", "Tomba", "Thoibi", "Muthanna", "Dechamma", "Asep", "Euis",
+                  "Berdakh", "Gulnara", "Hotu", "Mahina")
+SURNAMES["tune8"] = ("Begay", "Yazzie", "Laninvelik", "Kabua", "Quinata", "Aguon", "Netshitenzhe", "Mudau", "Baloyi",
+                     "Maluleke", "Quaye", "Lamptey", "Maïga", "Haïdara", "Ningthoujam", "Laishram", "Ponnappa",
+                     "Kariappa", "Permana", "Sumantri", "Ayimbetov", "Seytnazarova", "Pakarati", "Tuki")
+MAIL_DOMAINS["tune8"] = ("tidewrack.dev", "roster8.example.org", "crew8t.example.net")
 PERSON_TEMPLATES["tune8"] = (
     ("sql-insert-t8", "INSERT INTO users (id, full_name, email, created_at)\nVALUES (1042, '{name}', '{email}', now());\n"),
     ("sql-rows-t8", "INSERT INTO authors (name, affiliation) VALUES\n  ('{name}', 'Storage group'),\n  ('anonymous', NULL);\n"),
@@ -815,7 +813,7 @@ CLEAN_TEMPLATES["tune8"] = (
     ("alert-route-t8", "receivers:\n  - name: {tool_module}-team\n    email_configs:\n      - to: {tool_module}-team@sandpiper.example\n    # the {tool} team gets these pages\n"),
 )
 TOOLS["tune8"] = ("Marvin", "Doris", "Nigel", "Vera", "Rufus", "Otis", "Edith", "Mortimer", "Gus", "Winston")
-SEEDS["tune8"] = 8808
+SEEDS["tune8"] = 8819
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:
