@@ -812,7 +812,8 @@ CLEAN_TEMPLATES["tune8"] = (
     ("contact-config-t8", "[notify]\nowner = \"platform\"\nemail = \"{tool_module}-announce@lists.sandpiper.example\"\ncc = \"releases@groups.sandpiper.example\"\n"),
     ("alert-route-t8", "receivers:\n  - name: {tool_module}-team\n    email_configs:\n      - to: {tool_module}-team@sandpiper.example\n    # the {tool} team gets these pages\n"),
 )
-TOOLS["tune8"] = ("Marvin", "Doris", "Nigel", "Vera", "Rufus", "Otis", "Edith", "Mortimer", "Gus", "Winston")
+TOOLS["tune8"] = ("Percival", "Montague", "Ophelia", "Thaddeus", "Wilhelmina", "Evander", "Lucinda", "Barnaby", "Ignatius",
+                  "Cordelia")
 SEEDS["tune8"] = 8819
 
 
