@@ -30,7 +30,9 @@ PRODUCT_NOUNS = frozenset((
     # fired", "Felix bindings", "the Mabel datasource")
     "alert alerts alerting binding bindings proxy proxies driver drivers datasource datasources sidecar "
     "sidecars hook hooks webhook webhooks endpoint endpoints metrics collector collectors scraper crawler "
-    "renderer controller controllers").split())
+    "renderer controller controllers "
+    # what is done to a running tool (issue #29, eighth round: "SUMMARY:Vera upgrade window")
+    "upgrade upgrades").split())
 # A verb whose object is software, right before the word ("run", "pip install", "upgrading", "configure"); not one
 # whose object may be a person ("update", "ask", "ping"), nor a bare "install" ("Install Maria and import it"
 # reads as a person: test_code_identifiers).

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import Span
 from ztgate.redaction.detection.names.context.shapes import labelled_name
+from ztgate.redaction.detection.records import ROLE  # a role's key: a person, under value_span's stricter test
 from ztgate.redaction.detection.text_shape import tool_or_organisation
 from ztgate.redaction.detection.wordlists import words
 
 PERSON_FIELDS = words("person_fields")
 PLACE_FIELDS = words("place_fields")
 PERSON_ROLE_FIELDS = words("person_role_fields")
-ROLE = "PERSON_ROLE"  # the kind field_kind gives a role's key: a person, under value_span's stricter test
 _PARTICLES = frozenset(words("name_particles")) | {"van", "von", "de", "da", "di", "du", "del", "della", "der",
                                                    "den", "la", "le", "bin", "ibn", "al", "ter", "ten", "y", "zu"}
 

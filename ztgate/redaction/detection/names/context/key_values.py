@@ -6,7 +6,8 @@ A bare ``name`` is a person's only outside the blocks that name software: a ``na
 holds a step's, a job's or a service's keys (``run``, ``uses``, ``image``, ``on`` ...) or sits under such a
 block (``service:``, ``steps:``) names a step or a service ("- name: Gerrit sync", "service: name: Zuul
 Gateway"); a ``name`` beside an e-mail address or in a record whose key is a person's (``person_keys.keyed_by_person``:
-``authors``, ``maintainers``, ``contact``, ``<developer>``) stays a person."""
+``authors``, ``maintainers``, ``contact``, ``<developer>``) stays a person. A bare ``name`` set by an SQL UPDATE of
+a table of things (``records``: "UPDATE jobs SET name = 'Huey'") names a thing."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import re
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.fields import field_kind, value_span
 from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
+from ztgate.redaction.detection.records import THINGS, column_kind, sql_update_kind
 from ztgate.redaction.detection.text_shape import names_software
 
 _KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([^\W\d][\w\-]{0,40})["']?[ \t]*[:=：][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
@@ -33,6 +35,8 @@ class KeyValueFieldRecognizer(ContextRule):
             if (kind == "PERSON" and m.group(1).casefold() == "name" and names_software(text, m.start())
                     and not keyed_by_person(text, m.start(2))):
                 continue  # a step's or a service's name, unless its record is a person's ("maintainers:")
+            if kind == "PERSON" and sql_update_kind(text, m.start()) == THINGS and column_kind(kind, m.group(1), THINGS) is None:
+                continue  # "UPDATE jobs SET name = 'Huey'": a thing's name (records)
             if kind:
                 span = value_span(text, m.start(2), m.group(2).rstrip(), kind)
                 if span:
