@@ -884,6 +884,55 @@ CLEAN_TEMPLATES["tune7"] = (
 )
 TOOLS["tune7"] = ("Amanda", "Patroni", "Barman", "Marvin", "Rook", "Dex", "Diesel", "Thanos", "Mimir", "Tiller")
 SEEDS["tune7"] = 7919
+# --- tune8: an eighth tuning split (issue #29, eighth round), a block of its own ------------------------------
+# Written after holdout7's clean documents were seen (team and mailing-list addresses, a team as an iCalendar
+# organiser, tools in an SQL name column), in forms of its own and on both sides in each kind: SQL INSERT and
+# UPDATE into tables of persons (users, authors, employees) and of things (services, packages, jobs, hosts) whose
+# names are spelt like given names; CSV and YAML records of both; iCalendar ORGANIZER and ATTENDEE lines with a
+# person and with a team or a group; mailing-list footers and headers, Debian-style Maintainer fields and
+# notification settings holding a person's address or a team's, a list's, a group's or a bot's. Two given names
+# and two surnames each of Navajo, Marshallese, Chamorro, Venda, Tsonga, Ga, Songhai, Meitei, Kodava, Sundanese,
+# Karakalpak and Rapa Nui names (written by hand, invented pairings), which no other split draws on (holdout8's
+# pools were checked by name only, for overlap). Its tools are given names no other split or test uses as tools.
+# Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune8 --out bench/corpora/code-persons-tune-8.jsonl`.
+GIVEN["tune8"] = ("Nizhoni", "Ahiga", "Jemi", "Lijon", "Mañe", "Tasi", "Rudzani", "Mashudu", "Hlulani", "Tsakani",
+                  "Nii", "Naa", "Hamadoun", "Aïssata", "Tomba", "Thoibi", "Muthanna", "Dechamma", "Asep", "Euis",
+                  "Berdakh", "Gulnara", "Hotu", "Mahina")
+SURNAMES["tune8"] = ("Begay", "Yazzie", "Laninvelik", "Kabua", "Quinata", "Aguon", "Netshitenzhe", "Mudau", "Baloyi",
+                     "Maluleke", "Quaye", "Lamptey", "Maïga", "Haïdara", "Ningthoujam", "Laishram", "Ponnappa",
+                     "Kariappa", "Permana", "Sumantri", "Ayimbetov", "Seytnazarova", "Pakarati", "Tuki")
+MAIL_DOMAINS["tune8"] = ("tidewrack.dev", "roster8.example.org", "crew8t.example.net")
+PERSON_TEMPLATES["tune8"] = (
+    ("sql-insert-t8", "INSERT INTO users (id, full_name, email, created_at)\nVALUES (1042, '{name}', '{email}', now());\n"),
+    ("sql-rows-t8", "INSERT INTO authors (name, affiliation) VALUES\n  ('{name}', 'Storage group'),\n  ('anonymous', NULL);\n"),
+    ("sql-update-t8", "UPDATE employees SET display_name = '{name}', updated_at = now() WHERE id = 88;\n"),
+    ("csv-table-t8", "id,full_name,email,team\n7,{name},{email},payments\n8,{handle},,payments\n"),
+    ("yaml-record-t8", "people:\n  - name: {name}\n    email: {email}\n    role: reviewer\n"),
+    ("ical-organizer-t8", "BEGIN:VEVENT\nSUMMARY:Schema review\nORGANIZER;CN={name}:mailto:{email}\nDTSTART:20250312T150000Z\nEND:VEVENT\n"),
+    ("ical-attendee-t8", "ATTENDEE;ROLE=REQ-PARTICIPANT;CN={name}:mailto:{email}\nATTENDEE;CUTYPE=GROUP;CN=Storage Team:mailto:storage-team@lists.sandpiper.example\n"),
+    ("list-footer-t8", "_______________________________________________\nledger-dev mailing list\nledger-dev@lists.sandpiper.example\nPosted by {name} <{email}>\n"),
+    ("list-header-t8", "From: {name} <{email}>\nTo: infra-announce@lists.sandpiper.example\nSubject: [infra-announce] maintenance window on Sunday\n"),
+    ("maintainer-field-t8", "Source: ledger-sync\nMaintainer: {name} <{email}>\nUploaders: Ledger Packaging Team <team+ledger@tracker.sandpiper.example>\n"),
+    ("contact-config-t8", "[notify]\nowner = \"{name}\"\nemail = \"{handle}@{lower}.name\"\ncc = \"ledger-ops@groups.sandpiper.example\"\n"),
+    ("alert-route-t8", "receivers:\n  - name: ledger-primary\n    email_configs:\n      - to: {email}\n    # {name} is the primary this week\n"),
+)
+CLEAN_TEMPLATES["tune8"] = (
+    ("sql-insert-t8", "INSERT INTO services (id, name, repo, tier) VALUES (17, '{tool}', 'infra/{tool_module}', 2);\n"),
+    ("sql-rows-t8", "INSERT INTO packages (name, version, license) VALUES\n  ('{tool}', '2.4.0', 'MIT'),\n  ('{tool_module}-cli', '2.4.0', 'MIT');\n"),
+    ("sql-update-t8", "UPDATE jobs SET name = '{tool}', schedule = '0 3 * * *' WHERE id = 12;\n"),
+    ("csv-table-t8", "name,host,port\n{tool},{tool_module}.svc.internal,8443\nledger-api,ledger.svc.internal,8080\n"),
+    ("yaml-record-t8", "hosts:\n  - name: {tool}\n    fqdn: {tool_module}.infra.internal\n    rack: r14\n"),
+    ("ical-organizer-t8", "BEGIN:VEVENT\nSUMMARY:{tool} upgrade window\nORGANIZER;CN={tool} Team:mailto:{tool_module}@sandpiper.example\nDTSTART:20250312T150000Z\nEND:VEVENT\n"),
+    ("ical-attendee-t8", "ATTENDEE;CUTYPE=GROUP;CN={tool} Maintainers:mailto:{tool_module}-maintainers@lists.sandpiper.example\nATTENDEE;CN=SRE On-Call:mailto:sre-oncall@groups.sandpiper.example\n"),
+    ("list-footer-t8", "_______________________________________________\n{tool_module}-users mailing list\n{tool_module}-users@lists.sandpiper.example\nhttps://lists.sandpiper.example/mailman/listinfo/{tool_module}-users\n"),
+    ("list-header-t8", "From: {tool} Bot <noreply@sandpiper.example>\nTo: {tool_module}-dev@lists.sandpiper.example\nSubject: [{tool_module}-dev] nightly build passed\n"),
+    ("maintainer-field-t8", "Source: {tool_module}\nMaintainer: {tool} Packaging Team <{tool_module}-pkg@lists.sandpiper.example>\nSection: net\n"),
+    ("contact-config-t8", "[notify]\nowner = \"platform\"\nemail = \"{tool_module}-announce@lists.sandpiper.example\"\ncc = \"releases@groups.sandpiper.example\"\n"),
+    ("alert-route-t8", "receivers:\n  - name: {tool_module}-team\n    email_configs:\n      - to: {tool_module}-team@sandpiper.example\n    # the {tool} team gets these pages\n"),
+)
+TOOLS["tune8"] = ("Percival", "Montague", "Ophelia", "Thaddeus", "Wilhelmina", "Evander", "Lucinda", "Barnaby", "Ignatius",
+                  "Cordelia")
+SEEDS["tune8"] = 8819
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

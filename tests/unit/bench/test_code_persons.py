@@ -15,6 +15,7 @@ CORPORA = Path(code_persons.__file__).resolve().parent.parent / "corpora"
 FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl", "tune3": "code-persons-tune-3.jsonl",
          "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl", "tune6": "code-persons-tune-6.jsonl",
          "tune7": "code-persons-tune-7.jsonl",
+         "tune8": "code-persons-tune-8.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -139,3 +140,16 @@ def test_the_seventh_tuning_split_splits_names_across_fields_and_measures_both_s
     assert len(split) == 8 * sum("{name}" not in t for _, t in code_persons.PERSON_TEMPLATES["tune7"]) > 0
     assert all(code_persons.surname(s.entities[0].value) == s.entities[0].value for s in split)
     assert all(any(g in s.text for g in code_persons.GIVEN["tune7"]) for s in split)
+
+
+def test_the_eighth_tuning_split_shares_no_mail_domain_and_holds_both_sides_of_each_kind():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune8" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune8"]) & others
+    samples = code_persons.documents("tune8")
+    assert sum(s.category == PII for s in samples) == 96 and sum(s.category == CLEAN for s in samples) == 120
+    # every kind of clean document (a table of things, a team's or a list's address) has person documents of the
+    # same kind (a table of persons, a person's address), so both sides are measured per format
+    assert ({f for f, _ in code_persons.PERSON_TEMPLATES["tune8"]}
+            == {f for f, _ in code_persons.CLEAN_TEMPLATES["tune8"]})
+    mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
+    assert len(mails) == 72 and all(m.isascii() for m in mails)

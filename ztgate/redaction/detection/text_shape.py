@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ztgate.redaction.detection.records import THINGS, sql_update_kind
 from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases, words
 
 # Characters skipped when looking back for the start of a sentence: spaces, quotes, brackets, bullets.
@@ -345,6 +346,19 @@ def organisation_name(span: str) -> bool:
     return len(parts) > 1 and parts[-1].casefold() in ORGANISATION_SUFFIXES
 
 
+_CAPITALISED_AFTER = re.compile(r"(?:[ \t]+[A-Z][\w\-]*){1,3}")
+
+
+def group_name_after(text: str, start: int, end: int) -> bool:
+    """text[start:end] and up to three capitalised words right after it on its line end in an organisation's
+    collective noun or a piece of software's ("Winston Packaging Team", "Vera Maintainers", "Otis Release Bot"):
+    the span is part of a group's or a tool's name (issue #29, eighth round)."""
+    m = _CAPITALISED_AFTER.match(text, end)
+    if m is None:
+        return False
+    return any(w.casefold() in ORGANISATION_SUFFIXES or w.casefold() in COMPONENT_SUFFIXES for w in m.group().split())
+
+
 def tool_or_organisation(span: str) -> bool:
     """A word of the span names a tool or a product ("Kafka Connect", "Terraform Cloud") or its last word is an
     organisation's legal form or collective noun ("Acme Corp") or a piece of software's ("Zuul Gateway",
@@ -470,7 +484,12 @@ _SOFTWARE_KEYS = frozenset((
     "run uses with image on steps jobs runs-on runs_on needs if shell script command commands entrypoint stage "
     "stages ports restart container containers build version description env environment working-directory "
     "timeout-minutes services service job workflow pipeline task tasks deployment component package app "
-    "application chart dependencies tool").split())
+    "application chart dependencies tool "
+    # a record of hosts, servers or other things by their parent key or a sibling only a thing has (issue #29,
+    # eighth round: "hosts:\n  - name: Vera\n    rack: r14")
+    "hosts host hostname fqdn port rack servers server nodes node tools packages plugins plugin repos repo "
+    "repository repositories queues queue topics clusters cluster databases buckets runners workers bots "
+    "integrations exporters replicas namespace").split())
 _YAML_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?[\"']?([\w\-]+)[\"']?[ \t]*:")
 
 
@@ -546,5 +565,9 @@ _NAME_KEY = re.compile(r"(?<![\w\-])name['\"]?[ \t]*[:=][ \t]*['\"]?$")
 
 def software_name_field(text: str, start: int) -> bool:
     """The value at start is a bare `name` that names a step, a job or a service (``names_software``):
-    its label is no evidence about a person ("- name: Pulumi lint\n  run: make lint")."""
-    return _NAME_KEY.search(text, max(0, start - 12), start) is not None and names_software(text, start)
+    its label is no evidence about a person ("- name: Pulumi lint\n  run: make lint"), nor is it in an SQL UPDATE of
+a table of things (``records``)."""
+    if _NAME_KEY.search(text, max(0, start - 12), start) is None:
+        return False
+    # "UPDATE jobs SET name = 'Huey'": the name of a thing (records, issue #29, eighth round)
+    return names_software(text, start) or sql_update_kind(text, start) == THINGS

@@ -19,7 +19,8 @@ from ztgate.redaction.detection.names import gazetteer
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.names.ner import LANGUAGE, plausible_span
 from ztgate.redaction.detection.names.results import result
-from ztgate.redaction.detection.text_shape import has_evidence, needs_evidence, organisation_name, whole_name
+from ztgate.redaction.detection.text_shape import (group_name_after, has_evidence, needs_evidence, organisation_name,
+                                                   whole_name)
 from ztgate.redaction.types import NER_ENTITY_TYPES
 
 GAZETTEER_SCORE = 0.75
@@ -54,7 +55,7 @@ class GazetteerRecognizer(EntityRecognizer):
                 if kept is None:
                     continue
                 start, end = whole_name(text, *kept)
-                if organisation_name(text[start:end]):
+                if organisation_name(text[start:end]) or group_name_after(text, start, end):
                     continue  # "The Casper Authors", "Platform Guild": a group (as NER's spans, ner.py)
             if code_identifier(text, start, end):
                 continue  # "The pipeline runs on Travis": a tool spelt like a given name (code_identifiers.py)

@@ -25,7 +25,7 @@ from spacy.tokens import Doc
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
-                                                     needs_evidence, organisation_name, person_cue_before, technical_line,
+                                                     group_name_after, needs_evidence, organisation_name, person_cue_before, technical_line,
                                                      whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
                                                     NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS,
@@ -503,8 +503,8 @@ class GatedSpacyNlpEngine(NlpEngine):
                     entity_type = "PERSON"  # "questions go to Yerkebulan Iwuchukwu": a cue only a person follows
                 if entity_type == "PERSON":
                     start, end = whole_name(text, start, end)
-                    if organisation_name(text[start:end]):
-                        continue  # "Platform Guild", "Ledger Authors": a group, whatever field holds it
+                    if organisation_name(text[start:end]) or group_name_after(text, start, end):
+                        continue  # "Platform Guild", "Ledger Authors", "Vera Packaging Team": a group, whatever field holds it
                 if code_identifier(text, start, end):
                     continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))

@@ -1,21 +1,15 @@
 """A one-word name used as a product, not as a person (issue #29): tools and projects spelt like given names or
 surnames ("Kirby", "Morgan", "Hamilton", "Hugo") are written the way products are.
 
-The word is a product when a verb whose object is software stands right before it ("run Emmett", "upgrading
-Ariadne", "pip install Bruno": ``_VERB_BEFORE``; not "Nancy's script"), when a product noun follows it ("the Kirby docs", "the Morgan logger", "a Hugo theme",
-"Vivaldi's plugin API", "the Hamilton alert", "Felix bindings": ``PRODUCT_NOUNS``), when what only software does
-follows it ("Hazel listens on", "Emmet renders", "Falco is pinned": ``_VERB_AFTER``), or when the text spells the same word in lower case as a piece of
-software: a path or URL segment ("/kirby/"), a package or module ("import morgan", "npm install morgan",
-"morgan.create()", "python -m morgan", "npx morgan"), a command in code quotes ("`kirby migrate`") or at the
-start of a line with its arguments ("kirby build --release"), an argument of a call or an item of a list
-("library(kirby)", "install.packages(\"kirby\")", "tags: [kirby]"), a file name ("kirby.config.js") or an
-image ("FROM kirby:4.2"), within ``REACH`` characters of it; or when it stands in a project's frame (issue #29, ADR 0026):
-a collective noun of a project's people right after it, not possessive ("Written by the Bower developers", ":Author:
-Jetty maintainers": ``PROJECT_PEOPLE``), the topic of questions or support ("For questions about Sawyer, contact
-...": ``_TOPIC_BEFORE``), or the subject of what a database or a job does, not a person ("06:55 Quincy took a
-snapshot of the primary": ``_VERB_AFTER``). ``code_identifiers`` asks this only where no person cue stands around the word (a
-title, a greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person.
-"""
+The word is a product when a verb whose object is software stands right before it ("run Emmett", "pip install
+Bruno": ``_VERB_BEFORE``), a product noun follows it ("the Kirby docs", "the Hamilton alert": ``PRODUCT_NOUNS``),
+what only software does follows it ("Hazel listens on", "Quincy took a snapshot": ``_VERB_AFTER``), or the text
+spells the same word in lower case as software within ``REACH`` characters (a path or URL segment, a package or
+module, a command, a call's argument, a file name, an image: "import morgan", "FROM kirby:4.2"); or when it stands
+in a project's frame (ADR 0026): a collective noun of a project's people right after it, not possessive ("the
+Bower developers": ``PROJECT_PEOPLE``), or the topic of questions or support ("For questions about Sawyer":
+``_TOPIC_BEFORE``). ``code_identifiers`` asks this only where no person cue stands around the word (a title, a
+greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person."""
 
 from __future__ import annotations
 
@@ -34,7 +28,9 @@ PRODUCT_NOUNS = frozenset((
     # fired", "Felix bindings", "the Mabel datasource")
     "alert alerts alerting binding bindings proxy proxies driver drivers datasource datasources sidecar "
     "sidecars hook hooks webhook webhooks endpoint endpoints metrics collector collectors scraper crawler "
-    "renderer controller controllers").split())
+    "renderer controller controllers "
+    # what is done to a running tool (issue #29, eighth round: "SUMMARY:Vera upgrade window")
+    "upgrade upgrades").split())
 # The people of a project, right after its name and not possessive ("the Bower developers", "Jetty maintainers"):
 # a project's, not a person's ("Anna's developers" is possessive). Not "team" nor "community": a place's too ("joins
 # the Uppsala team", ten golden cases; ADR 0026).

@@ -2,17 +2,14 @@
 per rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own
 score, so that a finding, a metric's tier and the golden gate's report say which rule found it.
 
-In the order the analyzer runs them (a span two rules find alike keeps the name of the first):
-cued places ("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV
-columns), address labels above a contact line, display names before an e-mail address, Git trailers and
-headers, sign-offs ("Thanks,\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the speaker of a chat
-log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
-script ("请联系John Smith确认"), lower-case first.last user names after a person's field or an @ ("reviewer:
-kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
-CFO, Mira Patel,"), a table's date-of-birth column and its identifier, phone, address and pipe-table name cells;
-from a name-shaped pair (``person_pairs``), in any format: a person key's value ("codeOwner="), a comment's
-subject ("# X will"), a transcript's speaker ("<X>"); the parts of a name a format writes in slots of its own
-(R's person(), a BibTeX name list, a vCard's N and FN)."""
+In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places
+("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV columns), address labels
+above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs, greetings,
+``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject, Latin names inside another script,
+lower-case first.last user names after a person's field or an @, self-introductions, a name in apposition after
+a role, a table's date-of-birth column and its cells; from a name-shaped pair (``person_pairs``), in any format:
+a person key's value, a comment's subject, a transcript's speaker; and the parts of a name a format writes in
+slots of its own (R's person(), a BibTeX name list, a vCard's N and FN)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,13 @@
 """A name-shaped pair that a verb of people ties to a person in a comment or a log line, in any comment syntax
-(``#``, ``//``, ``--``, ``;``, ``%``, ``/* */``, ``<!-- -->``, ``REM``, ``'``, ``(* *)``, ``{# #}``, a doc
-comment's ``*``) or on a technical line (a log, code; ``text_shape.technical_line``) (issue #29).
+(``#``, ``//``, ``--``, ``;``, ``%``, ``/* */``, ``<!-- -->``, ``REM``, ``'``, a doc comment's ``*``) or on a
+technical line (``text_shape.technical_line``) (issue #29).
 
-Candidates: name-shaped pairs (``person_pairs``); on a timeline's or log's line, two to four name words after
-its time, listed or not (``timeline_subjects``: "06:55 NAME took the pager"); on a comment line, two to four name
-words right after its marker, listed or not (``opening_subjects``: "# NAME tuned these limits", "# NAME set up this
-workflow"); anywhere on such a line, two to four name words, listed or not, before what only a person is or
-undertakes (``on_call_subjects``: "summary: \"Queue depth high, NAME is on call\"", "NAME is going to"). Each is a
-person when
-* a finite verb follows it: a modal or an auxiliary and a lower-case word ("will rotate", "is on call", "to
-  review", "has the context"), a past tense ("fixed", "found", "broke", "wrote"), or a verb of people
-  (``data/words/person_verbs.txt``: "owns", "says", "wants");
-* or a cue that addresses, credits or hands work to someone stands right before it ("paged", "ping", "thanks
-  to", "per", "cc", "assigned to", "escalated to", "waiting on", "talked with", "blame", "via", "from", "by").
+Candidates: name-shaped pairs (``person_pairs``); two to four name words, listed or not, after a timeline's time
+(``timeline_subjects``: "06:55 NAME took the pager"), right after a comment's marker (``opening_subjects``: "# NAME
+tuned these limits") or before what only a person is or undertakes (``on_call_subjects``: "NAME is on call";
+ADR 0026). Each is a person when a finite verb follows it (a modal or auxiliary and a lower-case word, a past
+tense, a verb of people from ``data/words/person_verbs.txt``), or when a cue that addresses, credits or hands
+work to someone stands right before it ("paged", "ping", "thanks to", "cc", "assigned to", "waiting on", "by").
 
 Only on comment and log lines: in prose the same frames name public figures ("Alan Turing proposed"), which
 the public lists decide (a context rule's finding is tied to a person by construction, ``person_ties``)."""

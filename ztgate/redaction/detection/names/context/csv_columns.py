@@ -1,5 +1,7 @@
 """Cells of CSV (or ;- or tab-separated) columns whose header names a person or a place (``name``, ``city``),
-row by row until a row has another shape."""
+row by row until a row has another shape. A bare ``name`` column is a person's where the header says persons
+(``records``: ``name,email``), no one's where it says things (``name,host,port``), and a full name's only where
+it says neither."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.fields import field_kind, value_span
+from ztgate.redaction.detection.records import column_kind, record_kind
 
 _CSV_HEADER = re.compile(r"(?m)^[ \t]*([A-Za-z_][\w ]{0,40}(?:[,;\t][A-Za-z_][\w ]{0,40}){1,30})\r?$")
 
@@ -21,7 +24,9 @@ class CsvColumnFieldRecognizer(ContextRule):
         header = _CSV_HEADER.search(text)
         while header is not None:
             sep = next(c for c in ",;\t" if c in header.group(1))
-            kinds = [field_kind(c) for c in header.group(1).split(sep)]
+            columns = header.group(1).split(sep)
+            record = record_kind(None, columns)
+            kinds = [column_kind(field_kind(c), c, record) for c in columns]
             pos = header.end() + 1
             for _ in range(1000 if any(kinds) else 0):  # rows until one has another shape
                 end = text.find("\n", pos)

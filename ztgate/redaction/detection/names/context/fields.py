@@ -15,6 +15,7 @@ import re
 
 from ztgate.redaction.detection.names.context.base import Span
 from ztgate.redaction.detection.names.context.shapes import labelled_name
+from ztgate.redaction.detection.records import ROLE  # a role's key: a person, under value_span's stricter test
 from ztgate.redaction.detection.text_shape import tool_or_organisation
 from ztgate.redaction.detection.wordlists import words
 
@@ -26,7 +27,6 @@ PERSON_ROLE_FIELDS = words("person_role_fields")
 NAME_PART_FIELDS = words("person_name_parts")
 RECORD_NAME_PARTS = words("record_name_parts")
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
-ROLE = "PERSON_ROLE"  # the kind field_kind gives a role's key: a person, under value_span's stricter test
 _PARTICLES = frozenset(words("name_particles")) | {"van", "von", "de", "da", "di", "du", "del", "della", "der",
                                                    "den", "la", "le", "bin", "ibn", "al", "ter", "ten", "y", "zu"}
 

@@ -2,18 +2,15 @@
 Tyler", city: Haderup), or for a person's role ("manager: Kofi Boateng", ``fields.PERSON_ROLE_FIELDS``). Keys
 in any script ("Adresse:", "住所:"), a full-width colon too.
 
-A bare ``name`` is a person's only outside the blocks that name software: a ``name`` whose mapping also
-holds a step's, a job's or a service's keys (``run``, ``uses``, ``image``, ``on`` ...) or sits under such a
-block (``service:``, ``steps:``) names a step or a service ("- name: Gerrit sync", "service: name: Zuul
-Gateway"); a ``name`` beside an e-mail address or in a record whose key is a person's (``person_keys.keyed_by_person``:
-``authors``, ``maintainers``, ``contact``, ``<developer>``) stays a person.
+A bare ``name`` is a person's only outside the blocks that name software (a step's, job's or service's keys or
+block: "- name: Gerrit sync") and outside an SQL UPDATE of a table of things (``records``); beside an e-mail or
+in a record whose key is a person's (``person_keys.keyed_by_person``: ``authors``, ``<developer>``) it stays one.
 
 A name split across fields (issue #29): each part under a key of a part (``fields.NAME_PART_FIELDS``:
-"given-names: X", "\\"familyName\\": \\"Y\\""), also as an XML element ("<foaf:givenName>X</foaf:givenName>",
-"<surname>Y</surname>", "<span itemprop=\\"familyName\\">Y</span>", a Turtle "foaf:givenName \\"X\\"") and as the ``value`` of an object under such a key (an ORCID record's "\\"family-name\\":
-{\\"value\\": \\"Y\\"}"); under a bare ``given``, ``family``, ``first`` or ``last`` only in a record about a person
-(``person_keys.record_about_a_person``: a CSL author "\\"author\\": [{\\"family\\": ...", a YAML "author:\\n  -
-family: "); and a quoted person's value written "Family, Given" is one name ("\\"name\\": \\"Y, X\\"")."""
+"given-names: X", "familyName"), as an XML element or attribute (``<surname>``, ``itemprop="familyName"``), a
+Turtle "foaf:givenName", the ``value`` of an object under such a key (ORCID); a bare ``given``/``family``/
+``first``/``last`` only in a record about a person (``person_keys.record_about_a_person``: a CSL author); and a
+quoted person's value written "Family, Given" is one name."""
 
 from __future__ import annotations
 
@@ -29,6 +26,7 @@ from ztgate.redaction.detection.names.context.fields import (
 )
 from ztgate.redaction.detection.names.context.person_keys import keyed_by_person, record_about_a_person
 from ztgate.redaction.detection.names.context.shapes import CAP_WORD, name_words
+from ztgate.redaction.detection.records import THINGS, column_kind, sql_update_kind
 from ztgate.redaction.detection.text_shape import names_software
 
 _KEY_VALUE = re.compile(r"""(?<![\w\-])["']?([^\W\d][\w\-]{0,40})["']?[ \t]*[:=：][ \t]*["']?([^"'\n,;{}\[\]<>]{1,80})""")
@@ -71,6 +69,8 @@ class KeyValueFieldRecognizer(ContextRule):
             if (kind == "PERSON" and key.casefold() == "name" and names_software(text, m.start())
                     and not keyed_by_person(text, m.start(2))):
                 continue  # a step's or a service's name, unless its record is a person's ("maintainers:")
+            if kind == "PERSON" and sql_update_kind(text, m.start()) == THINGS and column_kind(kind, m.group(1), THINGS) is None:
+                continue  # "UPDATE jobs SET name = 'Huey'": a thing's name (records)
             if kind is None and key.casefold() in _VALUE_KEYS:
                 outer = _object_key(text, m.start())
                 kind = "PERSON" if outer is not None and field_key(outer) in NAME_PART_FIELDS else None

@@ -4,7 +4,8 @@ A pair (after an @ too: a mention of a display name) is a given name from the sh
 followed by one or two surname-shaped words, particles allowed between them ("Hemi Drummond", "Kaveh
 O'Flaherty", "Torsten van Dijk"), or a surname, a comma and such a given name ("Mwangi, Yevgeny"). Every word is
 a name word (``shapes.name_words``: no common, technical or stop word) and the run names no tool or
-organisation (``text_shape.tool_or_organisation``: "Winston Logger", "Morgan Corp"). A pair alone is no
+organisation (``text_shape.tool_or_organisation``: "Winston Logger", "Morgan Corp"), nor does the pair with the
+rest of its run ("Vera Packaging Team"). A pair alone is no
 evidence: the rules that use it (``person_keys``, ``comment_subjects``, ``transcript_speakers``) each add what
 says the pair is a person.
 """
@@ -43,7 +44,8 @@ def pairs(text: str) -> Iterator[tuple[int, int]]:
                     j += 1
                 if j - i >= 2:
                     start, end = whole_name(text, first.start(), caps[j - 1].end())
-                    if not tool_or_organisation(text[start:end]):
+                    # the pair and the rest of its run name a team or a tool ("Vera Packaging Team")
+                    if not tool_or_organisation(text[start:max(end, run.end())]):
                         yield start, end
                     i = j
                     continue
