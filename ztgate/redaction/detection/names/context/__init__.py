@@ -7,15 +7,18 @@ cued places ("lives in Haderup"), fields named for a person or a place (key-valu
 columns), address labels above a contact line, display names before an e-mail address, Git trailers and
 headers, sign-offs ("Thanks,\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the speaker of a chat
 log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
-script ("请联系John Smith确认"), lower-case first.last user names after a person's field or an @ ("reviewer:
+script ("请联系John Smith确认"), names in CJK script after a self-introduction, a label, a relation or a
+signature dash ("我叫王志明", "氏名: 佐藤健太", "제 이름은 박서연입니다"), lower-case first.last user names after a person's field or an @ ("reviewer:
 kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
-CFO, Mira Patel,"), a table's date-of-birth column and its identifier, phone, address and pipe-table name cells;
+CFO, Mira Patel,"), a table's date-of-birth column and its identifier, phone, address and pipe-table name cells, a reference after a label of any wording naming a person's
+identifier ("my student ID is 3035871246");
 from a name-shaped pair (``person_pairs``), in any format: a person key's value ("codeOwner="), a comment's
 subject ("# X will"), a transcript's speaker ("<X>")."""
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import ContextRule
+from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
@@ -29,6 +32,7 @@ from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRec
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
+from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
@@ -41,9 +45,9 @@ from ztgate.redaction.detection.names.context.transcript_speakers import Transcr
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
-    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
+    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, CjkNameRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
-    RecordColumnRecognizer, PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
+    RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
