@@ -23,7 +23,7 @@ _JA_NAME = rf"[{_HAN}]{{1,4}}(?:[ \u3000][{_HAN}]{{1,3}})?[{_HAN}]?"
 _KO_RUN = rf"[{_HANGUL}]{{2,8}}"
 
 # Characters that follow a Chinese name and end it when no punctuation does ("我叫王志明在上海工作").
-_ZH_AFTER = set("在是的和与跟也都住来從从今现現已很说說要想让讓给給对對会會去家，,。、；;：:（(")
+_ZH_AFTER = set("在是的和与跟也都住来從从今现現已很说說问問告觉覺知喜爱愛要想让讓给給对對会會去家，,。、；;：:（(")
 # Particles and copulas that close a Korean name ("박서연입니다", "김민준은", "이수진 씨").
 _KO_PARTICLES = re.compile(r"(?:입니다|이에요|예요|이고요|이고|이라고|라고|이며|씨|님|은|는|이|가|을|를|와|과|의|도|에게|한테)$")
 

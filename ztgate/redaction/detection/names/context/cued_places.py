@@ -40,6 +40,17 @@ _WORK_IN = re.compile(
 _LANGUAGES = words("language_nrp")
 
 
+
+
+def said_of_a_person(text: str, start: int) -> bool:
+    """A relation's or the writer's work cue ends right before start ("my mum in ", "I teach year 7 in "): the
+    place there locates a person. ``person_ties`` asks this of a place another recognizer reported (a town on the
+    gazetteer scores above this rule, and the finding keeps the gazetteer's name)."""
+    lo = max(0, start - 160)
+    return any(m.start(1) == start for pattern in (_RELATION_IN, _WORK_IN)
+               for m in pattern.finditer(text, lo, min(len(text), start + 80)))
+
+
 class CuedPlaceRecognizer(ContextRule):
     NAME = "CuedPlaceRecognizer"
     SCORE = 0.9

@@ -17,7 +17,9 @@ import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.patterns.validators import reference_code
-from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, FUNCTION_WORDS
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from ztgate.redaction.detection.wordlists import FUNCTION_WORDS
 
 # Nouns whose number names a thing, an event, a place or software, not a person: a business's or a tracker's
 # counters, transport, publications, technical codes, places and phones (found by their own rules), and
@@ -31,7 +33,7 @@ releases version versions revision rev patch job jobs run runs task tasks pipeli
 session trace span correlation event message transaction txn error errors status exit return response http
 fault warning opcode unicode ascii char character key keycode hex color colour qr bar barcode source sample
 example test tests line lines page pages chapter section figure fig table equation exercise question problem
-lesson step steps verse track episode season volume vol edition isbn issn doi arxiv pmid patent standard rfc
+lesson step steps verse track episode volume vol edition isbn issn doi arxiv pmid patent standard rfc
 cve kb
 flight flights train bus route platform gate terminal seat coach carriage stop lane road highway motorway
 exit junction
@@ -60,13 +62,13 @@ _COMPOUND = re.compile(
     rf"(?<![\w\-])(?P<label>{_WORD}(?i:nummer|nr\.?|-nr\.?|-id|kennung))(?:[ \t]+(?i:ist|lautet))?[ \t]*[:#]?[ \t]*"
     rf"{_VALUE}(?![\w@]|[.,\-/]\w)")
 _ROMANCE = re.compile(
-    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°|nr\.?)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
-    rf"(?P<label>{_WORD})[ \t]*[:#]?[ \t]*{_VALUE}(?![\w@]|[.,\-/]\w)")
+    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
+    rf"(?P<label>[a-zà-ÿ][^\W\d_'’\-]{{2,}})[ \t]*[:#]?[ \t]+{_VALUE}(?![\w@]|[.,\-/]\w)")
 
 
 # The word before the marker must be a noun of the label, not a function word ("there are no 50000 ...",
 # "my number is ...": a phone's, its rules' to judge).
-_NOT_NOUNS = FUNCTION_WORDS | COMMON_SENTENCE_STARTS
+_NOT_NOUNS = FUNCTION_WORDS | frozenset(STOP_WORDS)
 
 
 def _thing_label(label: str) -> bool:
