@@ -1,19 +1,17 @@
-"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer
-per rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own
-score, so that a finding, a metric's tier and the golden gate's report say which rule found it.
+"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer per
+rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own score, so that a
+finding, a metric's tier and the golden gate's report say which rule found it.
 
-In the order the analyzer runs them (a span two rules find alike keeps the name of the first):
-cued places ("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV
-columns), address labels above a contact line, display names before an e-mail address, Git trailers and
-headers, sign-offs ("Thanks,\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the speaker of a chat
-log ("[14:02] Kofi Boateng: ..."), the name that ends an e-mail subject, Latin names inside text in another
-script ("请联系John Smith确认"), names in CJK script after a self-introduction, a label, a relation or a
-signature dash ("我叫王志明", "氏名: 佐藤健太", "제 이름은 박서연입니다"), lower-case first.last user names after a person's field or an @ ("reviewer:
-kwame.mensah"), the name after "my name is"/"I'm" in either order, a name in apposition after a role ("our
-CFO, Mira Patel,"), a table's date-of-birth column and its identifier, phone, address and pipe-table name cells, a reference after a label of any wording naming a person's
-identifier ("my student ID is 3035871246");
-from a name-shaped pair (``person_pairs``), in any format: a person key's value ("codeOwner="), a comment's
-subject ("# X will"), a transcript's speaker ("<X>")."""
+In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places ("lives
+in Haderup", "my mum in Ystad"), fields named for a person or a place (key-value, SQL INSERT, CSV columns), address
+labels above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs
+("Thanks,\nMaria"), greetings ("Dear Wiktor,"), ``TODO(handle)``, the speaker of a chat log ("[14:02] Kofi Boateng:
+..."), the name that ends an e-mail subject, Latin names inside text in another script ("请联系John Smith确认"), CJK
+names after a self-introduction, a label, a relation or a signature dash ("我叫王志明", "氏名: 佐藤健太"), lower-case
+first.last user names after a person's field or an @ ("reviewer: kwame.mensah"), the name after "my name is"/"I'm"
+in either order, a name in apposition after a role ("our CFO, Mira Patel,"), a table's date-of-birth column and its
+identifier, phone, address and pipe-table name cells, a reference after any label naming a person's identifier;
+from a name-shaped pair (``person_pairs``): a person key's value, a comment's subject, a transcript's speaker."""
 
 from __future__ import annotations
 
@@ -45,9 +43,10 @@ from ztgate.redaction.detection.names.context.transcript_speakers import Transcr
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
-    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer, CjkNameRecognizer,
-    LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
-    RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
+    TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
+    CjkNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer,
+    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
+    CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
