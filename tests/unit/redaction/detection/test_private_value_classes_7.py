@@ -47,11 +47,11 @@ PERSON_LABELS = ["learner", "volunteer", "season pass", "rider", "pensioner", "d
                  "enrolment", "alumni", "resident permit", "swim club", "credit union", "dental plan"]
 MARKERS = ["number", "no.", "ID", "code", "ref", "#", "Nr."]
 CODES = st.one_of(
-    st.integers(10**5, 10**10).map(str).filter(lambda v: len(set(v)) > 1),
+    st.integers(10**5, 10**10).map(str),
     st.tuples(st.sampled_from(["QX", "LM", "BRK", "Z"]), st.integers(1000, 999999)).map(lambda t: f"{t[0]}-{t[1]}"),
     st.tuples(st.integers(1000, 9999), st.integers(1000, 9999), st.integers(100, 9999)).map(
         lambda t: f"{t[0]} {t[1]} {t[2]}"),
-)
+).filter(lambda v: len(set(v.replace(" ", ""))) > 2)  # one digit repeated is no reference (``reference_code``)
 REFERENCE_FRAMES = [
     "Why is the sea salty? My {label} {marker} {code}, in case the form asks.",
     "{Label} {marker}: {code}\nWhat does a barometer measure?",

@@ -22,8 +22,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from ztgate.redaction.detection.wordlists import FUNCTION_WORDS
 
 # Nouns whose number names a thing, an event, a place or software, not a person: a business's or a tracker's
-# counters, transport, publications, technical codes, places and phones (found by their own rules), and
-# mathematics. A label whose noun (or the word before it) is one of these stays.
+# counters, transport, publications, technical codes and infrastructure, places and phones (found by their own
+# rules), and mathematics. A label whose noun (or the word before it) is one of these stays.
 THING_NOUNS: frozenset[str] = frozenset("""
 order orders invoice invoices receipt purchase po quote quotation shipment shipping tracking parcel package
 delivery waybill consignment container cargo freight sku item items article part parts product products model
@@ -38,6 +38,10 @@ cve kb
 flight flights train bus route platform gate terminal seat coach carriage stop lane road highway motorway
 exit junction
 room floor building lab office desk
+project cluster node shard worker region zone instance host server pod namespace container column row field
+index hash checksum object resource subnet vpc vlan asn socket channel stream topic partition offset block sector
+frame packet sequence seq firmware hardware sensor station site store branch warehouse bin shelf aisle experiment
+trial grant award tender contract sprint milestone epic story feature
 zip postal post postcode area country dial dialling dialing calling city region state iata icao swift bic
 iban currency language locale
 phone telephone tel mobile cell fax whatsapp
