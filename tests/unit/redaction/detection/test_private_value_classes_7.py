@@ -176,9 +176,13 @@ def test_a_town_as_a_topic_or_trip_is_not_cued(town, frame):
     assert _found(CuedPlaceRecognizer(), text) == [], text
 
 
+# Cues the strong-place list already reads, through the whole pipeline with towns on the gazetteer.
+RESIDENCE_FRAMES = ["We moved to {t} last year. What is a heat pump?", "Born and raised in {t}, I never learnt to ski."]
+
+
 @E2E
 @given(town=st.sampled_from(["Sandomierz", "Ystad", "Tromsø", "Bayeux", "Matera", "Kutná Hora"]),
-       frame=st.sampled_from(TOWN_FRAMES))
+       frame=st.sampled_from(TOWN_FRAMES + RESIDENCE_FRAMES))
 def test_a_known_town_said_of_a_person_does_not_reach_the_model(redaction_analyzer, town, frame):
     text = frame.format(t=town)
     assert town not in _out(redaction_analyzer, text), text
