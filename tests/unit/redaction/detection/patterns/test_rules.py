@@ -509,7 +509,7 @@ NEGATIVES = [
     ("reference_after_label", "Our order reference is ORD-2024-1183; REF 2024/118/B; policy v2; account 500"),
     ("street_address_unit_comma", "Flat 7, red terrace; Unit 4, the Building"),
     ("handle_chat_speaker", "[10:01:22] ci_runner: build 442 passed"),
-    ("postal_address_jp", "〒 is the postal mark; 150 0042 is no postcode"),
+    ("postal_address_jp", "Is 〒150-0002 in Shibuya? 〒 is the postal mark"),
     ("postcode_town_after_street_number", "Chapter 12, 2024 Olympics; page 4, 8080 Port"),
     ("po_box", "PO 4500123 was approved."),
     ("thai_moo_address", "The Moo Deng video has 12 million views."),
