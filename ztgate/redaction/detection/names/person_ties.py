@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from ztgate.redaction.detection.block_items import BLOCK_RECOGNIZER
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
+from ztgate.redaction.detection.names.context.cued_places import said_of_a_person
 from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.public.topic_places import names_no_one
@@ -103,7 +104,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if kind == "PERSON":
         return _TITLE.search(before) is not None or _PERSON_CUE.search(before) is not None
     if kind == "LOCATION":
-        return ((_locates_someone(before) and not (group_places and company_seat(text, start))
+        return (((_locates_someone(before) or said_of_a_person(text, start))
+                 and not (group_places and company_seat(text, start))
                  and not (visits and visit(text, start, end)))
                 or _ADDRESS_BEFORE.search(before) is not None)
     if kind == "NRP":

@@ -833,7 +833,11 @@ def file_name_person(value: str) -> bool:
 # --- chat handles and user names (issue #29) ------------------------------------------------------------
 # A software bot's or a service's account ("@dependabot", "@renovate-bot", "github-actions[bot]", "deploy_ci"):
 # it speaks and is mentioned in technical text and names no person.
-_BOT_ACCOUNT = re.compile(r"(?i)(?:bot|\[bot\]|[_\-.](?:ci|cd|svc|service|actions|admin|daemon|oncall|team|sync))$")
+# A bot's or a service's account: a bot suffix, a service word after a separator, or a build system's prefix
+# ("renovate-bot", "deploy_svc", "ci_runner", "build.agent2").
+_BOT_ACCOUNT = re.compile(
+    r"(?i)(?:bot|\[bot\]|[_\-.](?:ci|cd|svc|service|actions|admin|daemon|oncall|team|sync|runner|worker|agent|cron"
+    r"|scheduler|monitor|alerts?|deploy(?:er)?|server|system)\d*)$|(?i:^(?:ci|cd|build|deploy|cron|sys)[_\-.])")
 _USER_NAME_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+)*")
 
 

@@ -14,6 +14,8 @@ from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES, C
 # label outscores the rule on them.
 EXAMPLES: dict[str, tuple[str, str, str]] = {
     "CuedPlaceRecognizer": ("She lives in Vellinor now.", "Vellinor", "LOCATION"),
+    "CjkNameRecognizer": ("我叫赵嘉怡，想问一个问题。", "赵嘉怡", "PERSON"),
+    "PersonIdentifierLabelRecognizer": ("My swim club number is QZ-448213, thanks.", "QZ-448213", "ID_NUMBER"),
     "KeyValueFieldRecognizer": ('{"displayName": "Quaxtor Vellim", "id": 7}', "Quaxtor Vellim", "PERSON"),
     "SqlInsertFieldRecognizer": ("INSERT INTO users (id, name) VALUES (1, 'Quaxtor Vellim');", "Quaxtor Vellim",
                                  "PERSON"),

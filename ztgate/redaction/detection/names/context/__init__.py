@@ -1,19 +1,20 @@
-"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer
-per rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own
-score, so that a finding, a metric's tier and the golden gate's report say which rule found it.
+"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer per
+rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own score, so that a
+finding, a metric's tier and the golden gate's report say which rule found it.
 
 In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places
-("lives in Haderup"), fields named for a person or a place (key-value, SQL INSERT, CSV columns), address labels
-above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs, greetings,
-``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject, Latin names inside another script,
-lower-case first.last user names after a person's field or an @, self-introductions, a name in apposition after
-a role, a table's date-of-birth column and its cells; from a name-shaped pair (``person_pairs``), in any format:
-a person key's value, a comment's subject, a transcript's speaker; and the parts of a name a format writes in
-slots of its own (R's person(), a BibTeX name list, a vCard's N and FN)."""
+("lives in Haderup", "my mum in Ystad"), fields named for a person or a place (key-value, SQL INSERT, CSV columns),
+address labels above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs,
+greetings, ``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject, Latin names inside another
+script, CJK names after a self-introduction, a label, a relation or a signature dash, lower-case first.last user
+names, self-introductions, a name in apposition after a role, a table's date-of-birth column and its cells, a
+reference after any label naming a person's identifier; from a name-shaped pair (``person_pairs``): a person key's
+value, a comment's subject, a transcript's speaker; the parts of a name in a format's own slots (R's person())."""
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.base import ContextRule
+from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
@@ -27,6 +28,7 @@ from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRec
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
+from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
@@ -41,9 +43,9 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
     ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
-    LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer, BirthColumnRecognizer,
-    RecordColumnRecognizer, PersonKeyRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer,
-    SplitNameRecognizer,
+    CjkNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer,
+    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
+    CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

@@ -1,5 +1,9 @@
 """A place no list holds, named right after a strong place cue ("lives in Haderup", "I'm from West
-Davidmouth")."""
+Davidmouth"); and a town said of a person in prose outside an address: a relation of the writer's and "in"
+("my mum in Ystad", "my gran out in Tarnów", "our daughter, who lives in Kuopio"), or the writer's own work
+there ("I teach year 7 in Sandomierz", "I nurse at the clinic in Ballina"). A context rule's place is tied to a
+person by construction, so these override the public lists (a town on the cities list included); a town as
+a topic or a trip has neither cue ("our conference in Kyoto", "a night in Matera") and stays."""
 
 from __future__ import annotations
 
@@ -8,8 +12,43 @@ import re
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.shapes import CAP_RUN, END_OF_RUN, trim
 from ztgate.redaction.detection.text_shape import strong_place_cue
+from ztgate.redaction.detection.wordlists import words
 
 _CAP_RUN_AFTER_CUE = re.compile(rf"(?i:in|to|from|near|of|visiting|is) ({CAP_RUN.pattern}){END_OF_RUN}")
+
+
+# Relations of the writer's (``relation_cues`` and the family words it leaves out), after a possessive.
+_KIN = "|".join(sorted({re.escape(w) for w in words("relation_cues") - {"named", "called", "manager", "boss"}} | {
+    "gran", "granny", "nan", "nana", "nanna", "grandad", "granddad", "grandparents", "parents", "folks", "family",
+    "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "kids", "children",
+    "child", "sons", "daughters", "brothers", "sisters", "cousins", "mam", "mammy", "mummy", "mommy", "daddy",
+    "stepmother", "stepfather", "stepson", "stepdaughter", "godmother", "godfather", "twin", "ex"},
+    key=len, reverse=True))
+# Words that may stand between the relation and "in": who lives there, still, now, back, out, up, down, over.
+_BETWEEN = r"(?:[ \t]*,?[ \t]+(?:who|that|still|now|back|out|up|down|over|there|all|lives|living|live|works|working|is|are|stays?|staying|based|settled))*"
+_RELATION_IN = re.compile(
+    rf"\b(?i:my|our|his|her|their)[ \t]+(?i:{_KIN})(?:['’]s)?{_BETWEEN}[ \t]+(?i:in|at)[ \t]+"
+    rf"({CAP_RUN.pattern}){END_OF_RUN}")
+# The writer's own work or study in a town: "I teach year 7 in ...", "I work as a nurse in ...", "I coach the
+# under-12s at ... in ...", within the clause (no sentence end between); "in" only ("I work at Siemens" names an
+# employer, an organisation the policy keeps).
+_WORK_IN = re.compile(
+    rf"\b(?:I|I['’]m|[Ww]e|[Ww]e['’]re)[ \t]+(?:(?:still|now|also|currently)[ \t]+)?(?i:teach(?:ing)?|work(?:ing)?|"
+    rf"coach(?:ing)?|nurse|nursing|stud(?:y|ying)|practi[cs]e|practi[cs]ing|farm(?:ing)?|volunteer(?:ing)?|"
+    rf"commute|commuting|run[ \t]+a|own[ \t]+a|rent|rent(?:ing)?)\b[^.!?;\n]{{0,60}}?[ \t](?i:in)[ \t]+"
+    rf"({CAP_RUN.pattern}){END_OF_RUN}")
+_LANGUAGES = words("language_nrp")
+
+
+
+
+def said_of_a_person(text: str, start: int) -> bool:
+    """A relation's or the writer's work cue ends right before start ("my mum in ", "I teach year 7 in "): the
+    place there locates a person. ``person_ties`` asks this of a place another recognizer reported (a town on the
+    gazetteer scores above this rule, and the finding keeps the gazetteer's name)."""
+    lo = max(0, start - 160)
+    return any(m.start(1) == start for pattern in (_RELATION_IN, _WORK_IN)
+               for m in pattern.finditer(text, lo, min(len(text), start + 80)))
 
 
 class CuedPlaceRecognizer(ContextRule):
@@ -27,4 +66,9 @@ class CuedPlaceRecognizer(ContextRule):
             span = trim(text, start, m.group(1))
             if span is not None:
                 out.append((*span, "LOCATION"))
+        for pattern in (_RELATION_IN, _WORK_IN):
+            for m in pattern.finditer(text):
+                span = trim(text, m.start(1), m.group(1))
+                if span is not None and text[span[0]:span[1]].casefold() not in _LANGUAGES:
+                    out.append((*span, "LOCATION"))
         return out

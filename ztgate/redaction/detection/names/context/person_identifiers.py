@@ -1,0 +1,117 @@
+"""A reference after a label of any wording that names an identifier: a noun, then a number marker (number,
+no., nr., ID, code, ref, reference, #), then the value ("my student ID is 3035871246", "supporter no. 00918273",
+"Tenant reference TR/88213/B", "Kundennummer 448213", "número de socio 40917").
+
+``reference_after_label`` (pii.yaml) reads the labels it lists (booking, policy, member ...); a person's
+identifiers come under far more words than a list holds (student, library card, pupil, badge, matriculation,
+supporter ...). The class is the label's shape, not its word: what is left out is the closed class of counters
+and codes that name a thing, a place or a piece of software, not a person (an order, an invoice, a ticket, an
+issue, a PR, a build, a version, a flight, an ISBN, an error, a product or a model, a postcode, a phone), and
+numbers of mathematics ("prime number"). The value must look like a reference (``reference_code``: five
+characters or more with a digit, not a year nor a date); digit groups split by single spaces count as one value
+("library card # 2290 4418 7731")."""
+
+from __future__ import annotations
+
+import re
+
+from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.patterns.validators import reference_code
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from ztgate.redaction.detection.wordlists import FUNCTION_WORDS
+
+# Nouns whose number names a thing, an event, a place or software, not a person: a business's or a tracker's
+# counters, transport, publications, technical codes and infrastructure, places and phones (found by their own
+# rules), and mathematics. A label whose noun (or the word before it) is one of these stays.
+THING_NOUNS: frozenset[str] = frozenset("""
+order orders invoice invoices receipt purchase po quote quotation shipment shipping tracking parcel package
+delivery waybill consignment container cargo freight sku item items article part parts product products model
+models serial? catalog catalogue batch lot stock inventory asset
+ticket tickets issue issues bug bugs pr prs pull merge mr request requests commit commits build builds release
+releases version versions revision rev patch job jobs run runs task tasks pipeline process pid port thread
+session trace span correlation event message transaction txn error errors status exit return response http
+fault warning opcode unicode ascii char character key keycode hex color colour qr bar barcode source sample
+example test tests line lines page pages chapter section figure fig table equation exercise question problem
+lesson step steps verse track episode volume vol edition isbn issn doi arxiv pmid patent standard rfc
+cve kb
+flight flights train bus route platform gate terminal seat coach carriage stop lane road highway motorway
+exit junction
+room floor building lab office desk
+project cluster node shard worker region zone instance host server pod namespace container column row field
+index hash checksum object resource subnet vpc vlan asn socket channel stream topic partition offset block sector
+frame packet sequence seq firmware hardware sensor station site store branch warehouse bin shelf aisle experiment
+trial grant award tender contract sprint milestone epic story feature
+zip postal post postcode area country dial dialling dialing calling city region state iata icao swift bic
+iban currency language locale
+phone telephone tel mobile cell fax whatsapp
+promo discount coupon gift offer deal referral affiliate tracking campaign
+course class module unit
+prime even odd random magic lucky whole real natural rational irrational complex perfect square cube
+decimal binary octal hexadecimal large big small the a an this that these those its which what whose any
+some each every same next last first second third new old another other one
+""".replace("?", "").split())
+
+# A label: up to two words before the marker ("student", "library card", "health insurance"), the marker, an
+# optional "is"/"was", a colon or '#', then the value: capitals, digits and single dashes or slashes, or digit
+# groups split by single spaces.
+_WORD = r"[^\W\d_][^\W\d_'’\-]*"
+_MARKER = r"(?:number|no\.|no|nr\.|nr|n[°º]\.?|num\.?|id|ID|code|ref\.?|reference|\#)"
+_VALUE = r"(?P<value>[A-Z0-9]+(?:[\-/][A-Z0-9]+)*(?:[ ]\d{3,}(?![\-/\w]))*)"
+_LABEL = re.compile(
+    rf"(?<![\w\-])(?P<label>(?:{_WORD}[ \t])?{_WORD})(?:['’]s)?[ \t]*(?P<marker>(?i:{_MARKER}))"
+    rf"(?:[ \t]+(?i:is|was))?[ \t]*[:#]?[ \t]*{_VALUE}(?![\w@]|[.,\-/]\w)")
+# German compounds (Kundennummer, Mitgliedsnr.) and Romance order (número de socio, numéro d'adhérent).
+_COMPOUND = re.compile(
+    rf"(?<![\w\-])(?P<label>{_WORD}(?i:nummer|nr\.?|-nr\.?|-id|kennung))(?:[ \t]+(?i:ist|lautet))?[ \t]*[:#]?[ \t]*"
+    rf"{_VALUE}(?![\w@]|[.,\-/]\w)")
+_ROMANCE = re.compile(
+    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
+    rf"(?P<label>[a-zà-ÿ][^\W\d_'’\-]{{2,}})[ \t]*[:#]?[ \t]+{_VALUE}(?![\w@]|[.,\-/]\w)")
+
+
+# The word before the marker must be a noun of the label, not a function word ("there are no 50000 ...",
+# "my number is ...": a phone's, its rules' to judge).
+_NOT_NOUNS = FUNCTION_WORDS | frozenset(STOP_WORDS)
+
+
+def _thing_label(label: str) -> bool:
+    """Whether any word of the label is a thing's noun (``THING_NOUNS``), so the number is no person's."""
+    return any(w.casefold().rstrip("’'") in THING_NOUNS for w in re.split(r"[ \t\-]+", label))
+
+
+def _compound_thing(label: str) -> bool:
+    """A German compound whose first part is a thing's (Bestellnummer, Rechnungsnummer, Artikelnummer ...)."""
+    return re.match(r"(?i)(?:bestell|auftrags|rechnungs|artikel|teile|sach|lieferschein|sendungs|ticket|"
+                    r"telefon|handy|fax|tracking|version|build|seiten|zimmer|flug|zug|post|haus)", label) is not None
+
+
+def _spaced_value(value: str) -> bool:
+    """A value of digit groups split by spaces counts only when every group is digits ("2290 4418 7731")."""
+    return " " not in value or all(g.isdigit() for g in value.split(" "))
+
+
+class PersonIdentifierLabelRecognizer(ContextRule):
+    NAME = "PersonIdentifierLabelRecognizer"
+    SCORE = 0.8
+    ENTITIES = ("ID_NUMBER",)
+
+    def find(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        for m in _LABEL.finditer(text):
+            if _thing_label(m.group("label")) or m.group("label").split()[-1].casefold() in _NOT_NOUNS:
+                continue
+            self._take(m, out)
+        for m in _COMPOUND.finditer(text):
+            if not _compound_thing(m.group("label")):
+                self._take(m, out)
+        for m in _ROMANCE.finditer(text):
+            if not _thing_label(m.group("label")):
+                self._take(m, out)
+        return out
+
+    @staticmethod
+    def _take(m: re.Match[str], out: list[Span]) -> None:
+        value = m.group("value")
+        if _spaced_value(value) and reference_code(value.replace(" ", "")):
+            out.append((m.start("value"), m.end("value"), "ID_NUMBER"))
