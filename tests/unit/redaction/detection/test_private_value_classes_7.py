@@ -155,11 +155,13 @@ TOWN_FRAMES = ["How do I cook lentils? My aunt in {t} swears by soaking them.",
                "Why do leaves change colour? Our granddaughter up in {t} asked us.",
                "I teach biology to year 9 in {t}; how do I explain osmosis?",
                "I work as a pharmacist in {t}. What is a half-life?",
-               "My in-laws still in {t} want to know how solar panels work."]
+               "My in-laws still in {t} want to know how solar panels work.",
+               "My partner in {t} asked me what a tariff is."]
 TOWN_TOPICS = ["We spent a night in {t} on the way north: what should we have seen?",
                "Our conference in {t} needs a keynote: suggest three topics.",
                "What is the history of the cathedral in {t}?",
-               "I work at the {t} office of a bank; what is a swap?"]
+               "I work at the {t} office of a bank; what is a swap?",
+               "Write an e-mail to our partner in {t} asking to meet at the fair."]  # a business's partner
 
 
 @FAST

@@ -17,7 +17,8 @@ from ztgate.redaction.detection.wordlists import words
 _CAP_RUN_AFTER_CUE = re.compile(rf"(?i:in|to|from|near|of|visiting|is) ({CAP_RUN.pattern}){END_OF_RUN}")
 
 
-# Relations of the writer's (``relation_cues`` and the family words it leaves out), after a possessive.
+# Relations of the writer's (``relation_cues`` and the family words it leaves out), after a possessive; "our
+# partner" is a business's (``organisation_places``: "our partner in Sassuolo"), "my partner" a person's.
 _KIN = "|".join(sorted({re.escape(w) for w in words("relation_cues") - {"named", "called", "manager", "boss"}} | {
     "gran", "granny", "nan", "nana", "nanna", "grandad", "granddad", "grandparents", "parents", "folks", "family",
     "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "kids", "children",
@@ -27,7 +28,8 @@ _KIN = "|".join(sorted({re.escape(w) for w in words("relation_cues") - {"named",
 # Words that may stand between the relation and "in": who lives there, still, now, back, out, up, down, over.
 _BETWEEN = r"(?:[ \t]*,?[ \t]+(?:who|that|still|now|back|out|up|down|over|there|all|lives|living|live|works|working|is|are|stays?|staying|based|settled))*"
 _RELATION_IN = re.compile(
-    rf"\b(?i:my|our|his|her|their)[ \t]+(?i:{_KIN})(?:['’]s)?{_BETWEEN}[ \t]+(?i:in|at)[ \t]+"
+    rf"\b(?:(?i:my|his|her|their)[ \t]+|(?i:our)[ \t]+(?!(?i:partners?)\b))(?i:{_KIN})(?:['’]s)?{_BETWEEN}"
+    rf"[ \t]+(?i:in|at)[ \t]+"
     rf"({CAP_RUN.pattern}){END_OF_RUN}")
 # The writer's own work or study in a town: "I teach year 7 in ...", "I work as a nurse in ...", "I coach the
 # under-12s at ... in ...", within the clause (no sentence end between); "in" only ("I work at Siemens" names an
