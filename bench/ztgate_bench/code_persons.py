@@ -882,7 +882,7 @@ CLEAN_TEMPLATES["tune7"] = (
     ("copyright-split", "[assembly: AssemblyCopyright(\"Copyright \u00a9 The {tool} Authors 2021\")]\n[assembly: AssemblyProduct(\"{tool}\")]\n"),
     ("copyright-split", "# (c) Apache Software Foundation, 2020. All rights reserved.\n# {tool} is a trademark of its owners.\n"),
 )
-TOOLS["tune7"] = ("Amanda", "Patroni", "Barman", "Marvin", "Rook", "Dex", "Diesel", "Thanos", "Mimir", "Tiller")
+TOOLS["tune7"] = ("Amanda", "Patroni", "Barman", "Crystal", "Rook", "Dex", "Diesel", "Thanos", "Mimir", "Tiller")
 SEEDS["tune7"] = 7919
 # --- tune8: an eighth tuning split (issue #29, eighth round), a block of its own ------------------------------
 # Written after holdout7's clean documents were seen (team and mailing-list addresses, a team as an iCalendar

@@ -35,7 +35,7 @@ FAST = settings(max_examples=300, deadline=None)
 SLOW = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # Tools spelt like given names or surnames.
-TOOLS = ("Winifred", "Bartholomew", "Cornelius", "Philippa", "Ambrose", "Thaddeus", "Millicent", "Barnaby",
+TOOLS = ("Winifred", "Bartholomew", "Cornelius", "Philippa", "Ambrose", "Peregrine", "Millicent", "Horatio",
          "Ottoline", "Wendell", "Mortimer", "Radcliffe", "Fairbanks", "Whitaker", "Harcourt")
 # A tool in a project's frame ({t} the tool).
 TOOL_FRAMES = ("Originally written by the {t} developers.\n",
@@ -54,7 +54,7 @@ TOOL_FRAMES = ("Originally written by the {t} developers.\n",
 # Given names the shipped lists know and ones they do not, and surnames.
 LISTED = ("Tavita", "Haunani", "Siaosi", "Kanoa")
 UNLISTED = ("Leleiga", "Makerita", "Naalnish", "Tamati", "Hohepa", "Ngaio", "Pania")
-SURNAMES = ("Fonoti", "Tupou", "Begay", "Tsosie", "Whaanga", "Kealoha", "Yazzie", "Lautaimi")
+SURNAMES = ("Fonoti", "Tupou", "Tafuna", "Tsosie", "Whaanga", "Kealoha", "Nez", "Lautaimi")
 # The same frames with person evidence: a second name, an e-mail, a title, a role ({g} given, {s} surname, {t} a
 # tool, {m} the lower-case given name).
 PERSON_FRAMES = ("Originally written by {g} {s} and the {t} developers.\n",
@@ -109,9 +109,9 @@ def test_a_projects_frame_makes_the_word_a_product(tool: str, frame: str) -> Non
 
 def test_a_persons_people_a_places_team_and_questions_for_a_person_are_no_project_frame() -> None:
     for text, word in (("Winifred's developers own the rota.\n", "Winifred"),
-                       ("Questions go to Barnaby before noon.\n", "Barnaby"),
+                       ("Questions go to Horatio before noon.\n", "Horatio"),
                        ("- 06:55 Ambrose took the pager\n", "Ambrose"),
-                       ("Ask Thaddeus about the developers meeting.\n", "Thaddeus"),
+                       ("Ask Peregrine about the developers meeting.\n", "Peregrine"),
                        ("New starter Ana Lima joins the Uppsala team on Monday.\n", "Uppsala")):
         start = text.index(word)
         assert not code_identifier(text, start, start + len(word)), text
