@@ -69,9 +69,13 @@ def group_local(local: str) -> bool:
     parts = re.split(r"[-_+]", low)
     if len(parts) < 2 or not all(parts):
         return False
-    if parts[-1] in GROUP_MAILBOXES and "." not in low.rsplit(parts[-1], 1)[0]:
-        return True  # platform-dev, ledger-users, sre-oncall
-    return parts[0] in GROUP_MAILBOXES and "." not in low[len(parts[0]):]  # team+go, dev-platform
+    for cut in (m.start() for m in re.finditer(r"[-_+]", low)):  # at every joint, a group word may be hyphenated
+        head, tail = low[:cut], low[cut + 1:]
+        if tail in GROUP_MAILBOXES and "." not in head:
+            return True  # platform-dev, ledger-users, sre-on-call
+        if head in GROUP_MAILBOXES and "." not in tail:
+            return True  # team+go, dev-platform
+    return False
 
 
 def _group_display_name(text: str, token_start: int) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.detection.patterns.automation import GROUP_MAILBOXES
@@ -42,6 +42,7 @@ def _emails(recognizer: HyperscanRecognizer, text: str) -> list[str]:
 @_SETTINGS
 @given(qualifier=_LOWER, group=_GROUP, sep=_SEP, first=st.booleans(), domain=_DOMAIN,
        frame=st.sampled_from(["cc: {a}\n", "{a} mailing list\n", "email: \"{a}\"\n", "  - to: {a}\n"]))
+@example(qualifier="aaa", group="on-call", sep="-", first=False, domain="aaa.com", frame="cc: {a}\n")  # a hyphened group
 def test_a_lists_or_a_teams_local_part_is_not_reported(recognizer: HyperscanRecognizer, qualifier: str, group: str,
                                                        sep: str, first: bool, domain: str, frame: str) -> None:
     for local in (f"{group}{sep}{qualifier}" if first else f"{qualifier}{sep}{group}", group):
