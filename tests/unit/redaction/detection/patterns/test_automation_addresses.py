@@ -4,14 +4,11 @@ in the same trailers is still reported. Generated families, through the tier-1 r
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.detection.patterns.recognizer import HyperscanRecognizer
-from ztgate.redaction.detection.patterns.scanner import PatternScanner
 
 _LOWER = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10)
 _SYLLABLES = ["ka", "ro", "mi", "ta", "ne", "chi", "du", "se", "yo", "ri", "ba", "ko", "lu", "wen", "zha", "mar"]
@@ -19,11 +16,6 @@ _WORD = st.lists(st.sampled_from(_SYLLABLES), min_size=2, max_size=3).map(lambda
 _DOMAIN = st.builds(lambda a, tld: f"{a}.{tld}", _LOWER, st.sampled_from(["com", "io", "dev", "org", "net"]))
 _TRAILER = st.sampled_from(["Co-authored-by: ", "Signed-off-by: ", "Reviewed-by: ", "Author: ", "From: "])
 _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@pytest.fixture(scope="module")
-def recognizer(hs_cache_dir: Path) -> HyperscanRecognizer:
-    return HyperscanRecognizer(PatternScanner(cache_dir=hs_cache_dir))
 
 
 def _emails(recognizer: HyperscanRecognizer, text: str) -> list[str]:

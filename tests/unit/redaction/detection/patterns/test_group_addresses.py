@@ -6,20 +6,19 @@ and hosts made up here, apart from every ``code_persons`` split."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.detection.patterns.automation import GROUP_MAILBOXES
 from ztgate.redaction.detection.patterns.recognizer import HyperscanRecognizer
-from ztgate.redaction.detection.patterns.scanner import PatternScanner
+from tests.unit.redaction.detection.patterns.test_automation_addresses import (  # the same frames' helpers
+    _DOMAIN,
+    _LOWER,
+    _emails,
+)
 
-_LOWER = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=10)
 _SYLLABLES = ["va", "lo", "mi", "te", "nu", "sha", "do", "ke", "ya", "ri", "bo", "zen", "qua", "fel"]
 _WORD = st.lists(st.sampled_from(_SYLLABLES), min_size=2, max_size=3).map(lambda p: "".join(p).capitalize())
-_DOMAIN = st.builds(lambda a, tld: f"{a}.{tld}", _LOWER, st.sampled_from(["com", "io", "dev", "org", "net"]))
 _GROUP = st.sampled_from(sorted(GROUP_MAILBOXES))
 _SEP = st.sampled_from(["-", "_", "+"])
 _COLLECTIVE = st.sampled_from(["Team", "Maintainers", "Group", "Guild", "Bot", "Packaging Team", "Developers"])
@@ -28,15 +27,6 @@ _FRAMES = ("From: {display} <{addr}>\n", "Maintainer: {display} <{addr}>\n", "To
            "ORGANIZER;CN={display}:mailto:{addr}\n", "ATTENDEE;ROLE=REQ-PARTICIPANT;CN={display}:mailto:{addr}\n",
            "ATTENDEE;CN=\"{display}\":mailto:{addr}\n")
 _SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@pytest.fixture(scope="module")
-def recognizer(hs_cache_dir: Path) -> HyperscanRecognizer:
-    return HyperscanRecognizer(PatternScanner(cache_dir=hs_cache_dir))
-
-
-def _emails(recognizer: HyperscanRecognizer, text: str) -> list[str]:
-    return [text[r.start:r.end] for r in recognizer.analyze(text, ["EMAIL_ADDRESS"])]
 
 
 @_SETTINGS
