@@ -34,5 +34,6 @@ COMMON_SENTENCE_STARTS = frozenset(STOP_WORDS) | WRITTEN_SENTENCE_STARTS
 NEVER_TRIGGERS = words("never_triggers")
 PLACE_ACRONYMS = words("place_acronyms")
 # Words that label a field of a form or a contact block, in many languages ("Anschrift:", "電話:"): never a name.
-FIELD_LABELS = (words("person_fields") | words("place_fields") | words("form_labels")
-                | frozenset(p for p in phrases("phone_labels") if " " not in p))
+# A key about a person or a role before its colon is a label too ("# Maintainer: Packaging Team <...>").
+FIELD_LABELS = (words("person_fields") | words("place_fields") | words("form_labels") | words("person_key_words")
+                | words("person_role_fields") | frozenset(p for p in phrases("phone_labels") if " " not in p))

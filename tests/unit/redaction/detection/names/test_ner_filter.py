@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.detection.names.ner import plausible_span
-from ztgate.redaction.detection.wordlists import WRITTEN_SENTENCE_STARTS
+from ztgate.redaction.detection.wordlists import WRITTEN_SENTENCE_STARTS, words
 
 # (text, span as NER gave it, what must be kept: the span itself, a part of it, or None)
 CASES = [
@@ -72,3 +72,14 @@ def test_a_hand_written_sentence_start_alone_at_a_sentence_start_is_no_name(word
 def test_a_name_opening_a_sentence_is_still_one(text: str) -> None:
     end = text.index(" ")
     assert plausible_span(text, 0, end) == (0, end)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(w for w in words("person_key_words") | words("person_role_fields") if w.isalpha())),
+       st.sampled_from(["# {k}: Platform Team <platform@example.org>\n", "{k}: Ana Lima\n", "-- {k}: infra\n"]))
+def test_a_key_about_a_person_before_its_colon_is_no_name(key: str, frame: str) -> None:
+    """spaCy read the key word opening a comment as a person ("# Maintainer: Packaging Team <...>")."""
+    word = key.capitalize()
+    text = frame.format(k=word)
+    start = text.index(word)
+    assert plausible_span(text, start, start + len(word)) is None, text
