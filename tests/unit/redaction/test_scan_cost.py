@@ -79,6 +79,12 @@ FRAGMENTS = (
     # national identifiers after their own label (national-ids)
     "CPF ", "SIN ", "T.C. kimlik no ", "hetu ", "PAN ", "cédula ", "C.C. ", "RUT ", "123.", "-K", "131052-",
     " /home/", "/Users/", "C:\\Users\\", "Maria_", "-Berg", ".csv",
+    # the eighth round's cues: labels of a person's identifier, CJK names, a relative's town, postcodes, split
+    # names, copyright holders, team addresses, tables of things, project frames, knowledge and trade frames
+    "student ID is ", "Mitgliedsnummer ", "我叫", "氏名: ", "〒150-", "my mum in ", "I teach in ", "our partner in ",
+    "given-names: ", "person(\"", "author = {", "N:", "FN:", "Copyright © ", " All rights reserved", "-dev@",
+    "lists.", "UPDATE jobs SET name = '", "INSERT INTO users (name) VALUES ('", " developers", "questions about ",
+    " took a snapshot", "Explain why ", "which country did ", "our stand at ", "Maintainer: ",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
