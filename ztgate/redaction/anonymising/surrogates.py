@@ -19,6 +19,10 @@ from typing import Protocol
 from presidio_anonymizer.entities import InvalidParamError
 from presidio_anonymizer.operators import Operator, OperatorType
 
+# The checks detection reads, so that a stand-in fails exactly the check that would find it.
+from ztgate.redaction.detection.patterns.validators import iban as iban_valid
+from ztgate.redaction.detection.patterns.validators import luhn as luhn_valid
+
 # Candidates tried per value before falling back to the numbered placeholder.
 MAX_ATTEMPTS = 64
 
@@ -76,26 +80,6 @@ def _pick(items: tuple[str, ...], *key: object) -> str:
 def _number(limit: int, *key: object) -> int:
     digest = hashlib.blake2b(repr(key).encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "big") % limit
-
-
-def luhn_valid(digits: str) -> bool:
-    """The Luhn check of a string of ASCII digits."""
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = int(char)
-        if index % 2:
-            value = value * 2 - 9 if value > 4 else value * 2
-        total += value
-    return total % 10 == 0
-
-
-def iban_valid(iban: str) -> bool:
-    """ISO 13616's mod-97 check of an IBAN (spaces ignored)."""
-    compact = iban.replace(" ", "").upper()
-    if len(compact) < 5 or not compact.isalnum():
-        return False
-    rearranged = compact[4:] + compact[:4]
-    return int("".join(str(int(char, 36)) for char in rearranged)) % 97 == 1
 
 
 def _fill_digits(layout: str, digits: str) -> str:
