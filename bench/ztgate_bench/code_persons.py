@@ -9,8 +9,8 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6``, ``holdout7`` and ``holdout8`` likewise, each before any score on it; ``tune2`` to ``tune6`` are tuned
-on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
+``holdout6``, ``holdout7``, ``holdout8`` and ``holdout9`` likewise, each before any score on it; ``tune2`` to
+``tune6`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -780,6 +780,67 @@ CLEAN_TEMPLATES["holdout8"] = (
 )
 TOOLS["holdout8"] = ("Black", "Hatch", "Ward", "Jackson", "Hubble", "Kong", "Titus", "Maxwell", "Singer", "Piper")
 SEEDS["holdout8"] = 8808
+# --- holdout9: the ninth held-out run (issue #29), a block of its own, written before any score on it ---------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split draws on: Udmurt, Mari, Erzya, Tuvan, Uyghur, Baloch, Sindhi, Tulu, Konkani,
+# Khmer, Mizo, Cebuano, Timorese, Afar, Dinka, Mossi, Paraguayan and Newar names (written by hand, invented
+# pairings). Its person templates are 20 kinds no other split has: a Doxygen `\author`, a Perl Makefile.PL
+# `AUTHOR`, a Chef metadata.rb `maintainer`, an Erlang `-author` attribute, a COBOL `AUTHOR.` paragraph, a VHDL
+# header `Engineer:`, an AppStream metainfo `<developer>`, an Info.plist copyright, a Nimble `author`, a Fabric mod
+# `authors`, a Godot plugin.cfg `author`, a Blender add-on `bl_info`, a QGIS plugin metadata.txt, a Joomla
+# manifest `<author>`, a Docusaurus authors.yml entry, a podcast feed `<itunes:author>`, MkDocs `site_author`, a
+# LuaRocks rockspec `maintainer`, a Crystal shard.yml `authors` and an Arduino library.properties `author`. Its
+# clean documents are ten of the same kinds naming a team, a list address, a bot or an organisation where a person
+# would stand; its tools are also given names or surnames (Pino, Leiningen, Huginn, Marian, Griffin, Calliope,
+# Altair, Zeppelin, Marlin, Lance). Only reported on:
+# `python -m ztgate_bench.code_persons write --split holdout9 --out bench/corpora/code-persons-holdout-9.jsonl`.
+GIVEN["holdout9"] = (
+    "Italmas", "Akagur", "Pampalche", "Akpatyr", "Purgaz", "Litova", "Sholban", "Choduraa", "Ablikim", "Gulnisa",
+    "Dostain", "Banuk", "Sassui", "Ayaz", "Rakshith", "Chaitra", "Gaurish", "Pradnya", "Sokunthea", "Visal",
+    "Lalremruati", "Zothanpuia", "Jhunrey", "Rubylyn", "Ermelinda", "Aderito", "Hanfare", "Kadiga", "Achol", "Garang",
+    "Wendkouni", "Rasmata", "Arasy", "Yerutí", "Rojina", "Prajwal")
+SURNAMES["holdout9"] = (
+    "Bekmemetev", "Lekomtsev", "Yandemirov", "Yalkaev", "Kirdyashkin", "Paksyaev", "Oorzhak", "Kuular", "Memtimin",
+    "Abdukerim", "Rind", "Bizenjo", "Soomro", "Junejo", "Bangera", "Poojary", "Kenkre", "Dessai", "Meas",
+    "Prak", "Ralte", "Hnamte", "Cabahug", "Lapitan", "Ximenes", "Belo", "Humed", "Dardar", "Akech", "Majok",
+    "Ouédraogo", "Sawadogo", "Centurión", "Yegros", "Shakya", "Maharjan")
+MAIL_DOMAINS["holdout9"] = ("sandpiper.dev", "contributors.example.net", "maintainers9.example.org")
+PERSON_TEMPLATES["holdout9"] = (
+    ("doxygen-author", "/**\n * \\file    sonar_ping.c\n * \\brief   Ping scheduler for the echo sounder.\n * \\author  {name}\n * \\date    2024-11-19\n */\n"),
+    ("makefile-pl", "use ExtUtils::MakeMaker;\nWriteMakefile(\n    NAME         => 'Lantern::Echo',\n    AUTHOR       => '{name} <{email}>',\n    LICENSE      => 'perl_5',\n);\n"),
+    ("chef-metadata", "name              'lanternfish'\nmaintainer        '{name}'\nmaintainer_email  '{email}'\nlicense           'Apache-2.0'\nversion           '2.3.1'\n"),
+    ("erlang-author", "-module(echo_buffer).\n-author(\"{name}\").\n-export([start_link/0, push/2]).\n"),
+    ("cobol-author", "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. CATCHRPT.\n       AUTHOR. {name}.\n       DATE-WRITTEN. 2024-11-19.\n"),
+    ("vhdl-header", "------------------------------\n-- Company: Harbour Acoustics Lab\n-- Engineer: {name}\n-- Create Date: 19.11.2024\n-- Module Name: ping_timer - Behavioral\n------------------------------\n"),
+    ("appstream-metainfo", "<component>\n  <id>org.example.Lanternfish</id>\n  <developer id=\"org.example\">\n    <name>{name}</name>\n  </developer>\n  <update_contact>{email}</update_contact>\n</component>\n"),
+    ("info-plist", "<key>CFBundleName</key>\n<string>Lanternfish</string>\n<key>NSHumanReadableCopyright</key>\n<string>Copyright \u00a9 2024 {name}. All rights reserved.</string>\n"),
+    ("nimble-file", "# Package\n\nversion       = \"0.7.0\"\nauthor        = \"{name}\"\ndescription   = \"Echo sounder frame parser\"\nlicense       = \"MIT\"\n"),
+    ("fabric-mod-json", "{{\n  \"schemaVersion\": 1,\n  \"id\": \"lanternfish\",\n  \"version\": \"1.2.0\",\n  \"authors\": [\"{name}\"],\n  \"environment\": \"*\"\n}}\n"),
+    ("godot-plugin-cfg", "[plugin]\n\nname=\"Sonar Sweep\"\nauthor=\"{name}\"\nversion=\"1.0\"\nscript=\"plugin.gd\"\n"),
+    ("blender-bl-info", "bl_info = {{\n    \"name\": \"Seabed Mesh Import\",\n    \"author\": \"{name}\",\n    \"version\": (1, 3, 0),\n    \"category\": \"Import-Export\",\n}}\n"),
+    ("qgis-metadata", "[general]\nname=Trawl Tracks\nqgisMinimumVersion=3.28\nversion=0.9.1\nauthor={name}\nemail={email}\n"),
+    ("joomla-manifest", "<extension type=\"module\" client=\"site\" method=\"upgrade\">\n  <name>mod_tidetable</name>\n  <author>{name}</author>\n  <authorEmail>{email}</authorEmail>\n  <version>2.0.4</version>\n</extension>\n"),
+    ("docusaurus-authors", "{handle}:\n  name: {name}\n  title: Maintainer of the sonar docs\n  image_url: /img/authors/{handle}.png\n"),
+    ("rss-itunes-author", "<item>\n  <title>Episode 12: Counting fish with sound</title>\n  <itunes:author>{name}</itunes:author>\n  <enclosure url=\"https://podcast.example.org/ep12.mp3\"/>\n</item>\n"),
+    ("mkdocs-site-author", "site_name: Lanternfish Docs\nsite_author: {name}\ntheme:\n  name: material\n"),
+    ("luarocks-rockspec", "package = \"lantern-echo\"\nversion = \"1.1-1\"\ndescription = {{\n   summary = \"Echo sounder frames for Lua\",\n   maintainer = \"{name} <{email}>\",\n   license = \"MIT\"\n}}\n"),
+    ("shard-yml", "name: lantern_echo\nversion: 0.4.2\n\nauthors:\n  - {name} <{email}>\n\ncrystal: \">= 1.10.0\"\n"),
+    ("arduino-library-properties", "name=SonarPing\nversion=1.0.3\nauthor={name} <{email}>\nmaintainer={name} <{email}>\nsentence=Drives an ultrasonic ping sensor.\n"),
+)
+CLEAN_TEMPLATES["holdout9"] = (
+    ("doxygen-author", "/**\n * \\file    {tool_module}_sink.c\n * \\brief   Writes echo frames to {tool}.\n * \\author  Sonar Platform Team\n */\n"),
+    ("makefile-pl", "WriteMakefile(\n    NAME      => 'Lantern::{tool}',\n    AUTHOR    => 'Lantern Maintainers <lantern-dev@lists.example.org>',\n    PREREQ_PM => {{ '{tool}' => '2.0' }},\n);\n"),
+    ("chef-metadata", "name              '{tool_module}_agent'\nmaintainer        'Infrastructure Team'\nmaintainer_email  'infra@lists.example.org'\ndepends          '{tool_module}'\n"),
+    ("appstream-metainfo", "<component>\n  <id>org.example.{tool}Viewer</id>\n  <developer id=\"org.example\">\n    <name>The {tool} Project</name>\n  </developer>\n  <update_contact>appstream@lists.example.org</update_contact>\n</component>\n"),
+    ("info-plist", "<key>CFBundleName</key>\n<string>{tool} Companion</string>\n<key>NSHumanReadableCopyright</key>\n<string>Copyright \u00a9 2024 Harbour Acoustics Lab. All rights reserved.</string>\n"),
+    ("fabric-mod-json", "{{\n  \"schemaVersion\": 1,\n  \"id\": \"{tool_module}-compat\",\n  \"authors\": [\"{tool} Modding Team\"],\n  \"depends\": {{\"{tool_module}\": \">=3.0\"}}\n}}\n"),
+    ("qgis-metadata", "[general]\nname={tool} Layers\nqgisMinimumVersion=3.28\nauthor=GIS Working Group\nemail=gis-wg@lists.example.org\n"),
+    ("docusaurus-authors", "{tool_module}-bot:\n  name: {tool} Release Bot\n  title: Automated release notes\n  image_url: /img/bots/{tool_module}.png\n"),
+    ("mkdocs-site-author", "site_name: {tool} Integration Guide\nsite_author: Documentation Team\nplugins:\n  - search\n  - {tool_module}-links\n"),
+    ("arduino-library-properties", "name={tool}Sensor\nversion=2.1.0\nauthor=Sensor Drivers Team <drivers@lists.example.org>\nmaintainer=ci-bot <ci-bot@example.org>\nsentence=Reads {tool} frames over I2C.\n"),
+)
+TOOLS["holdout9"] = ("Pino", "Leiningen", "Huginn", "Marian", "Griffin", "Calliope", "Altair", "Zeppelin", "Marlin", "Lance")
+SEEDS["holdout9"] = 9909
 # --- tune6: a sixth tuning split (issue #29, seventh round), a block of its own -------------------------------
 # Written after holdout6's clean documents were seen: tools spelt like given names or surnames with evidence that
 # they are software, in formats no other split has - Dockerfiles, GitHub Actions steps, systemd units, Prometheus
