@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ztgate.redaction.anonymising.anonymize import redact
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.names.code_identifiers import given_name
+from ztgate.redaction.detection.names.context.dispute_parties import DisputePartyRecognizer
 from ztgate.redaction.detection.public import PUBLIC_LISTS, canonical, data_words, load
 from ztgate.redaction.detection.public._data import PUBLIC_DATA_DIR, read_lines
 from ztgate.redaction.policies import AllowList, PolicyStore
@@ -185,6 +186,25 @@ def test_the_parties_of_a_private_dispute_are_hidden(first: str, second: str, te
     spans = [(first, "PERSON"), (second, "PERSON")] + ([(first, "PERSON")] if text.count(first) > 1 else [])
     out = _redact(text, spans)
     assert first not in out and second not in out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(PARTIES), st.sampled_from(PARTIES), st.sampled_from([
+    "My lawsuit {a} v. {b} was filed last week.", "Our claim {a} vs. {b} is listed for Monday.",
+    "{a} v. {b} was served on us yesterday.", "In my case, {a} v. {b}, the hearing moved."]))
+def test_the_parties_of_a_private_dispute_are_found_by_their_own_rule(first: str, second: str, template: str):
+    text = template.format(a=first, b=second)
+    found = {text[a:b] for a, b, _ in DisputePartyRecognizer().find(text)}
+    assert {first, second} <= found
+    out = _redact(text, [(first, "PERSON"), (second, "PERSON")])
+    assert first not in out and second not in out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PARTIES), st.sampled_from(PARTIES), st.sampled_from([
+    "What did {a} v. {b} decide?", "Explain {a} vs. {b}.", "Why does {a} v {b} still matter?"]))
+def test_a_public_case_is_no_dispute(first: str, second: str, template: str):
+    assert DisputePartyRecognizer().find(template.format(a=first, b=second)) == []
 
 
 # Places in travel questions.
