@@ -4,8 +4,9 @@ span inside such a title (or the title with a request word before it, "Explain M
 is not: in a text that speaks of someone's own case ("my lawsuit", "our claim", "his hearing"), of a filing, suing
 or a lawyer of one's own ("filed last week", "we are suing", "my solicitor"), or that names a party again outside
 the title ("... Mr Smith called"), every party stays hidden (docs/adr/0029). A party opened by a personal title ("Mr
-Smith v. Jones") is never read so, and ``person_ties`` applies on top. PERSON, LOCATION and NRP; the default policy
-keeps it, strict does not. Cue words written by hand for ztgate."""
+Smith v. Jones") is never read so, and ``person_ties`` applies on top. PERSON, LOCATION and NRP, read only in a text
+of a short request's length (``TEXT_MAX_CHARS``); the default policy keeps it, strict does not. Cue words written by
+hand for ztgate."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
+from ztgate.redaction.detection.public._private_context import TEXT_MAX_CHARS
 
 # A party: capitalised words, with "of", "the", "and", "&" and a company's suffix between them.
 _WORD = r"(?:[A-Z][\w'’.\-]*|&|of|the|and|for|de|van|von)"
@@ -48,6 +50,9 @@ class CourtCases(FramePublicList):
     """A party inside a court case's title is kept, unless the text speaks of a private dispute (module doc)."""
 
     def in_frame(self, text: str, start: int, end: int, entity_type: str) -> bool:
+        # The whole text is read for a dispute: past a short request's length it is not read, and nothing kept.
+        if len(text) > TEXT_MAX_CHARS:
+            return False
         case = _case_around(text, start, end)
         if case is None or _PRIVATE_DISPUTE.search(text) is not None:
             return False
