@@ -85,6 +85,9 @@ FRAGMENTS = (
     "given-names: ", "person(\"", "author = {", "N:", "FN:", "Copyright © ", " All rights reserved", "-dev@",
     "lists.", "UPDATE jobs SET name = '", "INSERT INTO users (name) VALUES ('", " developers", "questions about ",
     " took a snapshot", "Explain why ", "which country did ", "our stand at ", "Maintainer: ",
+    # the ninth round's public frames (ADR 0029): features, name origins, dishes, court cases, exhibitors, disputes
+    "How high is ", " glacier", " got its name", "the name ", " chicken rice", " v. ", " vs. ", "my lawsuit ",
+    " was filed", " at their stand", " in ", " worth a day trip",
 )
 _PIECES = st.sampled_from(FRAGMENTS)
 SHAPES = st.tuples(st.lists(_PIECES, max_size=3).map("".join),
@@ -455,8 +458,13 @@ FRAME_FAMILIES: tuple[Shape, ...] = (
     ("What is the plot of ", "Ab of the ", "?"), ("Hokusai's ", "The Ab off ", "?"), ("", "the siege of Ab ", ""),
     ("", "Ab Conference ", ""), ("", "Ab is based in Cd. ", "What does it make?"), ("Both ", "Ab and Adidas ", ""),
     ("", "Ab 5D Mark II ", ""), ("", "Admiral Ab ", "?"), ("", "Ab Cd won the Nobel Prize. ", ""),
-    ("", "Ab Cd retired. How many Grand Slams did he win? ", ""), ("the novel ", "Ab ", " by Cd"))
-_FRAME_LISTS = ("public_events", "work_titles", "company_frames", "model_generations", "encyclopedic_persons")
+    ("", "Ab Cd retired. How many Grand Slams did he win? ", ""), ("the novel ", "Ab ", " by Cd"),
+    ("", "Ab v. Cd ", ""), ("", "Ab Cd v Ef Gh of the ", ""), ("", "the Ab glacier ", ""), ("How high is ", "Ab ", "?"),
+    ("", "How did Ab get its name? ", ""), ("", "Ab chicken rice ", ""), ("", "to Ab in Cd at their stand ", ""),
+    ("", "Is Ab worth a day trip? ", ""))
+_FRAME_LISTS = ("public_events", "work_titles", "company_frames", "model_generations", "encyclopedic_persons",
+                "geographic_features", "feature_frames", "name_origins", "dish_names", "court_cases", "exhibitors",
+                "travel_places")
 _CAPITALISED = re.compile(r"[A-Z][\w'’\-]*")
 
 

@@ -45,6 +45,12 @@ PUBLIC_LISTS: dict[str, str] = {
     "travel_places": "ztgate.redaction.detection.public.travel_places",
     "protected_designations": "ztgate.redaction.detection.public.protected_designations",
     "trade_fairs": "ztgate.redaction.detection.public.trade_fairs",
+    "geographic_features": "ztgate.redaction.detection.public.geographic_features",
+    "feature_frames": "ztgate.redaction.detection.public.feature_frames",
+    "name_origins": "ztgate.redaction.detection.public.name_origins",
+    "dish_names": "ztgate.redaction.detection.public.dish_names",
+    "court_cases": "ztgate.redaction.detection.public.court_cases",
+    "exhibitors": "ztgate.redaction.detection.public.exhibitors",
 }
 
 
@@ -93,7 +99,8 @@ class PublicList:
 class FramePublicList(PublicList):
     """A list with no values: no name is public by itself, only the words around a span can make it so
     (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
-    ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``, ``trade_fairs``)."""
+    ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``, ``trade_fairs``,
+    ``feature_frames``, ``name_origins``, ``dish_names``, ``court_cases``, ``exhibitors``)."""
 
     def has(self, value: str) -> bool:
         return False

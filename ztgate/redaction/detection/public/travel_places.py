@@ -1,19 +1,21 @@
 """Public list ``travel_places``: a place on no list is kept where a travel or visit frame stands right before it
 ("We're staying in Colmar for three days", "a night in Alberobello", "our trip to Cappadocia", "hike the Inca
-Trail", "visiting Ronda", "quiet beaches near Tavira", "a day trip from Ortisei") and the text holds no evidence of
-a private person anywhere (``_private_context.private_person_in_text``: no relation, contact value, identifier,
-home, booking or member words, greeting, signature ...). A visit locates no one's home; a stay is read as a visit
-only with a visit's words ("staying in X for three days", "staying in X:"), never "staying in X" alone, and "lives
-in", "moved to", "born in" are residence (``person_ties`` still ties them). LOCATION, and PERSON where spaCy
-mistypes a town after such a frame. ``person_ties`` applies on top, told by ``visit`` that a stay with a visit's
-words is no residence. The default policy keeps it; ``strict`` does not (under HIPAA Safe Harbor a town is an
-identifier whatever the sentence says). Cue words written by hand for ztgate."""
+Trail", "visiting Ronda", "quiet beaches near Tavira", "a day trip from Ortisei", "What is there to see in Jerash",
+"Is Jerash worth a day trip") and the text holds no evidence of a private person anywhere
+(``_private_context.private_person_in_text``: no relation, contact value, identifier, home, booking or member words,
+greeting, signature ...). A visit locates no one's home; a stay is read as a visit only with a visit's words
+("staying in X for three days", "staying in X:"), never "staying in X" alone, and "lives in", "moved to", "born in"
+are residence (``person_ties`` still ties them). LOCATION, and PERSON where spaCy mistypes a town after such a
+frame. ``person_ties`` applies on top, told by ``visit`` that a stay with a visit's words is no residence. The
+default policy keeps it; ``strict`` does not (under HIPAA Safe Harbor a town is an identifier whatever the sentence
+says). Cue words written by hand for ztgate."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.public._private_context import private_person_in_text
 
@@ -31,8 +33,17 @@ _VISIT_BEFORE = re.compile(
     rf"(?:beach|beaches|hotels?|villages?|towns?|walks|hikes|trails?|restaurants|sights|things\s+to\s+(?:see|do)|"
     rf"campsites?|vineyards|wineries|day\s+trips?|excursions?|viewpoints?)\s+(?:near|around|outside|close\s+to)|"
     rf"(?:day\s+trips?|excursions?|road\s+trip|train|bus|ferry|boat|drive|hike|walk)\s+from|"
-    rf"base\s+(?:ourselves|myself|themselves)\s+in|(?:a|the)\s+(?:good|best)\s+base\s+for(?:\s+exploring)?)"
+    rf"base\s+(?:ourselves|myself|themselves)\s+in|(?:a|the)\s+(?:good|best)\s+base\s+for(?:\s+exploring)?|"
+    # what a traveller sees or does there ("What is there to see in", "things to do in", "worth visiting")
+    rf"(?:what\s+is\s+there|what['’]s\s+there|is\s+there\s+(?:much|anything)|things|anything|what)\s+to\s+"
+    rf"(?:see|do|visit|eat)\s+(?:in|around|near)|(?:sights|sightseeing)\s+in|worth\s+(?:visiting|seeing))"
     rf"\s+(?:the\s+)?)$")
+# "Is NAME worth a day trip / two days / the detour": the question around the place says a visit.
+_WORTH_BEFORE = re.compile(r"(?i)\b(?:is|are)\s+(?:the\s+)?$")
+_WORTH_AFTER = re.compile(
+    rf"(?i)[ \t]+(?:really\s+|still\s+)?worth\s+(?:(?:a|an|the|{_COUNT})\s+(?:full\s+|half\s+)?(?:day\s+trip|"
+    rf"trip|visit|detour|stop|stopover|drive|night|nights|day|days|week|weekend)|visiting|seeing|the\s+(?:detour|"
+    r"drive|trip|hype))")
 # A stay reads as a visit only with a visit's words after the place (a duration, a question about it).
 _STAY_BEFORE = re.compile(r"(?i)\bstay(?:ing)?\s+(?:in|at)\s+(?:the\s+)?$")
 _VISIT_AFTER = re.compile(
@@ -50,7 +61,9 @@ def visit(text: str, start: int, end: int) -> bool:
         return False
     before = text[max(0, start - REACH):start]
     if _VISIT_BEFORE.search(before) is None:
-        return False
+        # "Is NAME worth a day trip": never a known given name ("Is Tom worth a visit?" reads as a person)
+        return (_WORTH_BEFORE.search(before) is not None and not given_name(text[start:end].split()[0])
+                and _WORTH_AFTER.match(text, end, min(len(text), end + 40)) is not None)
     return _STAY_BEFORE.search(before) is None or _VISIT_AFTER.match(text, end) is not None
 
 

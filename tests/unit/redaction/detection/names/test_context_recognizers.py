@@ -40,6 +40,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "CommentSubjectRecognizer": ("# Marta Vellim will rotate the keys\n", "Marta Vellim", "PERSON"),
     "TranscriptSpeakerRecognizer": ("<Marta Vellim> the deploy is stuck again\n", "Marta Vellim", "PERSON"),
     "SplitNameRecognizer": ('Authors@R: person("Quaxtor", "Vellim", role = "aut")\n', "Vellim", "PERSON"),
+    "DisputePartyRecognizer": ("My lawsuit Quaxtor v. Vellim was filed last week.\n", "Quaxtor", "PERSON"),
 }
 
 
