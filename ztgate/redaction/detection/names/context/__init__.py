@@ -9,7 +9,8 @@ greetings, ``TODO(handle)``, a chat log's speaker, the name ending an e-mail sub
 script, CJK names after a self-introduction, a label, a relation or a signature dash, lower-case first.last user
 names, self-introductions, a name in apposition after a role, a table's date-of-birth column and its cells, a
 reference after any label naming a person's identifier; from a name-shaped pair (``person_pairs``): a person key's
-value, a comment's subject, a transcript's speaker; the parts of a name in a format's own slots (R's person())."""
+value, a comment's subject, a transcript's speaker; the parts of a name in a format's own slots (R's person());
+a vehicle's licence plate; a health detail tied to a private person (HEALTH_DETAIL, ADR 0027)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from ztgate.redaction.detection.names.context.comment_subjects import CommentSub
 from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecognizer
 from ztgate.redaction.detection.names.context.display_names import DisplayNameRecognizer
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
+from ztgate.redaction.detection.names.context.health_details import HealthDetailRecognizer
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
+from ztgate.redaction.detection.names.context.licence_plates import LicencePlateRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
@@ -45,7 +48,8 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
     CjkNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
-    CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
+    CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, LicencePlateRecognizer,
+    HealthDetailRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
