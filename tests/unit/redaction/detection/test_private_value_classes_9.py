@@ -107,7 +107,8 @@ PUBLIC_MEDICAL = ["What are the symptoms of {c}?", "How does {m} work, and is {d
                   "If someone is allergic to {a}, what happens?", "Can I take {m} {d} with food?",
                   "Patients who take {d} {m} should avoid what?", "People who are diagnosed with {c} often ask why.",
                   "Is it possible to be allergic to {a}?", "Doctors prescribe {m} for what?",
-                  "My question is about {c}: is it inherited?", "My textbook says patients on {m} {d} bruise easily."]
+                  "My question is about {c}: is it inherited?", "My textbook says patients on {m} {d} bruise easily.",
+                  "Did Quenra Vaskelmoor suffer from {c}, as the biography says?", "Why was Vaskelmoor diagnosed with {c}?"]
 
 
 @FAST

@@ -44,7 +44,7 @@ _END = r"(?=[ \t]*(?:[.,;:!?()\[\]\n]|$)|[ \t]+" + _STOP + ")"
 
 _CONDITION_CUES = (
     r"diagnosed[ \t]+(?:with|as[ \t]+having)|got[ \t]+a[ \t]+diagnosis[ \t]+of|received[ \t]+a[ \t]+diagnosis[ \t]+of|"
-    r"tested[ \t]+positive[ \t]+for|suffers?[ \t]+from|suffering[ \t]+from|(?:treated|treatment)[ \t]+for|"
+    r"tested[ \t]+positive[ \t]+for|suffer(?:s|ed|ing)?[ \t]+from|(?:treated|treatment)[ \t]+for|"
     r"recovering[ \t]+from|allergic[ \t]+to|an[ \t]+allergy[ \t]+to|intolerant[ \t]+to|"
     r"allergisch[ \t]+(?:gegen|auf)|leidet[ \t]+(?:an|unter)|diagnostiziert[ \t]+mit|"
     r"al[ée]rgic[oa][ \t]+a|diagnosticad[oa][ \t]+(?:con|de)|padece(?:[ \t]+de)?|"
@@ -91,6 +91,9 @@ _QUESTION = re.compile(r"(?i)(?:^|[ \t])(?:can|could|should|shall|may|might|woul
 # A second predicate of the same subject ("has asthma and was prescribed ..."): the subject is before the first.
 _FIRST_VERB = re.compile(r"(?i)[ \t,]+(?:has|have|had|is|was|were|are|['’]s|takes|took|got|gets|suffers|tested|"
                          r"lives|needs|uses|hat|ist|wurde|tiene|es|est|a|è)\b")
+# A sentence that opens as a question ("Did Van Gogh suffer from ...", "Why was X diagnosed with ...").
+_INTERROGATIVE = re.compile(r"(?i)(?:did|does|do|is|was|were|has|had|have|can|could|would|why|how|what|when|which|"
+                            r"who|whose|where|wie|warum|hatte|war|pourquoi|comment|por[ \t]+qué|cómo|perché|come)\b")
 _WINDOW = 120
 _CLAUSE_END = re.compile(r"[.!?;:\n—–]|\s-\s")
 _NOT_A_NAME = COMMON_SENTENCE_STARTS | FUNCTION_WORDS | frozenset(
@@ -112,6 +115,7 @@ def _tied(text: str, cue_start: int) -> bool:
     ends = list(_CLAUSE_END.finditer(before))
     if ends:
         before = before[ends[-1].end():]
+    sentence = before.lstrip()
     if _QUESTION.search(before):
         return False
     before = _AUX.sub("", before.rstrip())
@@ -125,8 +129,10 @@ def _tied(text: str, cue_start: int) -> bool:
         return False
     name = m.group("name")
     if name is not None:
+        # A name alone ties only in a statement: a question about a named person asks about a public one as
+        # often ("Did Van Gogh suffer from epilepsy?").
         head = name.split()[0]
-        return head.casefold() not in _NOT_A_NAME and head not in _NOT_A_NAME
+        return head.casefold() not in _NOT_A_NAME and not _INTERROGATIVE.match(sentence)
     return True
 
 
