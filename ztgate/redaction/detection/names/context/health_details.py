@@ -10,6 +10,7 @@ is the condition's or the medication's words (with its dose), not the verb nor t
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
@@ -94,7 +95,7 @@ _FIRST_VERB = re.compile(r"(?i)[ \t,]+(?:has|have|had|is|was|were|are|['’]s|ta
 # A sentence that opens as a question ("Did Van Gogh suffer from ...", "Why was X diagnosed with ...").
 _INTERROGATIVE = re.compile(r"(?i)(?:did|does|do|is|was|were|has|had|have|can|could|would|why|how|what|when|which|"
                             r"who|whose|where|wie|warum|hatte|war|pourquoi|comment|por[ \t]+qué|cómo|perché|come)\b")
-_WINDOW = 120
+_WINDOW = 90
 _CLAUSE_END = re.compile(r"[.!?;:\n—–]|\s-\s")
 _NOT_A_NAME = COMMON_SENTENCE_STARTS | FUNCTION_WORDS | frozenset(
     "people patients children kids adults someone anyone everyone nobody somebody many most some women men "
@@ -189,9 +190,12 @@ class HealthDetailRecognizer(ContextRule):
         for m in _HAS.finditer(text):
             if _a_condition(m.group("what")) and _tied(text, m.start()):
                 take(m.start("what"), m.end("what"))
+        persons: list[int] | None = None   # where a person's record evidence starts, read once, only if needed
         for m in _FIELD.finditer(text):
-            lo, hi = max(0, m.start() - _RECORD_REACH), m.end() + _RECORD_REACH
-            if _RECORD_PERSON.search(text, lo, hi):
+            if persons is None:
+                persons = [p.start() for p in _RECORD_PERSON.finditer(text)]
+            i = bisect.bisect_left(persons, m.start() - _RECORD_REACH)
+            if i < len(persons) and persons[i] <= m.end() + _RECORD_REACH:
                 take(m.start("what"), m.end("what"))
         out += self._patient_list(text)
         return out
