@@ -123,7 +123,9 @@ def test_a_public_medical_question_is_no_health_detail(c, a, m, d, frame):
 def test_a_public_medical_question_keeps_its_terms(redaction_analyzer, c, a, m, d, frame):
     text = frame.format(c=c, a=a, m=m, d=d)
     out = _out(redaction_analyzer, text)
-    assert "HEALTH_DETAIL" not in out and all(v in out for v in (c, a, m, d) if v in text), (text, out)
+    # The lower-case terms: a capitalised eponym ("Vortamek's disease") is NER's and the public lists' to judge.
+    assert "HEALTH_DETAIL" not in out and all(v in out for v in (c, a, m, d) if v in text and v.islower()), (
+        text, out)
 
 
 @FAST
