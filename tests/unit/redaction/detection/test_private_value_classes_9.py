@@ -10,6 +10,8 @@ a model, part, error or flight number, a thing's number in another language) -> 
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -211,6 +213,8 @@ REF_FRAMES = ["{label} {code}\nWhat does a barometer measure?", "How do tides wo
 def test_a_reference_after_a_foreign_label_or_a_held_at_phrase_is_found(label, code, frame):
     text = frame.format(label=label, code=code)
     assert code in _found(PersonIdentifierLabelRecognizer(), text), text
+    # and on the analyzer's NFKC view, where "N.º" reads "N.o" (normalise.py)
+    assert code in _found(PersonIdentifierLabelRecognizer(), unicodedata.normalize("NFKC", text)), text
 
 
 @E2E

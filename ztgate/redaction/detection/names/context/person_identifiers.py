@@ -61,7 +61,8 @@ bestellung rechnung artikel modell fahrkarte flug zug seite kapitel
 # groups split by single spaces.
 _WORD = r"[^\W\d_][^\W\d_'’\-]*"
 _MARKER = (r"(?:number|no\.|no|nr\.|nr|n[°º]\.?|num\.?|id|ID|code|ref\.?|reference|\#"
-           r"|(?<=[ \t])(?:nro\.?|n\.[°º]\.?|n\.|núm\.?|numero|número|numéro))")
+           r"|(?<=[ \t])(?:nro\.?|n\.[°º]\.?|n\.o\.?|n\.|núm\.?|numero|número|numéro))")
+# (the analyzer reads the NFKC view, where "N.º" is "N.o": normalise.py)
 # Between the marker and a colon, where the number is held ("Member no. at the music circle:", "Claim ref with my
 # insurer:", "Membership number with the boat club:"): a preposition and up to four words.
 _HELD_AT = rf"(?:[ \t]+(?i:at|with|for|of|from|in|on|bei|beim|für|presso|per|en|para|con|pour|chez|auprès[ \t]+de)(?:[ \t]+{_WORD}){{1,4}}[ \t]*:)?"
@@ -80,7 +81,7 @@ _COMPOUND = re.compile(
     rf"(?<![\w\-])(?P<label>{_WORD}(?i:nummer|nr\.?|-nr\.?|-id|kennung)){_HELD_AT}(?:[ \t]+(?i:ist|lautet))?[ \t]*[:#]?[ \t]*"
     rf"{_VALUE}(?![\w@]|[.,\-/]\w)")
 _ROMANCE = re.compile(
-    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
+    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°|n\.o)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
     rf"(?P<label>[a-zà-ÿ][^\W\d_'’\-]{{2,}})[ \t]*[:#]?[ \t]+{_VALUE}(?![\w@]|[.,\-/]\w)")
 
 
