@@ -24,7 +24,8 @@ _CUE = re.compile(
     r"kfz-kennzeichen|kennzeichen|nummernschild|matr[ií]cula|placa|targa|immatriculation|"
     r"plaque(?:[ \t]+d['’]immatriculation)?|kenteken|rekisterinumero|registreringsnummer|regnr\.?)"
     r"|车牌号?|车牌号码|ナンバー|번호판")
-_AFTER_CUE = re.compile(rf"(?:[ \t]+(?i:is|was|ist|es|est|è|no\.?|number|nr\.?))?[ \t]*[:#]?[ \t]*{_PLATE}"
+# (a marker after the cue is written with its dot, so a plate opening "NR10" is not read as "nr.")
+_AFTER_CUE = re.compile(rf"(?:[ \t]+(?:is|was|ist|es|est|è|[Nn]o\.|[Nn]r\.|[Nn]umber))?[ \t]*[:#]?[ \t]*{_PLATE}"
                         r"(?![\w@]|[\-/.]\w)")
 _LAYOUTS = re.compile(
     r"(?<![\w\-])(?P<value>[A-Z]{2}[\- ]\d{3}[\- ][A-Z]{2}"          # France (SIV), Italy
