@@ -36,4 +36,9 @@ PATTERN_PII_ENTITY_TYPES: frozenset[str] = frozenset({
 # Entity types detected by NER (tier 2, Presidio + spaCy).
 NER_ENTITY_TYPES: frozenset[str] = frozenset({"PERSON", "LOCATION", "NRP"})
 
-ALL_ENTITY_TYPES: frozenset[str] = SECRET_ENTITY_TYPES | PATTERN_PII_ENTITY_TYPES | NER_ENTITY_TYPES
+# Entity types only tier 2's context rules detect: a health detail tied to a private person (a diagnosis, a
+# condition, an allergy, a medication and its dose; HIPAA's PHI), docs/adr/0027.
+CONTEXT_ENTITY_TYPES: frozenset[str] = frozenset({"HEALTH_DETAIL"})
+
+ALL_ENTITY_TYPES: frozenset[str] = (SECRET_ENTITY_TYPES | PATTERN_PII_ENTITY_TYPES | NER_ENTITY_TYPES
+                                    | CONTEXT_ENTITY_TYPES)

@@ -41,6 +41,8 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "TranscriptSpeakerRecognizer": ("<Marta Vellim> the deploy is stuck again\n", "Marta Vellim", "PERSON"),
     "SplitNameRecognizer": ('Authors@R: person("Quaxtor", "Vellim", role = "aut")\n', "Vellim", "PERSON"),
     "DisputePartyRecognizer": ("My lawsuit Quaxtor v. Vellim was filed last week.\n", "Quaxtor", "PERSON"),
+    "LicencePlateRecognizer": ("Our van (Kennzeichen QV-ZT 4821) was towed.", "QV-ZT 4821", "ID_NUMBER"),
+    "HealthDetailRecognizer": ("My uncle Quaxtor was diagnosed with gout last spring.", "gout", "HEALTH_DETAIL"),
 }
 
 

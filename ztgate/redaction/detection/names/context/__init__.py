@@ -1,14 +1,16 @@
-"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer per rule, one
-rule a module, each reporting under its own name (``Finding.recognizer``) with its own score, so that a finding, a
-metric's tier and the golden gate's report say which rule found it. In the order the analyzer runs them (a span two
-rules find alike keeps the name of the first): cued places ("lives in Haderup", "my mum in Ystad"), fields named for
-a person or a place (key-value, SQL INSERT, CSV columns), address labels above a contact line, display names before
-an e-mail address, Git trailers and headers, sign-offs, greetings, ``TODO(handle)``, a chat log's speaker, the name
-ending an e-mail subject, Latin names inside another script, CJK names after a self-introduction, a label, a
-relation or a signature dash, lower-case first.last user names, self-introductions, a name in apposition after a
-role, a table's date-of-birth column and its cells, a reference after any label naming a person's identifier; from a
-name-shaped pair (``person_pairs``): a person key's value, a comment's subject, a transcript's speaker; the parts of
-a name in a format's own slots (R's person()); the parties of a private dispute named as a case."""
+"""Names and places no list holds, where the words around them say what they are: one Presidio recognizer per
+rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own score, so that a
+finding, a metric's tier and the golden gate's report say which rule found it.
+
+In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places
+("lives in Haderup", "my mum in Ystad"), fields named for a person or a place (key-value, SQL INSERT, CSV columns),
+address labels above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs,
+greetings, ``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject, Latin names inside another
+script, CJK names after a self-introduction, a label, a relation or a signature dash, lower-case first.last user
+names, self-introductions, a name in apposition after a role, a table's date-of-birth column and its cells, a
+reference after any label naming a person's identifier; from a name-shaped pair (``person_pairs``): a person key's
+value, a comment's subject, a transcript's speaker; the parts of a name in a format's own slots (R's person()); the
+parties of a private dispute named as a case; a vehicle's licence plate; a health detail tied to a private person."""
 
 from __future__ import annotations
 
@@ -23,8 +25,10 @@ from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecogn
 from ztgate.redaction.detection.names.context.dispute_parties import DisputePartyRecognizer
 from ztgate.redaction.detection.names.context.display_names import DisplayNameRecognizer
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
+from ztgate.redaction.detection.names.context.health_details import HealthDetailRecognizer
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
+from ztgate.redaction.detection.names.context.licence_plates import LicencePlateRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
@@ -46,6 +50,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CjkNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
+    LicencePlateRecognizer, HealthDetailRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

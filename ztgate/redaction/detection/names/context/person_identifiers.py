@@ -50,23 +50,38 @@ course class module unit
 prime even odd random magic lucky whole real natural rational irrational complex perfect square cube
 decimal binary octal hexadecimal large big small the a an this that these those its which what whose any
 some each every same next last first second third new old another other one
+pedido factura albarán recibo artículo pieza modelo versión billete vuelo tren página capítulo
+ordine fattura ricevuta articolo pezzo modello versione biglietto volo treno pagina capitolo
+commande facture reçu pièce modèle billet train chapitre
+bestellung rechnung artikel modell fahrkarte flug zug seite kapitel
 """.replace("?", "").split())
 
 # A label: up to two words before the marker ("student", "library card", "health insurance"), the marker, an
 # optional "is"/"was", a colon or '#', then the value: capitals, digits and single dashes or slashes, or digit
 # groups split by single spaces.
 _WORD = r"[^\W\d_][^\W\d_'’\-]*"
-_MARKER = r"(?:number|no\.|no|nr\.|nr|n[°º]\.?|num\.?|id|ID|code|ref\.?|reference|\#)"
+_MARKER = (r"(?:number|no\.|no|nr\.|nr|n[°º]\.?|num\.?|id|ID|code|ref\.?|reference|\#"
+           r"|(?<=[ \t])(?:nro\.?|n\.[°º]\.?|n\.o\.?|n\.|núm\.?|numero|número|numéro))")
+# (the analyzer reads the NFKC view, where "N.º" is "N.o": normalise.py)
+# Between the marker and a colon, where the number is held ("Member no. at the music circle:", "Claim ref with my
+# insurer:", "Membership number with the boat club:"): a preposition and up to four words.
+_HELD_AT = rf"(?:[ \t]+(?i:at|with|for|of|from|in|on|bei|beim|für|presso|per|en|para|con|pour|chez|auprès[ \t]+de)(?:[ \t]+{_WORD}){{1,4}}[ \t]*:)?"
 _VALUE = r"(?P<value>[A-Z0-9]+(?:[\-/][A-Z0-9]+)*(?:[ ]\d{3,}(?![\-/\w]))*)"
 _LABEL = re.compile(
-    rf"(?<![\w\-])(?P<label>(?:{_WORD}[ \t])?{_WORD})(?:['’]s)?[ \t]*(?P<marker>(?i:{_MARKER}))"
+    rf"(?<![\w\-])(?P<label>(?:{_WORD}[ \t])?{_WORD})(?:['’]s)?[ \t]*(?P<marker>(?i:{_MARKER})){_HELD_AT}"
     rf"(?:[ \t]+(?i:is|was))?[ \t]*[:#]?[ \t]*{_VALUE}(?![\w@]|[.,\-/]\w)")
+# Labels that are a file's or a case's reference by themselves, with no marker ("Aktenzeichen: SV-2024-08817",
+# "Expediente 2023/ZA-0917", "dossier 24-ML-0912", "our ref: WQ/20431/L").
+_REFERENCE_NOUNS = re.compile(
+    rf"(?<![\w\-])(?P<label>(?i:aktenzeichen|geschäftszeichen|az\.|expediente|dossier|pratica|fascicolo|"
+    rf"(?:our|your|my|unser|ihr|mein)[ \t]+(?:ref\.?|reference|zeichen)))(?:[ \t]+(?i:is|ist|lautet))?"
+    rf"[ \t]*[:#]?[ \t]*{_VALUE}(?![\w@]|[.,\-/]\w)")
 # German compounds (Kundennummer, Mitgliedsnr.) and Romance order (número de socio, numéro d'adhérent).
 _COMPOUND = re.compile(
-    rf"(?<![\w\-])(?P<label>{_WORD}(?i:nummer|nr\.?|-nr\.?|-id|kennung))(?:[ \t]+(?i:ist|lautet))?[ \t]*[:#]?[ \t]*"
+    rf"(?<![\w\-])(?P<label>{_WORD}(?i:nummer|nr\.?|-nr\.?|-id|kennung)){_HELD_AT}(?:[ \t]+(?i:ist|lautet))?[ \t]*[:#]?[ \t]*"
     rf"{_VALUE}(?![\w@]|[.,\-/]\w)")
 _ROMANCE = re.compile(
-    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
+    rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°|n\.o)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
     rf"(?P<label>[a-zà-ÿ][^\W\d_'’\-]{{2,}})[ \t]*[:#]?[ \t]+{_VALUE}(?![\w@]|[.,\-/]\w)")
 
 
@@ -108,6 +123,8 @@ class PersonIdentifierLabelRecognizer(ContextRule):
         for m in _ROMANCE.finditer(text):
             if not _thing_label(m.group("label")):
                 self._take(m, out)
+        for m in _REFERENCE_NOUNS.finditer(text):
+            self._take(m, out)
         return out
 
     @staticmethod
