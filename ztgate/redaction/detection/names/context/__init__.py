@@ -2,14 +2,16 @@
 rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own score, so that a
 finding, a metric's tier and the golden gate's report say which rule found it.
 
-In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places
-("lives in Haderup", "my mum in Ystad"), fields named for a person or a place (key-value, SQL INSERT, CSV columns),
-address labels above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs,
-greetings, ``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject, Latin names inside another
-script, CJK names after a self-introduction, a label, a relation or a signature dash, lower-case first.last user
-names, self-introductions, a name in apposition after a role, a table's date-of-birth column and its cells, a
-reference after any label naming a person's identifier; from a name-shaped pair (``person_pairs``): a person key's
-value, a comment's subject, a transcript's speaker; the parts of a name in a format's own slots (R's person())."""
+In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places ("lives in
+Haderup", "my mum in Ystad") and in other languages' cases ("живу в Костроме"), fields named for a person or a place
+(key-value, SQL INSERT, CSV columns), address labels above a contact line, display names before an e-mail address, Git
+trailers and headers, sign-offs, greetings, ``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject,
+Latin names inside another script, CJK names after a self-introduction, a label, a relation or a signature dash, and
+CJK and Arabic names by English cues, honorifics or an identity label after them, lower-case first.last user names,
+self-introductions, a name in apposition after a role, a lone first name after a relation or a trade, a table's date-
+of-birth column and its cells, a reference after any label naming a person's identifier; from a name-shaped pair
+(``person_pairs``): a person key's value, a comment's subject, a transcript's speaker; the parts of a name in a
+format's own slots (R's person())."""
 
 from __future__ import annotations
 
@@ -28,9 +30,12 @@ from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRec
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
+from ztgate.redaction.detection.names.context.person_towns import PersonTownRecognizer
 from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
+from ztgate.redaction.detection.names.context.relation_first_names import RelationFirstNameRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
+from ztgate.redaction.detection.names.context.script_names import ScriptNameRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
 from ztgate.redaction.detection.names.context.split_names import SplitNameRecognizer
@@ -40,10 +45,11 @@ from ztgate.redaction.detection.names.context.todo_handles import TodoHandleReco
 from ztgate.redaction.detection.names.context.transcript_speakers import TranscriptSpeakerRecognizer
 
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
-    CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
-    ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
+    CuedPlaceRecognizer, PersonTownRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer,
+    CsvColumnFieldRecognizer, ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
-    CjkNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer,
+    CjkNameRecognizer, ScriptNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
+    RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
 )
