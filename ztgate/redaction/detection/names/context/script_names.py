@@ -59,6 +59,10 @@ _AR_LABEL = re.compile(rf"(?<![{_ARABIC}])(?:الاسم|الإسم|اسم الم
 # Words that end an Arabic name (prepositions, pronouns, conjunctions, a number's label).
 _AR_STOPS = frozenset("من في على إلى الى عن مع هو هي و يا رقم هاتفي هاتف جوالي عمري وأنا وانا لكن ثم أو او قد لقد "
                       "كان كانت يعمل تعمل يسكن تسكن يعيش تعيش سوف سيأتي ستأتي".split())
+# A present-tense verb's prefix: a word after the given name that opens with one ends the name ("تسأل", "سيأتي");
+# after بن, بنت or أبو the next word is a name whatever it opens with.
+_AR_VERB_PREFIXES = ("ي", "ت", "سي", "ست", "ن")
+_AR_NAME_LINKS = frozenset({"بن", "بنت", "أبو", "ابو", "ابن"})
 # Words after "أنا" that are a role or a state, not a name ("أنا طالب", "أنا مهندسة").
 _AR_ROLES = frozenset("طالب طالبة مهندس مهندسة طبيب طبيبة معلم معلمة مدرس مدرسة أستاذ استاذ موظف موظفة مدير مديرة "
                       "هنا سعيد سعيدة آسف آسفة متأكد متأكدة جديد جديدة أم أب مريض مريضة ممرض ممرضة محامي محامية "
@@ -79,17 +83,21 @@ def _ko_name(run: str) -> bool:
 
 
 def _arabic_name(run: str, intro: bool) -> int:
-    """The length of the Arabic name at the start of run (0 where none): words up to the first stop word; after
+    """The length of the Arabic name at the start of run (0 where none): words up to the first stop word, verb or
+    family name with its article; after
     "أنا" (which a role follows as often) two words at least, the first no role and the second a family name
     (with the article, or after بن/بنت/أبو)."""
     kept: list[str] = []
     for w in run.split():
-        if w in _AR_STOPS or (w.startswith("و") and len(kept) >= 2):
+        if w in _AR_STOPS or (kept and (w.startswith("و") or (w.startswith(_AR_VERB_PREFIXES)
+                                                             and kept[-1] not in _AR_NAME_LINKS))):
             break
         kept.append(w)
+        if len(kept) > 1 and w.startswith("ال"):
+            break  # the family name with its article closes the name
     if not kept or kept[0].startswith("ال") or kept[0] in _AR_ROLES:
         return 0
-    if intro and (len(kept) < 2 or not (kept[1].startswith("ال") or kept[1] in {"بن", "بنت", "أبو", "ابو"})):
+    if intro and (len(kept) < 2 or not (kept[1].startswith("ال") or kept[1] in _AR_NAME_LINKS)):
         return 0
     return len(" ".join(kept))
 
