@@ -22,8 +22,11 @@ _AR_WORD = rf"[{_ARABIC}][{_ARABIC}\u064b-\u065f]*"
 # English words before a name in another script: a relation after a possessive, or a verb of people.
 _RELATIONS = "|".join(sorted((re.escape(w) for w in words("relation_cues") - {"named", "called"}), key=len,
                              reverse=True))
-_EN_CUE = (rf"(?:\b(?i:my|our|his|her|their|your)[ \t]+(?:[a-z]+[ \t]+)?(?i:{_RELATIONS})|"
-           r"\b(?i:registered[ \t]+to|addressed[ \t]+to|belongs[ \t]+to|signed[ \t]+by|issued[ \t]+to|"
+_KIN = ("gran|granny|nan|grandad|grandparents|parents|in-laws|mother-in-law|father-in-law|sister-in-law|"
+        "brother-in-law|son-in-law|daughter-in-law|stepmother|stepfather|stepson|stepdaughter|godmother|godfather|"
+        "cousin|twin|ex|teacher|student|tutor|classmate|client|patient|doctor|nurse")
+_EN_CUE = (rf"(?:\b(?i:my|our|his|her|their|your)[ \t]+(?:[a-z]+[ \t]+)?(?i:{_KIN}|{_RELATIONS})|"
+           r"\b(?i:registered[ \t]+to|addressed[ \t]+to|send[ \t]+(?:it[ \t]+)?to|sent[ \t]+(?:it[ \t]+)?to|belongs[ \t]+to|signed[ \t]+by|issued[ \t]+to|"
            r"contact|ask|call|ping|tell|email|e-mail|text|message|cc|attn:?|dear|hi|hello|mr\.?|mrs\.?|ms\.?|dr\.?))"
            r"[ \t]*,?[ \t]*")
 _EN_BEFORE_HAN = re.compile(rf"{_EN_CUE}([{_HAN}]{{2,4}})(?![{_HAN}])")
