@@ -14,7 +14,7 @@ from ztgate.redaction.detection.names.context.cjk_names import (_HAN, _HANGUL, _
                                                                   _ZH_COMPOUND_SURNAMES, _ZH_SURNAMES)
 from ztgate.redaction.detection.wordlists import words
 
-# Korean family names (the sixty most common, 2015 census as widely published; written out by hand for ztgate).
+# Korean family names (the ninety or so most common, 2015 census as widely published; written out by hand).
 _KO_SURNAMES = frozenset("김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감음빈동온호범좌")
 _ARABIC = "\u0621-\u064a\u0671-\u06d3"
 _AR_WORD = rf"[{_ARABIC}][{_ARABIC}\u064b-\u065f]*"
@@ -26,7 +26,8 @@ _KIN = ("gran|granny|nan|grandad|grandparents|parents|in-laws|mother-in-law|fath
         "brother-in-law|son-in-law|daughter-in-law|stepmother|stepfather|stepson|stepdaughter|godmother|godfather|"
         "cousin|twin|ex|teacher|student|tutor|classmate|client|patient|doctor|nurse")
 _EN_CUE = (rf"(?:\b(?i:my|our|his|her|their|your)[ \t]+(?:[a-z]+[ \t]+)?(?i:{_KIN}|{_RELATIONS})|"
-           r"\b(?i:registered[ \t]+to|addressed[ \t]+to|send[ \t]+(?:it[ \t]+)?to|sent[ \t]+(?:it[ \t]+)?to|belongs[ \t]+to|signed[ \t]+by|issued[ \t]+to|"
+           r"\b(?i:registered[ \t]+to|addressed[ \t]+to|send[ \t]+(?:it[ \t]+)?to|sent[ \t]+(?:it[ \t]+)?to|"
+           r"belongs[ \t]+to|signed[ \t]+by|issued[ \t]+to|"
            r"contact|ask|call|ping|tell|email|e-mail|text|message|cc|attn:?|dear|hi|hello|mr\.?|mrs\.?|ms\.?|dr\.?))"
            r"[ \t]*,?[ \t]*")
 _EN_BEFORE_HAN = re.compile(rf"{_EN_CUE}([{_HAN}]{{2,4}})(?![{_HAN}])")
