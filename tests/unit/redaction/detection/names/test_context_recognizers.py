@@ -15,6 +15,9 @@ from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES, C
 EXAMPLES: dict[str, tuple[str, str, str]] = {
     "CuedPlaceRecognizer": ("She lives in Vellinor now.", "Vellinor", "LOCATION"),
     "CjkNameRecognizer": ("我叫赵嘉怡，想问一个问题。", "赵嘉怡", "PERSON"),
+    "ScriptNameRecognizer": ("Please ask my colleague 甘沐岚 today.", "甘沐岚", "PERSON"),
+    "PersonTownRecognizer": ("Mieszkam w Vellinorze od lat.", "Vellinorze", "LOCATION"),
+    "RelationFirstNameRecognizer": ("Our carpenter Quaxtor fixed the door.", "Quaxtor", "PERSON"),
     "PersonIdentifierLabelRecognizer": ("My swim club number is QZ-448213, thanks.", "QZ-448213", "ID_NUMBER"),
     "KeyValueFieldRecognizer": ('{"displayName": "Quaxtor Vellim", "id": 7}', "Quaxtor Vellim", "PERSON"),
     "SqlInsertFieldRecognizer": ("INSERT INTO users (id, name) VALUES (1, 'Quaxtor Vellim');", "Quaxtor Vellim",

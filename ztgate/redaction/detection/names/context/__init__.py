@@ -2,15 +2,13 @@
 rule, one rule a module, each reporting under its own name (``Finding.recognizer``) with its own score, so that a
 finding, a metric's tier and the golden gate's report say which rule found it.
 
-In the order the analyzer runs them (a span two rules find alike keeps the name of the first): cued places
-("lives in Haderup", "my mum in Ystad"), fields named for a person or a place (key-value, SQL INSERT, CSV columns),
-address labels above a contact line, display names before an e-mail address, Git trailers and headers, sign-offs,
-greetings, ``TODO(handle)``, a chat log's speaker, the name ending an e-mail subject, Latin names inside another
-script, CJK names after a self-introduction, a label, a relation or a signature dash, lower-case first.last user
-names, self-introductions, a name in apposition after a role, a table's date-of-birth column and its cells, a
-reference after any label naming a person's identifier; from a name-shaped pair (``person_pairs``): a person key's
-value, a comment's subject, a transcript's speaker; the parts of a name in a format's own slots (R's person()); the
-parties of a private dispute named as a case; a vehicle's licence plate; a health detail tied to a private person."""
+``CONTEXT_RULES`` is the order the analyzer runs them (a span two rules find alike keeps the name of the first).
+They read: cued places, in other languages' cases too; fields named for a person or a place (key-value, SQL, CSV);
+contact blocks, display names, Git trailers and headers, sign-offs, greetings, ``TODO(handle)``, chat and transcript
+speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic); user
+names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
+and identifier labels; person keys, comment subjects and a name's parts in a format's slots; the parties of a
+private dispute; licence plates; health details tied to a private person."""
 
 from __future__ import annotations
 
@@ -32,9 +30,12 @@ from ztgate.redaction.detection.names.context.licence_plates import LicencePlate
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
+from ztgate.redaction.detection.names.context.person_towns import PersonTownRecognizer
 from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
+from ztgate.redaction.detection.names.context.relation_first_names import RelationFirstNameRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
+from ztgate.redaction.detection.names.context.script_names import ScriptNameRecognizer
 from ztgate.redaction.detection.names.context.self_introductions import SelfIntroductionRecognizer
 from ztgate.redaction.detection.names.context.sign_offs import SignOffRecognizer
 from ztgate.redaction.detection.names.context.split_names import SplitNameRecognizer
@@ -44,10 +45,11 @@ from ztgate.redaction.detection.names.context.todo_handles import TodoHandleReco
 from ztgate.redaction.detection.names.context.transcript_speakers import TranscriptSpeakerRecognizer
 
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
-    CuedPlaceRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer, CsvColumnFieldRecognizer,
-    ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
+    CuedPlaceRecognizer, PersonTownRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer,
+    CsvColumnFieldRecognizer, ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
-    CjkNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer, RoleAppositionRecognizer,
+    CjkNameRecognizer, ScriptNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
+    RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
     LicencePlateRecognizer, HealthDetailRecognizer,

@@ -1,0 +1,69 @@
+"""The writer's own town in another language, in whatever case the language puts it: a first-person verb of living,
+working, studying or birth, then a preposition and a capitalised word ("живу в Костроме", "я преподаю музыку в
+Костроме", "mieszkam w Płocku", "jsem z Brna", "ich wohne in Kassel", "abito a Lecco", "vivo en Teruel", "j'habite
+à Niort", "moro em Braga"); or the writer's origin ("я из Твери", "родом из Вологды", "soy de Cuenca"). A place
+as a topic has no such verb ("Столица России — Москва", "Qual è la capitale d'Italia?") and stays. The English
+cues are ``cued_places``'."""
+
+from __future__ import annotations
+
+import re
+
+from ztgate.redaction.detection.names.context.base import ContextRule, Span
+
+# A capitalised word in Latin or Cyrillic script, and up to two more joined by a space or a hyphen, with the
+# joiners town names carry ("nad", "na", "am", "del", "de").
+_UP = "A-ZÀ-ÖØ-ÞĀ-ŽА-ЯЁІЇЄҐ"
+_LOW = "a-zß-öø-ÿā-žа-яёіїєґ'’"
+_WORD = rf"[{_UP}][{_LOW}]+(?:-[{_UP}]?[{_LOW}]+)*"
+_TOWN = rf"({_WORD}(?:[ ](?:nad|pod|na|am|an|im|bei|del|de|di|do|da|sur|sul|upon)?[ ]?{_WORD}){{0,2}})"
+_END = r"(?=$|[\s.,;:!?)»\"”’])"
+
+# First-person verbs of residence, work, study or birth, per language; a preposition closes each cue. Up to
+# 40 characters of the clause may stand between the verb and the preposition ("преподаю музыку в").
+_VERBS = {
+    "ru_uk": r"(?i:живу|живём|живем|проживаю|проживаем|работаю|работаем|учусь|учимся|преподаю|родился|родилась|"
+             r"выросла?|переехала?|переехали|мешкаю|живу|працюю|навчаюся|навчаюсь|народився|народилася|виріс|"
+             r"виросла)",
+    "pl_cs": r"(?i:mieszkam|mieszkamy|pracuję|pracujemy|uczę|studiuję|urodziłem|urodziłam|wychowałem|wychowałam|"
+             r"bydlím|bydlíme|žiju|žijeme|pracuji|pracuju|studuji|učím|narodil[ \t]+jsem[ \t]+se|"
+             r"narodila[ \t]+jsem[ \t]+se)",
+    "de": r"(?:[Ii]ch[ \t]+(?:wohne|lebe|arbeite|studiere|unterrichte)|[Ww]ir[ \t]+(?:wohnen|leben|arbeiten)|"
+          r"[Ii]ch[ \t]+bin[ \t]+in)",
+    "it": r"(?i:abito|abitiamo|vivo|viviamo|lavoro|insegno|studio|sono[ \t]+nat[oa]|risiedo)",
+    "es": r"(?i:vivo|vivimos|trabajo|enseño|estudio|nací|resido|me[ \t]+crié)",
+    "fr": r"(?i:j['’]habite|nous[ \t]+habitons|je[ \t]+vis|je[ \t]+travaille|j['’]enseigne|j['’]étudie|"
+          r"je[ \t]+suis[ \t]+née?)",
+    "pt": r"(?i:moro|moramos|vivo|trabalho|ensino|estudo|nasci|resido)",
+}
+_PREPOSITIONS = {
+    "ru_uk": r"(?:во?|у)", "pl_cs": r"(?i:we?|ve?)", "de": r"(?:in)", "it": r"(?:a|ad|in)",
+    "es": r"(?:en)", "fr": r"(?:à|a|en)", "pt": r"(?:em|no|na)",
+}
+_CUES = tuple(re.compile(rf"(?<!\w){_VERBS[k]}(?!\w)(?:[^.!?;\n]{{0,40}}?[ \t])?{_PREPOSITIONS[k]}[ \t]+{_TOWN}{_END}")
+              for k in _VERBS)
+# The writer's origin: "я из", "мы из", "родом из", "я з", "jestem z", "pochodzę z", "jsem z", "pocházím z",
+# "ich komme aus", "sono di", "vengo da", "soy de", "je viens de", "sou de".
+_ORIGIN = re.compile(
+    rf"(?<!\w)(?:(?i:я|мы)[ \t]+(?:родом[ \t]+)?(?:из|с|з)|(?i:родом[ \t]+из)|(?i:jestem|jesteśmy|pochodzę|jsem|"
+    rf"pocházím)[ \t]+(?:ze?)|(?:[Ii]ch[ \t]+(?:komme|stamme)[ \t]+aus)|(?i:sono[ \t]+di|vengo[ \t]+da)|"
+    rf"(?i:soy[ \t]+de)|(?i:je[ \t]+viens[ \t]+de)|(?i:sou[ \t]+de))[ \t]+{_TOWN}{_END}")
+
+# Words a cue may take that are no town: days, months, languages and the like are lower case in these languages,
+# so a capital is enough, except at a sentence's start; these are the capitalised look-alikes seen in mail.
+_NOT_TOWNS = frozenset({"Internet", "Google", "Microsoft", "Amazon", "Python", "Java", "Excel", "Word", "Zoom",
+                        "Teams", "Slack", "GitHub", "Linux", "Windows", "English", "Englisch", "Deutsch"})
+
+
+class PersonTownRecognizer(ContextRule):
+    NAME = "PersonTownRecognizer"
+    SCORE = 0.9
+    ENTITIES = ("LOCATION",)
+
+    def find(self, text: str) -> list[Span]:
+        out: list[Span] = []
+        for pattern in (*_CUES, _ORIGIN):
+            for m in pattern.finditer(text):
+                if m.group(1).split()[0] not in _NOT_TOWNS:
+                    out.append((m.start(1), m.end(1), "LOCATION"))
+        return out
