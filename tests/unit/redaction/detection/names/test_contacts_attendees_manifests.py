@@ -57,7 +57,11 @@ COPULA_CLEAN = ("# The security contact for {t} is the {t} Security Team\n",
                 "# Point of contact: #{m}-help\n",
                 "/* The maintainer of the {t} adapter is Renovate Bot. */\n",
                 "# The contact for {t} questions is the {t} Guild\n",
-                "REM The DRI for the {t} migration is the SRE rota\n")
+                "REM The DRI for the {t} migration is the SRE rota\n",
+                # a security team's mailbox, a tool's vulnerabilities and outages, a guild read as a place
+                "Our primary contact for {t} vulnerability reports is the PSIRT rota at psirt@example.test.\n",
+                "## Postmortem: {t} outage\n\nRoot cause: {t} ran out of file handles.\n",
+                "<!-- Questions? Reach out to the {t} Guild. -->\n")
 # A person in a list of attendees, participants or reviewers beside bots and teams.
 ATTENDEES = ("**Attendees:** {g} {s}, dependabot, @acme/{m}-core, Release Bot\n",
              "Attendees: dependabot, @acme/team, {g} {s}\n",
@@ -187,3 +191,13 @@ def test_the_analyzer_hides_the_person(redaction_analyzer: Analyzer, first: str,
 def test_the_analyzer_keeps_teams_bots_and_products(redaction_analyzer: Analyzer, tool: str, frame: str) -> None:
     text = _fill(frame, tool=tool)
     assert _redacted(redaction_analyzer, text) == text
+
+
+def test_what_only_a_system_has_or_runs_out_of_makes_the_word_a_product() -> None:
+    from ztgate.redaction.detection.names.product_uses import used_as_product
+    for text in ("Postmortem: Torvald outage\n", "Our contact for Torvald vulnerability reports\n",
+                 "Root cause: Torvald ran out of file handles.\n", "the Torvald advisories\n"):
+        start = text.index("Torvald")
+        assert used_as_product(text, start, start + len("Torvald")), text
+    text = "Makana ran out of patience.\n"
+    assert not used_as_product(text, 0, len("Makana")), text
