@@ -33,7 +33,8 @@ PRODUCT_NOUNS = frozenset((
     "upgrade upgrades "
     # what a running system has and a person has not (issue #29, ninth round, ADR 0030: "for X vulnerability reports",
     # "Postmortem: X outage")
-    "vulnerability vulnerabilities advisory advisories outage outages downtime").split())
+    "vulnerability vulnerabilities advisory advisories outage outages downtime migration migrations rollout "
+    "rollouts").split())
 # The people of a project, right after its name and not possessive ("the Bower developers", "Jetty maintainers"):
 # a project's, not a person's ("Anna's developers" is possessive). Not "team" nor "community": a place's too ("joins
 # the Uppsala team", ten golden cases; ADR 0026).

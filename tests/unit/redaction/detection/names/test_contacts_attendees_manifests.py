@@ -84,7 +84,8 @@ PRODUCTS = ('{{\n  "manifest_version": 3,\n  "name": "{t} Helper",\n  "permissio
             '[project]\nname = "{t} Sync"\nrequires-python = ">=3.10"\n',
             '[package]\nname = "{t} Forge"\nedition = "2021"\n',
             '{{\n  "expo": {{\n    "name": "{t} Notes",\n    "slug": "{m}-notes"\n  }}\n}}\n',
-            '{{\n  "name": "{t} Kit",\n  "private": true,\n  "main": "index.js",\n  "scripts": {{}}\n}}\n')
+            # npm's own `name` is lower case; Electron's product name is not
+            '{{\n  "name": "{m}-kit",\n  "productName": "{t} Kit",\n  "main": "index.js",\n  "scripts": {{}}\n}}\n')
 # The same manifests naming a person in their author or maintainers fields.
 MANIFEST_PERSONS = ('{{\n  "manifest_version": 3,\n  "name": "{t} Helper",\n  "author": "{g} {s}"\n}}\n',
                     '{{\n  "name": "{m}-lens",\n  "publisher": "acme",\n  "author": {{\n    "name": "{g} {s}",\n'
@@ -196,7 +197,8 @@ def test_the_analyzer_keeps_teams_bots_and_products(redaction_analyzer: Analyzer
 def test_what_only_a_system_has_or_runs_out_of_makes_the_word_a_product() -> None:
     from ztgate.redaction.detection.names.product_uses import used_as_product
     for text in ("Postmortem: Torvald outage\n", "Our contact for Torvald vulnerability reports\n",
-                 "Root cause: Torvald ran out of file handles.\n", "the Torvald advisories\n"):
+                 "Root cause: Torvald ran out of file handles.\n", "the Torvald advisories\n",
+                 "REM The DRI for the Torvald migration is the SRE rota\n"):
         start = text.index("Torvald")
         assert used_as_product(text, start, start + len("Torvald")), text
     text = "Makana ran out of patience.\n"
