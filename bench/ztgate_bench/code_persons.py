@@ -10,7 +10,7 @@ products, standards and teams. Two splits with their own templates, their own na
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
 ``holdout6``, ``holdout7``, ``holdout8`` and ``holdout9`` likewise, each before any score on it; ``tune2`` to
-``tune6`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
+``tune9`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -994,6 +994,61 @@ CLEAN_TEMPLATES["tune8"] = (
 TOOLS["tune8"] = ("Percival", "Montague", "Ophelia", "Thaddeus", "Wilhelmina", "Evander", "Lucinda", "Barnaby", "Ignatius",
                   "Cordelia")
 SEEDS["tune8"] = 8819
+
+
+# --- tune9: a ninth tuning split (issue #29, ninth round, ADR 0030), a block of its own --------------------------
+# The classes the eighth held-out split's misses named (seen since), in forms of their own: a person after a
+# contact's or a keeper's copula in a comment, a SECURITY.md, a MAINTAINERS file or a security.txt ("the security
+# contact for X is NAME", "the maintainer of this module is NAME", "owner is NAME (...)"), a person in an attendee,
+# participant or reviewer list beside bots and teams (meeting notes, postmortems, sprint notes), and a person in a
+# manifest's author or maintainers field; clean documents of each kind where a team, a bot, a rota or a product
+# stands in the person's place, and a product's own `name`/`displayName` in its manifest is a name-like tool.
+# Its own seed, name pools (Samoan, Mongolian, Quechua, Armenian, Malagasy, Tibetan, Georgian), tools and domains.
+# Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune9 --out bench/corpora/code-persons-tune-9.jsonl`.
+GIVEN["tune9"] = ("Ofa", "Vaea", "Losa", "Bolormaa", "Temuulen", "Killa", "Amaru", "Lusine", "Hayk", "Armen", "Fanja",
+                  "Dolkar", "Lobsang", "Nyima", "Narek", "Tahina", "Kusi", "Oyuna")
+SURNAMES["tune9"] = ("Erdenebat", "Ganzorig", "Huaman", "Gogoladze", "Beridze", "Kipiani", "Sargsyan", "Grigoryan",
+                     "Andriamasy", "Razafindrakoto", "Dorjee", "Tsering", "Sangpo", "Mulitalo", "Dashdorj", "Tauiliili",
+                     "Ccori", "Khurelbaatar")
+MAIL_DOMAINS["tune9"] = ("quillmoss.dev", "roster9.example.org", "keepers9.example.net")
+PERSON_TEMPLATES["tune9"] = (
+    ("security-contact-t9", "# security.txt for the billing portal\n# The security contact for the billing portal is {name}\nContact: mailto:psirt@quillmoss.example\nPreferred-Languages: en\n"),
+    ("security-md-t9", "## Reporting a vulnerability\n\nOur primary contact for vulnerability reports is {name}; please do not open a public issue.\n"),
+    ("maintainers-file-t9", "MAINTAINERS\n===========\n\nThe current maintainer of this crate is {name} <{email}>.\nReleases are cut by release-plz.\n"),
+    ("copula-comment-t9", "// The maintainer of this module is {name}. The sync bot only bumps versions.\nexport const RETRY_LIMIT = 5;\n"),
+    ("copula-comment-t9", "-- owner is {name} (ledger on-call rotation)\nCREATE INDEX idx_ledger_ts ON ledger (ts);\n"),
+    ("contact-comment-t9", "<!-- Point of contact: {name}. Questions? Reach out on #docs-help. -->\n<h1>Export guide</h1>\n"),
+    ("contact-comment-t9", "/* Questions? Reach out to {name} before touching the DMA path. */\nstatic int dma_init(void);\n"),
+    ("contact-comment-t9", "; Technical lead for this driver is {name}\n[driver]\nirq = 11\n"),
+    ("attendee-list-t9", "# Ledger sync, 2025-02-11\n\n**Attendees:** {name}, dependabot, @quillmoss/ledger-core, Release Bot\n**Decisions:** freeze on Friday.\n"),
+    ("attendee-list-t9", "Sprint 31 review\nPresent: @quillmoss/infra, {name}, ci-bot, Docs Team\nDemo: the new importer.\n"),
+    ("participant-list-t9", "## Postmortem: queue stall on 2025-01-07\n\nParticipants: renovate[bot], SRE rota, {name}\nSeverity: SEV-2\n"),
+    ("participant-list-t9", "### Attendees\n\n- {name}\n- dependabot[bot]\n- @quillmoss/sre\n"),
+    ("reviewer-list-t9", "*Reviewers*: {name}, @quillmoss/docs-team, mergify[bot]\n"),
+    ("manifest-author-t9", "{{\n  \"manifest_version\": 3,\n  \"name\": \"Tab Sorter\",\n  \"version\": \"0.9.2\",\n  \"author\": \"{name}\"\n}}\n"),
+    ("manifest-author-t9", "{{\n  \"name\": \"ledger-lens\",\n  \"displayName\": \"Ledger Lens\",\n  \"publisher\": \"quillmoss\",\n  \"author\": {{\n    \"name\": \"{name}\",\n    \"email\": \"{email}\"\n  }}\n}}\n"),
+    ("manifest-maintainers-t9", "apiVersion: v2\nname: ledger-api\nversion: 1.4.0\nmaintainers:\n  - name: {name}\n    email: {email}\n"),
+    ("manifest-maintainers-t9", "[project]\nname = \"ledger-tools\"\nversion = \"2.0.1\"\nmaintainers = [{{name = \"{name}\", email = \"{email}\"}}]\n"),
+)
+CLEAN_TEMPLATES["tune9"] = (
+    ("security-contact-t9", "# security.txt for {tool}\n# The security contact for {tool} is the product security team\nContact: mailto:psirt@quillmoss.example\nPolicy: https://quillmoss.example/{tool_module}/security\n"),
+    ("security-md-t9", "## Reporting a vulnerability\n\nOur primary contact for {tool} vulnerability reports is the PSIRT rota at psirt@quillmoss.example.\n"),
+    ("maintainers-file-t9", "MAINTAINERS\n===========\n\nThe current maintainer of {tool} is the {tool} Core Team <{tool_module}-core@lists.quillmoss.example>.\n"),
+    ("copula-comment-t9", "// The maintainer of the {tool} adapter is @quillmoss/{tool_module}-maintainers.\nexport const ADAPTER = \"{tool_module}\";\n"),
+    ("contact-comment-t9", "<!-- Point of contact: #{tool_module}-help. Questions? Reach out to the {tool} Guild. -->\n<h1>{tool} guide</h1>\n"),
+    ("attendee-list-t9", "# {tool} sync, 2025-02-18\n\n**Attendees:** dependabot, @quillmoss/{tool_module}-core, {tool} Release Bot\n**Decisions:** {tool} 3.2 ships on Monday.\n"),
+    ("participant-list-t9", "## Postmortem: {tool} outage\n\nParticipants: renovate[bot], SRE rota, {tool} Team\nRoot cause: {tool} ran out of file handles.\n"),
+    ("reviewer-list-t9", "*Reviewers*: @quillmoss/{tool_module}-owners, {tool} Maintainers, mergify[bot]\n"),
+    ("manifest-author-t9", "{{\n  \"manifest_version\": 3,\n  \"name\": \"{tool} Helper\",\n  \"version\": \"1.2.0\",\n  \"author\": \"Quillmoss Browser Team\"\n}}\n"),
+    ("manifest-author-t9", "{{\n  \"name\": \"{tool_module}-lens\",\n  \"displayName\": \"{tool} Lens\",\n  \"publisher\": \"quillmoss\",\n  \"engines\": {{\n    \"vscode\": \"^1.85.0\"\n  }}\n}}\n"),
+    ("manifest-name-t9", "{{\n  \"expo\": {{\n    \"name\": \"{tool} Notes\",\n    \"slug\": \"{tool_module}-notes\",\n    \"sdkVersion\": \"50.0.0\"\n  }}\n}}\n"),
+    ("manifest-name-t9", "apiVersion: v2\nname: {tool} Relay\ndescription: A Helm chart for {tool}\nappVersion: \"4.1.0\"\n"),
+    ("manifest-name-t9", "[project]\nname = \"{tool} Sync\"\nversion = \"0.4.0\"\nrequires-python = \">=3.10\"\n"),
+    ("manifest-maintainers-t9", "apiVersion: v2\nname: {tool_module}\nversion: 1.4.0\nmaintainers:\n  - name: {tool} Maintainers\n    email: {tool_module}-maintainers@lists.quillmoss.example\n"),
+)
+TOOLS["tune9"] = ("Benedikt", "Isadora", "Leocadia", "Aurelius", "Seraphina", "Ignatia", "Fenwick", "Hyacinth", "Eudora",
+                  "Alaric")
+SEEDS["tune9"] = 9931
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ztgate.redaction.detection.manifests import product_name_field
 from ztgate.redaction.detection.records import THINGS, sql_update_kind
 from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, NEVER_TRIGGERS, TECHNICAL_WORDS, phrases, words
 
@@ -196,6 +197,17 @@ _PERSON_BEFORE = re.compile(
     r"\s+with|reach\s+out\s+to|loop\s+in"
     rf"|{_ASKS_TO})\s+"
     r"|\b(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+)$")
+# A contact's or a keeper's noun, what it is for, and a copula, on the name's line (issue #29, ADR 0030): "Our security
+# contact for the gauge firmware is ", "The maintainer of this module is ", "owner is ", "Point of contact is ",
+# "the DRIs for this service are ". The noun is a person's role in a project, never a team word; what follows must
+# still be two name words or more and no team, bot or tool (``person_evidence``).
+_CONTACT_COPULA = re.compile(
+    r"(?i)\b(?:contacts?|point[ \t]+of[ \t]+contact|maintainers?|owners?|custodians?|stewards?|dris?|pocs?|"
+    r"(?:release|incident|engineering|product|project)[ \t]+(?:manager|lead|owner)s?|tech(?:nical)?[ \t]+leads?)"
+    r"(?:[ \t]+(?:for|of|on|at)[ \t]+(?:[^\n.;:!?()<>]|\.(?=\w)){1,60}?)?[ \t]+(?:is|are|remains?|will[ \t]+be)"
+    r"(?:[ \t]+(?:still|now|currently))?[ \t]+$")
+# How far before a name its contact copula is looked for, on its line.
+CONTACT_COPULA_REACH = 110
 _PERSON_VERBS = "|".join(sorted(words("person_verbs"), key=len, reverse=True))
 _PERSON_ROLES = "|".join(re.escape(w) for w in sorted(words("person_roles"), key=len, reverse=True))
 # Plans, needs and undertakings in several words ("is going to", "is handling"): data/words/person_plans.txt.
@@ -236,6 +248,13 @@ def cited_author(text: str, start: int, end: int) -> bool:
     ("please cite it as: NAME (2024).", "To cite x in publications use:\n\n  NAME (2024).")."""
     return (_CITED_YEAR.match(text, end) is not None
             and _CITE_CUE.search(text, max(0, start - 160), start) is not None)
+
+
+def contact_copula(text: str, start: int) -> bool:
+    """A contact's or a keeper's noun and a copula stand before start on its line ("Our security contact for X is
+    ", "The maintainer of this module is "): a name of two words or more after it is a person (``_CONTACT_COPULA``)."""
+    lo = max(line_bounds(text, start)[0], start - CONTACT_COPULA_REACH)
+    return _CONTACT_COPULA.search(text, lo, start) is not None
 
 
 def person_after(text: str, end: int) -> bool:
@@ -327,7 +346,7 @@ def person_evidence(text: str, start: int, end: int) -> bool:
         return True  # "TODO: Aroha Ngata to confirm the rate", "FIXME: Aroha Ngata will rewrite this"
     if _MENTION_BEFORE.search(text, max(0, start - 3), start):
         return True  # "@Aroha Ngata can you look?": a mention of a display name
-    if copyright_holder(text, start, end) or cited_author(text, start, end):
+    if copyright_holder(text, start, end) or cited_author(text, start, end) or contact_copula(text, start):
         return True
     return (handle_spells_name(text, start, end) or _PERSON_AFTER.match(text[end:end + 60]) is not None or _HANDLE_AFTER.match(text, end) is not None
             or _PERSON_BEFORE.search(text, max(0, start - 40), start) is not None)
@@ -420,7 +439,8 @@ def strong_place_cue(text: str, start: int) -> bool:
 
 # The label and cue patterns anywhere (not only right before a candidate), for `evidence_possible`.
 _ANY_LABEL_OR_CUE = re.compile("|".join(f"(?:{p.pattern.removeprefix('(?i)').removesuffix('$')})" for p in
-                                        (_PERSON_LABEL, _PLACE_LABEL, STRONG_PLACE_CUE, _PERSON_BEFORE))
+                                        (_PERSON_LABEL, _PLACE_LABEL, STRONG_PLACE_CUE, _PERSON_BEFORE,
+                                                            _CONTACT_COPULA))
                                + rf"|\b(?:{_PERSON_VERBS}|{_PERSON_ROLES})\b", re.IGNORECASE)
 
 
@@ -566,7 +586,10 @@ _NAME_KEY = re.compile(r"(?<![\w\-])name['\"]?[ \t]*[:=][ \t]*['\"]?$")
 def software_name_field(text: str, start: int) -> bool:
     """The value at start is a bare `name` that names a step, a job or a service (``names_software``):
     its label is no evidence about a person ("- name: Pulumi lint\n  run: make lint"), nor is it in an SQL UPDATE of
-a table of things (``records``)."""
+a table of things (``records``), nor is a product's name in its own manifest (``manifests``: "\"name\": \"Black
+Helper\"" beside "\"manifest_version\"")."""
+    if product_name_field(text, start):
+        return True
     if _NAME_KEY.search(text, max(0, start - 12), start) is None:
         return False
     # "UPDATE jobs SET name = 'Huey'": the name of a thing (records, issue #29, eighth round)

@@ -26,6 +26,7 @@ from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
                                                      group_name_after, needs_evidence, organisation_name, person_cue_before, technical_line,
+                                                     contact_copula,
                                                      whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
                                                     NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS,
@@ -417,6 +418,11 @@ class GatedNlpArtifacts(NlpArtifacts):
         raise NotImplementedError("ztgate never serialises NLP artifacts: they hold the text")
 
 
+# The last word of a group of people, after a name: no place ends in it ("the Vera Guild", "Vera Maintainers").
+_GROUP_LAST_WORD = re.compile(
+    r"\s(?:Team|Teams|Guild|Guilds|Squad|Squads|Crew|Maintainers|Packagers|Developers|Contributors|Authors|Committers)$")
+
+
 class GatedSpacyNlpEngine(NlpEngine):
     """A Presidio NlpEngine that runs spaCy NER (only) on the windows a NerGate selects.
 
@@ -499,12 +505,15 @@ class GatedSpacyNlpEngine(NlpEngine):
                 if kept is None:
                     continue
                 start, end = kept
-                if entity_type != "PERSON" and len(text[start:end].split()) >= 2 and person_cue_before(text, start):
-                    entity_type = "PERSON"  # "questions go to Yerkebulan Iwuchukwu": a cue only a person follows
+                if entity_type != "PERSON" and len(text[start:end].split()) >= 2 and (
+                        person_cue_before(text, start) or contact_copula(text, start)):
+                    entity_type = "PERSON"  # "questions go to NAME", "the point of contact for X is NAME": a person's cue
                 if entity_type == "PERSON":
                     start, end = whole_name(text, start, end)
                     if organisation_name(text[start:end]) or group_name_after(text, start, end):
                         continue  # "Platform Guild", "Ledger Authors", "Vera Packaging Team": a group, whatever field holds it
+                if entity_type != "PERSON" and _GROUP_LAST_WORD.search(text[start:end]):
+                    continue  # "the Vera Guild", "Vera Team" read as a place: a group of people (ADR 0030)
                 if code_identifier(text, start, end):
                     continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))

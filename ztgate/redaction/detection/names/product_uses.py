@@ -30,7 +30,11 @@ PRODUCT_NOUNS = frozenset((
     "sidecars hook hooks webhook webhooks endpoint endpoints metrics collector collectors scraper crawler "
     "renderer controller controllers "
     # what is done to a running tool (issue #29, eighth round: "SUMMARY:Vera upgrade window")
-    "upgrade upgrades").split())
+    "upgrade upgrades "
+    # what a running system has and a person has not (issue #29, ninth round, ADR 0030: "for X vulnerability reports",
+    # "Postmortem: X outage")
+    "vulnerability vulnerabilities advisory advisories outage outages downtime migration migrations rollout "
+    "rollouts").split())
 # The people of a project, right after its name and not possessive ("the Bower developers", "Jetty maintainers"):
 # a project's, not a person's ("Anna's developers" is possessive). Not "team" nor "community": a place's too ("joins
 # the Uppsala team", ten golden cases; ADR 0026).
@@ -56,7 +60,10 @@ _VERB_AFTER = re.compile(
     # what a database, a store or a job does to its data ("Quincy took a snapshot of the primary", "Casper
     # compacted the segments"): not "took the pager", which a person does
     r"|(?:took|takes|taking|created|creates)[ \t]+(?:a|an|the)[ \t]+(?:snapshot|backup|checkpoint|dump)s?"
-    r"|(?:snapshotted|checkpointed|compacted|vacuumed|reindexed)[ \t]+(?:the|a|an|all|its)\b)\b")
+    r"|(?:snapshotted|checkpointed|compacted|vacuumed|reindexed)[ \t]+(?:the|a|an|all|its)\b"
+    # what a running system runs out of ("X ran out of file handles", ADR 0030): not patience, nor time
+    r"|(?:ran|runs|running)[ \t]+out[ \t]+of[ \t]+(?:memory|disk|space|file[ \t]+(?:handles|descriptors)|inodes|"
+    r"connections|threads|heap))\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]+([a-z]+)\b")
 # How far either side of the word its lower-case spellings are looked for: a word costs the same however long

@@ -5,6 +5,7 @@ in any script ("Adresse:", "住所:"), a full-width colon too.
 A bare ``name`` is a person's only outside the blocks that name software (a step's, job's or service's keys or
 block: "- name: Gerrit sync") and outside an SQL UPDATE of a table of things (``records``); beside an e-mail or
 in a record whose key is a person's (``person_keys.keyed_by_person``: ``authors``, ``<developer>``) it stays one.
+A product's ``name`` or ``displayName`` in its own manifest is no person's (``manifests``).
 
 A name split across fields (issue #29): each part under a key of a part (``fields.NAME_PART_FIELDS``:
 "given-names: X", "familyName"), as an XML element or attribute (``<surname>``, ``itemprop="familyName"``), a
@@ -26,6 +27,7 @@ from ztgate.redaction.detection.names.context.fields import (
 )
 from ztgate.redaction.detection.names.context.person_keys import keyed_by_person, record_about_a_person
 from ztgate.redaction.detection.names.context.shapes import CAP_WORD, name_words
+from ztgate.redaction.detection.manifests import product_name_field
 from ztgate.redaction.detection.records import THINGS, column_kind, sql_update_kind
 from ztgate.redaction.detection.text_shape import names_software
 
@@ -69,6 +71,8 @@ class KeyValueFieldRecognizer(ContextRule):
             if (kind == "PERSON" and key.casefold() == "name" and names_software(text, m.start())
                     and not keyed_by_person(text, m.start(2))):
                 continue  # a step's or a service's name, unless its record is a person's ("maintainers:")
+            if kind == "PERSON" and product_name_field(text, m.start(2)):
+                continue  # a product's name or display name in its own manifest (``manifests``, ADR 0030)
             if kind == "PERSON" and sql_update_kind(text, m.start()) == THINGS and column_kind(kind, m.group(1), THINGS) is None:
                 continue  # "UPDATE jobs SET name = 'Huey'": a thing's name (records)
             if kind is None and key.casefold() in _VALUE_KEYS:

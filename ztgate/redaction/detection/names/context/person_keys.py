@@ -26,7 +26,8 @@ from ztgate.redaction.detection.wordlists import words
 KEY_WORDS = words("person_key_words") | words("person_roles")
 # How far before a value its key and separator are looked for.
 KEY_REACH = 60
-_SEP = (r"""(?:[ \t]*["'`]?[ \t]*(?:(?:::?=?|:=|=>?|->|\||[{(\[>\]]|-)[ \t]*)+["'`\[]*[ \t]*"""
+# Markdown's emphasis may close around the key or after its colon ("**Attendees:** ", "*Reviewers*: ", ADR 0030).
+_SEP = (r"""(?:(?:\*{1,2}|__?)?[ \t]*["'`]?[ \t]*(?:(?:::?=?|:=|=>?|->|\||[{(\[>\]]|-)[ \t]*)+(?:\*{1,2}|__?)?["'`\[]*[ \t]*"""
         r"""|\t+[ \t]*["'`]?|[ \t]+["'`])""")
 _KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)"  # "__maintainer__" too
 # The key and its separator, ending right where the value starts.
@@ -37,9 +38,9 @@ _HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Between two values of one list ("A B, C D", "A B and C D", "A B; C D").
 _LIST_GAP = re.compile(r"""[ \t]*["'`]?[ \t]*(?:[,;&/]|and|\+)[ \t]*["'`]?[ \t]*""")
 # A key and its separator, then the earlier values of its list, ending where a later value starts ("authors =
-# [\"A B\", \"", "reviewers: A B, ").
+# [\"A B\", \"", "reviewers: A B, "); a bot's bracketed tag inside a value ("renovate[bot], ").
 _KEY_BEFORE_ITEMS = re.compile(_KEY_BEFORE.pattern.removesuffix("$")
-                               + rf"(?:[^,;&/\n\[\](){{}}\"'`]{{1,60}}?{_LIST_GAP.pattern})+$", re.MULTILINE)
+                               + rf"(?:(?:[^,;&/\n\[\](){{}}\"'`]|\[[\w\-]{{1,20}}\]){{1,60}}?{_LIST_GAP.pattern})+$", re.MULTILINE)
 
 
 def person_key(key: str) -> bool:
@@ -154,7 +155,7 @@ def _tag_field_about_a_person(text: str, line_start: int, start: int) -> bool:
 _LINE_LEAD = re.compile(r"[ \t]*(?:[-*+•][ \t]+)?")
 # Headings of sections in man, POD, Markdown, AsciiDoc and plain text; an RST title is the line over its underline.
 _HEADING = re.compile(r"[ \t]*(?:=head\d|\.S[HS]|#{1,6}|={1,6})[ \t]+[\"']?([^\n\"']{1,60}?)[\"']?[ \t#=]*"
-                      r"|[ \t]*([A-Za-z][^\n:]{0,40}):[ \t]*")
+                      r"|[ \t]*(?:\*{1,2}|__?)?([A-Za-z][^\n:*]{0,40}?)(?:\*{1,2}|__?)?:(?:\*{1,2}|__?)?[ \t]*")
 _UNDERLINE = re.compile(r"[ \t]*([=\-~^\"'`#*+])\1{2,}[ \t]*")
 # How many lines above a value its heading is looked for, and how many words a heading about persons has.
 HEADING_REACH = 8

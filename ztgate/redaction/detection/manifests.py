@@ -1,0 +1,73 @@
+"""A product's name in its own manifest (issue #29, ADR 0030): the bare ``name`` of a WebExtension manifest.json,
+a package.json, a VS Code extension (and its ``displayName``), an app.json, a Helm Chart.yaml, a pyproject.toml or
+Cargo.toml ``[project]``/``[package]`` table names the product, not a person ("\"name\": \"Black Helper\"").
+
+A manifest is known by its own keys, never by a list of products: a key only a manifest has stands beside the name
+key in its mapping (``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, ``appVersion`` ...), or the
+name key opens a line of a TOML table that describes a package. A name inside a nested record (``"author": {"name":
+...}``, ``maintainers:\n  - name:``, ``authors = [{name = ...}]``) is not the product's: only a key at the
+manifest's own level counts, so ``author`` and ``maintainers`` keep naming persons."""
+
+from __future__ import annotations
+
+import re
+
+# Keys that only a product's manifest has (lower case): WebExtensions, npm, VS Code, Helm, Expo/Heroku app.json.
+MANIFEST_KEYS = frozenset((
+    "manifest_version homepage_url publisher engines apiversion appversion kubeversion icons permissions "
+    "host_permissions content_scripts background browser_action page_action action default_locale "
+    "activationevents contributes categories devdependencies peerdependencies scripts bin main module "
+    "keywords license slug sdkversion bundleidentifier").split())
+_MANIFEST_KEYS = frozenset(k.replace("_", "") for k in MANIFEST_KEYS)
+# The keys that name the product (lower case, "_" and "-" dropped).
+PRODUCT_NAME_KEYS = frozenset({"name", "displayname", "productname", "shortname"})
+_KEY = re.compile(r"""^([ \t]*)["']?([A-Za-z][\w\-]*)["']?[ \t]*[:=]""")
+# The key right before a value at start ("\"name\": \"", "displayName: ", "name = \"").
+_KEY_BEFORE = re.compile(r"""(?<![\w\-])["']?([A-Za-z][\w\-]*)["']?[ \t]*[:=][ \t]*["']?$""")
+_TOML_TABLE = re.compile(r"^[ \t]*\[[ \t]*([\w\-.\" ]+?)[ \t]*\][ \t]*$", re.MULTILINE)
+_PACKAGE_TABLES = frozenset({"project", "package", "tool.poetry", "workspace.package", "tool.flit.metadata"})
+# How far either side of the key its siblings are looked for.
+REACH = 2048
+
+
+def _norm(key: str) -> str:
+    return key.casefold().replace("_", "").replace("-", "")
+
+
+def product_name_field(text: str, start: int) -> bool:
+    """The value at start is the product's own name in its manifest (module doc)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    key = _KEY_BEFORE.search(text, max(line_start, start - 40), start)
+    if key is None or _norm(key.group(1)) not in PRODUCT_NAME_KEYS:
+        return False
+    lead = text[line_start:key.start()]
+    if lead.strip(" \t{,"):  # a key inside an inline record ("{name = ", "\"author\": {\"name\": "): not the product's
+        return False
+    indent = len(lead) - len(lead.lstrip(" \t"))
+    if text[key.end(1):key.end(1) + 3].lstrip("\"' \t").startswith("="):  # TOML: the table the key is in
+        table = None
+        for table in _TOML_TABLE.finditer(text, max(0, start - REACH), line_start):
+            pass
+        return table is not None and table.group(1).replace('"', "").strip() in _PACKAGE_TABLES
+    return _sibling_manifest_key(text, line_start, indent)
+
+
+def _sibling_manifest_key(text: str, line_start: int, indent: int) -> bool:
+    """A manifest key at the same indentation as the name key, within the same mapping (no line less indented
+    between them)."""
+    lines_before = text[max(0, line_start - REACH):line_start].split("\n")[:-1]
+    line_end = text.find("\n", line_start)
+    lines_after = text[line_end + 1:line_end + 1 + REACH].split("\n") if line_end >= 0 else []
+    for lines in (reversed(lines_before), lines_after):
+        for line in lines:
+            if not line.strip() or line.strip() in "{}[],":
+                if line.strip() in ("}", "},", "]", "],") and len(line) - len(line.lstrip(" \t")) < indent:
+                    break
+                continue
+            m = _KEY.match(line)
+            own = len(line) - len(line.lstrip(" \t"))
+            if own < indent:
+                break
+            if m is not None and own == indent and _norm(m.group(2)) in _MANIFEST_KEYS:
+                return True
+    return False
