@@ -241,6 +241,9 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
+            # Before the body is parsed: a tenant that has spent its share of this process's CPU
+            # (redaction.cpu_ms_per_s_per_tenant) is refused, 429 on the door.
+            self._service.check_cpu(exchange.tenant)
             started = time.perf_counter()
             response = await self._request_body(exchange, request.request_body.body, context)
             self._service.metrics.scrubbed(ScrubPath.GATEWAY_REQUEST, exchange.tenant,
