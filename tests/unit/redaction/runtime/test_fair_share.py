@@ -23,6 +23,7 @@ from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import Vault
+from tests.unit.redaction.pattern_service import ScannerPool
 from tests.unit.redaction.pool_doubles import HeldPool
 
 TEST_POLICIES = Path(__file__).parents[1] / "data" / "policies"
@@ -385,9 +386,10 @@ async def test_one_tenants_streams_spend_its_cpu_budget_then_each_of_its_calls_i
         scanner: PatternScanner) -> None:
     """Every kind of the tenant's work draws from the one budget: its RedactStream chunks spend it,
     then its Redact, its next chunk and its Restore are refused at once (RESOURCE_EXHAUSTED naming
-    the key), while another tenant's Redact, chunk and Restore are served."""
-    service = RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=HeldPool(), scanner=scanner,
-                               vault=Vault(), max_text_bytes=1 << 20, cpu_ms_per_s_per_tenant=1,
+    the key), while another tenant's Redact, chunk and Restore are served. The pattern tier in
+    this process stands in for the analysis workers (`ScannerPool`)."""
+    service = RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=ScannerPool(scanner),
+                               scanner=scanner, vault=Vault(), max_text_bytes=1 << 20, cpu_ms_per_s_per_tenant=1,
                                operators=Operators(hash_key="test-hash-key-0123456",
                                                    encrypt_key="0123456789abcdef"))
     try:
