@@ -179,7 +179,6 @@ class TenantRate:
                 del self._buckets[name]
 
 
-
 class CpuBudgetSpent(ResourceExhausted):
     """The tenant has used its share of the server process's CPU for now (`TenantCpu`)."""
 
