@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import concurrent.futures
 import multiprocessing
 import os
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -242,7 +243,8 @@ class Kind:
 class _Attacker:
     """One attack run's inputs (built once, lazily) and its calls."""
 
-    def __init__(self, plan: AttackPlan, channel: grpc.aio.Channel) -> None:
+    def __init__(self, plan: AttackPlan, channel: grpc.aio.Channel,
+                 sync_channel: grpc.Channel | None = None) -> None:
         self.plan = plan
         self.canaries = Canaries.from_seed(plan.seed)
         self.values = self.canaries.labelled()
@@ -250,6 +252,12 @@ class _Attacker:
         self.inference = inference_pb2_grpc.InferenceStub(channel)
         self.redaction = redaction_pb2_grpc.RedactionStub(channel)
         self.health = health_pb2_grpc.HealthStub(channel)
+        # RedactStream through gRPC's synchronous client (`sync_channel`, the kind's own): the asyncio
+        # client reports a write on a stream the server has already closed (a refusal while chunks
+        # are still going out) as its own INTERNAL "Internal error from Core", hiding the status the
+        # server sent; the synchronous client stops writing and reports the server's.
+        self.sync_redaction = (redaction_pb2_grpc.RedactionStub(sync_channel)
+                               if sync_channel is not None else None)
         # The attacker's own live session (live_restore): id and scrubbed text, made once.
         self.own_session: Session | None = None
 
@@ -317,15 +325,47 @@ class _Attacker:
         self.check_answer(figures, await self.timed(figures, "Redact", call))
 
     async def redact_stream(self, figures: KindFigures, pieces: Sequence[str]) -> None:
-        async def chunks() -> AsyncIterator[redaction_pb2.RedactChunk]:
-            for index, piece in enumerate(pieces):
-                yield redaction_pb2.RedactChunk(text=piece, tenant=self.plan.victim_tenant,
-                                                final=index == len(pieces) - 1)
+        chunks = [redaction_pb2.RedactChunk(text=piece, tenant=self.plan.victim_tenant,
+                                            final=index == len(pieces) - 1)
+                  for index, piece in enumerate(pieces)]
+        if self.sync_redaction is not None:
+            await self.sync_stream(figures, chunks)
+            return
+
+        async def stream_chunks() -> AsyncIterator[redaction_pb2.RedactChunk]:
+            for chunk in chunks:
+                yield chunk
 
         async def call() -> str:
-            stream = self.redaction.RedactStream(chunks(), timeout=self.plan.call_timeout_s, metadata=self.metadata)
+            stream = self.redaction.RedactStream(stream_chunks(), timeout=self.plan.call_timeout_s,
+                                                 metadata=self.metadata)
             return "".join([chunk.text async for chunk in stream])
         self.check_answer(figures, await self.timed(figures, "RedactStream", call))
+
+    async def sync_stream(self, figures: KindFigures, chunks: Sequence[redaction_pb2.RedactChunk],
+                          cancel_after_s: float | None = None) -> None:
+        """One RedactStream on the synchronous client (in a thread), recorded with the status the
+        server sent (CANCELLED when `cancel_after_s` passed first and this client cancelled it)."""
+        stub = self.sync_redaction
+        assert stub is not None
+
+        def call() -> tuple[str | None, str, str]:
+            stream = stub.RedactStream(iter(chunks), timeout=self.plan.call_timeout_s, metadata=self.metadata)
+            timer = threading.Timer(cancel_after_s, stream.cancel) if cancel_after_s else None
+            if timer is not None:
+                timer.start()
+            try:
+                return "".join(chunk.text for chunk in stream), "OK", ""
+            except grpc.RpcError as exc:
+                code = exc.code()  # type: ignore[attr-defined]
+                return None, code.name, " ".join((exc.details() or "").split())[:DETAIL_CHARS]  # type: ignore[attr-defined]
+            finally:
+                if timer is not None:
+                    timer.cancel()
+        started = time.perf_counter()
+        text, code, detail = await asyncio.to_thread(call)
+        figures.add("RedactStream", code, (time.perf_counter() - started) * 1000, detail if code != "OK" else "")
+        self.check_answer(figures, text)
 
     async def restore(self, figures: KindFigures, session: Session) -> None:
         async def call() -> str:
@@ -425,6 +465,11 @@ async def _cancelled(a: _Attacker, f: KindFigures, n: int) -> None:
         call = a.inference.Generate(a._spoofed(inference_pb2.GenerateRequest(prompt=text)),
                                     timeout=a.plan.call_timeout_s, metadata=a.metadata)
         await a.cancelled(f, "Generate", call, lambda: call)
+        return
+
+    if a.sync_redaction is not None:
+        await a.sync_stream(f, [redaction_pb2.RedactChunk(text=piece, tenant=a.plan.victim_tenant)
+                                for piece in inputs.chunks(text, inputs.FOOD_CHUNK_CHARS)], CANCEL_AFTER_S)
         return
 
     async def chunks() -> AsyncIterator[redaction_pb2.RedactChunk]:
@@ -560,10 +605,12 @@ async def _attack(plan: AttackPlan) -> dict[str, KindFigures]:
         ThreadPoolExecutor(max_workers=sum(KINDS[kind].concurrency for kind in plan.kinds) + 4))
     # A connection per kind, as separate clients would have: no kind queues behind another's upload.
     channels = {kind: grpc.aio.insecure_channel(plan.gateway, options=CHANNEL_OPTIONS) for kind in plan.kinds}
+    # And a synchronous one per kind for RedactStream (`_Attacker.sync_stream`: the server's status).
+    sync_channels = {kind: grpc.insecure_channel(plan.gateway, options=CHANNEL_OPTIONS) for kind in plan.kinds}
 
     async def worker(kind: str) -> None:
         spec, mine = KINDS[kind], figures[kind]
-        attacker = _Attacker(plan, channels[kind])
+        attacker = _Attacker(plan, channels[kind], sync_channels[kind])
         while mine.calls < spec.max_calls and (mine.calls == 0 or time.monotonic() < deadline):
             n = mine.calls
             mine.calls += 1
@@ -583,6 +630,8 @@ async def _attack(plan: AttackPlan) -> dict[str, KindFigures]:
         await asyncio.gather(*tasks, return_exceptions=True)
         for channel in channels.values():
             await channel.close()
+        for sync in sync_channels.values():
+            sync.close()
     return figures
 
 

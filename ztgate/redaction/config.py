@@ -115,6 +115,14 @@ class RedactionSettings(Strict):
     # second, kept the loop busy and slowed every other tenant's calls (docs/results/attack.md).
     # 0: no limit.
     restore_chars_per_s_per_tenant: int = Field(default=4 * 1024 * 1024, ge=0)
+    # Milliseconds of this server process's CPU one tenant's work may take a second on this replica,
+    # across every kind of it (stream and answer chunks, request bodies, policy applications,
+    # Restore), a bucket holding a second's worth; a tenant that has spent more is refused at its
+    # next call, RESOURCE_EXHAUSTED (429 on the OpenAI door) naming this setting, until the debt is
+    # paid back. The analysis workers are bounded by redaction.max_inflight_per_tenant. Each limit of
+    # one kind of work left the others free: one tenant sending every kind at once took the CPU
+    # another tenant's calls needed (docs/adr/0031). 0: no limit.
+    cpu_ms_per_s_per_tenant: int = Field(default=250, ge=0)
     # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
     # further tenants are counted together as "(other)". Bounds the series each metric can have
     # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.

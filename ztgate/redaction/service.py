@@ -27,7 +27,7 @@ from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.metrics import RedactionMetrics, ScrubPath
 from ztgate.redaction.policies import Action, Policy, PolicyStore
 from ztgate.redaction.runtime.analysis_pool import AnalysisPool, AnalyzerSpec
-from ztgate.redaction.runtime.fair_share import TenantCalls, TenantRate, TenantSlots, default_share
+from ztgate.redaction.runtime.fair_share import TenantCalls, TenantCpu, TenantRate, TenantSlots, default_share
 from ztgate.redaction.runtime.thread_lanes import ThreadLanes
 from ztgate.redaction.streaming import Emitted, StreamScrubber
 from ztgate.redaction.types import SECRET_ENTITY_TYPES, Detection
@@ -115,6 +115,8 @@ class RedactionStream:
         """What may be sent after `text`; everything left when it is `final` (CPU-bound: callers on the
         event loop use `off_loop`)."""
         self._service.check_size(text, self._scrubber.held)
+        if self.path is ScrubPath.REDACT_STREAM:  # a model's answer, already under way, is not refused
+            self._service.check_cpu(self.tenant)
         out = self._scrubber.feed(text)
         if final:
             tail = self._scrubber.finish()
@@ -138,7 +140,8 @@ class RedactionService:
                  max_queued_per_tenant: int = 64,
                  lanes: ThreadLanes | None = None,
                  metrics: RedactionMetrics | None = None,
-                 restore_chars_per_s_per_tenant: int = 0) -> None:
+                 restore_chars_per_s_per_tenant: int = 0,
+                 cpu_ms_per_s_per_tenant: int = 0) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
@@ -147,6 +150,10 @@ class RedactionService:
         self.tenant_calls = TenantCalls(self.tenant_slots.limit, max_queued_per_tenant)
         # Threads for CPU work off the event loop, a fair share per tenant (`off_loop`).
         self.lanes = lanes or ThreadLanes(RedactionSettings().worker_threads)
+        # One budget of this process's CPU per tenant, across every kind of its work here: the lanes
+        # charge each job's CPU, each call checks it (`check_cpu`; 0: no limit; docs/adr/0031).
+        self.cpu_budget = TenantCpu(cpu_ms_per_s_per_tenant / 1000)
+        self.lanes.cpu = self.cpu_budget
         self.scanner = scanner
         self.vault = vault
         self.operators = operators
@@ -188,6 +195,7 @@ class RedactionService:
             lanes=ThreadLanes(settings.worker_threads, settings.worker_threads_per_tenant or None),
             metrics=RedactionMetrics(max_tenants=settings.metrics_max_tenants),
             restore_chars_per_s_per_tenant=settings.restore_chars_per_s_per_tenant,
+            cpu_ms_per_s_per_tenant=settings.cpu_ms_per_s_per_tenant,
         )
 
     async def start(self) -> None:
@@ -221,6 +229,11 @@ class RedactionService:
         self.vault.open(tenant, session_id, replicate=replicate)
         return session_id
 
+    def check_cpu(self, tenant: str) -> None:
+        """Refuses a call of a tenant that has spent its budget of this process's CPU
+        (RESOURCE_EXHAUSTED naming redaction.cpu_ms_per_s_per_tenant), before any of its work."""
+        self.cpu_budget.check(tenant or DEFAULT_TENANT)
+
     def check_size(self, text: str, already: int = 0) -> None:
         # Code points are at most 4 bytes: skip the encode when the text is clearly small.
         if (len(text) + already) * 4 <= self.max_text_bytes:
@@ -249,6 +262,7 @@ class RedactionService:
         """`timeout_s`: the caller's remaining time (its gRPC deadline), None when it has none."""
         tenant = _check_ids(tenant, session_id)
         self.check_size(text)
+        self.check_cpu(tenant)
         chosen = self._policy(policy, tenant)
         with self.tenant_calls.admit(tenant):  # a refused call opens no session
             session_id = self._open(tenant, session_id)
@@ -274,6 +288,7 @@ class RedactionService:
         tenant = _check_ids(tenant, session_id)
         for text in texts:
             self.check_size(text)
+        self.check_cpu(tenant)
         chosen = self._policy(policy, tenant)
         if chat:
             chosen = chosen.for_chat
@@ -305,6 +320,7 @@ class RedactionService:
                       timeout_s: float | None = None) -> list[Finding]:
         tenant = _check_ids(tenant, "")
         self.check_size(text)
+        self.check_cpu(tenant)
         chosen = self._policy(policy, tenant)
         with self.tenant_calls.admit(tenant):
             detections = await self._detect(text, chosen, tenant, self._deadline(timeout_s))
@@ -327,6 +343,7 @@ class RedactionService:
         threads (ThreadLanes.run_on_loop): no tenant's large Restores hold the loop from another's
         calls, as its threads did (docs/adr/0011)."""
         tenant = self._check_restore(text, session_id, tenant)
+        self.check_cpu(tenant)
         self.restore_budget.take(tenant or DEFAULT_TENANT, len(text))
         return await self.lanes.run_on_loop(tenant or DEFAULT_TENANT,
                                             self.vault.restore_steps(tenant, session_id, text))

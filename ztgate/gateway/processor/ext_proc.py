@@ -236,11 +236,15 @@ class ExternalProcessorServicer(ep_grpc.ExternalProcessorServicer):
             exchange = self._exchange(path, self._access.decide(caller, header, ""))
             if request.request_headers.end_of_stream:
                 raise _BodyMissing()
+            # A tenant that has spent its share of this process's CPU (redaction.cpu_ms_per_s_per_tenant)
+            # is refused here, 429 on the door, before Envoy sends its body over (up to 2 MiB).
+            self._service.check_cpu(exchange.tenant)
             grpc_only = [] if isinstance(exchange, OpenAIExchange) else [_IDENTITY]
             mutation = ep.HeaderMutation(set_headers=grpc_only, remove_headers=_STALE_HEADERS)
             return exchange, ep.ProcessingResponse(request_headers=ep.HeadersResponse(
                 response=ep.CommonResponse(header_mutation=mutation)))
         if kind == "request_body" and exchange is not None:
+            self._service.check_cpu(exchange.tenant)  # again: its other calls may have spent it since
             started = time.perf_counter()
             response = await self._request_body(exchange, request.request_body.body, context)
             self._service.metrics.scrubbed(ScrubPath.GATEWAY_REQUEST, exchange.tenant,

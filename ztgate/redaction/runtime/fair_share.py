@@ -178,3 +178,58 @@ class TenantRate:
             for name in full:
                 del self._buckets[name]
 
+
+class CpuBudgetSpent(ResourceExhausted):
+    """The tenant has used its share of the server process's CPU for now (`TenantCpu`)."""
+
+
+class TenantCpu:
+    """One budget of the server process's CPU per tenant, across every kind of its work there.
+
+    The work is charged once it is done, in CPU seconds measured on the thread that ran it
+    (`charge`: stream and answer chunks, policy applications and Restore slices, thread_lanes.py);
+    a tenant that has spent more than it has refilled (its bucket below zero) is refused at its
+    next call (`check`), until `per_s` a second has paid the debt back. A bucket holds at most
+    `burst_s`. Each limit of one kind of work (threads per tenant, Restore characters) leaves the
+    others free: without this, one tenant sending every kind at once took the CPU that another
+    tenant's calls needed (docs/adr/0031). 0 `per_s`: no limit."""
+
+    def __init__(self, per_s: float, burst_s: float | None = None,
+                 setting: str = "redaction.cpu_ms_per_s_per_tenant", max_tenants: int = 10_000,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.per_s = per_s
+        self.burst_s = per_s if burst_s is None else max(burst_s, per_s)
+        self.setting = setting
+        self._clock = clock or time.monotonic
+        self._buckets: dict[str, tuple[float, float]] = {}   # tenant -> (seconds left, at)
+        self._max_tenants = max_tenants
+
+    def _left(self, tenant: str, now: float) -> float:
+        left, at = self._buckets.get(tenant, (self.burst_s, now))
+        return min(self.burst_s, left + (now - at) * self.per_s)
+
+    def left(self, tenant: str) -> float:
+        """CPU seconds the tenant has left now (below zero: its debt); diagnostics, tests."""
+        return self._left(tenant, self._clock()) if self.per_s > 0 else float("inf")
+
+    def check(self, tenant: str) -> None:
+        """Refuses (CpuBudgetSpent, RESOURCE_EXHAUSTED naming the setting) a tenant in debt."""
+        if self.per_s <= 0:
+            return
+        left = self._left(tenant, self._clock())
+        if left < 0:
+            raise CpuBudgetSpent(
+                f"tenant '{tenant or 'default'}' has used its share of the redaction service's CPU on "
+                f"this replica, {self.per_s * 1000:g} ms a second ({self.setting}); "
+                f"retry in {-left / self.per_s:.1f} s")
+
+    def charge(self, tenant: str, cpu_s: float) -> None:
+        """Takes `cpu_s` from the tenant's bucket (it may go below zero: the work is done)."""
+        if self.per_s <= 0 or cpu_s <= 0:
+            return
+        now = self._clock()
+        self._buckets[tenant] = (self._left(tenant, now) - cpu_s, now)
+        if len(self._buckets) > self._max_tenants:
+            full = [t for t in self._buckets if self._left(t, now) >= self.burst_s]
+            for name in full:
+                del self._buckets[name]

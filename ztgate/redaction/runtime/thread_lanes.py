@@ -13,13 +13,13 @@ and a cancelled call's slot kept until its job really ends.
 from __future__ import annotations
 
 import asyncio
-import functools
 import sys
+import time
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from ztgate.redaction.runtime.fair_share import TenantSlots
+from ztgate.redaction.runtime.fair_share import TenantCpu, TenantSlots
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -42,7 +42,7 @@ def default_per_tenant(threads: int) -> int:
 class ThreadLanes:
     """``await lanes.run(tenant, fn, *args)``: `fn` in a worker thread, within the tenant's share."""
 
-    def __init__(self, threads: int, per_tenant: int | None = None) -> None:
+    def __init__(self, threads: int, per_tenant: int | None = None, cpu: TenantCpu | None = None) -> None:
         if threads < 1:
             raise ValueError(f"redaction.worker_threads must be >= 1; got {threads}")
         per_tenant = per_tenant or default_per_tenant(threads)
@@ -60,6 +60,9 @@ class ThreadLanes:
         # One job of a tenant at a time on the event loop (`run_on_loop`): each turn of the loop then
         # runs at most one step of each tenant, however many calls it sends (docs/adr/0015).
         self._on_loop = TenantSlots(1, "jobs on the event loop", "redaction.worker_threads_per_tenant")
+        # Each job's CPU (its thread's, or the loop's for its steps) is charged to its tenant's one
+        # budget of the process's CPU (fair_share.TenantCpu; the service checks it at each call).
+        self.cpu = cpu or TenantCpu(0)
 
     def running(self, tenant: str) -> int:
         """Jobs of the tenant running now (diagnostics, tests)."""
@@ -71,9 +74,19 @@ class ThreadLanes:
 
         A cancelled caller gives its slot back only when its job ends (a thread cannot be stopped), so
         a tenant that cancels calls still holds no more than its share."""
+        spent = [0.0]
+
+        def timed() -> T:
+            started = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[0] = time.thread_time() - started
+
         async with self._slots.slot(tenant, None) as hold:
-            job = asyncio.get_running_loop().run_in_executor(
-                self._executor, functools.partial(fn, *args, **kwargs))
+            job = asyncio.get_running_loop().run_in_executor(self._executor, timed)
+            # Charged on the loop when the job ends, also when its caller has gone.
+            job.add_done_callback(lambda _: self.cpu.charge(tenant, spent[0]))
             hold(job)
             return await asyncio.shield(job)
 
@@ -90,10 +103,13 @@ class ThreadLanes:
         the calls it sent; now it is one step a turn (docs/adr/0015)."""
         async with self._slots.slot(tenant, None), self._on_loop.slot(tenant, None):
             while True:
+                started = time.thread_time()
                 try:
                     next(steps)
                 except StopIteration as done:
                     return done.value
+                finally:
+                    self.cpu.charge(tenant, time.thread_time() - started)
                 await asyncio.sleep(0)
 
     def close(self) -> None:

@@ -256,3 +256,26 @@ async def test_the_headers_answer_drops_the_content_length_of_envoys_buffered_bo
     [answer] = [r async for r in _servicer(service).Process(feed(), FakeContext())]
     # Envoy's buffer filter sets it; the scrubbed body has another length, which ext_proc would refuse.
     assert list(answer.request_headers.response.header_mutation.remove_headers) == ["content-length"]
+
+
+async def test_a_tenant_past_its_cpu_budget_is_refused_before_its_body_is_read_naming_the_key(
+        scanner: PatternScanner, pool: HeldPool) -> None:
+    """One budget of the redaction process's CPU per tenant (ADR 0031): a tenant whose earlier work
+    spent it is answered RESOURCE_EXHAUSTED (429 on the door) naming the key at its headers, before
+    its body is sent or anything reaches the analysis pool; once the debt is paid back it is served again."""
+    service = RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=pool, scanner=scanner,
+                               vault=Vault(), max_text_bytes=1 << 20, cpu_ms_per_s_per_tenant=1000,
+                               operators=Operators(hash_key="test-hash-key-0123456",
+                                                   encrypt_key="0123456789abcdef"))
+    service.cpu_budget.charge("default", 3.0)   # as the lanes charge finished jobs: 2 s in debt
+    body = _body(ipb.GenerateRequest(prompt="hi"))
+    last = await _drive(_servicer(service), body)
+    assert [a.WhichOneof("response") for a in await _answers(_servicer(service), body)] == [
+        "immediate_response"]   # at the headers: Envoy never sends the body over
+    refusal = last.immediate_response
+    assert refusal.grpc_status.status == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+    assert "redaction.cpu_ms_per_s_per_tenant" in refusal.body.decode()
+    assert pool.texts == []
+    await asyncio.sleep(2.1)   # 1,000 ms a second pays it back
+    served = await _drive(_servicer(service), body)
+    assert served.WhichOneof("response") == "request_body"

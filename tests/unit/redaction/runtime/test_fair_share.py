@@ -7,19 +7,23 @@ pool_doubles.py); the service, its policies and its per-tenant slots are the rea
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from ztgate.common.errors import DeadlineExceeded
-from ztgate.redaction.runtime.fair_share import (RestoreBudgetSpent, TenantBusy, TenantCalls, TenantQueueFull,
-                                                TenantRate, TenantSlots, default_share)
+from ztgate.redaction.runtime.fair_share import (CpuBudgetSpent, RestoreBudgetSpent, TenantBusy, TenantCalls,
+                                                TenantCpu, TenantQueueFull, TenantRate, TenantSlots,
+                                                default_share)
+from ztgate.redaction.runtime.thread_lanes import ThreadLanes
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.service import RedactionService
 from ztgate.redaction.vault import Vault
+from tests.unit.redaction.pattern_service import ScannerPool
 from tests.unit.redaction.pool_doubles import HeldPool
 
 TEST_POLICIES = Path(__file__).parents[1] / "data" / "policies"
@@ -304,3 +308,111 @@ async def test_restore_past_the_tenants_budget_is_refused_and_another_tenant_sti
     with pytest.raises(RestoreBudgetSpent):
         await service.restore_on_loop(large, session_id="s1", tenant="attacker")
     assert await service.restore_on_loop("<PERSON_1>", session_id="s1", tenant="normal") == "Person of normal"
+
+
+# --- One budget of the process's CPU per tenant, across every kind of its work (TenantCpu, ADR 0031) ---
+
+CPU_KEY = "redaction.cpu_ms_per_s_per_tenant"
+
+
+@given(per_s=st.floats(0.05, 2.0), costs=st.lists(st.floats(0.0, 0.5), min_size=1, max_size=60),
+       step_s=st.floats(0.0, 0.3))
+@settings(max_examples=80, deadline=None)
+def test_a_tenants_cpu_never_passes_its_budget_by_more_than_one_job_and_another_tenant_keeps_its_own(
+        per_s: float, costs: list[float], step_s: float) -> None:
+    """Whatever the mix of jobs (each charged once done, as the lanes do), the work a tenant is let
+    start never takes more than a burst, what the time since refilled, and the one job that went
+    into debt; the other tenant is never refused."""
+    clock = _Clock()
+    budget = TenantCpu(per_s, clock=clock)
+    started, spent = clock.now, 0.0
+    for cost in costs:
+        try:
+            budget.check("attacker")
+        except CpuBudgetSpent as refused:
+            assert CPU_KEY in str(refused) and "tenant 'attacker'" in str(refused)
+        else:
+            budget.charge("attacker", cost)
+            spent += cost
+        budget.check("normal")
+        clock.now += step_s
+    assert spent <= per_s + (clock.now - started) * per_s + max(costs) + 1e-9
+
+
+def test_a_tenant_in_debt_is_refused_naming_the_key_until_the_debt_is_paid_back() -> None:
+    clock = _Clock()
+    budget = TenantCpu(0.25, clock=clock)   # 250 ms a second
+    budget.check("t")
+    budget.charge("t", 0.75)               # a job of 0.75 s: 0.5 s in debt
+    with pytest.raises(CpuBudgetSpent, match=r"250 ms a second \(redaction.cpu_ms_per_s_per_tenant\); "
+                                               r"retry in 2.0 s") as refused:
+        budget.check("t")
+    assert refused.value.status == "RESOURCE_EXHAUSTED"
+    clock.now += 2.0
+    budget.check("t")
+    TenantCpu(0).charge("t", 10.0)
+    TenantCpu(0).check("t")                 # 0: no limit
+
+
+async def test_the_lanes_charge_each_jobs_cpu_to_its_tenant_in_threads_and_on_the_loop() -> None:
+    """The CPU a job really used, measured on its thread (a job that sleeps costs nothing), and a
+    Restore-like job's steps on the loop."""
+    budget = TenantCpu(1e-6, burst_s=10.0)   # refills next to nothing while the test runs
+    lanes = ThreadLanes(4, 2, cpu=budget)
+
+    def spin(seconds: float) -> int:
+        end, n = time.thread_time() + seconds, 0
+        while time.thread_time() < end:
+            n += 1
+        return n
+
+    def steps():
+        for _ in range(5):
+            spin(0.01)
+            yield
+        return "done"
+    try:
+        await lanes.run("busy", spin, 0.2)
+        await lanes.run("sleepy", time.sleep, 0.2)
+        assert await lanes.run_on_loop("loop", steps()) == "done"
+    finally:
+        lanes.close()
+    assert 10.0 - budget.left("busy") >= 0.19
+    assert 10.0 - budget.left("sleepy") < 0.05
+    assert 10.0 - budget.left("loop") >= 0.045
+
+
+async def test_one_tenants_streams_spend_its_cpu_budget_then_each_of_its_calls_is_refused_and_another_tenant_is_served(
+        scanner: PatternScanner) -> None:
+    """Every kind of the tenant's work draws from the one budget: its RedactStream chunks spend it,
+    then its Redact, its next chunk and its Restore are refused at once (RESOURCE_EXHAUSTED naming
+    the key), while another tenant's Redact, chunk and Restore are served. The pattern tier in
+    this process stands in for the analysis workers (`ScannerPool`)."""
+    service = RedactionService(policies=PolicyStore.load(TEST_POLICIES), pool=ScannerPool(scanner),
+                               scanner=scanner, vault=Vault(), max_text_bytes=1 << 20, cpu_ms_per_s_per_tenant=1,
+                               operators=Operators(hash_key="test-hash-key-0123456",
+                                                   encrypt_key="0123456789abcdef"))
+    try:
+        for tenant in ("attacker", "normal"):
+            with service.vault.transaction(tenant, "s1") as txn:
+                txn.placeholder_for("PERSON", f"Person of {tenant}")
+        stream = service.open_stream(tenant="attacker")
+        chunk = "4111-1111-1111-1111 " + "1-" * 20_000 + "a"
+        with pytest.raises(CpuBudgetSpent):
+            for _ in range(200):   # 1 ms a second: the first chunks put the tenant in debt
+                await service.off_loop("attacker", stream.feed, chunk)
+        for refused_call in (lambda: service.redact("mail jane@example.com", tenant="attacker"),
+                             lambda: service.off_loop("attacker", service.open_stream(tenant="attacker").feed, "x"),
+                             lambda: service.restore_on_loop("<PERSON_1>", session_id="s1", tenant="attacker")):
+            with pytest.raises(CpuBudgetSpent, match=f"tenant 'attacker' .*\\({CPU_KEY}\\)"):
+                await refused_call()
+        assert "jane@example.com" not in (await service.redact("mail jane@example.com", tenant="normal")).text
+        out = await service.off_loop("normal", service.open_stream(tenant="normal").feed, "call 4111-1111-1111-1111",
+                                     final=True)
+        assert "4111-1111-1111-1111" not in out.text
+        assert await service.restore_on_loop("<PERSON_1>", session_id="s1", tenant="normal") == "Person of normal"
+        # A model's answer already under way is charged, never refused mid-answer.
+        answer = service.open_output_stream(tenant="attacker", session_id="s1")
+        assert (await service.off_loop("attacker", answer.feed, "fine", final=True)).text == "fine"
+    finally:
+        service.lanes.close()
