@@ -176,13 +176,23 @@ def test_a_value_failing_its_check_digits_after_the_label_stays(scanner: Pattern
     broken = _break(kind, value)
     assert not VALIDATORS[kind](broken), (kind, broken)
     text = sentence.format(label=label, id=broken)
-    assert [v for v in _ids(scanner, text) if not _read_anywhere(v)] == [], text
+    found = [d for d in detect_on_view(scanner.scan, text) if d.entity_type == "ID_NUMBER"]
+    assert [text[d.start:d.end] for d in found if not _valid_elsewhere(kind, d.recognizer, text[d.start:d.end])] == [], text
 
 
 def _read_anywhere(value: str) -> bool:
     """The digits are by chance a valid identifier of another country whose rule reads it without a label (a
     broken T.C. kimlik no that is a valid fødselsnummer: 0.26% of random 11-digit strings, ADR 0020)."""
     return any(NATIONAL_ID_VALIDATORS[name](value) for name in _UNLABELLED_VALIDATORS)
+
+
+def _valid_elsewhere(kind: str, recognizer: str, value: str) -> bool:
+    """Another country's rule found the broken value, valid by its own check (a henkilötunnus with a digit for its
+    check character after the generic label "personal identity code" is a CPR number's layout and date: hiding it is
+    a reading the label allows)."""
+    other = recognizer.removeprefix("national_id_")
+    validate = NATIONAL_ID_VALIDATORS.get(other)
+    return other != recognizer and not other.endswith(kind) and validate is not None and validate(value)
 
 
 _UNLABELLED_VALIDATORS = ("no_fodselsnummer", "ee_isikukood", "ro_cnp", "za_id", "fr_nir")
@@ -214,7 +224,7 @@ def test_the_same_shapes_without_a_label_are_not_national_ids(scanner: PatternSc
                                                               item: tuple[str, str, str], sentence: str) -> None:
     _, _, value = item
     text = sentence.format(id=value)
-    assert _ids(scanner, text) == [], text
+    assert [v for v in _ids(scanner, text) if not _read_anywhere(v)] == [], text
 
 
 TECHNICAL = (
