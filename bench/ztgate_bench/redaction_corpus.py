@@ -49,8 +49,9 @@ DEFAULT_MIX: Mapping[str, float] = {PII: 0.45, SECRET: 0.30, CLEAN: 0.25}
 MIN_CHARS = 50
 MAX_CHARS = 600
 
-# ID_NUMBER (a record number after its label) has no template here yet, so the corpora stay as written; its
-# generated families are in tests/unit/redaction/detection/patterns/test_labelled_ids.py.
+# ID_NUMBER (a record number after its label) and HEALTH_DETAIL (a health detail tied to a person, a context type)
+# have no template here yet, so the corpora stay as written; their generated families are in
+# tests/unit/redaction/detection/patterns/test_labelled_ids.py and tests/unit/redaction/detection/test_private_value_classes_9.py.
 PII_ENTITY_TYPES: frozenset[str] = (PATTERN_PII_ENTITY_TYPES | NER_ENTITY_TYPES) - {"ID_NUMBER"}
 
 
