@@ -1,9 +1,11 @@
 """A product's name in its own manifest (issue #29, ADR 0030): the bare ``name`` of a WebExtension manifest.json,
 a package.json, a VS Code extension (and its ``displayName``), an app.json, a Helm Chart.yaml, a pyproject.toml or
-Cargo.toml ``[project]``/``[package]`` table names the product, not a person ("\"name\": \"Black Helper\"").
+Cargo.toml ``[project]``/``[package]`` table, an INI-style plugin metadata file or a static site's ``site_name`` names
+the product, not a person ("\"name\": \"Black Helper\"").
 
 A manifest is known by its own keys, never by a list of products: a key only a manifest has stands beside the name
-key in its mapping (``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, ``appVersion`` ...), or the
+key in its mapping (``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, any key ending in
+``version`` ...), or the
 name key opens a line of a TOML table that describes a package. A name inside a nested record (``"author": {"name":
 ...}``, ``maintainers:\n  - name:``, ``authors = [{name = ...}]``) is not the product's: only a key at the
 manifest's own level counts, so ``author`` and ``maintainers`` keep naming persons."""
@@ -17,10 +19,12 @@ MANIFEST_KEYS = frozenset((
     "manifest_version homepage_url publisher engines apiversion appversion kubeversion icons permissions "
     "host_permissions content_scripts background browser_action page_action action default_locale "
     "activationevents contributes categories devdependencies peerdependencies scripts bin main module "
-    "keywords license slug sdkversion bundleidentifier").split())
+    "keywords license slug sdkversion bundleidentifier "
+    # A static site's configuration (MkDocs, Jekyll, Hugo) beside its site_name or title.
+    "site_url repo_url docs_dir theme plugins nav baseurl").split())
 _MANIFEST_KEYS = frozenset(k.replace("_", "") for k in MANIFEST_KEYS)
 # The keys that name the product (lower case, "_" and "-" dropped).
-PRODUCT_NAME_KEYS = frozenset({"name", "displayname", "productname", "shortname"})
+PRODUCT_NAME_KEYS = frozenset({"name", "displayname", "productname", "shortname", "sitename"})
 _KEY = re.compile(r"""^([ \t]*)["']?([A-Za-z][\w\-]*)["']?[ \t]*[:=]""")
 # The key right before a value at start ("\"name\": \"", "displayName: ", "name = \"").
 _KEY_BEFORE = re.compile(r"""(?<![\w\-])["']?([A-Za-z][\w\-]*)["']?[ \t]*[:=][ \t]*["']?$""")
@@ -48,7 +52,8 @@ def product_name_field(text: str, start: int) -> bool:
         table = None
         for table in _TOML_TABLE.finditer(text, max(0, start - REACH), line_start):
             pass
-        return table is not None and table.group(1).replace('"', "").strip() in _PACKAGE_TABLES
+        if table is not None and table.group(1).replace('"', "").strip() in _PACKAGE_TABLES:
+            return True  # otherwise an INI-style file (a plugin's metadata.txt, library.properties): its siblings
     return _sibling_manifest_key(text, line_start, indent)
 
 
@@ -68,6 +73,7 @@ def _sibling_manifest_key(text: str, line_start: int, indent: int) -> bool:
             own = len(line) - len(line.lstrip(" \t"))
             if own < indent:
                 break
-            if m is not None and own == indent and _norm(m.group(2)) in _MANIFEST_KEYS:
-                return True
+            if m is not None and own == indent and (_norm(m.group(2)) in _MANIFEST_KEYS
+                                                    or _norm(m.group(2)).endswith("version")):
+                return True  # any version key ("version", "qgisMinimumVersion", "appVersion") marks a package
     return False

@@ -157,7 +157,8 @@ _PERSON_LABEL = re.compile(
     r"(?i)(?:(?<![^\W_])_*(?:full_?name|display_?name|first_?name|last_?name|name|author|owner|assignee|reporter|"
     r"contact|customer|reviewed-by|signed-off-by|co-authored-by|reported-by|acked-by|tested-by|cc|to|from|attn)_*"
     r"['\"]?\s*(?:[:=]=?|!=)\s*['\"]?|[@:](?:author|maintainer|owner)\b:?\s+"
-    r"|\bby\s+|\bask\s+|\bcontact\s+|\bping\s+)$")
+    r"|\bby\s+|\bask\s+|\bcontact\s+|\bping\s+"
+    r"|\bauthor\(\s*['\"]|(?-i:(?:^|\n)[ \t]*AUTHOR\.[ \t]+))$")  # Erlang's -author("; COBOL's AUTHOR. paragraph
 _PLACE_LABEL = re.compile(
     r"(?i)(?:\b(?:city|town|village|place|location|address|birthplace|hometown|country|municipality)"
     r"['\"]?\s*[:=]\s*['\"]?)$")

@@ -203,3 +203,24 @@ def test_what_only_a_system_has_or_runs_out_of_makes_the_word_a_product() -> Non
         assert used_as_product(text, start, start + len("Torvald")), text
     text = "Makana ran out of patience.\n"
     assert not used_as_product(text, 0, len("Makana")), text
+
+
+# A product's or a site's name in an INI-style plugin file or a static site's configuration (issue #29, ninth
+# round, read from the seen code-persons holdout-9): any version key or a site's own keys beside it, never a
+# person's record with no such key.
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(F.TOOLS), st.sampled_from([
+    "[general]\nname={t} Layers\nqgisMinimumVersion=3.28\nauthor=GIS Working Group\n",
+    "name={t}Sensor\nversion=2.1.0\nauthor=Sensor Drivers Team\n",
+    "site_name: {t} Integration Guide\nsite_author: Documentation Team\nplugins:\n  - search\n",
+    "site_name: {t} Handbook\ntheme:\n  name: material\n",
+    "[plugin]\nname = {t} Tools\nminimum_version = 4.2\n"]))
+def test_a_product_or_site_name_beside_its_own_keys_is_no_person(tool: str, template: str) -> None:
+    text = template.format(t=tool)
+    assert product_name_field(text, text.index(tool)), text
+
+
+def test_a_person_record_without_such_keys_keeps_its_name() -> None:
+    for text in ["[owner]\nname = Maria Lopez\nemail = m@example.org\n", "[general]\nname=Maria Lopez\nphone=555\n",
+                 "site_author: Maria Lopez\nplugins:\n  - search\n"]:
+        assert not product_name_field(text, text.index("Maria")), text

@@ -23,6 +23,7 @@ from ztgate.redaction.detection.names.context.comment_subjects import CommentSub
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer, person_key
 from ztgate.redaction.detection.names.context.transcript_speakers import TranscriptSpeakerRecognizer
 from ztgate.redaction.detection.names.product_uses import used_as_product
+from ztgate.redaction.detection.text_shape import labelled
 from ztgate.redaction.policies import PolicyStore
 from ztgate_bench import code_persons
 
@@ -175,3 +176,31 @@ def test_the_analyzer_leaves_tools_used_as_products_alone(redaction_analyzer: An
                                                           template: str) -> None:
     text = template.format(t=tool, m=tool.casefold())
     assert _redacted(redaction_analyzer, text) == text
+
+
+# A language's own author slot (issue #29, ninth round, read from the seen code-persons holdout-9): Erlang's and
+# Prolog's `-author("...")` attribute and COBOL's AUTHOR paragraph, where the period is the separator.
+AUTHOR_SLOTS = ('-author("{v}").\n', '-module(buf).\n-author("{v}").\n-export([start/0]).\n',
+                '       IDENTIFICATION DIVISION.\n       AUTHOR. {v}.\n       DATE-WRITTEN. 2024-11-19.\n',
+                'AUTHOR. {v}.\n', '       INSTALLATION. HQ.\n       AUTHOR.    {v}.\n')
+
+
+@FAST
+@given(GIVEN, SURNAME, st.sampled_from(AUTHOR_SLOTS))
+def test_a_language_author_slot_holds_a_person(first: str, last: str, frame: str) -> None:
+    name = f"{first} {last}"
+    text = frame.format(v=name)
+    assert _found(PersonKeyRecognizer(), text, name), text
+    assert labelled(text, text.index(name), "PERSON"), text
+
+
+@FAST
+@given(st.sampled_from(AUTHOR_SLOTS), st.sampled_from(["Payments Team", "release-bot", "Platform Guild"]))
+def test_a_team_in_an_author_slot_is_left(frame: str, value: str) -> None:
+    assert PersonKeyRecognizer().find(frame.format(v=value)) == []
+
+
+def test_a_period_is_no_separator_in_prose() -> None:
+    for text in ["Ask the owner. Release Notes follow.\n", "Thank the author. Maria Lopez wrote back.\n",
+                 "See the reviewer. Payments Team owns it.\n"]:
+        assert PersonKeyRecognizer().find(text) == [], text

@@ -32,8 +32,11 @@ _SEP = (r"""(?:(?:\*{1,2}|__?)?[ \t]*["'`]?[ \t]*(?:(?:::?=?|:=|=>?|->|\||[{(\[>
 _KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)"  # "__maintainer__" too
 # The key and its separator, ending right where the value starts.
 _KEY_BEFORE = re.compile(
-    rf"(?:^|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
+    rf"(?:^-?|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
     rf"|{_KEY.replace('key', 'key2')}{_SEP})$", re.MULTILINE)
+# A COBOL paragraph of the IDENTIFICATION DIVISION, its upper-case name and a period opening the line
+# ("       AUTHOR. NAME."): the period is a separator only there, never in prose ("ask the owner. Release Notes").
+_PARAGRAPH_BEFORE = re.compile(r"[ \t]*(?P<key>[A-Z][A-Z\-]*)\.[ \t]+")
 _HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Between two values of one list ("A B, C D", "A B and C D", "A B; C D").
 _LIST_GAP = re.compile(r"""[ \t]*["'`]?[ \t]*(?:[,;&/]|and|\+)[ \t]*["'`]?[ \t]*""")
@@ -72,8 +75,11 @@ def keyed_by_person(text: str, start: int) -> bool:
     m = _KEY_BEFORE.search(text, max(lo, start - KEY_REACH), start)
     if m is None:  # a later value of a list under the key ("authors = [\"A B\", \"NAME\"]")
         m = _KEY_BEFORE_ITEMS.search(text, max(lo, start - 3 * KEY_REACH), start)
+    if m is None:
+        m = _PARAGRAPH_BEFORE.fullmatch(text, lo, start)
     if m is not None:
-        key = m.group("key") or m.group("key2")
+        groups = m.groupdict()
+        key = groups.get("key") or groups["key2"]
         if person_key(key):
             return True
         if key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS and record_about_a_person(text, m.start()):
