@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from ztgate.common.errors import PermissionDenied, ZtgateError
 from ztgate.redaction.anonymising.operators import Operators
+from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
 from ztgate.redaction.detection.names.person_ties import PersonIndex, ties_to_person
 from ztgate.redaction.detection.overlaps import resolve_overlaps
 from ztgate.redaction.detection.public import PublicList, enclosing_names
@@ -115,8 +116,9 @@ def _without_public(text: str, kept: list[tuple[Detection, ResolvedRule]], lists
 
 def _read_as_place(text: str, person: Detection, places: set[tuple[int, int]]) -> bool:
     """A PERSON whose exact span (of ``places``: the public places' spans) is read as a public place too, with no
-    title, greeting or relation before it."""
-    return (person.start, person.end) in places and not ties_to_person(text, person)
+    title, greeting or relation before it, and not the value of a person's key ("Participants: ..., NAME")."""
+    return ((person.start, person.end) in places and not ties_to_person(text, person)
+            and not keyed_by_person(text, person.start))
 
 
 def _on_any_list(value: str, lists: Sequence[PublicList]) -> bool:
