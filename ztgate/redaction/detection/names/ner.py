@@ -126,7 +126,13 @@ def is_field_label(text: str, start: int, end: int) -> bool:
     word = text[start:end]
     if word.endswith((":", "：")):
         word, end = word[:-1], end - 1
-    return word.rstrip(".").casefold() in FIELD_LABELS and _LABEL_COLON.match(text, end) is not None
+    return _label_word(word) and _LABEL_COLON.match(text, end) is not None
+
+
+def _label_word(word: str) -> bool:
+    """A label of the list, written with or without its abbreviation's period ("Cel", "Cel.", "Tél")."""
+    bare = word.rstrip(".").casefold()
+    return bare in FIELD_LABELS or bare + "." in FIELD_LABELS
 
 
 def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -175,7 +181,7 @@ def _after_glued_label(text: str, start: int, end: int) -> int:
     """The start of the span, moved past a form label glued to it by its colon: a name never runs back into
     its label (spaCy read "Oggetto:Ostrod Velbru" as one PERSON)."""
     m = _GLUED_LABEL.match(text, start, end)
-    if m is None or m.group(1).casefold() not in FIELD_LABELS:
+    if m is None or not _label_word(m.group(1)):
         return start
     return m.end()
 

@@ -82,6 +82,7 @@ def test_an_unlisted_place_after_a_strong_cue_is_caught(redaction_analyzer: Anal
        before=st.sampled_from(["", "Ostrod Velbru\n", "Kontakt\n"]))
 @example(label="tél", colon=".: ", value="Ostrod Velbru", before="Ostrod Velbru\n")  # spaCy's "Ostrod Velbru\nTél"
 @example(label="oggetto", colon=":", value="Ostrod Velbru", before="")  # spaCy's "Oggetto:Ostrod Velbru"
+@example(label="cel.", colon=": ", value="Ostrod Velbru", before="")  # spaCy's "Cel" before ".: "
 def test_a_field_label_is_never_a_name_or_a_place(redaction_analyzer: Analyzer, label: str, colon: str, value: str,
                                                  before: str) -> None:
     """Labels of contact blocks in any language ("Anschrift:", "Teléfono:", "電話:") that NER took for names."""
