@@ -4,7 +4,8 @@ A real redaction service (one analysis worker) and a real Envoy in front of RECO
 upstreams (test doubles in gateway_suite.py, no model). One tenant floods the OpenAI door with
 FLOOD calls at once, each a body just under limits.max_request_bytes (raised to 8 MiB here: JSON
 whitespace around a chat of 61 KiB of names, under limits.max_prompt_bytes: valid, cheap to parse,
-but held whole while the call waits for the one analysis worker), its queue bound raised so that only the memory ceiling stands in the way. The service's
+but held whole while the call waits for the one analysis worker), its queue bound raised and its CPU budget off so
+that only the memory ceiling stands in the way. The service's
 peak resident memory is its kernel high-water mark (VmHWM, reset after start-up), read after the
 flood; its baseline the RSS before.
 
@@ -90,7 +91,10 @@ async def _suite(logs: Path, max_rss_mib: int) -> Suite:
     return await start_suite(logs, policies={"default.yaml": POLICY}, message_timeout_s=20.0,
                              gateway_env=limits,
                              redaction_env={"ZTGATE_REDACTION__SERVER__MAX_RSS_MIB": str(max_rss_mib),
-                                            "ZTGATE_REDACTION__MAX_QUEUED_PER_TENANT": str(FLOOD * 4)})
+                                            "ZTGATE_REDACTION__MAX_QUEUED_PER_TENANT": str(FLOOD * 4),
+                                            # The tenant's CPU budget refuses such a flood at its headers
+                                            # (ADR 0031): off here, so that the memory ceiling is what is tested.
+                                            "ZTGATE_REDACTION__CPU_MS_PER_S_PER_TENANT": "0"})
 
 
 async def test_a_flood_of_large_bodies_stays_under_the_ceiling_and_the_control_goes_past_it(
