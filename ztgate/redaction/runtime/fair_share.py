@@ -146,7 +146,30 @@ class RestoreBudgetSpent(ResourceExhausted):
     """The tenant has had its Restore characters for now (`TenantRate`)."""
 
 
-class TenantRate:
+class _TenantBuckets:
+    """Token buckets per tenant that refill at `per_s` a second up to `capacity`; buckets of tenants that have
+    been full a while are forgotten past `max_tenants` (idle tenants cost nothing)."""
+
+    def __init__(self, per_s: float, capacity: float, max_tenants: int,
+                 clock: Callable[[], float] | None) -> None:
+        self.per_s = per_s
+        self._capacity = capacity
+        self._clock = clock or time.monotonic
+        self._buckets: dict[str, tuple[float, float]] = {}   # tenant -> (level, at)
+        self._max_tenants = max_tenants
+
+    def _level(self, tenant: str, now: float) -> float:
+        level, at = self._buckets.get(tenant, (self._capacity, now))
+        return min(self._capacity, level + (now - at) * self.per_s)
+
+    def _set(self, tenant: str, level: float, now: float) -> None:
+        self._buckets[tenant] = (level, now)
+        if len(self._buckets) > self._max_tenants:
+            for name in [t for t in self._buckets if self._level(t, now) >= self._capacity]:
+                del self._buckets[name]
+
+
+class TenantRate(_TenantBuckets):
     """A token bucket of cost per tenant (Restore's characters): a tenant may spend `per_s` a
     second, `burst` at once; a call past it is refused at once (RESOURCE_EXHAUSTED naming
     `setting`), not queued, so a refused call holds nothing. 0 `per_s`: no limit. Buckets of
@@ -154,36 +177,28 @@ class TenantRate:
 
     def __init__(self, per_s: int, burst: int, setting: str, max_tenants: int = 10_000,
                  clock: Callable[[], float] | None = None) -> None:
-        self.per_s, self.burst, self.setting = per_s, max(burst, per_s), setting
-        self._clock = clock or time.monotonic
-        self._buckets: dict[str, tuple[float, float]] = {}   # tenant -> (tokens, at)
-        self._max_tenants = max_tenants
+        self.burst, self.setting = max(burst, per_s), setting
+        super().__init__(per_s, float(self.burst), max_tenants, clock)
 
     def take(self, tenant: str, cost: int) -> None:
         if self.per_s <= 0:
             return
         now = self._clock()
-        tokens, at = self._buckets.get(tenant, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.per_s)
+        tokens = self._level(tenant, now)
         if cost > tokens:
             self._buckets[tenant] = (tokens, now)
             wait_s = (cost - tokens) / self.per_s
             raise RestoreBudgetSpent(
                 f"the tenant's Restore budget of {self.per_s} characters a second on this replica is "
                 f"spent ({self.setting}); retry in {wait_s:.1f} s")
-        self._buckets[tenant] = (tokens - cost, now)
-        if len(self._buckets) > self._max_tenants:
-            full = [t for t, (left, when) in self._buckets.items()
-                    if left + (now - when) * self.per_s >= self.burst]
-            for name in full:
-                del self._buckets[name]
+        self._set(tenant, tokens - cost, now)
 
 
 class CpuBudgetSpent(ResourceExhausted):
     """The tenant has used its share of the server process's CPU for now (`TenantCpu`)."""
 
 
-class TenantCpu:
+class TenantCpu(_TenantBuckets):
     """One budget of the server process's CPU per tenant, across every kind of its work there.
 
     The work is charged once it is done, in CPU seconds measured on the thread that ran it
@@ -197,26 +212,19 @@ class TenantCpu:
     def __init__(self, per_s: float, burst_s: float | None = None,
                  setting: str = "redaction.cpu_ms_per_s_per_tenant", max_tenants: int = 10_000,
                  clock: Callable[[], float] | None = None) -> None:
-        self.per_s = per_s
         self.burst_s = per_s if burst_s is None else max(burst_s, per_s)
         self.setting = setting
-        self._clock = clock or time.monotonic
-        self._buckets: dict[str, tuple[float, float]] = {}   # tenant -> (seconds left, at)
-        self._max_tenants = max_tenants
-
-    def _left(self, tenant: str, now: float) -> float:
-        left, at = self._buckets.get(tenant, (self.burst_s, now))
-        return min(self.burst_s, left + (now - at) * self.per_s)
+        super().__init__(per_s, self.burst_s, max_tenants, clock)
 
     def left(self, tenant: str) -> float:
         """CPU seconds the tenant has left now (below zero: its debt); diagnostics, tests."""
-        return self._left(tenant, self._clock()) if self.per_s > 0 else float("inf")
+        return self._level(tenant, self._clock()) if self.per_s > 0 else float("inf")
 
     def check(self, tenant: str) -> None:
         """Refuses (CpuBudgetSpent, RESOURCE_EXHAUSTED naming the setting) a tenant in debt."""
         if self.per_s <= 0:
             return
-        left = self._left(tenant, self._clock())
+        left = self._level(tenant, self._clock())
         if left < 0:
             raise CpuBudgetSpent(
                 f"tenant '{tenant or 'default'}' has used its share of the redaction service's CPU on "
@@ -228,8 +236,4 @@ class TenantCpu:
         if self.per_s <= 0 or cpu_s <= 0:
             return
         now = self._clock()
-        self._buckets[tenant] = (self._left(tenant, now) - cpu_s, now)
-        if len(self._buckets) > self._max_tenants:
-            full = [t for t in self._buckets if self._left(t, now) >= self.burst_s]
-            for name in full:
-                del self._buckets[name]
+        self._set(tenant, self._level(tenant, now) - cpu_s, now)
