@@ -325,7 +325,7 @@ def render_report(result: AttackBench, command: str = "ztgate bench attack") -> 
         f"{result.when}: tenants `{NORMAL}` and `{ATTACKER}` with verified tokens; "
         f"{'mTLS' if result.mtls else 'plaintext'} behind Envoy; per-tenant rate limit {result.rate_limit}; "
         f"attack phase {result.duration_s:g} s, {len(result.kinds)} kinds at once; "
-        f"{result.calls} normal calls per phase (Generate and Redact side by side, each one at a time). "
+        f"{result.calls} normal calls per phase (Generate and Redact side by side; unloaded one at a time, under attack on a fixed schedule, open loop). "
         f"The attacker's traffic comes from a process of its own with its own event loop, at CPU niceness "
         f"{result.attacker_nice} ({_priority(result.attacker_nice)}).",
         "",

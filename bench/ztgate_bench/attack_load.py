@@ -107,22 +107,17 @@ def check_redact(text: str) -> bool:
 async def normal_load(gateway: str, token: str, *, calls: int, interval_s: float = 0.0,
                       until: float | None = None, timeout_s: float = 10.0,
                       methods: Sequence[str] = ("Generate", "Redact")) -> NormalLoad:
-    """`calls` calls one at a time (the methods in turn), one every `interval_s` at most, stopping
-    early at `until` (time.monotonic()) if given."""
+    """`calls` calls (the methods in turn): one at a time, or with `interval_s`, one starting every
+    `interval_s` on a fixed schedule whether or not the previous one has ended (open loop: a tenant's
+    calls arrive on their own clock, so a slow call neither delays nor hides the ones after it);
+    none starts at or after `until` (time.monotonic()) if given."""
     load = NormalLoad()
     metadata = bearer(token)
     async with grpc.aio.insecure_channel(gateway, options=CHANNEL_OPTIONS) as channel:
         inference = inference_pb2_grpc.InferenceStub(channel)
         redaction = redaction_pb2_grpc.RedactionStub(channel)
-        next_at = time.monotonic()
-        for index in range(calls):
-            now = time.monotonic()
-            if until is not None and now >= until:
-                break
-            if next_at > now:
-                await asyncio.sleep(next_at - now)
-            next_at = max(next_at, now) + interval_s
-            method = methods[index % len(methods)]
+
+        async def call(method: str) -> None:
             started = time.perf_counter()
             try:
                 if method == "Generate":
@@ -140,6 +135,23 @@ async def normal_load(gateway: str, token: str, *, calls: int, interval_s: float
             else:
                 detail = ""
             load.calls.append(Call(method, code, (time.perf_counter() - started) * 1000, detail))
+
+        first = time.monotonic()
+        pending: list[asyncio.Task[None]] = []
+        for index in range(calls):
+            method = methods[index % len(methods)]
+            if not interval_s:
+                if until is not None and time.monotonic() >= until:
+                    break
+                await call(method)
+                continue
+            wait = first + index * interval_s - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if until is not None and time.monotonic() >= until:
+                break
+            pending.append(asyncio.create_task(call(method)))
+        await asyncio.gather(*pending)
     return load
 
 
