@@ -9,8 +9,9 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6``, ``holdout7``, ``holdout8`` and ``holdout9`` likewise, each before any score on it; ``tune2`` to
-``tune9`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every private value listed:
+``holdout6``, ``holdout7``, ``holdout8``, ``holdout9`` and ``holdout10`` likewise, each before any score on it;
+``tune2`` to ``tune9`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every
+private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -841,6 +842,67 @@ CLEAN_TEMPLATES["holdout9"] = (
 )
 TOOLS["holdout9"] = ("Pino", "Leiningen", "Huginn", "Marian", "Griffin", "Calliope", "Altair", "Zeppelin", "Marlin", "Lance")
 SEEDS["holdout9"] = 9909
+# --- holdout10: the tenth held-out run (issue #29), a block of its own, written before any score on it -----------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split draws on: Khasi, Garo, Santali, Bodo, Okinawan, Iban, Batak, Minangkabau,
+# Ilocano, Gagauz, Ingush, Lezgin, Assyrian, Tuareg, Herero, Manx, Occitan and Ladin names (written by hand,
+# invented pairings). Its person templates are 20 kinds no other split has: an Inno Setup `MyAppPublisher`, a TYPO3
+# ext_emconf.php `author`, a Stata ado `*! version` line, a SAS program header `Programmer:`, a Kodi addon.xml
+# `provider-name`, a Factorio info.json `author`, an Obsidian plugin manifest `author`, a Hugo theme.toml
+# `[author]`, a Puppet module metadata.json `author`, a Typst typst.toml `authors`, a Bukkit plugin.yml `author`, a
+# Mozilla install.rdf `<em:creator>`, a KDE KPlugin `Authors`, an SPDX document `Creator: Person:`, an OCaml
+# dune-project `authors`, an sbt `Developer(...)`, an ASDF `defsystem` `:author`, a conanfile.py `author`, a vcpkg.json
+# `maintainers` and a D dub.json `authors`. Its clean documents are ten of the same kinds naming a team, a list
+# address, a bot or an organisation where a person would stand; its tools are also given names or surnames (Kate,
+# Dino, Jami, Ansel, Geary, Shotwell, Lemmy, Borg, Kavita, Cantor). Only reported on:
+# `python -m ztgate_bench.code_persons write --split holdout10 --out bench/corpora/code-persons-holdout-10.jsonl`.
+GIVEN["holdout10"] = (
+    "Banshanlang", "Ibadahun", "Saljagring", "Rimchi", "Sonamuni", "Chotrai", "Swmkhwr", "Daoshri", "Kamado",
+    "Chōshin", "Empiang", "Nyalau", "Togar", "Tiurma", "Buyung", "Upiak", "Luzviminda", "Crisanto", "Todur",
+    "Dimitrana", "Bagauddin", "Khava", "Muzafar", "Zumrud", "Ninos", "Atorina", "Assalek", "Takamat", "Vetaruhe",
+    "Uaundja", "Illiam", "Breeshey", "Guilhèm", "Azalaïs", "Ojep", "Doreta")
+SURNAMES["holdout10"] = (
+    "Lyngdoh", "Kharkongor", "Marak", "Momin", "Hembrom", "Kisku", "Basumatary", "Narzary", "Shimabukuro",
+    "Nakandakari", "Unggang", "Sumbang", "Hutapea", "Situmorang", "Chaniago", "Piliang", "Agbayani", "Pagdilao",
+    "Stoyanoglu", "Karaçoban", "Ozdoev", "Gazdiev", "Emirbekov", "Sheikhaliev", "Khoshaba", "Odisho", "Ag Ehiya",
+    "Welet Ataher", "Katjivena", "Tjipueja", "Kinvig", "Corkish", "Bernadac", "Castanhièr", "Irsara", "Pescosta")
+MAIL_DOMAINS["holdout10"] = ("shearwater.dev", "authors10.example.net", "packagers10.example.org")
+PERSON_TEMPLATES["holdout10"] = (
+    ("inno-setup-publisher", "; Quaywise installer script\n#define MyAppName \"Quaywise\"\n#define MyAppVersion \"2.0.1\"\n#define MyAppPublisher \"{name}\"\n"),
+    ("typo3-emconf", "<?php\n$EM_CONF[$_EXTKEY] = [\n    'title' => 'Quay Timetable',\n    'author' => '{name}',\n    'version' => '2.0.1',\n];\n"),
+    ("stata-ado-header", "*! version 1.2.0  {name}  19nov2024\nprogram define quayfit, rclass\n    version 17\n"),
+    ("sas-header", "/*********************************************\n * Program:    quay_summary.sas\n * Programmer: {name}\n * Date:       2024-11-19\n *********************************************/\n"),
+    ("kodi-addon-xml", "<addon id=\"plugin.video.quaywise\" name=\"Quaywise\" version=\"1.0.2\" provider-name=\"{name}\">\n</addon>\n"),
+    ("factorio-info-json", "{{\n  \"name\": \"quay-cranes\",\n  \"version\": \"0.2.1\",\n  \"title\": \"Quay Cranes\",\n  \"author\": \"{name}\",\n  \"factorio_version\": \"1.1\"\n}}\n"),
+    ("obsidian-manifest", "{{\n  \"id\": \"quay-notes\",\n  \"name\": \"Quay Notes\",\n  \"version\": \"1.4.0\",\n  \"author\": \"{name}\",\n  \"authorUrl\": \"https://github.com/{handle}\"\n}}\n"),
+    ("hugo-theme-toml", "name = \"Quaywise\"\nlicense = \"MIT\"\nmin_version = \"0.120.0\"\n\n[author]\n  name = \"{name}\"\n  homepage = \"https://{handle}.example.org\"\n"),
+    ("puppet-metadata", "{{\n  \"name\": \"{handle}-quaywise\",\n  \"version\": \"2.0.1\",\n  \"author\": \"{name}\",\n  \"license\": \"Apache-2.0\"\n}}\n"),
+    ("typst-toml", "[package]\nname = \"quay-table\"\nversion = \"0.1.0\"\nentrypoint = \"lib.typ\"\nauthors = [\"{name} <{email}>\"]\nlicense = \"MIT\"\n"),
+    ("bukkit-plugin-yml", "name: QuayWise\nversion: 1.3.0\nmain: org.example.quaywise.QuayWise\nauthor: {name}\napi-version: '1.20'\n"),
+    ("install-rdf-creator", "<Description about=\"urn:mozilla:install-manifest\">\n  <em:id>quaywise@example.org</em:id>\n  <em:name>Quaywise</em:name>\n  <em:creator>{name}</em:creator>\n</Description>\n"),
+    ("kpackage-metadata", "{{\n  \"KPlugin\": {{\n    \"Authors\": [{{ \"Name\": \"{name}\", \"Email\": \"{email}\" }}],\n    \"Id\": \"org.example.quaywise\",\n    \"Name\": \"Quaywise\"\n  }}\n}}\n"),
+    ("spdx-creator", "SPDXVersion: SPDX-2.3\nDataLicense: CC0-1.0\nDocumentName: quaywise-2.0.1\nCreator: Person: {name} ({email})\nCreated: 2024-11-19T10:00:00Z\n"),
+    ("dune-project", "(lang dune 3.11)\n(name quaywise)\n(authors \"{name} <{email}>\")\n(maintainers \"{email}\")\n(license ISC)\n"),
+    ("sbt-developers", "developers := List(\n  Developer(\"{handle}\", \"{name}\", \"{email}\", url(\"https://{handle}.example.org\"))\n)\n"),
+    ("asdf-system", "(defsystem \"quaywise\"\n  :description \"Quay timetable parser\"\n  :author \"{name} <{email}>\"\n  :license \"MIT\"\n  :components ((:file \"quays\")))\n"),
+    ("conanfile-author", "class QuaywiseConan(ConanFile):\n    name = \"quaywise\"\n    version = \"2.0.1\"\n    author = \"{name} <{email}>\"\n    license = \"MIT\"\n"),
+    ("vcpkg-manifest", "{{\n  \"name\": \"quaywise\",\n  \"version\": \"2.0.1\",\n  \"maintainers\": [\"{name} <{email}>\"],\n  \"dependencies\": [\"zlib\"]\n}}\n"),
+    ("dub-json", "{{\n  \"name\": \"quaywise\",\n  \"description\": \"Quay timetable parser\",\n  \"authors\": [\"{name}\"],\n  \"license\": \"BSL-1.0\"\n}}\n"),
+)
+CLEAN_TEMPLATES["holdout10"] = (
+    ("inno-setup-publisher", "; {tool} bundle installer\n#define MyAppName \"{tool} Portable\"\n#define MyAppPublisher \"Quaywise Desktop Team\"\n#define MyAppExeName \"{tool_module}.exe\"\n"),
+    ("typo3-emconf", "<?php\n$EM_CONF[$_EXTKEY] = [\n    'title' => '{tool} Connector',\n    'author' => 'TYPO3 Extensions Team',\n    'author_email' => 'ext-team@lists.example.org',\n];\n"),
+    ("stata-ado-header", "*! version 2.0.0  Survey Methods Unit  02dec2024\n*! wrapper around the {tool} export\nprogram define {tool_module}_export\n"),
+    ("kodi-addon-xml", "<addon id=\"plugin.audio.{tool_module}\" name=\"{tool} Remote\" version=\"0.9.0\" provider-name=\"Add-on Packaging Team\">\n</addon>\n"),
+    ("obsidian-manifest", "{{\n  \"id\": \"{tool_module}-sync\",\n  \"name\": \"{tool} Sync\",\n  \"author\": \"Community Plugins Group\",\n  \"authorUrl\": \"https://github.com/quaywise-community\"\n}}\n"),
+    ("puppet-metadata", "{{\n  \"name\": \"infra-{tool_module}\",\n  \"author\": \"Infrastructure Automation Team\",\n  \"summary\": \"Installs and configures {tool}\"\n}}\n"),
+    ("typst-toml", "[package]\nname = \"{tool_module}-slides\"\nversion = \"0.2.0\"\nauthors = [\"Slide Templates Collective <templates@lists.example.org>\"]\ndescription = \"Slides themed after {tool}\"\n"),
+    ("spdx-creator", "SPDXVersion: SPDX-2.3\nDocumentName: {tool_module}-sbom\nCreator: Tool: {tool_module}-sbom-1.4\nCreator: Organization: Release Engineering Group\n"),
+    ("conanfile-author", "class {tool}Conan(ConanFile):\n    name = \"{tool_module}\"\n    author = \"Package Recipes Team <recipes@lists.example.org>\"\n    topics = (\"{tool_module}\",)\n"),
+    ("vcpkg-manifest", "{{\n  \"name\": \"{tool_module}-port\",\n  \"maintainers\": [\"Ports Bot <ports-bot@example.org>\"],\n  \"dependencies\": [\"{tool_module}\"]\n}}\n"),
+)
+TOOLS["holdout10"] = ("Kate", "Dino", "Jami", "Ansel", "Geary", "Shotwell", "Lemmy", "Borg", "Kavita", "Cantor")
+SEEDS["holdout10"] = 10010
 # --- tune6: a sixth tuning split (issue #29, seventh round), a block of its own -------------------------------
 # Written after holdout6's clean documents were seen: tools spelt like given names or surnames with evidence that
 # they are software, in formats no other split has - Dockerfiles, GitHub Actions steps, systemd units, Prometheus
