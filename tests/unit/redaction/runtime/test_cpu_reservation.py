@@ -34,9 +34,10 @@ class _Clock:
         return self.now
 
 
-def _start(budget: TenantCpu, tenant: str, estimate_s: float) -> float | None:
+def _start(budget: TenantCpu, tenant: str, estimate_s: float) -> tuple[float, float] | None:
     """One refusable job's start, as the lanes and a stream chunk make it: held on the loop, then
-    the job checks the budget in its thread. Returns what it holds, None when refused."""
+    the job checks the budget in its thread. Returns (its estimate, what it holds), None when
+    refused."""
     held = budget.reserve(tenant, estimate_s)
     with budget.job(tenant, held):
         try:
@@ -45,7 +46,7 @@ def _start(budget: TenantCpu, tenant: str, estimate_s: float) -> float | None:
             assert CPU_KEY in str(refused) and f"tenant '{tenant}'" in str(refused)
             budget.release(tenant, held)
             return None
-    return held
+    return estimate_s, held
 
 
 @given(per_s=st.floats(0.05, 2.0), spent_s=st.floats(0.0, 2.0),
@@ -60,12 +61,13 @@ def test_jobs_started_at_once_never_take_more_than_the_bucket_and_one_job(
     budget = TenantCpu(per_s, clock=clock)
     budget.charge("attacker", spent_s)
     level = budget.left("attacker")
-    admitted = [h for h in (_start(budget, "attacker", e) for e in estimates) if h is not None]
+    admitted = [job for job in (_start(budget, "attacker", e) for e in estimates) if job is not None]
+    started = [estimate for estimate, _ in admitted]
     if level >= 0:
         assert admitted, "a tenant with budget left starts at least its first job"
-    assert sum(admitted) <= max(level, 0.0) + max(admitted, default=0.0) + 1e-9
+    assert sum(started) <= max(level, 0.0) + max(started, default=0.0) + 1e-9
     budget.check("normal")
-    for held in admitted:
+    for _, held in admitted:
         budget.release("attacker", held)
         budget.charge("attacker", 0.001)
     assert budget.reserved("attacker") == 0.0
