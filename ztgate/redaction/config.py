@@ -123,6 +123,15 @@ class RedactionSettings(Strict):
     # one kind of work left the others free: one tenant sending every kind at once took the CPU
     # another tenant's calls needed (docs/adr/0031). 0: no limit.
     cpu_ms_per_s_per_tenant: int = Field(default=250, ge=0)
+    # Nanoseconds of that CPU each job in the server's threads (a stream chunk, a request body, an
+    # answer chunk) holds per character of its text from its start until it ends, when its real
+    # CPU is charged instead: a tenant whose bucket less its jobs under way is below zero is refused
+    # as one in debt, so the jobs it starts at once count before they end. Charged only at their
+    # end, four 1 MiB stream chunks of one tenant began together while it still had budget and held
+    # the event loop behind them for seconds (docs/adr/0035). 1,000 (1 MiB holds about a second) is
+    # above ordinary text's cost (about 250 ns); a normal call's text holds well under its bucket.
+    # 0: jobs count only once done.
+    cpu_reserve_ns_per_char: int = Field(default=1000, ge=0)
     # Tenants named in the redaction metrics' tenant label (the first this many seen since start);
     # further tenants are counted together as "(other)". Bounds the series each metric can have
     # (a tenant adds a few dozen at most); size it with telemetry.max_series_per_metric.

@@ -141,7 +141,8 @@ class RedactionService:
                  lanes: ThreadLanes | None = None,
                  metrics: RedactionMetrics | None = None,
                  restore_chars_per_s_per_tenant: int = 0,
-                 cpu_ms_per_s_per_tenant: int = 0) -> None:
+                 cpu_ms_per_s_per_tenant: int = 0,
+                 cpu_reserve_ns_per_char: int | None = None) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
@@ -154,6 +155,10 @@ class RedactionService:
         # charge each job's CPU, each call checks it (`check_cpu`; 0: no limit; docs/adr/0031).
         self.cpu_budget = TenantCpu(cpu_ms_per_s_per_tenant / 1000)
         self.lanes.cpu = self.cpu_budget
+        # Jobs under way count against it from their start, by an estimate per character of their
+        # text (None: the lanes' own; docs/adr/0035).
+        if cpu_reserve_ns_per_char is not None:
+            self.lanes.reserve_s_per_char = cpu_reserve_ns_per_char / 1e9
         self.scanner = scanner
         self.vault = vault
         self.operators = operators
@@ -196,6 +201,7 @@ class RedactionService:
             metrics=RedactionMetrics(max_tenants=settings.metrics_max_tenants),
             restore_chars_per_s_per_tenant=settings.restore_chars_per_s_per_tenant,
             cpu_ms_per_s_per_tenant=settings.cpu_ms_per_s_per_tenant,
+            cpu_reserve_ns_per_char=settings.cpu_reserve_ns_per_char,
         )
 
     async def start(self) -> None:

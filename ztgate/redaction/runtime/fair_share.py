@@ -9,6 +9,7 @@ calls hold memory. Details and the refusals: docs/architecture.md ("Module notes
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -207,28 +208,80 @@ class TenantCpu(_TenantBuckets):
     next call (`check`), until `per_s` a second has paid the debt back. A bucket holds at most
     `burst_s`. Each limit of one kind of work (threads per tenant, Restore characters) leaves the
     others free: without this, one tenant sending every kind at once took the CPU that another
-    tenant's calls needed (docs/adr/0031). 0 `per_s`: no limit."""
+    tenant's calls needed (docs/adr/0031). 0 `per_s`: no limit.
+
+    Jobs under way count before they end (`reserve`, `release`): each holds an estimate of its CPU
+    from its start, and a tenant whose bucket less its jobs' estimates is below zero is refused as
+    one in debt. Charged only at their end, the jobs a tenant started at once (its four threads'
+    worth of 1 MiB stream chunks, each seconds long) all began while it still had budget; now the
+    first large one takes the budget and the next are refused at their start (docs/adr/0035)."""
 
     def __init__(self, per_s: float, burst_s: float | None = None,
                  setting: str = "redaction.cpu_ms_per_s_per_tenant", max_tenants: int = 10_000,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None,
+                 reserve_setting: str = "redaction.cpu_reserve_ns_per_char") -> None:
         self.burst_s = per_s if burst_s is None else max(burst_s, per_s)
-        self.setting = setting
+        self.setting, self.reserve_setting = setting, reserve_setting
         super().__init__(per_s, self.burst_s, max_tenants, clock)
+        self._reserved: dict[str, float] = {}   # tenant -> CPU seconds its jobs under way hold
+        self._own = threading.local()          # the reservation of the job running in this thread
+
+    def reserved(self, tenant: str) -> float:
+        """CPU seconds the tenant's jobs under way hold now (diagnostics, tests)."""
+        return self._reserved.get(tenant, 0.0)
+
+    def _free(self, tenant: str, now: float) -> float:
+        """The bucket less the estimates of the tenant's jobs under way, bar the one running in
+        the calling thread (it checks whether its own work may go on: `job`)."""
+        own = getattr(self._own, "held", None)
+        mine = own[1] if own is not None and own[0] == tenant else 0.0
+        return self._level(tenant, now) - self._reserved.get(tenant, 0.0) + mine
+
+    def reserve(self, tenant: str, cpu_s: float) -> float:
+        """Holds `cpu_s` for a job of the tenant that starts now, unless the tenant is already in
+        debt counting its jobs under way (then nothing is held, and the job, if refusable, is
+        refused by its own `check`). Returns what was held, for `release`. Called on the loop."""
+        if self.per_s <= 0 or cpu_s <= 0 or self._free(tenant, self._clock()) < 0:
+            return 0.0
+        self._reserved[tenant] = self._reserved.get(tenant, 0.0) + cpu_s
+        return cpu_s
+
+    def release(self, tenant: str, held_s: float) -> None:
+        """Gives back what `reserve` held once the job has ended (its real CPU is `charge`d)."""
+        if held_s <= 0:
+            return
+        left = self._reserved.get(tenant, 0.0) - held_s
+        if left > 1e-12:
+            self._reserved[tenant] = left
+        else:
+            self._reserved.pop(tenant, None)   # idle tenants cost nothing
+
+    @contextmanager
+    def job(self, tenant: str, held_s: float) -> Iterator[None]:
+        """Around a job's work in its thread: its own reservation does not count against its own
+        `check` (only the tenant's other jobs under way do)."""
+        self._own.held = (tenant, held_s)
+        try:
+            yield
+        finally:
+            self._own.held = None
 
     def left(self, tenant: str) -> float:
         """CPU seconds the tenant has left now (below zero: its debt); diagnostics, tests."""
         return self._level(tenant, self._clock()) if self.per_s > 0 else float("inf")
 
     def check(self, tenant: str) -> None:
-        """Refuses (CpuBudgetSpent, RESOURCE_EXHAUSTED naming the setting) a tenant in debt."""
+        """Refuses (CpuBudgetSpent, RESOURCE_EXHAUSTED naming the setting) a tenant in debt,
+        counting the estimates of its jobs under way."""
         if self.per_s <= 0:
             return
-        left = self._level(tenant, self._clock())
+        left = self._free(tenant, self._clock())
         if left < 0:
+            under_way = (f", counting its jobs under way at {self.reserve_setting}"
+                         if self._reserved.get(tenant) else "")
             raise CpuBudgetSpent(
                 f"tenant '{tenant or 'default'}' has used its share of the redaction service's CPU on "
-                f"this replica, {self.per_s * 1000:g} ms a second ({self.setting}); "
+                f"this replica, {self.per_s * 1000:g} ms a second ({self.setting}{under_way}); "
                 f"retry in {-left / self.per_s:.1f} s")
 
     def charge(self, tenant: str, cpu_s: float) -> None:

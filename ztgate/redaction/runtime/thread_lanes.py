@@ -34,6 +34,12 @@ T = TypeVar("T")
 SWITCH_INTERVAL_S = 0.0005
 
 
+def job_estimate_s(s_per_char: float, args: tuple[object, ...], kwargs: dict[str, object]) -> float:
+    """A job's CPU estimated from the text it is given: its str and bytes arguments' lengths."""
+    chars = sum(len(a) for a in (*args, *kwargs.values()) if isinstance(a, (str, bytes, bytearray)))
+    return chars * s_per_char
+
+
 def default_per_tenant(threads: int) -> int:
     """Jobs one tenant may run at once by default: half the threads (at least one)."""
     return max(1, threads // 2)
@@ -42,7 +48,8 @@ def default_per_tenant(threads: int) -> int:
 class ThreadLanes:
     """``await lanes.run(tenant, fn, *args)``: `fn` in a worker thread, within the tenant's share."""
 
-    def __init__(self, threads: int, per_tenant: int | None = None, cpu: TenantCpu | None = None) -> None:
+    def __init__(self, threads: int, per_tenant: int | None = None, cpu: TenantCpu | None = None,
+                 reserve_ns_per_char: int = 0) -> None:
         if threads < 1:
             raise ValueError(f"redaction.worker_threads must be >= 1; got {threads}")
         per_tenant = per_tenant or default_per_tenant(threads)
@@ -63,6 +70,10 @@ class ThreadLanes:
         # Each job's CPU (its thread's, or the loop's for its steps) is charged to its tenant's one
         # budget of the process's CPU (fair_share.TenantCpu; the service checks it at each call).
         self.cpu = cpu or TenantCpu(0)
+        # Each job in a thread holds an estimate of its CPU from its start, by the characters (or
+        # bytes) of text it is given (`job_estimate_s`), so that the jobs a tenant starts at once
+        # count before they end (TenantCpu.reserve; 0: none; docs/adr/0035).
+        self.reserve_s_per_char = reserve_ns_per_char / 1e9
 
     def running(self, tenant: str) -> int:
         """Jobs of the tenant running now (diagnostics, tests)."""
@@ -75,18 +86,27 @@ class ThreadLanes:
         A cancelled caller gives its slot back only when its job ends (a thread cannot be stopped), so
         a tenant that cancels calls still holds no more than its share."""
         spent = [0.0]
+        held = 0.0
 
         def timed() -> T:
             started = time.thread_time()
             try:
-                return fn(*args, **kwargs)
+                with self.cpu.job(tenant, held):
+                    return fn(*args, **kwargs)
             finally:
                 spent[0] = time.thread_time() - started
 
+        def settle(_: object) -> None:
+            self.cpu.release(tenant, held)
+            self.cpu.charge(tenant, spent[0])
+
         async with self._slots.slot(tenant, None) as hold:
+            # Held from the job's start (on the loop, so no other job of the tenant starts between
+            # the reservation and the check), given back and charged for real when it ends.
+            held = self.cpu.reserve(tenant, job_estimate_s(self.reserve_s_per_char, args, kwargs))
             job = asyncio.get_running_loop().run_in_executor(self._executor, timed)
             # Charged on the loop when the job ends, also when its caller has gone.
-            job.add_done_callback(lambda _: self.cpu.charge(tenant, spent[0]))
+            job.add_done_callback(settle)
             hold(job)
             return await asyncio.shield(job)
 
