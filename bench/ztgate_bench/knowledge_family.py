@@ -142,12 +142,36 @@ RESIDENCE = (
     "Planning a trip to {p}: my booking reference is QX48211.",
     "We're staying in {p} with my colleague Ana; call me on +44 20 7946 0958.",
 )
+# Issue #29, the user's own details beside a question (docs/adr/0037): ``OWNED_ELSEWHERE``, a knowledge request and
+# a sentence of private evidence that names its own owner (the writer, a colleague, the addressee): the name is
+# kept, the owner hidden; ``POINTS_BACK``, evidence in another sentence that may speak of the name (a pronoun
+# before the owner, a word of the name, no owner at all): hidden.
+OWNERS = ("Ulvine Carrodale", "Jossa Penvellyn", "Brannoch Idderley")
+OWNED_ELSEWHERE = (
+    "What did {n} discover about the orbits of comets? My colleague {o} needs this by Friday; her number is "
+    "+44 20 7946 0958.",
+    "Which empire did {n} found in the 14th century? I'm {o}, born 03/09/1976.",
+    "Which programming language did {n} design in 1983? Please send the answer to {o} at {omail}@example.org.",
+    "Explain the theory of heat that {n} proposed. Our landlord {o} lives at 17 Quarry Lane and asked about it.",
+    "Which record did {n} set in the marathon in 1999?\nMy name is {o}; booking reference QX48211.",
+    "Why is {n}'s 1911 expedition remembered? Dr. {o} asked me; reply to {omail}@example.org.",
+)
+POINTS_BACK = (
+    "What did {n} discover about the orbits of comets? She told my colleague {o} on Friday.",
+    "Which prize did {n} win in 1971? My colleague {o} is {first}'s sister; call +44 20 7946 0958.",
+    "Which empire did {n} found in the 14th century? My number is +44 20 7946 0958.",
+    "Which programming language did {n} design in 1983? I'm {o}, and {first} was my aunt.",
+    "What did {n} achieve at the 1964 Olympics? Call {first} on +44 20 7946 0958, says my colleague {o}.",
+    "Explain the theory of heat that {n} proposed. Her address is 17 Quarry Lane, my colleague {o} says.",
+)
 PERSON_FAMILIES = {"knowledge requests (kept by design)": KNOWLEDGE,
                    "thin private A (cues written from it)": THIN_A,
                    "thin private B (reported only)": THIN_B,
                    "knowledge request + private evidence": EVIDENCE,
                    "imperative and sporting requests (kept by design)": IMPERATIVE,
-                   "thin private C, same frames (hidden)": THIN_C}
+                   "thin private C, same frames (hidden)": THIN_C,
+                   "knowledge request + evidence owned by someone else named (kept by design)": OWNED_ELSEWHERE,
+                   "knowledge request + evidence that may point back (hidden)": POINTS_BACK}
 PLACE_FAMILIES = {"travel frames (kept by design)": TRAVEL, "residence or private evidence": RESIDENCE,
                   "travel questions (kept by design)": TRAVEL_QUESTION,
                   "trading company's seat (kept by design)": SEAT,
@@ -163,18 +187,21 @@ def names() -> list[tuple[str, str]]:
 OTHER = "Prosk Vandemeer"
 
 
-def fill(template: str, given: str, surname: str) -> str:
-    """The template with the person's full name, given name, a second person and a mail local part."""
+def fill(template: str, given: str, surname: str, owner: str = OWNERS[0]) -> str:
+    """The template with the person's full name, given name, a second person, a mail local part, and the owner of
+    private evidence (``OWNED_ELSEWHERE``) with theirs."""
     return template.format(n=f"{given} {surname}", first=given, m=OTHER,
-                           mail=f"{given.lower()}.{surname.lower()}")
+                           mail=f"{given.lower()}.{surname.lower()}", o=owner,
+                           omail=owner.lower().replace(" ", "."))
 
 
 def person_spans(text: str, given: str, surname: str) -> list[tuple[int, int]]:
-    """Every mention of the full name, of the given name alone where no full name holds it, and of ``OTHER``."""
+    """Every mention of the full name, of the given name alone where no full name holds it, of ``OTHER`` and of
+    the ``OWNERS`` (private persons a recognizer finds)."""
     full = [(m.start(), m.end()) for m in re.finditer(re.escape(f"{given} {surname}"), text)]
     alone = [(m.start(), m.end()) for m in re.finditer(rf"\b{re.escape(given)}\b", text)
              if not any(a <= m.start() < b for a, b in full)]
-    other = [(m.start(), m.end()) for m in re.finditer(OTHER, text)]
+    other = [(m.start(), m.end()) for name in (OTHER, *OWNERS) for m in re.finditer(name, text)]
     return full + alone + other
 
 

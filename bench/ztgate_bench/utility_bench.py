@@ -60,6 +60,9 @@ class UtilityScore:
     public_kept: int
     private_values: int
     private_reaching: int
+    # Public names kept in the variants with private details: a user's own details in a prompt must not cost the
+    # question its subject (docs/adr/0037).
+    public_kept_beside_private: int = 0
 
     @property
     def altered_share(self) -> float:
@@ -68,6 +71,10 @@ class UtilityScore:
     @property
     def kept_share(self) -> float:
         return self.public_kept / self.public_names if self.public_names else 1.0
+
+    @property
+    def kept_beside_private_share(self) -> float:
+        return self.public_kept_beside_private / self.public_names if self.public_names else 1.0
 
 
 def load_cases(path: Path) -> list[UtilityCase]:
@@ -105,9 +112,9 @@ def _facts(value: object) -> tuple[str | tuple[str, ...], ...]:
 
 def score(system: str, redact: Callable[[str], str], cases: Sequence[UtilityCase]) -> UtilityScore:
     """Counts for one redactor: a clean prompt is altered when its output differs at all; a public name is
-    kept when it appears in the output of the clean prompt; a private value reaches the model when it
-    appears in the output of the private variant."""
-    altered = kept = names = reaching = values = 0
+    kept when it appears in the output of the clean prompt (and, counted apart, of the private variant); a private
+    value reaches the model when it appears in the output of the private variant."""
+    altered = kept = names = reaching = values = kept_beside = 0
     for case in cases:
         clean = redact(case.prompt)
         altered += clean != case.prompt
@@ -116,7 +123,8 @@ def score(system: str, redact: Callable[[str], str], cases: Sequence[UtilityCase
         private = redact(case.private_prompt)
         values += len(case.private)
         reaching += sum(value in private for value in case.private)
-    return UtilityScore(system, len(cases), altered, names, kept, values, reaching)
+        kept_beside += sum(name in private for name in case.public)
+    return UtilityScore(system, len(cases), altered, names, kept, values, reaching, kept_beside)
 
 
 def ztgate_redactor(policy_name: str) -> Callable[[str], str]:
@@ -148,12 +156,14 @@ def markdown(scores: Sequence[UtilityScore], corpus: Path) -> str:
     lines = [(f"Corpus `{corpus.name}`: {head.prompts} prompts without personal data, {head.public_names} "
               f"public names, {head.private_values} private values in their variants."),
              "",
-             "| system | prompts altered | public names kept | private values reaching the model |",
-             "|---|---|---|---|"]
+             "| system | prompts altered | public names kept | private values reaching the model | public names kept "
+             "beside private details |",
+             "|---|---|---|---|---|"]
     for s in scores:
         lines.append(f"| {s.system} | {s.altered}/{s.prompts} ({100 * s.altered_share:.0f}%) | "
                      f"{s.public_kept}/{s.public_names} ({100 * s.kept_share:.0f}%) | "
-                     f"{s.private_reaching}/{s.private_values} |")
+                     f"{s.private_reaching}/{s.private_values} | "
+                     f"{s.public_kept_beside_private}/{s.public_names} ({100 * s.kept_beside_private_share:.0f}%) |")
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from ztgate_bench.utility_bench import (
     UtilityCase,
     UtilityScore,
     load_cases,
+    markdown,
     meets_targets,
     score,
 )
@@ -58,7 +59,20 @@ def test_counts_altered_prompts_kept_names_and_private_values_reaching_the_model
     result = score("test", hides_lima_and_mail, cases)
     assert (result.prompts, result.altered, result.public_names, result.public_kept) == (2, 1, 2, 1)
     assert (result.private_values, result.private_reaching) == (2, 1)
+    assert result.public_kept_beside_private == 1  # Nero beside the mail address; Lima hidden in both
     assert not meets_targets(result)
+
+
+def test_public_names_kept_beside_private_details_are_counted_apart_from_the_clean_prompts():
+    cases = [UtilityCase("a", "history", "Who was Nero?", ("Nero",), "Who was Nero? I am Ann Lee.", ("Ann Lee",))]
+
+    def hides_everything_capitalised_beside_a_person(text: str) -> str:
+        return text.replace("Nero", "<PERSON_2>").replace("Ann Lee", "<PERSON_1>") if "Ann" in text else text
+
+    result = score("test", hides_everything_capitalised_beside_a_person, cases)
+    assert (result.altered, result.public_kept, result.private_reaching) == (0, 1, 0)
+    assert (result.public_kept_beside_private, result.kept_beside_private_share) == (0, 0.0)
+    assert "| 0/1 (0%) |" in markdown([result], Path("c.jsonl"))
 
 
 def test_targets():

@@ -6,7 +6,10 @@ person, the settings of a private life, a sign-off or a signature, a record's li
 ``private_person_in_text`` reads the whole text, for the rules that keep a name or a place only where a text holds
 no evidence of a private person anywhere (``knowledge_requests``, ``travel_places``, ``encyclopedic_persons``):
 narrower words (no bare "I", "we" or "tomorrow": "How do I make ...", "We're staying in ..." speak of the user,
-not of a person named), its list in the function's doc. Cue words written by hand for ztgate."""
+not of a person named), its list in the function's doc. Both read the text as one name sees it
+(``scoped``): a sentence other than the name's whose evidence has an owner named in it ("I'm Teodoro Abaroa,
+born 11/07/1984.", "My colleague Oddny Vesterhus needs this; her number is ...") speaks of that owner, not of
+the name, and is left out (docs/adr/0037). Cue words written by hand for ztgate."""
 
 from __future__ import annotations
 
@@ -61,6 +64,7 @@ def private_evidence(text: str, start: int, end: int) -> bool:
     """Whether the paragraph around text[start:end], or around another mention of the same name or its last
     word in the text ("Best regards,\nAnna Kowalczyk" below the question), holds evidence of a private person
     (module doc)."""
+    text = scoped(text, start, end)
     if _private_paragraph(text, start, end):
         return True
     value = text[start:end].strip()
@@ -160,6 +164,84 @@ _TEXT_PRIVATE = re.compile(
     # identifiers, e-mail addresses and handles, numeric dates
     r"|\b[A-Z]{1,4}-?\d{5,}\b|[\w.+\-]@[\w\-]|(?<![\w@])@[A-Za-z][\w.]{2,}"
     r"|\b\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b")
+
+# --- evidence with an owner of its own ------------------------------------------------------------------------
+# A sentence's end: ., ! or ? before a space (not after a title's abbreviation), or a line break.
+_SENTENCE_END = re.compile(r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?=\s)|\n")
+# Who a sentence's evidence belongs to, named in it: the writer introducing themself, a private role or relation
+# with its name ("my colleague Oddny", "our landlord Ferdinand"), someone the message is sent to ("send the
+# answer to Wanjiru"), a personal title and a name.
+_OWNER = re.compile(
+    r"(?i:\b(?:i['’]m|i\s+am|my\s+name\s+is|my\s+name['’]s|this\s+is|it['’]s|call\s+me|i\s+am\s+called))"
+    r"\s+(?-i:[A-Z][\w'’\-]+)"
+    rf"|(?i:\b(?:my|our|your)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_ROLES}))\s+(?-i:[A-Z][\w'’\-]+)"
+    r"|(?-i:\b(?:[Ww]rite|[Ss]end|[Rr]eply|[Ff]orward|[Ee]-?mail|[Tt]ext|[Mm]essage|[Pp]ass|[Gg]ive|[Ss]hare)\b"
+    r"[^.!?\n]{0,40}?\bto\s+[A-Z][\w'’\-]+)"
+    r"|(?-i:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Doctor)\b\.?\s+[A-Z][\w'’\-]+)")
+# Third-person pronouns: before the owner is named, one may point back at the name ("Who is X? She said my ...").
+_THIRD_PERSON = re.compile(r"(?i)\b(?:he|she|him|her|hers|his|they|them|their|theirs)\b")
+_NAME_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+# A paragraph that is a record or a signature names its owner on a line of its own: a name's label in the
+# languages of the record layouts ztgate reads, a mail header's sender, or a sign-off (its name follows).
+_NAME_LABELS = ("name", "full name", "nom", "nombre", "nome", "naam", "navn", "namn", "nimi", "imię", "jméno",
+                "név", "имя", "фио", "ім'я", "όνομα", "नाम", "名前", "氏名", "姓名", "이름", "الاسم", "שם", "isim",
+                "ad soyad", "tên", "ชื่อ", "from", "von", "sender", "signed")
+_RECORD_OWNER = re.compile(r"(?im)^[ \t]*(?:" + "|".join(re.escape(label) for label in _NAME_LABELS)
+                           + r")[ \t]*[:：][ \t]*\S")
+
+
+def scoped(text: str, start: int, end: int) -> str:
+    """The text as the name text[start:end] sees it: each other paragraph that is a record or a signature with
+    its owner (``_RECORD_OWNER``, a sign-off), and each other sentence whose evidence has an owner named in it
+    (``_OWNER``), blanked (same length, so offsets hold) where no third-person pronoun comes before that owner
+    and no word of the name is there. Evidence in the name's own sentence, or with no owner, still counts."""
+    if _OWNER.search(text) is None and _RECORD_OWNER.search(text) is None and _SIGN_OFF.search(text) is None:
+        return text
+    name_words = {w.lower() for w in _NAME_WORD.findall(text[start:end])}
+    pieces: list[str] = []
+    for lo, hi, part in _pieces(text, _PARAGRAPH_BREAK):
+        holds_name = lo <= start < hi or lo < end <= hi
+        if not holds_name and _owned(part, name_words, _record_owner(part)):
+            pieces.append(" " * len(part))
+        else:
+            pieces.append(_scoped_sentences(part, start - lo, end - lo, name_words))
+    return "".join(pieces)
+
+
+def _scoped_sentences(text: str, start: int, end: int, name_words: set[str]) -> str:
+    return "".join(
+        part if lo <= start < hi or lo < end <= hi or not _owned(part, name_words, _OWNER.search(part))
+        else " " * len(part)
+        for lo, hi, part in _pieces(text, _SENTENCE_END))
+
+
+def _pieces(text: str, ends: re.Pattern[str]) -> list[tuple[int, int, str]]:
+    """The text cut after each match of ``ends``: (start, end, piece), covering it whole."""
+    out: list[tuple[int, int, str]] = []
+    lo = 0
+    for found in itertools.chain(ends.finditer(text), (None,)):
+        hi = found.end() if found is not None else len(text)
+        if hi > lo:
+            out.append((lo, hi, text[lo:hi]))
+            lo = hi
+    return out
+
+
+def _record_owner(paragraph: str) -> re.Match[str] | None:
+    return _RECORD_OWNER.search(paragraph) or _SIGN_OFF.search(paragraph)
+
+
+def _owned(sentence: str, name_words: set[str], owner: re.Match[str] | None) -> bool:
+    if owner is None:
+        return False
+    pronoun = _THIRD_PERSON.search(sentence)
+    if pronoun is not None and pronoun.start() < owner.start():
+        return False
+    return not any(w.lower() in name_words for w in _NAME_WORD.findall(sentence))
+
+
 # A record's layout: a field line ("Name: ", "From: "), a table row, a JSON key.
 _TEXT_RECORD = re.compile(
     r"(?im)^[ \t]*(?:name|full\s+name|from|to|cc|bcc|subject|sent|tel|telephone|phone|mobile|fax|e-?mail|"
@@ -169,16 +251,17 @@ _TEXT_RECORD = re.compile(
 TEXT_MAX_CHARS = 1200
 
 
-def private_person_in_text(text: str) -> bool:
+def private_person_in_text(text: str, start: int | None = None, end: int | None = None) -> bool:
     """Whether the text holds evidence of a private person anywhere (module doc): a relation or a private role
     ("my colleague", "our client", "patient Anna"), a self-introduction, a personal title, contact, identity,
     booking or member words, a home, workplace and everyday-life matters (a meeting, a budget, an invoice, a
     complaint), communication aimed at someone named ("write to", "remind", "send it to"), a greeting or a
     name addressed, a sign-off or a signature, a record's layout, a contact value, an identifier, a numeric
-    date. Fails closed on a text longer than ``TEXT_MAX_CHARS``."""
+    date; with a name's span, the text as that name sees it (``scoped``). Fails closed on a text longer than
+    ``TEXT_MAX_CHARS``."""
     if len(text) > TEXT_MAX_CHARS:
         return True
-    return _private_person_in_short_text(text)
+    return _private_person_in_short_text(text if start is None or end is None else scoped(text, start, end))
 
 
 # Cached for the several names of one text; only short texts are keys, so the cache holds at most 64 of them.

@@ -272,7 +272,7 @@ class EncyclopedicPersons(FramePublicList):
         if text.endswith(("'s", "’s"), start, name_end) and name_end - start > 2:
             name_end -= 2
         return (in_frame(text, start, name_end, entity_type) and not private_evidence(text, start, end)
-                and not private_person_in_text(text))
+                and not private_person_in_text(text, start, end))
 
 
 def load() -> PublicList:

@@ -55,7 +55,7 @@ class FeatureFrames(FramePublicList):
         before = text[max(0, start - REACH):start]
         return ((_MEASURE_BEFORE.search(before) is not None
                  or _MEASURE_AFTER.match(text, end, min(len(text), end + 40)) is not None)
-                and not private_person_in_text(text))
+                and not private_person_in_text(text, start, end))
 
 
 def load() -> PublicList:

@@ -32,7 +32,7 @@ class GeographicFeatures(PublicList):
         if not listed:
             return False
         if all(" " not in v.strip() and given_name(canonical(v)) for v in listed):
-            return not private_person_in_text(text)  # "Ararat" is a given name too
+            return not private_person_in_text(text, start, end)  # "Ararat" is a given name too
         return True
 
 

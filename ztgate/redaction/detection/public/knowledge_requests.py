@@ -96,7 +96,7 @@ SENTENCE_REACH = 200
 def in_frame(text: str, start: int, end: int, entity_type: str) -> bool:
     """Whether text[start:end] is the topic of a knowledge request in a text with no private evidence (module
     doc); nothing about ``person_ties``."""
-    if private_person_in_text(text) or not asks(text, start, end):
+    if private_person_in_text(text, start, end) or not asks(text, start, end):
         return False
     lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, SENTENCE_REACH, with_end=True)
     if _private_sentence(text, lo, hi) or _private_mention(text, start, end):

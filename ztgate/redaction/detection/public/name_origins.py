@@ -53,7 +53,7 @@ class NameOrigins(FramePublicList):
         if again is not None and again.group("name") == value:
             return True  # the second "Nivea" of the same question
         return (_NAME_BEFORE.search(text, max(0, start - REACH), start) is not None
-                and not any(given_name(w) for w in value.split()) and not private_person_in_text(text))
+                and not any(given_name(w) for w in value.split()) and not private_person_in_text(text, start, end))
 
 
 def load() -> PublicList:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from ztgate.redaction.anonymising.anonymize import redact
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.public import PUBLIC_LISTS
-from ztgate.redaction.detection.public._private_context import TEXT_MAX_CHARS, private_person_in_text
+from ztgate.redaction.detection.public._private_context import TEXT_MAX_CHARS, private_person_in_text, scoped
 from ztgate.redaction.policies import PolicyStore
 from ztgate.redaction.types import Detection
 from ztgate_bench.knowledge_family import (
@@ -30,7 +30,10 @@ from ztgate_bench.knowledge_family import (
     GIVEN,
     IMPERATIVE,
     KNOWLEDGE,
+    OWNED_ELSEWHERE,
+    OWNERS,
     PLACES,
+    POINTS_BACK,
     RESIDENCE,
     SEAT,
     SEAT_PRIVATE,
@@ -54,8 +57,9 @@ _SURNAME = st.sampled_from(SURNAMES)
 _PLACE = st.sampled_from(PLACES)
 
 
-def _persons(template: str, given_name: str, surname: str, policy=DEFAULT) -> tuple[str, str]:
-    text = fill(template, given_name, surname)
+def _persons(template: str, given_name: str, surname: str, policy=DEFAULT, owner: str = OWNERS[0]
+             ) -> tuple[str, str]:
+    text = fill(template, given_name, surname, owner)
     found = [Detection("PERSON", a, b, 0.85, "SpacyRecognizer") for a, b in person_spans(text, given_name, surname)]
     return text, redact(text, found, policy, None, None, None, operators=OPERATORS).text
 
@@ -77,7 +81,7 @@ def test_the_invented_names_and_places_are_on_no_corpus_or_golden_case():
     texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "bench" / "corpora").glob("*-tune*.jsonl"))]
     texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "tests" / "golden").rglob("*.json*"))]
     assert texts
-    for word in (*GIVEN, *SURNAMES, *PLACES):
+    for word in (*GIVEN, *SURNAMES, *PLACES, *(w for owner in OWNERS for w in owner.split())):
         assert not any(word in text for text in texts), word
 
 
@@ -210,3 +214,41 @@ def test_a_long_text_fails_closed():
     question = "What did Tavrin Vorquist discover in 1911? "
     assert not private_person_in_text(question)
     assert private_person_in_text(question * (TEXT_MAX_CHARS // len(question) + 1))
+
+
+@settings(max_examples=120, deadline=None)
+@given(_GIVEN, _SURNAME, st.sampled_from(OWNED_ELSEWHERE), st.sampled_from(OWNERS))
+def test_a_knowledge_request_keeps_the_name_beside_evidence_that_names_its_own_owner(
+        given_name: str, surname: str, template: str, owner: str):
+    text, out = _persons(template, given_name, surname, owner=owner)
+    assert f"{given_name} {surname}" in out  # the writer's or a colleague's details say nothing of the name
+    assert not any(word in out for word in owner.split())
+    _, strict = _persons(template, given_name, surname, STRICT, owner)
+    assert given_name not in strict
+
+
+@settings(max_examples=120, deadline=None)
+@given(_GIVEN, _SURNAME, st.sampled_from(POINTS_BACK), st.sampled_from(OWNERS))
+def test_evidence_in_another_sentence_that_may_speak_of_the_name_still_hides_it(
+        given_name: str, surname: str, template: str, owner: str):
+    _, out = _persons(template, given_name, surname, owner=owner)
+    assert given_name not in out and surname not in out
+
+
+@pytest.mark.parametrize(("text", "blanked"), [
+    ("Who was Tavrin Vorquist? I'm Ana Ruiz, born 03/09/1976.", True),
+    ("Who was Tavrin Vorquist? My colleague Ana needs it; her number is 020 7946 0958.", True),
+    ("Who was Tavrin Vorquist? She told my colleague Ana.", False),       # a pronoun before the owner
+    ("Who was Tavrin Vorquist? My colleague Ana is Tavrin's niece.", False),  # a word of the name
+    ("Who was Tavrin Vorquist? My number is 020 7946 0958.", False),     # no owner named
+    ("Who was Tavrin Vorquist?\n\nName: Ana Ruiz\nPhone: 020 7946 0958\nDOB: 03/09/1976", True),  # a record
+    ("Who was Tavrin Vorquist?\n\nИмя: Анна Руис\nТел.: 020 7946 0958", True),
+    ("Who was Tavrin Vorquist?\n\nBest regards,\nAna Ruiz\n020 7946 0958", True),       # a signature
+    ("Who was Tavrin Vorquist?\n\nName: Tavrin Vorquist\nPhone: 020 7946 0958", False),  # the name's own record
+    ("Who was Tavrin Vorquist?\n\nPhone: 020 7946 0958\nDOB: 03/09/1976", False),         # a record of no one named
+])
+def test_scoped_blanks_only_other_sentences_whose_evidence_has_an_owner_of_its_own(text: str, blanked: bool):
+    start = text.index("Tavrin")
+    view = scoped(text, start, start + 15)
+    assert len(view) == len(text) and view[:start + 16] == text[:start + 16]
+    assert (view[start + 16:].strip() == "") is blanked
