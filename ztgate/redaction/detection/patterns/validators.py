@@ -253,7 +253,16 @@ def phone_national(value: str) -> bool:
         laid_out = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
         if _GROUPS.findall(laid_out) == groups:
             return True
+        if _chunked(groups) and phonenumbers.is_valid_number(number):
+            return True
     return False
+
+
+def _chunked(groups: list[str]) -> bool:
+    """The groups people split a national number into when they do not follow the plan's layout ("07913 528
+    114", "0171 234 5678"): the trunk group of two to five digits, then groups of two to four. Only a number
+    the plan holds valid (not just possible) passes this way."""
+    return 2 <= len(groups[0]) <= 5 and len(groups) >= 3 and all(2 <= len(g) <= 4 for g in groups[1:])
 
 
 def phone_any(value: str) -> bool:
