@@ -74,7 +74,8 @@ def test_an_unlabelled_number_does_not_reach_the_model(redaction_analyzer, p, n,
 QUANTITY_FRAMES = ["In 2021 about {p} people lived there; my teacher said so.", "Our revenue was {p} EUR last year.",
                    "Is ISBN {p} the same book as mine?", "My part number {p} does not fit.",
                    "The distance is {p} km, my guide said.", "How big is {p} bytes in GB?",
-                   "The population of Ruritania is {p}.", "It costs € {p} for us."]
+                   "The population of Ruritania is {p}.", "It costs € {p} for us.",
+                   "My team handled {p} calls last year."]
 
 
 @FAST

@@ -7,7 +7,7 @@ rule ``phone_national_layout``'s: their layout is evidence alone.
 Three digit groups are as often a population, a price, a part or a physical constant, so the layout alone never
 counts here except Brazil's bracketed area code with its dash; the number must also be one ``phonenumbers`` holds
 valid in one of those plans, and nothing may mark it as a quantity or a code: a currency, ISBN, part or reference
-word before it, a unit or a counted noun after it ("299 792 458 m/s", "8 045 311 447 people")."""
+word before it, a unit or a counted noun after it ("299 792 458 m/s", "8 045 311 447 people"; any lower-case word but a stop word)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import phonenumbers
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.name_forms import name_pairs
+from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS
 
 ENTITY = "PHONE_NUMBER"
 _REGIONS = ("PT", "ES", "IT", "PL", "CZ", "SK", "DK", "NO", "GR", "BR")
@@ -40,9 +41,16 @@ _PERSON_CUE = re.compile(
     r"suo|sua|lui|lei|meu|minha|seu|ele|ela|él|ella|le|la|lo|mon|ma|mes|son|sa|ses|mein|meine|sein|seine|ihr|ihre|"
     r"ihn|ihm|mijn|zijn|haar|hem|min|mitt|mine|hans|hennes|mój|moja|moje|jego|jej|můj|moje|jeho|její|mou|"
     r"liga|ligue|llama|llámale|chiama|chiamalo|chiamala|ruf|anrufen|appelle|bel|ring)(?![\w'’])")
+# A lower-case word right after the digits that is no stop word is what they count ("612 345 678 calls").
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 _REACH = 120
 _NAME_GAP = re.compile(r"^[ \t]*(?:[,:(–—-][ \t]*|\([ \t]*)?(?:[a-zà-ÿ]+[ \t]+){0,2}$")
+
+
+def _counts(text: str, end: int) -> bool:
+    m = _WORD_AFTER.match(text, end)
+    return m is not None and m.group(1).islower() and m.group(1) not in COMMON_SENTENCE_STARTS
 
 
 def _valid(value: str) -> bool:
@@ -80,7 +88,8 @@ class UnlabelledPhoneRecognizer(ContextRule):
         for m in _LAYOUT.finditer(text):
             value = m.group("value")
             start, end = m.start("value"), m.end("value")
-            if _QUANTITY_BEFORE.search(text[max(0, start - 24):start]) or _QUANTITY_AFTER.match(text[end:end + 24]):
+            if (_QUANTITY_BEFORE.search(text[max(0, start - 24):start]) or _QUANTITY_AFTER.match(text[end:end + 24])
+                    or _counts(text, end)):
                 continue
             if not _valid(value):
                 continue
