@@ -270,7 +270,7 @@ def _given_name(word: str) -> bool:
     if folded in validators._COMMON_WORD_NAMES or folded in TECHNICAL_WORDS or folded in FUNCTION_WORDS:  # noqa: SLF001
         return False
     names = validators._given_names()  # noqa: SLF001
-    return folded in names or gazetteer._ascii_fold(folded) in names  # noqa: SLF001
+    return folded in names or gazetteer.ascii_fold(folded) in names
 
 
 def _row_dates(text: str, detections: Sequence[Detection], taken: _Spans) -> list[Detection]:

@@ -197,14 +197,14 @@ def _build_places() -> dict[str, int]:
     places: dict[str, int] = {}
     for city in json.loads(base.joinpath(CITIES_FILE).read_text(encoding="utf-8")).values():
         population = int(city.get("population") or 0)
-        names = {city["name"], _ascii_fold(city["name"])}
+        names = {city["name"], ascii_fold(city["name"])}
         alternates = [n for n in city.get("alternatenames", ()) if _exonym(n)]
         if population >= EXONYM_POPULATION:
             names.update(alternates)
         else:  # a short form of the official name: "Eisleben" for "Lutherstadt Eisleben"
             words = city["name"].replace("/", " ").split()
-            names.update(n for n in alternates if len(words) > 1 and _ascii_fold(n) in
-                         {_ascii_fold(w) for w in words} and len(n) >= 5)
+            names.update(n for n in alternates if len(words) > 1 and ascii_fold(n) in
+                         {ascii_fold(w) for w in words} and len(n) >= 5)
         for name in names:
             places[name] = max(places.get(name, 0), population)
     for country in json.loads(base.joinpath("countries.json").read_text(encoding="utf-8")).values():
@@ -231,7 +231,8 @@ _FOLD_EXTRA = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "
                              "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ı": "i"})
 
 
-def _ascii_fold(text: str) -> str:
+def ascii_fold(text: str) -> str:
+    """The text without its diacritics ("Kateřina" -> "Katerina"), the form the name lists are also read in."""
     return unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA)).encode("ascii", "ignore").decode("ascii")
 
 
@@ -304,10 +305,10 @@ def _greeted(text: str, word: re.Match[str], gaz: Gazetteer) -> tuple[int, int, 
 def _known_given_name(word: str, gaz: Gazetteer) -> bool:
     """In the given-name lists, as written or folded to ASCII, or each part of a hyphenated one ("Hans-Josef")."""
     folded = word.casefold()
-    if folded in gaz.given_names or _ascii_fold(folded) in gaz.given_names:
+    if folded in gaz.given_names or ascii_fold(folded) in gaz.given_names:
         return True
     parts = folded.split("-")
-    return len(parts) > 1 and all(p in gaz.given_names or _ascii_fold(p) in gaz.given_names for p in parts)
+    return len(parts) > 1 and all(p in gaz.given_names or ascii_fold(p) in gaz.given_names for p in parts)
 
 
 def _surnames_end(text: str, words: list[re.Match[str]], i: int, gaz: Gazetteer) -> int | None:

@@ -253,7 +253,18 @@ def phone_national(value: str) -> bool:
         laid_out = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
         if _GROUPS.findall(laid_out) == groups:
             return True
+        if _chunked(value, groups) and phonenumbers.is_valid_number(number):
+            return True
     return False
+
+
+def _chunked(value: str, groups: list[str]) -> bool:
+    """The way people split a national number in threes when they do not follow the plan's layout ("07913 528
+    114", "0171 234 5678"): a trunk group of three to five digits, then groups of three (the last may have four),
+    spaces only. Only a number the plan holds valid (not just possible) passes this way; pairs and fours ("09 12
+    34 5678", "0123 4567 8901") and dotted groups (dates) stay refused."""
+    return (len(groups) >= 3 and 3 <= len(groups[0]) <= 5 and all(len(g) == 3 for g in groups[1:-1])
+            and len(groups[-1]) in (3, 4) and re.fullmatch(r"[\d ]+", value.strip()) is not None)
 
 
 def phone_any(value: str) -> bool:

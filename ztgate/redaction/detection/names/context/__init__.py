@@ -8,7 +8,8 @@ contact blocks, display names, Git trailers and headers, sign-offs, greetings, `
 speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic); user
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
 and identifier labels; person keys, comment subjects and a name's parts in a format's slots; the parties of a
-private dispute; licence plates; health details tied to a private person."""
+private dispute; licence plates; health details tied to a private person; phone numbers with no phone word tied
+to a person; a named person's name in another form (a Turkish suffix, a file name's part)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ from ztgate.redaction.detection.names.context.sql_inserts import SqlInsertFieldR
 from ztgate.redaction.detection.names.context.subject_names import SubjectNameRecognizer
 from ztgate.redaction.detection.names.context.todo_handles import TodoHandleRecognizer
 from ztgate.redaction.detection.names.context.transcript_speakers import TranscriptSpeakerRecognizer
+from ztgate.redaction.detection.names.context.name_forms import NameFormRecognizer
+from ztgate.redaction.detection.names.context.unlabelled_phones import UnlabelledPhoneRecognizer
 
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, PersonTownRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer,
@@ -52,7 +55,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
-    LicencePlateRecognizer, HealthDetailRecognizer,
+    LicencePlateRecognizer, HealthDetailRecognizer, UnlabelledPhoneRecognizer, NameFormRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

@@ -50,14 +50,44 @@ _CONDITION_CUES = (
     r"allergisch[ \t]+(?:gegen|auf)|leidet[ \t]+(?:an|unter)|diagnostiziert[ \t]+mit|"
     r"al[ée]rgic[oa][ \t]+a|diagnosticad[oa][ \t]+(?:con|de)|padece(?:[ \t]+de)?|"
     r"allergique[ \t]+(?:à|aux?)|diagnostiqu[ée]e?[ \t]+(?:avec|d['’]une?|d['’])|souffre[ \t]+d['’e]|"
-    r"allergic[oa][ \t]+(?:a|al|alla|ai)|soffre[ \t]+di|allergisk[ \t]+mot")
+    r"allergic[oa][ \t]+(?:a|al|alla|ai)|soffre[ \t]+di|allergisk[ \t]+mot|"
+    r"atteinte?s?[ \t]+(?:de|d['’]|du|des)|afectad[oa][ \t]+(?:de|por)|affett[oa][ \t]+da|erkrankt[ \t]+an|"
+    r"portador(?:a)?[ \t]+de|sofre[ \t]+de|sofferente[ \t]+di|lijdt[ \t]+aan|lider[ \t]+av|cierpi[ \t]+na|trpí")
 _CONDITION = re.compile(rf"(?i:\b(?:{_CONDITION_CUES}))[ \t]+{_PHRASE}{_END}")
 _MEDICATION_CUE = re.compile(
     rf"(?i:\b(?:takes|taking|take|took|is[ \t]+on|am[ \t]+on|are[ \t]+on|['’]s[ \t]+on|['’]m[ \t]+on|been[ \t]+on|"
-    rf"was[ \t]+(?:put|started)[ \t]+on|started(?:[ \t]+on)?|prescribed|uses|using|nimmt|toma|prend|prende|tar))"
+    rf"was[ \t]+(?:put|started)[ \t]+on|started(?:[ \t]+on)?|prescribed|uses|using|nimmt|toma|prend|prende|tar|"
+    rf"(?<=and[ ])on|(?<=and[ ])takes|(?<=und[ ])nimmt|(?<=y[ ])toma|(?<=et[ ])prend|(?<=e[ ])prende|(?<=e[ ])toma))"
     rf"[ \t]+(?:a[ \t]+)?(?P<what>{_MEDICATION})")
-_HAS = re.compile(rf"(?i:\b(?:has|have|['’]s[ \t]+got|has[ \t]+got|had|hat|tiene|har)(?:[ \t]+(?:had|been|got))?)"
+_HAS = re.compile(rf"(?i:\b(?:has|have|['’]s[ \t]+got|has[ \t]+got|had|hat|hatte|tiene|tenía|har|tem|têm|tinha|ha|hanno|"
+                  rf"aveva|heeft)(?:[ \t]+(?:had|been|got))?)"
                   rf"[ \t]+(?:(?i:a|an|eine?n?|una?|une?)[ \t]+)?{_PHRASE}{_END}")
+# A person named by a condition after a copula ("he is diabetic", "ist Diabetiker", "è celiaca", "es asmático"),
+# and a mobility or medical aid the person uses or lives with ("has been a wheelchair user", "is on dialysis",
+# "sitzt im Rollstuhl"): the word is the detail.
+_COPULA = (r"is|am|are|was|were|['’]s|['’]m|been|ist|bin|war|es|soy|está|era|fue|est|suis|était|è|sono|era|é|sou|"
+           r"está|är|var|er|jest|je|byl[ao]?")
+_CONDITION_PERSON = (r"diabet|diabét|epilept|epilett|epilépt|asthmat|astmát|asmát|zöliak|celiac|coeliac|celíac|cœliaque|"
+                     r"coeliaque|haemophil|hemophil|emofil|hémophil|hemofíl|bipolar|autist|dyslex|dislessic|disléxic|"
+                     r"anorex|anoréx|schizophren|esquizofr|schizofren|paraplegi|paraplégi|tetraplegi|tétraplégi|"
+                     r"quadriplegi|seropositiv|sieropositiv|hiv-positiv|immunocompromised|immunosuppressed|"
+                     r"allergiker|insulinpflichtig|insulino-?dépendant|insulinodependiente|insulino-?dipendente")
+_IS_CONDITION = re.compile(
+    rf"(?i:\b(?:{_COPULA}))[ \t]+(?:(?i:also|now|severely|mildly|very)[ \t]+)?(?:(?i:a|an|ein|eine|un|une|uno|una|"
+    rf"um|uma|en|ett)[ \t]+)?(?P<what>(?i:{_CONDITION_PERSON})[^\W\d_]*)(?![\w\-])")
+_AID = (r"wheelchair(?:[ \t]+user)?|hearing[ \t]+aids?|cochlear[ \t]+implants?|insulin[ \t]+pump|pacemaker|dialysis|"
+        r"colostomy(?:[ \t]+bag)?|stoma|crutches|oxygen[ \t]+therapy|rollstuhl(?:fahrer(?:in)?)?|dialyse|"
+        r"fauteuil[ \t]+roulant|silla[ \t]+de[ \t]+ruedas|diálisis|sedia[ \t]+a[ \t]+rotelle|dialisi|"
+        r"cadeira[ \t]+de[ \t]+rodas|diálise|rolstoel|rullstol")
+_USES_AID = re.compile(
+    rf"(?i:\b(?:{_COPULA}|uses|used|using|has|had|have|needs|in|on|im|auf|en|em|na|in|su|sitzt[ \t]+im|usa|utilise|"
+    rf"usa|braucht|nutzt|heeft|zit[ \t]+in|använder))[ \t]+(?:(?i:a|an|the|ein(?:en)?|einem|un|una|uma|une|een|en)[ \t]+)?"
+    rf"(?P<what>(?i:{_AID}))(?![\w\-])")
+# A second condition after the time of the first ("has a pacemaker since 2021 and type 2 diabetes").
+_AND_AFTER_TIME = re.compile(
+    rf"[ \t]+(?i:since|for|from|in|seit|desde|depuis|da|dal|dalla|sinds|sedan|od)[ \t]+[^,.;:\n]{{1,25}}?"
+    rf"[ \t]+(?i:and|und|y|e|et|en|och|og|i|a)[ \t]+(?:(?i:a|an|has|had|has[ \t]+had|tem|tiene|hat|ha|a)[ \t]+)?"
+    rf"{_PHRASE}{_END}")
 
 # Record fields that hold a health detail; the value is the field's, to the line's end or a bracket.
 _FIELD = re.compile(
@@ -71,13 +101,13 @@ _FIELD = re.compile(
 # Who the verb is about. Read at the end of the clause before the cue (after its auxiliaries and adverbs): the
 # writer, he or she, a possessive and one or two nouns with an optional name ("my son", "our daughter Inka"), a
 # patient or a name. Generic subjects ("you", "people", "someone", "a patient", "patients") tie to no one.
-_POSSESSIVE = (r"my|our|his|her|their|mein|meine|meinem|meiner|meines|unser|unsere|mi|mis|nuestr[oa]s?|mon|ma|mes|"
+_POSSESSIVE = (r"my|our|his|her|their|meu|minha|meus|minhas|nosso|nossa|mijn|onze|mein|meine|meinem|meiner|meines|unser|unsere|mi|mis|nuestr[oa]s?|mon|ma|mes|"
                r"notre|nos|mio|mia|mia|miei|mie|nostr[oaie]|min|mitt|mine|vår|vårt")
 _NAME = r"[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*"
 _PARTICLE = r"(?:van|von|de|da|di|du|del|der|den|le|la|bin|al|dos|das)"
 _TIE = re.compile(
     rf"(?:(?<![\w'’])(?:I|I['’]m|I['’]ve|we|We|he|He|she|She|ich|Ich|je|Je|j['’]|io|Io|yo|Yo|jeg|Jeg)"
-    rf"|(?<![\w'’])(?i:{_POSSESSIVE})[ \t]+(?:[a-zà-ÿ0-9][\w\-]*[ \t]+)?[a-zà-ÿ][\w\-]*(?:[ \t]+{_NAME}){{0,3}}"
+    rf"|(?<![\w'’])(?i:{_POSSESSIVE})[ \t]+(?:[a-zà-ÿœæ0-9][\w\-]*[ \t]+)?[a-zà-ÿœæ][\w\-]*(?:[ \t]+{_NAME}){{0,3}}"
     rf"|(?<![\w'’])(?<!a )(?<!A )(?<!any )(?<!each )(?<!every )(?:(?i:the|my|our)[ \t]+)?(?:[Pp]atient|[Pp]asienten|[Pp]atientin|[Pp]aciente)(?:[ \t]+{_NAME}){{0,3}}"
     rf"|(?P<name>{_NAME}(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_NAME}){{0,3}}))$")
 _AUX = re.compile(
@@ -190,6 +220,14 @@ class HealthDetailRecognizer(ContextRule):
         for m in _HAS.finditer(text):
             if _a_condition(m.group("what")) and _tied(text, m.start()):
                 take(m.start("what"), m.end("what"))
+        for pattern in (_IS_CONDITION, _USES_AID):
+            for m in pattern.finditer(text):
+                if _tied(text, m.start()) and not re.match(r"[ \t]+to\b", text[m.end():]):
+                    take(m.start("what"), m.end("what"))
+        for _, end, _ in list(out):
+            second = _AND_AFTER_TIME.match(text, end)
+            if second is not None and _a_condition(second.group("what")):
+                take(second.start("what"), second.end("what"))
         persons: list[int] | None = None   # where a person's record evidence starts, read once, only if needed
         for m in _FIELD.finditer(text):
             if persons is None:

@@ -22,20 +22,31 @@ _CUE = re.compile(
     r"(?<![\w\-])(?i:licen[cs]e[ \t]+plate|number[ \t]+plate|registration[ \t]+plate|plate|plates|"
     r"registration(?:[ \t]+(?:number|no\.?|mark))?|reg(?:\.|istration)?[ \t]+(?:no\.?|number)|registered[ \t]+as|"
     r"kfz-kennzeichen|kennzeichen|nummernschild|matr[ií]cula|placa|targa|immatriculation|"
-    r"plaque(?:[ \t]+d['’]immatriculation)?|kenteken|rekisterinumero|registreringsnummer|regnr\.?)"
+    r"plaque(?:[ \t]+d['’]immatriculation)?|kenteken|rekisterinumero|registreringsnummer|regnr\.?|"
+    r"(?:car|vehicle|van)[ \t]+reg|reg[ \t]+plate|spz|ečv|(?:numer|tablica|tablicy)[ \t]+rejestracyjn[a-z]*|"
+    r"rejestracja|(?:registrační|poznávací)[ \t]+značk[a-z]*|rendszám|nummerplaat|nummerbord)"
     r"|车牌号?|车牌号码|ナンバー|번호판")
 # (a marker after the cue is written with its dot, so a plate opening "NR10" is not read as "nr.")
-_AFTER_CUE = re.compile(rf"(?:[ \t]+(?:is|was|ist|es|est|è|[Nn]o\.|[Nn]r\.|[Nn]umber))?[ \t]*[:#]?[ \t]*{_PLATE}"
+# (the vehicle whose plate it is may stand between: "Het kenteken van mijn auto is", "la matrícula de mi coche es")
+_OF_VEHICLE = (r"(?:[ \t]+(?i:of|van|von|de|di|del|du|des|der|my|our|his|her|mijn|onze|zijn|mi|mon|ma|mio|mia|meines|"
+               r"het|the|la|le|il|el|auta|car|van|auto|coche|voiture|macchina|wagens?|samochodu|mého|mojego|bilen|"
+               r"min)){0,3}")
+_AFTER_CUE = re.compile(rf"{_OF_VEHICLE}(?:[ \t]+(?:is|was|ist|es|est|è|je|to|är|er|jest|[Nn]o\.|[Nn]r\.|[Nn]umber))?"
+                        rf"[ \t]*[:#]?[ \t]*{_PLATE}"
                         r"(?![\w@]|[\-/.]\w)")
 _LAYOUTS = re.compile(
     r"(?<![\w\-])(?P<value>[A-Z]{2}[\- ]\d{3}[\- ][A-Z]{2}"          # France (SIV), Italy
     r"|[A-Z]{2}\d{2}[ ]?[A-Z]{3}"                                   # United Kingdom
     r"|[A-ZÄÖÜ]{1,3}-[A-Z]{1,2}[ ]?\d{1,4}[EH]?"                    # Germany
-    r"|\d{4}[ \-]?[B-DF-HJ-NP-TV-Z]{3})(?![\w\-])")                 # Spain
+    r"|\d{4}[ \-]?[B-DF-HJ-NP-TV-Z]{3}"                             # Spain
+    r"|\d[A-Z][A-Z0-9][ ]\d{4}"                                      # Czechia, Slovakia (old)
+    r"|\d{1,2}-[A-Z]{2,3}-\d{1,2}|[A-Z]{1,3}-\d{2,3}-[A-Z]{1,2}|[A-Z]{2}-\d{2}-[A-Z]{2}"  # the Netherlands
+    r"|[A-Z]{2,3}[ ]\d{1,3}[A-Z]{1,2}\d{0,2})(?![\w\-])")            # Poland (a letter among the digits)
 _VEHICLE = re.compile(
     r"(?i)\b(?:car|cars|van|truck|lorry|motorbike|motorcycle|scooter|moped|vehicle|camper|campervan|motorhome|"
     r"caravan|trailer|taxi|suv|pickup|towed|parked|parking|clamped|speeding|drive|drove|driving|rental|hatchback|"
-    r"estate|saloon|auto|wagen|fahrzeug|voiture|véhicule|coche|vehículo|macchina|veicolo|bil|mot|tüv|itv)\b")
+    r"estate|saloon|auto|auta|autem|wagen|fahrzeug|voiture|véhicule|coche|vehículo|macchina|veicolo|bil|mot|tüv|itv|"
+    r"samochód|samochodu|vůz|vozidlo|apk|kenteken|garage)\b")
 _SENTENCE = 160
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 
 # A capitalised word in Latin or Cyrillic script, and up to two more joined by a space or a hyphen, with the
@@ -35,10 +36,12 @@ _VERBS = {
     "fr": r"(?i:j['’]habite|nous[ \t]+habitons|je[ \t]+vis|je[ \t]+travaille|j['’]enseigne|j['’]étudie|"
           r"je[ \t]+suis[ \t]+née?)",
     "pt": r"(?i:moro|moramos|vivo|trabalho|ensino|estudo|nasci|resido)",
+    "sv": r"(?i:jag[ \t]+(?:bor|jobbar|arbetar|studerar|pluggar|undervisar|föddes|växte[ \t]+upp))",
+    "nl": r"(?i:ik[ \t]+(?:woon|werk|studeer|geef[ \t]+les|ben[ \t]+geboren))",
 }
 _PREPOSITIONS = {
     "ru_uk": r"(?:во?|у)", "pl_cs": r"(?i:we?|ve?)", "de": r"(?:in)", "it": r"(?:a|ad|in)",
-    "es": r"(?:en)", "fr": r"(?:à|a|en)", "pt": r"(?:em|no|na)",
+    "es": r"(?:en)", "fr": r"(?:à|a|en)", "pt": r"(?:em|no|na)", "sv": r"(?:i|på)", "nl": r"(?:in|te)",
 }
 _CUES = tuple(re.compile(rf"(?<!\w){_VERBS[k]}(?!\w)(?:[^.!?;\n]{{0,40}}?[ \t])?{_PREPOSITIONS[k]}[ \t]+{_TOWN}{_END}")
               for k in _VERBS)
@@ -48,6 +51,44 @@ _ORIGIN = re.compile(
     rf"(?<!\w)(?:(?i:я|мы)[ \t]+(?:родом[ \t]+)?(?:из|с|з)|(?i:родом[ \t]+из)|(?i:jestem|jesteśmy|pochodzę|jsem|"
     rf"pocházím)[ \t]+(?:ze?)|(?:[Ii]ch[ \t]+(?:komme|stamme)[ \t]+aus)|(?i:sono[ \t]+di|vengo[ \t]+da)|"
     rf"(?i:soy[ \t]+de)|(?i:je[ \t]+viens[ \t]+de)|(?i:sou[ \t]+de))[ \t]+{_TOWN}{_END}")
+
+# Someone else's town: a verb of the third person, whose subject (read in the clause before it) is a relative, a
+# colleague or a pronoun for someone ("Meine Schwester arbeitet als Ärztin in Gifhorn", "mio cugino lavora come
+# meccanico a Fiorano Modenese", "hij studeert in Zwolle"); a company working somewhere ("Bosch arbeitet in
+# Renningen an ...") has no such subject.
+_THIRD_VERBS = {
+    "de": r"(?:arbeitet|wohnt|lebt|studiert|unterrichtet|lehrt)", "it": r"(?:lavora|abita|vive|studia|insegna)",
+    "es": r"(?:trabaja|vive|estudia|enseña|reside)", "fr": r"(?:travaille|habite|vit|étudie|enseigne)",
+    "pt": r"(?:trabalha|mora|vive|estuda|ensina|reside)", "nl": r"(?:woont|werkt|studeert|geeft[ \t]+les)",
+    "sv": r"(?:bor|jobbar|arbetar|studerar|pluggar|undervisar)",
+}
+_THIRD_CUES = tuple(re.compile(rf"(?<!\w){_THIRD_VERBS[k]}(?!\w)(?:[^.!?;\n]{{0,40}}?[ \t])?{_PREPOSITIONS[k]}[ \t]+"
+                               rf"{_TOWN}{_END}") for k in _THIRD_VERBS)
+_POSSESSIVES = (r"mein|meine|meinem|sein|seine|ihr|ihre|unser|unsere|mio|mia|suo|sua|nostro|nostra|mi|mis|su|sus|"
+                r"nuestro|nuestra|mon|ma|son|sa|notre|meu|minha|seu|sua|nosso|nossa|mijn|zijn|haar|onze|min|mitt|"
+                r"hans|hennes|vår|vårt")
+_PRONOUNS = r"er|sie|lui|lei|él|ella|il|elle|ele|ela|hij|zij|ze|han|hon"
+_SUBJECT = re.compile(
+    rf"(?:(?<![\w'’])(?i:{_POSSESSIVES})[ \t]+[^\W\d_]+(?:[ \t]+[{_UP}][{_LOW}]+){{0,3}}|(?<![\w'’])(?i:{_PRONOUNS})|"
+    rf"(?P<given>[{_UP}][{_LOW}]+)[ \t]+[{_UP}][{_LOW}]+)[ \t]*$")
+# A role of work or study with its town, when the writer or a relative is the one ("Je suis X, étudiante en droit
+# à Roubaix", "Soy X, profesor de historia de Casilda"): up to three lower-case words of its field between.
+_ROLES = (r"étudiante?|professeure?|enseignante?|médecin|infirmière?|estudiante|profesora?|maestra?|médic[oa]|"
+          r"enfermer[oa]|studente|studentessa|insegnante|professoressa|professore|medico|infermier[ae]|"
+          r"student(?:in)?|lehrer(?:in)?|ärztin|arzt|estudante|professora?|enfermeir[oa]|leraar|lerares|"
+          r"verpleegkundige|lärare|läkare|sjuksköterska|studerande")
+_ROLE_CUE = re.compile(rf"(?<![\w'’])(?i:{_ROLES})(?:[ \t]+[a-zà-ÿ]+){{0,3}}?[ \t]+(?:à|a|en|de|in|em|na|no|i|på|te|di|da|"
+                       rf"del|aus|bei)[ \t]+{_TOWN}{_END}")
+_WRITER_OR_RELATION = re.compile(
+    rf"(?i)(?<![\w'’])(?:je[ \t]+suis|soy|sou|ich[ \t]+bin|sono|ik[ \t]+ben|jag[ \t]+är|jag[ \t]+heter|"
+    rf"je[ \t]+m['’]appelle|me[ \t]+llamo|mi[ \t]+chiamo|chamo-me|(?:{_POSSESSIVES})[ \t]+[^\W\d_]+)(?![\w'’])")
+_CLAUSE_END = re.compile(r"[.!?;\n]")
+
+
+def _clause(text: str, start: int, reach: int) -> str:
+    before = text[max(0, start - reach):start]
+    ends = list(_CLAUSE_END.finditer(before))
+    return before[ends[-1].end():] if ends else before
 
 # Words a cue may take that are no town: days, months, languages and the like are lower case in these languages,
 # so a capital is enough, except at a sentence's start; these are the capitalised look-alikes seen in mail.
@@ -66,4 +107,14 @@ class PersonTownRecognizer(ContextRule):
             for m in pattern.finditer(text):
                 if m.group(1).split()[0] not in _NOT_TOWNS:
                     out.append((m.start(1), m.end(1), "LOCATION"))
-        return out
+        for pattern in _THIRD_CUES:
+            for m in pattern.finditer(text):
+                subject = _SUBJECT.search(_clause(text, m.start(), 60))
+                # a name's pair opens with a given name ("Rieke Hansmeier arbeitet"; "Deutsche Bahn arbeitet" is none)
+                if (m.group(1).split()[0] not in _NOT_TOWNS and subject is not None
+                        and (subject.group("given") is None or given_name(subject.group("given")))):
+                    out.append((m.start(1), m.end(1), "LOCATION"))
+        for m in _ROLE_CUE.finditer(text):
+            if m.group(1).split()[0] not in _NOT_TOWNS and _WRITER_OR_RELATION.search(_clause(text, m.start(), 80)):
+                out.append((m.start(1), m.end(1), "LOCATION"))
+        return sorted(set(out))
