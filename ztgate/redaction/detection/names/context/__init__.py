@@ -8,10 +8,12 @@ contact blocks, display names, Git trailers and headers, sign-offs, greetings, `
 speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic); user
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
 and identifier labels; person keys, comment subjects and a name's parts in a format's slots; the parties of a
-private dispute; licence plates; health details tied to a private person."""
+private dispute; licence plates; health details tied to a private person; a postal address after its label
+in another language."""
 
 from __future__ import annotations
 
+from ztgate.redaction.detection.names.context.address_labels import AddressLabelRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
@@ -52,7 +54,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
-    LicencePlateRecognizer, HealthDetailRecognizer,
+    LicencePlateRecognizer, HealthDetailRecognizer, AddressLabelRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
