@@ -286,3 +286,18 @@ def test_ner_spans_with_a_latin_letter_are_kept_for_the_other_checks(span):
 @given(span=st.one_of(CYRILLIC, GREEK, DEVANAGARI, HEBREW, THAI, st.sampled_from(["王秀英", "한지수", "ليلى"])))
 def test_ner_spans_wholly_in_another_script_are_dropped(span):
     assert unread_script(span)
+
+
+MONTH_NAMES = st.sampled_from([("марта", "Дата рождения:"), ("ноября", "родилась"), ("лютого", "дата народження:"),
+                               ("септември", "Дата на раждане:"), ("Οκτωβρίου", "Ημερομηνία γέννησης:"),
+                               ("heinäkuuta", "syntymäaika"), ("мая", "родился")])
+
+
+@E2E
+@given(month=MONTH_NAMES, day=st.integers(1, 28), year=st.integers(1940, 2010))
+def test_a_date_with_a_month_name_of_another_language_after_a_birth_label_does_not_reach_the_model(
+        redaction_analyzer, month, day, year):
+    name, label = month
+    date = f"{day} {name} {year}"
+    text = f"{label} {date}."
+    assert date not in _out(redaction_analyzer, text), text

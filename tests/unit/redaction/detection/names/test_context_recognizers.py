@@ -46,6 +46,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "DisputePartyRecognizer": ("My lawsuit Quaxtor v. Vellim was filed last week.\n", "Quaxtor", "PERSON"),
     "LicencePlateRecognizer": ("Our van (Kennzeichen QV-ZT 4821) was towed.", "QV-ZT 4821", "ID_NUMBER"),
     "HealthDetailRecognizer": ("My uncle Quaxtor was diagnosed with gout last spring.", "gout", "HEALTH_DETAIL"),
+    "AddressLabelRecognizer": ("כתובת: רחוב וולנור 17, חיפה", "רחוב וולנור 17, חיפה", "LOCATION"),
 }
 
 
