@@ -1,13 +1,13 @@
 """A postal address written after its label in another language ("Адрес: ул. Шипка 14, Казанлък", "כתובת: רחוב
 הנרקיסים 45, רחובות", "ที่อยู่: 45/12 ถนนนิมมานเหมินท์", "पता: 27, शांति नगर, इंदौर", "العنوان: شارع الياسمين 22"):
-the labels are ``language_cues.ADDRESS_LABELS``. The street layouts (rules/people_places.yaml) read a few
-countries' streets by their kind and number; scripts they do not read, and streets written without their kind, are
-found only by the label. The key-value rule reads these labels too, for a town's name alone (``place_fields``);
+the labels are ``language_cues.ADDRESS_LABELS``, in the scripts that neither the street layouts
+(rules/people_places.yaml, a few countries' streets by their kind and number) nor NER read; there an address is
+found only by its label. A Latin-script address stays theirs (they split the street from the town). The key-value rule reads these labels too, for a town's name alone (``place_fields``);
 this rule takes the values it leaves, those with a house number.
 
 The value runs to the end of its line or sentence (a full stop after a word of four letters or more, so "г." and
 "ул." stay inside; 。, !, ?, ;), at most 120 characters, and must hold a house number (one to five digits) and a
-word: "Адрес: не знаю", an IP address ("Adresse: 10.0.0.12"), a URL or an e-mail are no postal address."""
+word: "Адрес: не знаю", an IP address ("Адрес: 10.0.0.12"), a URL or an e-mail are no postal address."""
 
 from __future__ import annotations
 

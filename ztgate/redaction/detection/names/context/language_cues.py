@@ -65,13 +65,13 @@ INTRODUCTIONS: tuple[Introduction, ...] = (
                  "thai"),
 )
 
-# Labels of a postal address in other languages (a value with a house number follows: "Адрес: ул. ...", "כתובת:",
-# "ที่อยู่:", "पता:", "العنوان:"), matched ignoring case, before a colon.
+# Labels of a postal address in the scripts that neither the street layouts nor NER read (Cyrillic, Greek, Hebrew,
+# Arabic, Devanagari, Thai, CJK; a value with a house number follows: "Адрес: ул. ...", "כתובת:", "ที่อยู่:",
+# "पता:", "العنوان:"), matched ignoring case, before a colon. Latin-script labels (Anschrift, Adresse, Dirección)
+# are left to those rules, which split the street from the town and its postcode.
 ADDRESS_LABELS: tuple[str, ...] = nfkc((
     "адрес", "адреса", "по адресу", "адрес за кореспонденция", "домашний адрес", "адрес проживания", "διεύθυνση",
-    "adresse", "anschrift", "wohnadresse", "adress", "hemadress", "adres", "adresa", "osoite", "kotiosoite",
-    "dirección", "direccion", "domicilio", "indirizzo", "endereço", "endereco", "morada", "adresi", "ev adresi",
-    "כתובת", "כתובת מגורים", "العنوان", "عنوان", "عنواني", "पता", "मेरा पता", "ที่อยู่",
+    "διεύθυνση κατοικίας", "כתובת", "כתובת מגורים", "العنوان", "عنوان", "عنواني", "पता", "मेरा पता", "ที่อยู่",
     "住所", "地址", "住址", "通讯地址", "通訊地址", "주소", "집 주소",
 ))
 
