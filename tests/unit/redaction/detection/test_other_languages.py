@@ -175,10 +175,9 @@ def test_a_label_without_a_postal_address_is_not_found(label, value):
 
 
 # --- national identifiers and references after their labels ---------------------------------------------------
-NATIONAL_LABELS = st.sampled_from(["ΑΜΚΑ", "ΑΦΜ", "เลขประจำตัวประชาชน", "T.C. Kimlik No", "NIF", "contribuinte",
-                                   "身分證字號", "СНИЛС", "ЕГН", "תעודת זהות", "आधार संख्या", "رقم الهوية",
-                                   "マイナンバー", "henkilötunnus", "CNP"])
-DIGITS = st.text("0123456789", min_size=9, max_size=13).filter(lambda d: d[0] != "0")
+NATIONAL_LABELS = st.sampled_from(["ΑΜΚΑ", "ΑΦΜ", "เลขประจำตัวประชาชน", "NIF", "contribuinte", "número de utente",
+                                   "СНИЛС", "ИНН", "ЛНЧ", "رقم الهوية", "số CCCD", "NIK", "OIB", "JMBG", "Steuer-ID"])
+DIGITS = st.text("0123456789", min_size=9, max_size=13).filter(lambda d: d[0] != "0" and len(set(d)) > 1)
 
 
 @FAST
@@ -309,3 +308,17 @@ def test_a_date_with_a_month_name_of_another_language_after_a_birth_label_does_n
 def test_a_latin_script_address_is_left_to_the_street_layouts(label, house):
     text = f"{label}: Lindenweg {house}, 04109 Leipzig"
     assert _addresses(text) == [], text
+
+
+@FAST
+@given(label=st.sampled_from(["PESEL", "TCKN", "kimlik numarası", "身分證字號", "ЕГН", "תעודת זהות", "henkilötunnus",
+                              "CNP", "BSN", "PPS"]), digits=DIGITS)
+def test_a_label_of_a_country_with_a_check_digit_rule_is_left_to_that_rule(label, digits):
+    """ADR 0020: there a number whose check digit fails is a typo, an example or a surrogate, and stays."""
+    assert _ids(f"{label}: {digits}") == [], label
+
+
+@FAST
+@given(label=NATIONAL_LABELS, digit=st.sampled_from("0123456789"), length=st.integers(7, 12))
+def test_a_value_of_one_repeated_digit_is_an_example(label, digit, length):
+    assert _ids(f"{label} {digit * length}") == [], label

@@ -89,25 +89,20 @@ CJK_REFERENCE_LABELS: tuple[str, ...] = nfkc((
     "护照号码", "护照号", "护照", "護照號碼", "護照", "旅券番号", "パスポート番号", "여권번호", "여권 번호",
 ))
 
-# Labels of a person's national or civil identifier in other languages than English, whatever the country's
-# layout: a value of digits follows (the layout and check-digit rules of rules/national_ids.yaml read a few
-# countries' numbers anywhere; these labels name the number where no rule knows its layout, or its check digit
-# was mistyped). Words are matched ignoring case; acronyms exactly as written (so "nik" or "cpr" in prose stay).
+# Labels of a person's national or civil identifier in other languages than English, of the countries whose
+# number no rule of rules/national_ids.yaml reads: a value of digits follows. A country with a layout and
+# check-digit rule there (PESEL, TCKN, 身分證字號, ЕГН, ת.ז., Aadhaar ...) owns its labels: its number with a failing
+# check digit is a typo, an example or a surrogate and stays (ADR 0020). Words are matched ignoring case; acronyms
+# exactly as written (so "nik" or "oib" in prose stay).
 NATIONAL_ID_LABEL_WORDS: tuple[str, ...] = nfkc((
-    "αριθμός ταυτότητας", "αριθμός μητρώου κοινωνικής ασφάλισης", "เลขประจำตัวประชาชน", "เลขบัตรประชาชน",
-    "บัตรประชาชนเลขที่", "t.c. kimlik no", "tc kimlik no", "t.c. kimlik numarası", "kimlik numarası", "kimlik no",
-    "número de contribuinte", "nº de contribuinte", "n.º de contribuinte", "contribuinte", "cartão de cidadão",
-    "número de utente", "número de identificación", "número de identidad", "cédula", "cedula de ciudadania",
-    "身分證字號", "身分證號碼", "身份证号码", "身份证号", "身份證號碼", "居民身份证", "マイナンバー", "個人番号",
-    "주민등록번호", "외국인등록번호", "номер паспорта", "серия и номер паспорта", "паспорт серии", "номер на лична карта",
-    "תעודת זהות", "מספר זהות", "رقم الهوية", "رقم الهوية الوطنية", "الرقم القومي", "رقم البطاقة الشخصية",
-    "आधार संख्या", "आधार नंबर", "आधार कार्ड नंबर", "पैन नंबर", "codice fiscale", "numéro de sécurité sociale",
-    "steueridentifikationsnummer", "steuer-id", "personalausweisnummer", "sozialversicherungsnummer",
-    "burgerservicenummer", "personnummer", "fødselsnummer", "personnummer", "henkilötunnus", "rodné číslo",
-    "numer pesel", "dowód osobisty nr", "số cmnd", "số cccd", "căn cước công dân", "nomor induk kependudukan",
+    "αριθμός ταυτότητας", "αριθμός μητρώου κοινωνικής ασφάλισης", "αριθμός φορολογικού μητρώου",
+    "เลขประจำตัวประชาชน", "เลขบัตรประชาชน", "บัตรประชาชนเลขที่", "número de contribuinte", "nº de contribuinte",
+    "n.º de contribuinte", "contribuinte", "cartão de cidadão", "número de utente", "número de identificación",
+    "número de identidad", "номер паспорта", "серия и номер паспорта", "паспорт серии", "номер на лична карта",
+    "رقم الهوية", "رقم الهوية الوطنية", "الرقم القومي", "رقم البطاقة الشخصية", "steueridentifikationsnummer",
+    "steuer-id", "personalausweisnummer", "số cmnd", "số cccd", "căn cước công dân", "nomor induk kependudukan",
 ))
 NATIONAL_ID_LABEL_ACRONYMS: tuple[str, ...] = nfkc((
-    "ΑΜΚΑ", "Α.Μ.Κ.Α.", "ΑΦΜ", "Α.Φ.Μ.", "ΑΔΤ", "TCKN", "NIF", "NIPC", "NISS", "DNI", "NIE", "CURP", "RUT", "CPF",
-    "RG", "СНИЛС", "ИНН", "ЕГН", "ЛНЧ", "РНОКПП", "ІПН", "ת.ז.", "ת\"ז", "ת״ז", "आधार", "PESEL", "NIP", "NIR", "BSN",
-    "CPR", "HETU", "CNP", "CCCD", "CMND", "NIK", "EMŠO", "OIB", "JMBG", "ЈМБГ", "PPS", "AHV",
+    "ΑΜΚΑ", "Α.Μ.Κ.Α.", "ΑΦΜ", "Α.Φ.Μ.", "ΑΔΤ", "NIF", "NIPC", "NISS", "RG", "СНИЛС", "ИНН", "ЛНЧ", "РНОКПП", "ІПН",
+    "NIP", "CCCD", "CMND", "NIK", "EMŠO", "OIB", "JMBG", "ЈМБГ",
 ))

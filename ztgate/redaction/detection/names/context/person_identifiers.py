@@ -146,7 +146,8 @@ class PersonIdentifierLabelRecognizer(ContextRule):
         for m in _CJK_LABEL.finditer(text):
             self._take(m, out)
         for m in _NATIONAL_LABEL.finditer(text):
-            out.append((m.start("value"), m.end("value"), "ID_NUMBER"))
+            if len(set(re.sub(r"\D", "", m.group("value")))) > 1:  # 0000000, 111111111: an example
+                out.append((m.start("value"), m.end("value"), "ID_NUMBER"))
         return out
 
     @staticmethod
