@@ -211,6 +211,15 @@ def _in_uncased_text(text: str, start: int, end: int) -> bool:
     return _is_uncased_prose(text[lo:min(his, default=ceiling)])
 
 
+def unread_script(span: str) -> bool:
+    """Whether every letter of an NER span is of a script the English model never learnt (Cyrillic, Greek,
+    Hebrew, Arabic, Devanagari, Thai, CJK, Hangul ...): its labels there are noise ("Как", "Расскажи о Пушкине",
+    "ספר לי" read as persons, ADR 0032), so a name in those scripts is found by its cue (the context rules) or not
+    at all."""
+    letters = [c for c in span if c.isalpha()]
+    return bool(letters) and not any(c < "\u0250" or "\u1e00" <= c <= "\u1eff" for c in letters)
+
+
 @dataclass(frozen=True, slots=True)
 class NerEntity:
     """An entity found by NER, in whole-text offsets; the attributes Presidio reads from a spaCy Span."""
@@ -507,6 +516,8 @@ class GatedSpacyNlpEngine(NlpEngine):
                 if entity_type is None:
                     continue
                 start, end = offset + ent.start_char, offset + ent.end_char
+                if unread_script(text[start:end]):
+                    continue
                 kept = plausible_span(text, start, end)
                 if kept is None:
                     continue

@@ -419,6 +419,28 @@ _INTL_MONTHS: Mapping[str, int] = MappingProxyType({
     )
     for name in names
 })
+# Russian, Ukrainian, Bulgarian, Greek (genitive) and Finnish (partitive) month names (ADR 0032), in the same order.
+_INTL_MONTHS = MappingProxyType({**_INTL_MONTHS, **{
+    name: number
+    for number, names in enumerate(
+        (
+            ("января", "січня", "януари", "ιανουαρίου", "tammikuuta"),
+            ("февраля", "лютого", "февруари", "φεβρουαρίου", "helmikuuta"),
+            ("марта", "березня", "март", "μαρτίου", "maaliskuuta"),
+            ("апреля", "квітня", "април", "απριλίου", "huhtikuuta"),
+            ("мая", "травня", "май", "μαΐου", "toukokuuta"),
+            ("июня", "червня", "юни", "ιουνίου", "kesäkuuta"),
+            ("июля", "липня", "юли", "ιουλίου", "heinäkuuta"),
+            ("августа", "серпня", "август", "αυγούστου", "elokuuta"),
+            ("сентября", "вересня", "септември", "σεπτεμβρίου", "syyskuuta"),
+            ("октября", "жовтня", "октомври", "οκτωβρίου", "lokakuuta"),
+            ("ноября", "листопада", "ноември", "νοεμβρίου", "marraskuuta"),
+            ("декабря", "грудня", "декември", "δεκεμβρίου", "joulukuuta"),
+        ),
+        start=1,
+    )
+    for name in names
+}})
 _INTL_TEXT_DATE = re.compile(r"(\d{1,2})(?:\.|er|º|ª)?\s+(?:de\s+)?([^\W\d_]+)\.?,?\s+(?:de\s+)?(\d{4})")
 _CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日号일]?")
 _DAY_MONTH = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?",

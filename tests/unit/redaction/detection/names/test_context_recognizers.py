@@ -49,6 +49,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "UnlabelledPhoneRecognizer": ("Which ferry goes to Faro? My aunt Rosa Lima, 912 604 358, asked.", "912 604 358",
                                   "PHONE_NUMBER"),
     "NameFormRecognizer": ("Bu soruyu kuzenim Dilvara'nın ödevi için soruyorum.", "Dilvara", "PERSON"),
+    "AddressLabelRecognizer": ("כתובת: רחוב וולנור 17, חיפה", "רחוב וולנור 17, חיפה", "LOCATION"),
 }
 
 

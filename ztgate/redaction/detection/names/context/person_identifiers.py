@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.names.context.language_cues import (CJK_REFERENCE_LABELS, NATIONAL_ID_LABEL_ACRONYMS,
+                                                                     NATIONAL_ID_LABEL_WORDS)
 from ztgate.redaction.detection.patterns.validators import reference_code
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -84,6 +86,22 @@ _ROMANCE = re.compile(
     rf"(?<![\w\-])(?i:número|numero|numéro|n\.?º|nº|n°|n\.o)[ \t]+(?i:de[ \t]+|del[ \t]+|d['’][ \t]*|di[ \t]+)?"
     rf"(?P<label>[a-zà-ÿ][^\W\d_'’\-]{{2,}})[ \t]*[:#]?[ \t]+{_VALUE}(?![\w@]|[.,\-/]\w)")
 
+# A CJK label, then a colon, a topic particle or copula (は, が, 是, 为, 為, 는, 은, 이) or a space, then the value;
+# the value may be followed by CJK text at once ("KX72QD9です"), as these scripts put no space between words.
+_CJK_LABEL = re.compile(
+    r"(?:" + "|".join(re.escape(label).replace(r"\ ", "[ \t]?") for label in
+                      sorted(CJK_REFERENCE_LABELS, key=len, reverse=True))
+    + r")[ \t\u3000]*(?:[:：]|は|が|是|为|為|는|은|이|:)?[ \t\u3000]*(?:[:：][ \t\u3000]*)?"
+    + r"(?P<value>[A-Za-z0-9]+(?:[\-/][A-Za-z0-9]+)*)(?![A-Za-z0-9@]|[.,\-/][A-Za-z0-9])")
+# A national identifier's label, a marker or a copula, then digits (module docstring); the label stands alone
+# (no letter right before it: "NIF" inside "UNIFORM" is none).
+_ID_LABELS = ("|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(NATIONAL_ID_LABEL_ACRONYMS, key=len, reverse=True))
+              + "|(?i:" + "|".join(re.escape(w).replace(r"\ ", r"[ \t]+")
+                                   for w in sorted(NATIONAL_ID_LABEL_WORDS, key=len, reverse=True)) + ")")
+_NATIONAL_LABEL = re.compile(
+    rf"(?<![^\W\d_])(?:{_ID_LABELS})(?![^\W\d_])[ \t\u3000]*"
+    r"(?:(?i:n\.?[º°o]\.?|nº|no\.?|nr\.?|num\.?|номер|№|είναι|é|es|ist|è|est|是|は|는|은|คือ|เลขที่|:|：|#|-)[ \t\u3000]*)?"
+    r"(?:[:：][ \t\u3000]*)?(?P<value>[A-Z]{0,2}\d(?:[ \-.]?\d){5,19}[A-Z]?)(?![\w@]|[.,\-/]\d)")
 
 # The word before the marker must be a noun of the label, not a function word ("there are no 50000 ...",
 # "my number is ...": a phone's, its rules' to judge).
@@ -125,6 +143,11 @@ class PersonIdentifierLabelRecognizer(ContextRule):
                 self._take(m, out)
         for m in _REFERENCE_NOUNS.finditer(text):
             self._take(m, out)
+        for m in _CJK_LABEL.finditer(text):
+            self._take(m, out)
+        for m in _NATIONAL_LABEL.finditer(text):
+            if len(set(re.sub(r"\D", "", m.group("value")))) > 1:  # 0000000, 111111111: an example
+                out.append((m.start("value"), m.end("value"), "ID_NUMBER"))
         return out
 
     @staticmethod
