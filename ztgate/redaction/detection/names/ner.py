@@ -214,10 +214,18 @@ def _in_uncased_text(text: str, start: int, end: int) -> bool:
 def unread_script(span: str) -> bool:
     """Whether every letter of an NER span is of a script the English model never learnt (Cyrillic, Greek,
     Hebrew, Arabic, Devanagari, Thai, CJK, Hangul ...): its labels there are noise ("Как", "Расскажи о Пушкине",
-    "ספר לי" read as persons, ADR 0032), so a name in those scripts is found by its cue (the context rules) or not
-    at all."""
+    "ספר לי" read as persons, ADR 0032), so in a text with no private evidence a name in those scripts is found by
+    its cue (the context rules) or not at all."""
     letters = [c for c in span if c.isalpha()]
     return bool(letters) and not any(c < "\u0250" or "\u1e00" <= c <= "\u1eff" for c in letters)
+
+
+def _private_text(text: str) -> bool:
+    """Whether the text holds evidence of a private person anywhere (``_private_context``): there the English
+    model's guesses in a script it never learnt are kept, as a fail-closed second chance for a name no cue reads
+    ("είμαι η NAME από τη TOWN" beside a phone number); a clean question loses none of its words to them."""
+    from ztgate.redaction.detection.public._private_context import private_person_in_text  # the public lists import names
+    return private_person_in_text(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,7 +524,7 @@ class GatedSpacyNlpEngine(NlpEngine):
                 if entity_type is None:
                     continue
                 start, end = offset + ent.start_char, offset + ent.end_char
-                if unread_script(text[start:end]):
+                if unread_script(text[start:end]) and not _private_text(text):
                     continue
                 kept = plausible_span(text, start, end)
                 if kept is None:
