@@ -14,6 +14,7 @@ from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.public import PublicList, canonical, enclosing_names
 from ztgate.redaction.detection.public._private_context import private_person_in_text
 from ztgate.redaction.detection.text_shape import person_after, person_cue_before
+from ztgate.redaction.detection.wordlists import words
 
 # A capitalised word right before or after a listed span, in any script that has capitals.
 _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][\w'’\-]*)")
@@ -41,17 +42,19 @@ def _not_sentence_start(text: str, pos: int) -> bool:
 
 
 _EDGE_WORD = re.compile(r"[^\W\d_]+")
-_LOWER_EDGE = re.compile(r"[ \t]*(?:[^\W\d_]+[ \t]+)*?(?:[^\W\d_]+)?[ \t]*")
+_LOWER_EDGE = re.compile(r"[ \t'’]*(?:[^\W\d_]+[ \t'’]*)*")
+# Capitalised common nouns of geography NER takes into a place's span ("Hauptstadt von Österreich").
+_GEO_NOUNS = words("geo_nouns")
 
 
 def _trim_lower_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """text[start:end] without the lower-case words at its edges, in a script with capitals: NER took a word of
-    the sentence into the name ("dan Utrecht", "Wien größer": "than", "bigger"); no name is written in lower case
-    there, so what is left is the name."""
+    """text[start:end] without the lower-case words at its edges, in a script with capitals, and the capitalised
+    common nouns of geography (``_GEO_NOUNS``): NER took words of the sentence into the name ("dan Utrecht",
+    "Wien größer", "Hauptstadt von Österreich"); no name is written so, so what is left is the name."""
     words_of = list(_EDGE_WORD.finditer(text, start, end))
-    while words_of and words_of[0].group().islower():
+    while words_of and (words_of[0].group().islower() or words_of[0].group() in _GEO_NOUNS):
         words_of.pop(0)
-    while words_of and words_of[-1].group().islower():
+    while words_of and (words_of[-1].group().islower() or words_of[-1].group() in _GEO_NOUNS):
         words_of.pop()
     if not words_of:
         return start, end

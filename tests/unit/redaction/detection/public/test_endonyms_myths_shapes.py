@@ -274,3 +274,20 @@ def test_strict_keeps_none_of_the_round():
     text = "We're studying the Republic of Quelvadra in class. Tickets for the Quelvadra Kokugikan? " + PRIVATE
     out = _redact(text, [("Republic of Quelvadra", "LOCATION"), ("Quelvadra Kokugikan", "PERSON")], STRICT)
     assert "Quelvadra" not in out and load("venues").name == "venues"
+
+
+# Words of the sentence NER took into an endonym's span.
+LATIN_ENDONYMS = [v.title() for v in ENDONYMS if v.isalpha() and not v.isascii() and len(v) >= 5][:200]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(LATIN_ENDONYMS), st.sampled_from([
+    ("Was ist die Hauptstadt von {n}?", "Hauptstadt von {n}"), ("Ist {n} größer als Graz?", "{n} größer"),
+    ("Qual è la capitale d'{n}?", "d'{n}"), ("Is Rotterdam groter dan {n}?", "dan {n}")]))
+def test_sentence_words_ner_took_into_an_endonyms_span_are_left_out(name: str, frame: tuple[str, str]):
+    text, span = frame[0].format(n=name) + " " + PRIVATE, frame[1].format(n=name)
+    _kept(text, [(span, "PERSON")])
+
+
+def test_a_postcode_in_an_endonyms_span_keeps_it_an_address():
+    assert "Gdańsk" not in _redact("Ship samples to 80-827 Gdańsk.", [("80-827 Gdańsk", "LOCATION")])
