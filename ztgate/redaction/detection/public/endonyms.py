@@ -5,7 +5,7 @@ translated into each language GeoNames records for the country (pycountry 26.2.1
 LGPL-2.1; names of countries are facts), with the short forms in ``data/public/endonyms.txt``. Cities: the
 ``cities`` list's cities (GeoNames, 100,000 people or more) by their alternate names written in their country's
 own script, non-ASCII ones (the ASCII ones are ``cities``'). In Cyrillic and Greek a single-word name also matches
-in its case endings ("России", "Москвы", "Κύπρου"), and in Arabic after a one-letter conjunction or preposition
+in its case endings ("России", "Москвы", "Κύπρου"; never a word shaped as a Russian surname, "Иванова"), and in Arabic after a one-letter conjunction or preposition
 ("والرباط"). Kept as ``_guarded`` says: never a person's cue or verb around it, never a given name a capitalised
 word joins ("Nadia Dimitrova" holds no listed name; "Россия Петрова" would be a person's), a listed word that is
 also a known given name only without private evidence; ``person_ties`` applies on top ("Я живу в Москве")."""
@@ -33,9 +33,12 @@ MIN_OTHER = 2
 _CASED = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "GEORGIAN"})
 # Case endings of a single-word name, longest first: a stem of at least STEM_MIN letters and one of them.
 STEM_MIN = 4
-_CYRILLIC_ENDINGS = re.compile(r"(?:ами|ями|ого|его|ому|ему|ой|ей|ий|ия|ию|ии|ие|ья|ью|ьи|ом|ем|а|я|у|ю|е|ы|и|о|ь|й)$")
+_CYRILLIC_ENDINGS = re.compile(r"ами|ями|ого|его|ому|ему|ой|ей|ий|ия|ию|ии|ие|ья|ью|ьи|ом|ем|а|я|у|ю|е|ы|и|о|ь|й")
 # Greek endings as case-folded (a final sigma folds to "σ").
-_GREEK_ENDINGS = re.compile(r"(?:ουσ|οσ|ου|ασ|ησ|εσ|ων|α|η|ο|ι|σ)$")
+_GREEK_ENDINGS = re.compile(r"ουσ|οσ|ου|ασ|ησ|εσ|ων|α|η|ο|ι|σ")
+# A Russian surname's shape ("Иванова", "Петрову", "Бельского"): an inflected form of that shape is never read as a
+# listed town's ("Иваново"), only the listed form itself.
+_SURNAME_SHAPE = re.compile(r"(?:ов|ев|ёв|ин|ын|ск|цк)(?:а|у|ой|ым|ом|е|ы|ого|ому|ая|ую|ий|ым)?$")
 _ARABIC_PREFIX = re.compile(r"^[وبلف](?=ال|\w{3})")
 _ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
 
@@ -113,23 +116,25 @@ def _variants(name: str) -> Iterator[str]:
         yield bare  # "السّعوديّة" is written "السعودية" too
 
 
-def _stem(word: str) -> str | None:
+def _stems(word: str) -> set[str]:
+    """The word without each of its possible case endings (Cyrillic, Greek; none in other scripts): "кострома"
+    and "кострому" share "костр", "россия" and "россии" share "росси"."""
     script = _script(word)
     if script == "CYRILLIC":
-        stem = _CYRILLIC_ENDINGS.sub("", word)
+        endings = _CYRILLIC_ENDINGS
     elif script == "GREEK":
-        stem = _GREEK_ENDINGS.sub("", "".join(c for c in unicodedata.normalize("NFD", word)
-                                              if unicodedata.category(c) != "Mn"))
+        endings, word = _GREEK_ENDINGS, "".join(c for c in unicodedata.normalize("NFD", word)
+                                                if unicodedata.category(c) != "Mn")
     else:
-        return None
-    return stem if len(stem) >= STEM_MIN else None
+        return set()
+    return {word[:-k] for k in range(1, 4) if len(word) - k >= STEM_MIN and endings.fullmatch(word[-k:])}
 
 
 @functools.cache
 def _names() -> tuple[frozenset[str], frozenset[str]]:
     values = {canonical(v) for name in (*country_names(), *city_names(), *data_words(read_lines("endonyms.txt")))
               for v in _variants(name) if _long_enough(v)}
-    stems = {s for v in values if " " not in v and (s := _stem(v)) is not None}
+    stems = {s for v in values if " " not in v for s in _stems(v)}
     return frozenset(values), frozenset(stems)
 
 
@@ -142,8 +147,9 @@ def _inflected(folded: str) -> bool:
     if _script(folded) == "ARABIC":
         bare = _ARABIC_PREFIX.sub("", _ARABIC_MARKS.sub("", folded))
         return bare != folded and bare in values
-    stem = _stem(folded)
-    return stem is not None and stem in stems
+    if _SURNAME_SHAPE.search(folded) is not None:
+        return False
+    return not _stems(folded).isdisjoint(stems)
 
 
 def load() -> PublicList:

@@ -291,3 +291,11 @@ def test_sentence_words_ner_took_into_an_endonyms_span_are_left_out(name: str, f
 
 def test_a_postcode_in_an_endonyms_span_keeps_it_an_address():
     assert "Gdańsk" not in _redact("Ship samples to 80-827 Gdańsk.", [("80-827 Gdańsk", "LOCATION")])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["Иванов", "Петров", "Смирнов", "Соколов", "Лебедев", "Бельск"]),
+       st.sampled_from(["а", "у", "ой", "ым", "ого"]))
+def test_a_russian_surname_is_never_read_as_a_towns_case_ending(stem: str, ending: str):
+    name = stem + ending
+    assert name not in _redact(f"Передай {name}, что отчёт готов.", [(name, "PERSON")])
