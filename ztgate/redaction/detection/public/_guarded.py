@@ -41,6 +41,7 @@ def _not_sentence_start(text: str, pos: int) -> bool:
     return bool(head) and head[-1] not in ".!?:;\n\"“(«-–—"
 
 
+_POSSESSIVE = re.compile(r"['’]s?\b")
 _EDGE_WORD = re.compile(r"[^\W\d_]+")
 _LOWER_EDGE = re.compile(r"[ \t'’]*(?:[^\W\d_]+[ \t'’]*)*")
 # Capitalised common nouns of geography NER takes into a place's span ("Hauptstadt von Österreich").
@@ -70,6 +71,9 @@ class GuardedNames(PublicList):
     (an inflected form)."""
 
     match: Callable[[str], bool] | None = field(default=None)
+    # A listed word that is also a given name is kept only where NER read it as a place, never with a possessive
+    # (``endonyms``: "Sofia" the city, "Sofia's curry" the person).
+    given_names_as_places_only: bool = field(default=False)
 
     def has(self, value: str) -> bool:
         folded = canonical(value)
@@ -92,5 +96,7 @@ class GuardedNames(PublicList):
         if _joined_by_capital(text, a, b):
             return False  # "Athena Vourdoumpa", "Tiffany Brooks": a person carrying the listed name
         if " " not in text[a:b].strip() and given_name(canonical(text[a:b])):
+            if self.given_names_as_places_only and (entity_type == "PERSON" or _POSSESSIVE.match(text, b)):
+                return False  # "Sofia's curry", "Sofia said": NER and the possessive read the given name
             return not private_person_in_text(text)  # "Freya" is a given name too
         return True

@@ -154,4 +154,5 @@ def _inflected(folded: str) -> bool:
 
 def load() -> PublicList:
     values, _ = _names()
-    return GuardedNames("endonyms", frozenset({"PERSON", "LOCATION", "NRP"}), values, match=_inflected)
+    return GuardedNames("endonyms", frozenset({"PERSON", "LOCATION", "NRP"}), values, match=_inflected,
+                        given_names_as_places_only=True)

@@ -3,8 +3,9 @@ names, with no list of names: a definite article, one to four capitalised words 
 Road", "the Long Walk", "the Göta Canal", "the Lewis and Clark Expedition"), or a route's head and "of"/"to" and a
 name ("the Road of Life", "the Trail of Tears", "the Road to Mandalay"). Named trade routes are ``trade_routes``'.
 An address has a number and no article ("Road 5", "14 Larch Row"): never read so, nor a route after a home's or a
-workplace's words ("I live on the", "our farm along the"; ``_person_frame.home_before``); ``person_ties`` applies
-on top. PERSON, LOCATION and NRP (spaCy reads "Road
+workplace's words ("I live on the", "our farm along the"; ``_person_frame.home_before``), nor a street naming a
+place on it ("the Mill Road depot", "the Station Road surgery": a lower-case place noun right after it);
+``person_ties`` applies on top. PERSON, LOCATION and NRP (spaCy reads "Road
 of Life" as a person); the default policy keeps it, strict does not. Head words written by hand for ztgate."""
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ ROUTE_OF = re.compile(r"(?:road|trail|route|way|march|walk|path|highway|passage|
 JOINED = re.compile(r"[^\W\d_][\w'’.\-]* and [^\W\d_][\w'’.\-]* (?:expedition|trail|road|route|canal|railway)")
 
 
+# A place on a street right after its name: the name is an address's street, not a route.
+_PLACE_AFTER = re.compile(
+    r"[ \t]+(?:depot|station|stop|junction|roundabout|area|branch|office|store|shop|site|car[ \t]?park|entrance|exit|"
+    r"end|side|corner|post[ \t]+office|surgery|clinic|school|campus|flat|house|estate|address|apartment|building|"
+    r"market|pub|caf[eé]|restaurant|hotel|warehouse|garage|centre|center|library|church|branch|gym|bakery|"
+    r"pharmacy|practice|allotments?|flats|houses|home|studio|workshop|yard|unit)\b")
+
+
 @dataclass(frozen=True, slots=True)
 class Routes(PublicList):
     """A route by the shape of its name, not someone's home on it (module doc)."""
@@ -32,7 +41,7 @@ class Routes(PublicList):
         if not 0 <= start < end <= len(text) or person_frame(text, start, end):
             return False
         opening = start - 4 if text[max(0, start - 4):start].casefold() == "the " else start
-        if home_before(text, opening) or home_before(text, start):
+        if home_before(text, opening) or home_before(text, start) or _PLACE_AFTER.match(text, end) is not None:
             return False
         return PublicList.holds_at(self, text, start, end, entity_type)
 

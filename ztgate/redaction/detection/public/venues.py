@@ -62,7 +62,8 @@ class Venues(PublicList):
         if re.search(r"(?i)\bthe\s+$", text[max(0, start - 5):start]) or text[start:start + 4].casefold() == "the ":
             return True
         lo, hi = sentence_bounds(text, start, end, _ENDS, REACH)
-        return _EVENT.search(text, lo, hi) is not None
+        # The event's word outside the name: "Kaka Opera House" is no event by its own "Opera".
+        return _EVENT.search(text, lo, start) is not None or _EVENT.search(text, end, hi) is not None
 
 
 def load() -> PublicList:
