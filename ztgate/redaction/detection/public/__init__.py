@@ -51,6 +51,12 @@ PUBLIC_LISTS: dict[str, str] = {
     "dish_names": "ztgate.redaction.detection.public.dish_names",
     "court_cases": "ztgate.redaction.detection.public.court_cases",
     "exhibitors": "ztgate.redaction.detection.public.exhibitors",
+    "endonyms": "ztgate.redaction.detection.public.endonyms",
+    "mythology": "ztgate.redaction.detection.public.mythology",
+    "founder_firms": "ztgate.redaction.detection.public.founder_firms",
+    "venues": "ztgate.redaction.detection.public.venues",
+    "routes": "ztgate.redaction.detection.public.routes",
+    "region_names": "ztgate.redaction.detection.public.region_names",
 }
 
 
@@ -100,7 +106,7 @@ class FramePublicList(PublicList):
     """A list with no values: no name is public by itself, only the words around a span can make it so
     (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
     ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``, ``trade_fairs``,
-    ``feature_frames``, ``name_origins``, ``dish_names``, ``court_cases``, ``exhibitors``)."""
+    ``feature_frames``, ``name_origins``, ``dish_names``, ``court_cases``, ``exhibitors``, ``founder_firms``)."""
 
     def has(self, value: str) -> bool:
         return False
