@@ -7,11 +7,12 @@ They read: cued places, in other languages' cases too; fields named for a person
 contact blocks, display names, Git trailers and headers, sign-offs, greetings, ``TODO(handle)``, chat and transcript
 speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic); user
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
-and identifier labels; person keys, comment subjects and a name's parts in a format's slots; the parties of a
+and identifier labels; person keys, persons in author-like slots of any syntax, comment subjects and a name's parts in a format's slots; the parties of a
 private dispute; licence plates; health details tied to a private person."""
 
 from __future__ import annotations
 
+from ztgate.redaction.detection.names.context.author_slots import AuthorSlotRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
@@ -51,7 +52,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CjkNameRecognizer, ScriptNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
-    CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
+    AuthorSlotRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
     LicencePlateRecognizer, HealthDetailRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
