@@ -1062,7 +1062,7 @@ SEEDS["tune9"] = 9931
 # names. Its own seed, name pools (Burmese, Pashto, Tigrinya, Irish, Galician, Tajik), tools and domains.
 # Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune10 --out bench/corpora/code-persons-tune-10.jsonl`.
 GIVEN["tune10"] = ("Thida", "Khin", "Nandar", "Zarghuna", "Malalai", "Mirwais", "Senait", "Tsega", "Yohannes",
-                   "Siobhán", "Ciarán", "Mairéad", "Xosé", "Brais", "Antía", "Nilufar", "Mahmadali", "Shahlo")
+                   "Siobhán", "Ciarán", "Mairéad", "Xosé", "Brais", "Antía", "Parvina", "Mahmadali", "Shahlo")
 SURNAMES["tune10"] = ("Hlaing", "Myint", "Thant", "Waziri", "Durrani", "Popalzai", "Tsehaye", "Weldemariam",
                       "Habtemariam", "Ó Dálaigh", "Mac Cárthaigh", "Ní Bhriain", "Castiñeiras", "Vilariño", "Outeiriño",
                       "Rustamov", "Nazarova", "Sharipov")
@@ -1101,8 +1101,8 @@ CLEAN_TEMPLATES["tune10"] = (
     ("powershell-t10", "<#PSScriptInfo\n.VERSION 2.0.4\n.AUTHOR {tool} Automation Team\n.COMPANYNAME Kalvora Labs\n.TAGS {tool}\n#>\n"),
     ("xcode-header-t10", "//\n//  {tool}View.swift\n//  {tool}\n//\n//  Created by {tool} Codegen on 02/03/2025.\n//\n\nimport SwiftUI\n"),
 )
-TOOLS["tune10"] = ("Rosalind", "Cornelius", "Theodora", "Ambrose", "Evangeline", "Lysander", "Octavia", "Peregrine",
-                   "Clementine", "Florian")
+TOOLS["tune10"] = ("Wilbur", "Montgomery", "Theodora", "Cassius", "Gwendolyn", "Lysander", "Octavia", "Marigold",
+                   "Rowena", "Florian")
 SEEDS["tune10"] = 10937
 
 
