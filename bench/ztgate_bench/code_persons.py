@@ -1082,7 +1082,7 @@ PERSON_TEMPLATES["tune10"] = (
     ("terraform-tags-t10", "resource \"aws_s3_bucket\" \"tides\" {{\n  bucket = \"kalvora-tides\"\n  tags = {{\n    Owner       = \"{name}\"\n    Environment = \"staging\"\n  }}\n}}\n"),
     ("fortran-t10", "! tides.f90 -- harmonic analysis of tide gauge series\n! Programmer: {name}\n! Revised: 2024-11-03\nprogram tides\n  implicit none\n"),
     ("matlab-t10", "function h = tide_height(t)\n% TIDE_HEIGHT  Predicted height at time t.\n%   Developer: {name}\n%   Revised 2024-11-03\nh = sum(amp .* cos(omega * t + phase));\n"),
-    ("powershell-t10", "<#PSScriptInfo\n.VERSION 1.0.2\n.GUID 7e1f3c2a-5b9d-4e8f-a1c6-0d2b4f6e8a9c\n.AUTHOR {name}\n.COMPANYNAME Kalvora\n#>\n"),
+    ("powershell-t10", "<#PSScriptInfo\n.VERSION 1.0.2\n.GUID 7e1f3c2a-5b9d-4e8f-a1c6-0d2b4f6e8a9c\n.AUTHOR {name}\n.COMPANYNAME Brackwater\n#>\n"),
     ("xcode-header-t10", "//\n//  TideView.swift\n//  TideWatch\n//\n//  Created by {name} on 02/03/2025.\n//\n\nimport SwiftUI\n"),
     ("podspec-t10", "Pod::Spec.new do |s|\n  s.name    = 'TideKit'\n  s.version = '0.9.0'\n  s.author  = {{ '{name}' => '{email}' }}\n  s.license = {{ :type => 'MIT' }}\nend\n"),
     ("asdf-t10", "(defsystem \"tide-tables\"\n  :description \"Tide predictions.\"\n  :author \"{name}\"\n  :license \"MIT\"\n  :version \"0.3.0\"\n  :components ((:file \"tides\")))\n"),
@@ -1091,14 +1091,14 @@ PERSON_TEMPLATES["tune10"] = (
 )
 CLEAN_TEMPLATES["tune10"] = (
     ("cabal-t10", "cabal-version: 3.0\nname:          {tool_module}-core\nversion:       0.3.1.0\nauthor:        The {tool} Developers\nmaintainer:    {tool_module}-devel@lists.kalvora.example\ncategory:      Data\n"),
-    ("opam-t10", "opam-version: \"2.0\"\nmaintainer: \"{tool} Maintainers <{tool_module}@lists.kalvora.example>\"\nauthors: [\"Kalvora Labs\" \"{tool} Core Team\"]\nbug-reports: \"https://github.com/kalvora/{tool_module}/issues\"\n"),
+    ("opam-t10", "opam-version: \"2.0\"\nmaintainer: \"{tool} Maintainers <{tool_module}@lists.kalvora.example>\"\nauthors: [\"Brackwater Labs\" \"{tool} Core Team\"]\nbug-reports: \"https://github.com/kalvora/{tool_module}/issues\"\n"),
     ("julia-project-t10", "name = \"{tool}\"\nuuid = \"8a41c3f2-1d6e-4b7a-9c03-5e2f7b8d9a10\"\nauthors = [\"{tool} Contributors\", \"JuliaRegistrator <ci@kalvora.example>\"]\nversion = \"1.1.0\"\n"),
     ("debian-copyright-t10", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: {tool}\nUpstream-Contact: {tool} Security Team <security@{tool_module}.example>\nSource: https://{tool_module}.example/releases\n"),
-    ("rpm-spec-t10", "Name:           {tool_module}\nVersion:        2.0.4\nRelease:        1%{{?dist}}\nSummary:        {tool} command-line client\nPackager:       Kalvora Build System <buildsys@kalvora.example>\nVendor:         Kalvora Labs\n"),
+    ("rpm-spec-t10", "Name:           {tool_module}\nVersion:        2.0.4\nRelease:        1%{{?dist}}\nSummary:        {tool} command-line client\nPackager:       Brackwater Build System <buildsys@kalvora.example>\nVendor:         Brackwater Labs\n"),
     ("elisp-t10", ";;; {tool_module}-mode.el --- Major mode for {tool} files  -*- lexical-binding: t; -*-\n\n;; Author: {tool} Mode Maintainers <{tool_module}-mode@lists.kalvora.example>\n;; Keywords: languages, {tool_module}\n"),
-    ("spdx-t10", "SPDXVersion: SPDX-2.3\nDocumentName: {tool_module}-2.0.4\nCreator: Organization: Kalvora Labs\nCreator: Tool: {tool}-sbom-0.4\nCreated: 2025-03-02T10:00:00Z\n"),
+    ("spdx-t10", "SPDXVersion: SPDX-2.3\nDocumentName: {tool_module}-2.0.4\nCreator: Organization: Brackwater Labs\nCreator: Tool: {tool}-sbom-0.4\nCreated: 2025-03-02T10:00:00Z\n"),
     ("terraform-tags-t10", "resource \"aws_s3_bucket\" \"{tool_module}\" {{\n  bucket = \"kalvora-{tool_module}\"\n  tags = {{\n    Owner   = \"platform-team\"\n    Service = \"{tool}\"\n  }}\n}}\n"),
-    ("powershell-t10", "<#PSScriptInfo\n.VERSION 2.0.4\n.AUTHOR {tool} Automation Team\n.COMPANYNAME Kalvora Labs\n.TAGS {tool}\n#>\n"),
+    ("powershell-t10", "<#PSScriptInfo\n.VERSION 2.0.4\n.AUTHOR {tool} Automation Team\n.COMPANYNAME Brackwater Labs\n.TAGS {tool}\n#>\n"),
     ("xcode-header-t10", "//\n//  {tool}View.swift\n//  {tool}\n//\n//  Created by {tool} Codegen on 02/03/2025.\n//\n\nimport SwiftUI\n"),
 )
 TOOLS["tune10"] = ("Wilbur", "Montgomery", "Theodora", "Cassius", "Gwendolyn", "Lysander", "Octavia", "Marigold",
