@@ -10,7 +10,7 @@ products, standards and teams. Two splits with their own templates, their own na
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
 ``holdout6``, ``holdout7``, ``holdout8``, ``holdout9`` and ``holdout10`` likewise, each before any score on it;
-``tune2`` to ``tune9`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every
+``tune2`` to ``tune10`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every
 private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -1111,6 +1111,61 @@ CLEAN_TEMPLATES["tune9"] = (
 TOOLS["tune9"] = ("Benedikt", "Isadora", "Leocadia", "Aurelius", "Seraphina", "Ignatia", "Fenwick", "Hyacinth", "Eudora",
                   "Alaric")
 SEEDS["tune9"] = 9931
+
+
+# --- tune10: a tenth tuning split (issue #29, tenth round, ADR 0036), a block of its own -------------------------
+# The class the ninth held-out split's misses named (seen since: an Erlang attribute, a COBOL paragraph, manifest
+# keys beside version keys): a person in an author-like slot of a file kind no split had shown, in syntaxes of its
+# own: a Cabal field, an opam list, a Julia Project.toml array, an Elixir keyword list, a Debian copyright header,
+# an RPM spec tag, Emacs Lisp and Vim headers, a TeX macro, an SPDX creator, a notebook's metadata, Terraform tags,
+# Fortran and MATLAB comments, a PowerShell script-info keyword, an Xcode "Created by" header, a CocoaPods hash, an
+# ASDF keyword, an AppStream element and a Chef DSL call; one template a kind, and clean documents of half the kinds
+# with a team, a bot, an organisation, a build system or a list address in the slot and tools spelt like given
+# names. Its own seed, name pools (Burmese, Pashto, Tigrinya, Irish, Galician, Tajik), tools and domains.
+# Tuned on, never reported as held-out: `python -m ztgate_bench.code_persons write --split tune10 --out bench/corpora/code-persons-tune-10.jsonl`.
+GIVEN["tune10"] = ("Thida", "Khin", "Nandar", "Zarghuna", "Malalai", "Mirwais", "Senait", "Tsega", "Yohannes",
+                   "Siobhán", "Ciarán", "Mairéad", "Xosé", "Brais", "Antía", "Parvina", "Mahmadali", "Shahlo")
+SURNAMES["tune10"] = ("Hlaing", "Myint", "Thant", "Waziri", "Durrani", "Popalzai", "Tsehaye", "Weldemariam",
+                      "Habtemariam", "Ó Dálaigh", "Mac Cárthaigh", "Ní Bhriain", "Castiñeiras", "Vilariño", "Outeiriño",
+                      "Rustamov", "Nazarova", "Sharipov")
+MAIL_DOMAINS["tune10"] = ("kalvora.dev", "pkgs10.example.org", "crew10.example.net")
+PERSON_TEMPLATES["tune10"] = (
+    ("cabal-t10", "cabal-version: 3.0\nname:          tide-parse\nversion:       0.3.1.0\nlicense:       BSD-3-Clause\nauthor:        {name}\nmaintainer:    {email}\nbuild-type:    Simple\n"),
+    ("opam-t10", "opam-version: \"2.0\"\nversion: \"1.2.0\"\nmaintainer: \"{email}\"\nauthors: [\"{name} <{email}>\"]\nhomepage: \"https://github.com/kalvora/ocaml-tides\"\n"),
+    ("julia-project-t10", "name = \"TideTables\"\nuuid = \"3f1c2d8e-9a7b-4c61-8f0e-2b5d7a9c1e44\"\nauthors = [\"{name} <{email}>\"]\nversion = \"0.4.2\"\n"),
+    ("mix-exs-t10", "  defp package do\n    [\n      maintainers: [\"{name}\"],\n      licenses: [\"Apache-2.0\"],\n      links: %{{\"GitHub\" => \"https://github.com/kalvora/tide\"}}\n    ]\n  end\n"),
+    ("debian-copyright-t10", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: tidewatch\nUpstream-Contact: {name} <{email}>\nSource: https://example.org/tidewatch\n"),
+    ("rpm-spec-t10", "Name:           tidewatch\nVersion:        1.4.2\nRelease:        1%{{?dist}}\nPackager:       {name} <{email}>\nLicense:        MIT\n"),
+    ("elisp-t10", ";;; tide-mode.el --- Major mode for tide tables  -*- lexical-binding: t; -*-\n\n;; Author: {name}\n;; Version: 0.7\n;; Package-Requires: ((emacs \"27.1\"))\n"),
+    ("vim-t10", "\" Vim syntax file\n\" Language:    Tidefile\n\" Maintainer:  {name}\n\" Last Change: 2025 Mar 02\n\nif exists(\"b:current_syntax\")\n  finish\nendif\n"),
+    ("tex-t10", "\\documentclass{{article}}\n\\title{{Tidal Harmonics in Practice}}\n\\author{{{name}}}\n\\date{{\\today}}\n\\begin{{document}}\n\\maketitle\n"),
+    ("spdx-t10", "SPDXVersion: SPDX-2.3\nDataLicense: CC0-1.0\nDocumentName: tidewatch-1.4.2\nCreator: Person: {name}\nCreator: Tool: syft-0.98.0\nCreated: 2025-03-02T10:00:00Z\n"),
+    ("ipynb-metadata-t10", "{{\n \"metadata\": {{\n  \"authors\": [\n   {{\n    \"name\": \"{name}\"\n   }}\n  ],\n  \"kernelspec\": {{\n   \"display_name\": \"Python 3\",\n   \"name\": \"python3\"\n  }}\n }},\n \"nbformat\": 4\n}}\n"),
+    ("terraform-tags-t10", "resource \"aws_s3_bucket\" \"tides\" {{\n  bucket = \"kalvora-tides\"\n  tags = {{\n    Owner       = \"{name}\"\n    Environment = \"staging\"\n  }}\n}}\n"),
+    ("fortran-t10", "! tides.f90 -- harmonic analysis of tide gauge series\n! Programmer: {name}\n! Revised: 2024-11-03\nprogram tides\n  implicit none\n"),
+    ("matlab-t10", "function h = tide_height(t)\n% TIDE_HEIGHT  Predicted height at time t.\n%   Developer: {name}\n%   Revised 2024-11-03\nh = sum(amp .* cos(omega * t + phase));\n"),
+    ("powershell-t10", "<#PSScriptInfo\n.VERSION 1.0.2\n.GUID 7e1f3c2a-5b9d-4e8f-a1c6-0d2b4f6e8a9c\n.AUTHOR {name}\n.COMPANYNAME Brackwater\n#>\n"),
+    ("xcode-header-t10", "//\n//  TideView.swift\n//  TideWatch\n//\n//  Created by {name} on 02/03/2025.\n//\n\nimport SwiftUI\n"),
+    ("podspec-t10", "Pod::Spec.new do |s|\n  s.name    = 'TideKit'\n  s.version = '0.9.0'\n  s.author  = {{ '{name}' => '{email}' }}\n  s.license = {{ :type => 'MIT' }}\nend\n"),
+    ("asdf-t10", "(defsystem \"tide-tables\"\n  :description \"Tide predictions.\"\n  :author \"{name}\"\n  :license \"MIT\"\n  :version \"0.3.0\"\n  :components ((:file \"tides\")))\n"),
+    ("appstream-t10", "<component type=\"desktop-application\">\n  <id>org.kalvora.TideWatch</id>\n  <developer_name>{name}</developer_name>\n  <project_license>GPL-3.0+</project_license>\n</component>\n"),
+    ("chef-metadata-t10", "name              'tidewatch'\nmaintainer       '{name}'\nmaintainer_email '{email}'\nlicense          'Apache-2.0'\nversion          '2.3.1'\n"),
+)
+CLEAN_TEMPLATES["tune10"] = (
+    ("cabal-t10", "cabal-version: 3.0\nname:          {tool_module}-core\nversion:       0.3.1.0\nauthor:        The {tool} Developers\nmaintainer:    {tool_module}-devel@lists.kalvora.example\ncategory:      Data\n"),
+    ("opam-t10", "opam-version: \"2.0\"\nmaintainer: \"{tool} Maintainers <{tool_module}@lists.kalvora.example>\"\nauthors: [\"Brackwater Labs\" \"{tool} Core Team\"]\nbug-reports: \"https://github.com/kalvora/{tool_module}/issues\"\n"),
+    ("julia-project-t10", "name = \"{tool}\"\nuuid = \"8a41c3f2-1d6e-4b7a-9c03-5e2f7b8d9a10\"\nauthors = [\"{tool} Contributors\", \"JuliaRegistrator <ci@kalvora.example>\"]\nversion = \"1.1.0\"\n"),
+    ("debian-copyright-t10", "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: {tool}\nUpstream-Contact: {tool} Security Team <security@{tool_module}.example>\nSource: https://{tool_module}.example/releases\n"),
+    ("rpm-spec-t10", "Name:           {tool_module}\nVersion:        2.0.4\nRelease:        1%{{?dist}}\nSummary:        {tool} command-line client\nPackager:       Brackwater Build System <buildsys@kalvora.example>\nVendor:         Brackwater Labs\n"),
+    ("elisp-t10", ";;; {tool_module}-mode.el --- Major mode for {tool} files  -*- lexical-binding: t; -*-\n\n;; Author: {tool} Mode Maintainers <{tool_module}-mode@lists.kalvora.example>\n;; Keywords: languages, {tool_module}\n"),
+    ("spdx-t10", "SPDXVersion: SPDX-2.3\nDocumentName: {tool_module}-2.0.4\nCreator: Organization: Brackwater Labs\nCreator: Tool: {tool}-sbom-0.4\nCreated: 2025-03-02T10:00:00Z\n"),
+    ("terraform-tags-t10", "resource \"aws_s3_bucket\" \"{tool_module}\" {{\n  bucket = \"kalvora-{tool_module}\"\n  tags = {{\n    Owner   = \"platform-team\"\n    Service = \"{tool}\"\n  }}\n}}\n"),
+    ("powershell-t10", "<#PSScriptInfo\n.VERSION 2.0.4\n.AUTHOR {tool} Automation Team\n.COMPANYNAME Brackwater Labs\n.TAGS {tool}\n#>\n"),
+    ("xcode-header-t10", "//\n//  {tool}View.swift\n//  {tool}\n//\n//  Created by {tool} Codegen on 02/03/2025.\n//\n\nimport SwiftUI\n"),
+)
+TOOLS["tune10"] = ("Wilbur", "Montgomery", "Theodora", "Cassius", "Gwendolyn", "Lysander", "Octavia", "Marigold",
+                   "Rowena", "Florian")
+SEEDS["tune10"] = 10937
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

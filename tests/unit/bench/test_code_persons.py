@@ -16,6 +16,7 @@ FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl"
          "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl", "tune6": "code-persons-tune-6.jsonl",
          "tune7": "code-persons-tune-7.jsonl",
          "tune8": "code-persons-tune-8.jsonl", "tune9": "code-persons-tune-9.jsonl",
+         "tune10": "code-persons-tune-10.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -169,3 +170,20 @@ def test_the_ninth_tuning_split_shares_no_mail_domain_and_holds_both_sides_of_ea
             < {f for f, _ in code_persons.CLEAN_TEMPLATES["tune9"]})
     mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
     assert len(mails) == 32 and all(m.isascii() for m in mails)
+
+
+def test_the_tenth_tuning_split_shares_no_mail_domain_and_each_clean_kind_has_person_documents():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune10" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune10"]) & others
+    samples = code_persons.documents("tune10")
+    assert sum(s.category == PII for s in samples) == 160 and sum(s.category == CLEAN for s in samples) == 100
+    # twenty file kinds, one template each; every clean kind (a team, a bot, an organisation in the author-like slot)
+    # is one of them, so the slot is measured on both sides in its own syntax
+    kinds = [f for f, _ in code_persons.PERSON_TEMPLATES["tune10"]]
+    assert len(kinds) == len(set(kinds)) == 20
+    assert {f for f, _ in code_persons.CLEAN_TEMPLATES["tune10"]} < set(kinds)
+    earlier = {f for split in code_persons.SEEDS if split != "tune10"
+               for f, _ in code_persons.PERSON_TEMPLATES[split] + code_persons.CLEAN_TEMPLATES[split]}
+    assert not set(kinds) & earlier
+    mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
+    assert all(m.isascii() for m in mails)

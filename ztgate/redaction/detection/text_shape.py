@@ -120,6 +120,7 @@ _TECHNICAL_LINE = re.compile(
       | (?:def|class|import|from\ \S+\ import|return|function|const|let|var|public|private|package|func|fn|
          if|elif|else|for|while|try|except|catch|switch|case)\b
       | (?:SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|GROUP\ BY|ORDER\ BY|CREATE|ALTER|JOIN|VALUES|LIMIT)\b
+      | \.(?!NET\b)[A-Z][A-Z\d_]+[ \t]   # a dot keyword: PowerShell's .AUTHOR/.TAGS, troff's .SH (not ".NET")
       | --\ |//|/\*|\#(?![\#\s]*$)|[{}\]]|\[\s*(?:$|[{"'\[])|\|.*\||"[\w\-]+"\s*:|[a-z_][\w.\-]*\s*[:=]\s*\S
     )""", re.VERBOSE)
 # Code or data inside a line: calls, assignments, operators, member access, end-of-statement punctuation.
@@ -369,10 +370,20 @@ def organisation_name(span: str) -> bool:
 _CAPITALISED_AFTER = re.compile(r"(?:[ \t]+[A-Z][\w\-]*){1,3}")
 
 
+def software_name(span: str) -> bool:
+    """A run of two words or more whose last is a piece of software's word ("Lavinia Codegen", "Otis Release Bot",
+    ``data/words/component_suffixes.txt``): a tool, never a person or a place (ADR 0036)."""
+    parts = [w.strip(".,;:'\"()") for w in span.split()]
+    return len(parts) > 1 and parts[-1].casefold() in COMPONENT_SUFFIXES
+
+
 def group_name_after(text: str, start: int, end: int) -> bool:
     """text[start:end] and up to three capitalised words right after it on its line end in an organisation's
     collective noun or a piece of software's ("Winston Packaging Team", "Vera Maintainers", "Otis Release Bot"):
-    the span is part of a group's or a tool's name (issue #29, eighth round)."""
+    the span is part of a group's or a tool's name (issue #29, eighth round); so is a span of two words or more
+    that itself ends in a piece of software's word ("Lavinia Codegen", ADR 0036)."""
+    if software_name(text[start:end]):
+        return True
     m = _CAPITALISED_AFTER.match(text, end)
     if m is None:
         return False

@@ -47,7 +47,9 @@ _TOOLING = re.compile(r"(?<![\w+#])(?:" + "|".join(re.escape(w) for w in sorted(
                                                                                    reverse=True)) + r")(?![\w+#])",
                       re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
-_CODE_AFTER = re.compile(r"::|<|>|\(|!\(|\[|\.[a-z_]")
+# ... or a hyphen gluing on a lower-case or numbered tail of two parts ("Theodora-sbom-0.4", "Rosalind-cli-v2"): an
+# artefact's or a package's name, never a double-barrelled name ("Jean-Pierre", "Ní Bhriain-Walsh").
+_CODE_AFTER = re.compile(r"::|<|>|\(|!\(|\[|\.[a-z_]|-[a-z\d]\w*[.\-]\w")
 # A version right after the word ("Jasmine 3.2", "Hudson v1.4.2"), or a bump from one ("Bump Percy from 1.4").
 _VERSION_AFTER = re.compile(r"(?:'s)?[ \t]+(?:v?\d+\.\d+|from[ \t]+v?\d+\.\d+)")
 _CODE_BEFORE = re.compile(r"(?:::|<|&|\.|\*|,<)$")

@@ -26,7 +26,7 @@ from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
                                                      group_name_after, needs_evidence, organisation_name, person_cue_before, technical_line,
-                                                     contact_copula,
+                                                     contact_copula, software_name,
                                                      whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
                                                     NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS,
@@ -539,6 +539,8 @@ class GatedSpacyNlpEngine(NlpEngine):
                         continue  # "Platform Guild", "Ledger Authors", "Vera Packaging Team": a group, whatever field holds it
                 if entity_type != "PERSON" and _GROUP_LAST_WORD.search(text[start:end]):
                     continue  # "the Vera Guild", "Vera Team" read as a place: a group of people (ADR 0030)
+                if entity_type != "PERSON" and (software_name(text[start:end]) or group_name_after(text, start, end)):
+                    continue  # "Isolde Codegen", "Isolde Maintainers" read as a nationality: a tool, a group (ADR 0036)
                 if code_identifier(text, start, end):
                     continue  # "Box and Rc" in a Rust question, "`HashMap`" (code_identifiers.py)
                 found.append(NerEntity(entity_type, start, end, text[start:end]))

@@ -40,6 +40,8 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "RecordColumnRecognizer": ("name|member_id|plan\nQuaxtor Vellim|QV-4471|gold\n", "QV-4471", "ID_NUMBER"),
     # The format-free rules start from a given name on the shipped lists ("Marta") and an invented surname.
     "PersonKeyRecognizer": ("// codeOwner=Marta Vellim\n", "Marta Vellim", "PERSON"),
+    # An author-like slot asks no list: an invented given name and surname.
+    "AuthorSlotRecognizer": ("\" Maintainer:  Quaxtor Vellim\n", "Quaxtor Vellim", "PERSON"),
     "CommentSubjectRecognizer": ("# Marta Vellim will rotate the keys\n", "Marta Vellim", "PERSON"),
     "TranscriptSpeakerRecognizer": ("<Marta Vellim> the deploy is stuck again\n", "Marta Vellim", "PERSON"),
     "SplitNameRecognizer": ('Authors@R: person("Quaxtor", "Vellim", role = "aut")\n', "Vellim", "PERSON"),

@@ -7,14 +7,15 @@ They read: cued places, in other languages' cases too; fields named for a person
 contact blocks, display names, Git trailers and headers, sign-offs, greetings, ``TODO(handle)``, chat and transcript
 speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic); user
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
-and identifier labels; person keys, comment subjects and a name's parts in a format's slots; the parties of a
-private dispute; licence plates; health details tied to a private person; phone numbers with no phone word tied
-to a person; a named person's name in another form (a Turkish suffix, a file name's part); a postal
-address after its label in another language."""
+and identifier labels; person keys, persons in author-like slots of any syntax, comment subjects and a name's
+parts in a format's slots; the parties of a private dispute; licence plates; health details tied to a private
+person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
+suffix, a file name's part); a postal address after its label in another language."""
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.address_labels import AddressLabelRecognizer
+from ztgate.redaction.detection.names.context.author_slots import AuthorSlotRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
@@ -56,9 +57,9 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CjkNameRecognizer, ScriptNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
-    CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer, DisputePartyRecognizer,
-    LicencePlateRecognizer, HealthDetailRecognizer, UnlabelledPhoneRecognizer, NameFormRecognizer,
-    AddressLabelRecognizer,
+    AuthorSlotRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
+    DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, UnlabelledPhoneRecognizer,
+    NameFormRecognizer, AddressLabelRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 

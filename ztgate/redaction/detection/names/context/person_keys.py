@@ -16,6 +16,7 @@ name-shaped pair (``person_pairs``): the same keys hold teams, bots, handles and
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.person_pairs import pairs
@@ -32,7 +33,7 @@ _SEP = (r"""(?:(?:\*{1,2}|__?)?[ \t]*["'`]?[ \t]*(?:(?:::?=?|:=|=>?|->|\||[{(\[>
 _KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)"  # "__maintainer__" too
 # The key and its separator, ending right where the value starts.
 _KEY_BEFORE = re.compile(
-    rf"(?:^-?|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
+    rf"(?:^-?|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:|(?<![^ \t\n])\.(?=[A-Za-z])){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
     rf"|{_KEY.replace('key', 'key2')}{_SEP})$", re.MULTILINE)
 # A COBOL paragraph of the IDENTIFICATION DIVISION, its upper-case name and a period opening the line
 # ("       AUTHOR. NAME."): the period is a separator only there, never in prose ("ask the owner. Release Notes").
@@ -62,7 +63,7 @@ _PARENT = re.compile(r"([ \t]*)[\"']?([A-Za-z][\w\-. ]{0,40}?)[\"']?[ \t]*:[ \t]
 ITEM_REACH = 12
 
 
-def keyed_by_person(text: str, start: int) -> bool:
+def keyed_by_person(text: str, start: int, is_key: Callable[[str], bool] = person_key) -> bool:
     """A key about a person and its separator end right before start (module doc), on start's line, or before the
     earlier values of a list start is a later value of; or a bare
     ``name`` key does, in a record whose own key is a person's (``record_about_a_person``: "<developer>
@@ -70,7 +71,8 @@ def keyed_by_person(text: str, start: int) -> bool:
     ``content`` or ``value`` of a tag whose ``name``, ``property`` or ``itemprop`` is a person key ("<meta
     name=\"creator\" content=\""); or start is an item of a YAML block list whose key is a person's
     ("maintainers:\n  - NAME"); or start opens a line of the section under a heading about persons
-    (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title)."""
+    (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title). ``is_key`` says
+    which keys are about a person (``person_key``; ``author_slots`` asks its narrower author-like slots)."""
     lo = line_bounds(text, start)[0]
     m = _KEY_BEFORE.search(text, max(lo, start - KEY_REACH), start)
     if m is None:  # a later value of a list under the key ("authors = [\"A B\", \"NAME\"]")
@@ -80,16 +82,17 @@ def keyed_by_person(text: str, start: int) -> bool:
     if m is not None:
         groups = m.groupdict()
         key = groups.get("key") or groups["key2"]
-        if person_key(key):
+        if is_key(key):
             return True
-        if key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS and record_about_a_person(text, m.start()):
+        if (key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS
+                and record_about_a_person(text, m.start(), is_key)):
             return True
-    if _tag_field_about_a_person(text, lo, start):
+    if _tag_field_about_a_person(text, lo, start, is_key):
         return True
     item = _ITEM.fullmatch(text, lo, start)
-    if item is not None and _parent_key_about_a_person(text, lo, len(item.group(1))):
+    if item is not None and _parent_key_about_a_person(text, lo, len(item.group(1)), is_key):
         return True
-    return _LINE_LEAD.fullmatch(text, lo, start) is not None and _under_person_heading(text, lo)
+    return _LINE_LEAD.fullmatch(text, lo, start) is not None and _under_person_heading(text, lo, is_key)
 
 
 # Keys that hold a person's name inside a record about that person: a developer's ``<name>``, an author's
@@ -102,7 +105,7 @@ _JSON_OPEN = re.compile(r"""["']?([A-Za-z][\w\-. ]{0,40}?)["']?[ \t]*[:=][ \t]*\
 _TOML_TABLE = re.compile(r"^[ \t]*\[{1,2}[ \t]*([\w\-.\" ]+?)[ \t]*\]{1,2}[ \t]*$", re.MULTILINE)
 
 
-def record_about_a_person(text: str, key_pos: int) -> bool:
+def record_about_a_person(text: str, key_pos: int, is_key: Callable[[str], bool] = person_key) -> bool:
     """The record a ``name`` key at key_pos belongs to has a person's key: the XML element it is a child of
     ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\""), the
     YAML mapping it is a key of ("author:\n  name:", "maintainers:\n  - name:") or the TOML table it is under
@@ -117,7 +120,7 @@ def record_about_a_person(text: str, key_pos: int) -> bool:
                     pass
             elif not empty:
                 open_tags.append(name)
-        return bool(open_tags) and person_key(open_tags[-1].rsplit(":", 1)[-1])
+        return bool(open_tags) and is_key(open_tags[-1].rsplit(":", 1)[-1])
     depth = 0
     for i in range(key_pos - 1, lo - 1, -1):  # the innermost unclosed brace before the key: a JSON object
         c = text[i]
@@ -126,17 +129,17 @@ def record_about_a_person(text: str, key_pos: int) -> bool:
         elif c == "{":
             if depth == 0:
                 opened = _JSON_OPEN.search(text, max(lo, i - KEY_REACH), i + 1)
-                return opened is not None and person_key(opened.group(1))
+                return opened is not None and is_key(opened.group(1))
             depth -= 1
     line_start = line_bounds(text, key_pos)[0]
     lead = text[line_start:key_pos]
     if not lead.strip(" \t-\"'"):  # a YAML key: the mapping's parent key, one indentation up
-        if _parent_key_about_a_person(text, line_start, len(lead) - len(lead.lstrip(" \t")) + ("-" in lead) * 2):
+        if _parent_key_about_a_person(text, line_start, len(lead) - len(lead.lstrip(" \t")) + ("-" in lead) * 2, is_key):
             return True
         table = None
         for table in _TOML_TABLE.finditer(text, lo, line_start):
             pass
-        return table is not None and person_key(table.group(1).strip("\" ").rsplit(".", 1)[-1])
+        return table is not None and is_key(table.group(1).strip("\" ").rsplit(".", 1)[-1])
     return False
 
 
@@ -146,7 +149,8 @@ _TAG_VALUE = re.compile(r"""(?:content|value)[ \t]*=[ \t]*["']$""")
 _TAG_FIELD = re.compile(r"""\b(?:name|property|itemprop)[ \t]*=[ \t]*["']([\w:.\-]{2,60})["']""")
 
 
-def _tag_field_about_a_person(text: str, line_start: int, start: int) -> bool:
+def _tag_field_about_a_person(text: str, line_start: int, start: int, is_key: Callable[[str], bool] = person_key
+                              ) -> bool:
     """start is the content or value of a tag whose name, property or itemprop is a person key (``keyed_by_person``)."""
     if _TAG_VALUE.search(text, max(line_start, start - 12), start) is None:
         return False
@@ -154,7 +158,7 @@ def _tag_field_about_a_person(text: str, line_start: int, start: int) -> bool:
     tag_end = text.find(">", start, start + 200)
     if tag_start < 0 or tag_end < 0:
         return False
-    return any(person_key(f.group(1).replace(":", "_")) for f in _TAG_FIELD.finditer(text, tag_start, tag_end))
+    return any(is_key(f.group(1).replace(":", "_")) for f in _TAG_FIELD.finditer(text, tag_start, tag_end))
 
 
 # The start of a line before a value under a heading: indentation and a list bullet.
@@ -168,7 +172,7 @@ HEADING_REACH = 8
 _HEADING_WORDS = 4
 
 
-def _under_person_heading(text: str, line_start: int) -> bool:
+def _under_person_heading(text: str, line_start: int, is_key: Callable[[str], bool] = person_key) -> bool:
     """The line at line_start is in the section under a heading about persons, at most HEADING_REACH lines
     below it, over blank lines and other short lines (a list of names): "=head1 AUTHOR\n\nNAME", ".SH
     AUTHORS\nNAME", "## Maintainers\n\n- NAME", "Authors\n-------\n\nNAME", "Contributors:\n  NAME"."""
@@ -185,14 +189,15 @@ def _under_person_heading(text: str, line_start: int) -> bool:
         elif (heading := _HEADING.fullmatch(line)) is not None:
             title = (heading.group(1) or heading.group(2)).strip()
         if title is not None:
-            return len(title.split()) <= _HEADING_WORDS and person_key(title)
+            return len(title.split()) <= _HEADING_WORDS and is_key(title)
         if len(line.split()) > 6:
             return False
         end = lo - 1
     return False
 
 
-def _parent_key_about_a_person(text: str, line_start: int, indent: int) -> bool:
+def _parent_key_about_a_person(text: str, line_start: int, indent: int,
+                               is_key: Callable[[str], bool] = person_key) -> bool:
     """The key of the block list whose item at ``indent`` starts the line at line_start, looked for at most
     ITEM_REACH lines up over the list's other items (and their fields), is about a person."""
     end = line_start - 1
@@ -208,7 +213,7 @@ def _parent_key_about_a_person(text: str, line_start: int, indent: int) -> bool:
             continue
         if line.strip() and own < indent + (0 if line.lstrip().startswith("-") else 1):
             parent = _PARENT.fullmatch(line)
-            return parent is not None and own <= indent and person_key(parent.group(2))
+            return parent is not None and own <= indent and is_key(parent.group(2))
         end = lo - 1
     return False
 
