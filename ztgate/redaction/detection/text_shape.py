@@ -390,11 +390,16 @@ def group_name_after(text: str, start: int, end: int) -> bool:
     return any(w.casefold() in ORGANISATION_SUFFIXES or w.casefold() in COMPONENT_SUFFIXES for w in m.group().split())
 
 
+_PERSONAL_TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "miss", "prof", "sir", "dame", "madam"})
+
+
 def tool_or_organisation(span: str) -> bool:
     """A word of the span names a tool or a product ("Kafka Connect", "Terraform Cloud") or its last word is an
     organisation's legal form or collective noun ("Acme Corp") or a piece of software's ("Zuul Gateway",
     ``data/words/component_suffixes.txt``): no evidence makes it a person."""
     parts = [w.strip(".,;:'\"()") for w in span.split()]
+    if parts and parts[0].istitle() and parts[0].casefold() in _PERSONAL_TITLES:
+        parts = parts[1:]  # "Dr. Ann Lee <...>": a title opens a person's name, never a tool's ("DR", "MR": technical words)
     return (any(w.casefold() in TECHNICAL_WORDS or w.casefold() in NEVER_TRIGGERS for w in parts)
             or (len(parts) > 1 and (parts[-1].casefold() in ORGANISATION_SUFFIXES
                                     or parts[-1].casefold() in COMPONENT_SUFFIXES)))
