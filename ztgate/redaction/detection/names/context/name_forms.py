@@ -24,8 +24,11 @@ from ztgate.redaction.detection.wordlists import COMMON_SENTENCE_STARTS, FUNCTIO
 _SUFFIXED = re.compile(
     rf"(?<![\w'’])(?P<stem>[{UP}][{LATIN}]{{2,}})['’](?:n?[ıiuü]n|y?[ae]|y?[ıiuü]|[dt][ae]n?|l[ae]|yl[ae]|"
     rf"c[ae]|ç[ae]|s[ıiuü]|n[ae]|nd[ae]n?|l[ae]r\w*)(?![\w'’])")
+# A file name's base is at most FILE_BASE_CHARS long: unbounded, every start in a long run of "x-Mar-x-Mar-"
+# scanned to the text's end for an extension (quadratic, tests/unit/redaction/test_scan_cost.py).
+FILE_BASE_CHARS = 120
 _FILE = re.compile(
-    rf"(?<![\w/\\])(?P<base>[\w{LATIN}][\w{LATIN}\-.]*?)\.(?i:pdf|docx?|odt|rtf|txt|xlsx?|ods|csv|pptx?|jpe?g|png|heic|"
+    rf"(?<![\w/\\])(?P<base>[\w{LATIN}][\w{LATIN}\-.]{{0,{FILE_BASE_CHARS}}}?)\.(?i:pdf|docx?|odt|rtf|txt|xlsx?|ods|csv|pptx?|jpe?g|png|heic|"
     r"gif|tiff?|mp4|mkv|mov|avi|webm|mp3|wav|m4a|ogg|zip|rar|7z)(?![\w])")
 _PART = re.compile(rf"[{UP}][{LATIN}]{{2,}}")
 # A relation or possessive before a name: the possessives of the languages read and a noun, Romanian's noun and
