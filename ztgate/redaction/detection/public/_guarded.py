@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.public import PublicList, canonical, enclosing_names
-from ztgate.redaction.detection.public._private_context import private_person_in_text
+from ztgate.redaction.detection.public._private_context import private_person_in_sentence, private_person_in_text
 from ztgate.redaction.detection.text_shape import person_after, person_cue_before
 from ztgate.redaction.detection.wordlists import words
 
@@ -74,6 +74,10 @@ class GuardedNames(PublicList):
     # A listed word that is also a given name is kept only where NER read it as a place, never with a possessive
     # (``endonyms``: "Sofia" the city, "Sofia's curry" the person).
     given_names_as_places_only: bool = field(default=False)
+    # A place NER read as a PERSON is kept only in a sentence with no evidence of a private person (``endonyms``):
+    # there the span may be a person's workplace or home ("joins the Rotterdam team" beside a new starter's birth
+    # date), which a LOCATION's ties would have hidden and a PERSON reading skips.
+    persons_in_clean_sentences_only: bool = field(default=False)
 
     def has(self, value: str) -> bool:
         folded = canonical(value)
@@ -95,6 +99,8 @@ class GuardedNames(PublicList):
         a, b = max(listed, key=lambda s: s[1] - s[0])
         if _joined_by_capital(text, a, b):
             return False  # "Athena Vourdoumpa", "Tiffany Brooks": a person carrying the listed name
+        if self.persons_in_clean_sentences_only and entity_type == "PERSON" and private_person_in_sentence(text, start, end):
+            return False
         if " " not in text[a:b].strip() and given_name(canonical(text[a:b])):
             if self.given_names_as_places_only and (entity_type == "PERSON" or _POSSESSIVE.match(text, b)):
                 return False  # "Sofia's curry", "Sofia said": NER and the possessive read the given name

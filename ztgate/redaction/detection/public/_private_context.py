@@ -192,6 +192,15 @@ _RECORD_OWNER = re.compile(r"(?im)^[ \t]*(?:" + "|".join(re.escape(label) for la
                            + r")[ \t]*[:：][ \t]*\S")
 
 
+def private_person_in_sentence(text: str, start: int, end: int) -> bool:
+    """``private_person_in_text`` of the sentence around text[start:end] alone (at most ``PARAGRAPH_REACH``
+    characters each side)."""
+    lo = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - PARAGRAPH_REACH), start)),
+             default=max(0, start - PARAGRAPH_REACH))
+    found = _SENTENCE_END.search(text, end, min(len(text), end + PARAGRAPH_REACH))
+    return _private_person_in_short_text(text[lo:found.start() if found else min(len(text), end + PARAGRAPH_REACH)])
+
+
 def scoped(text: str, start: int, end: int) -> str:
     """The text as the name text[start:end] sees it: each other paragraph that is a record or a signature with
     its owner (``_RECORD_OWNER``, a sign-off), and each other sentence whose evidence has an owner named in it

@@ -155,4 +155,4 @@ def _inflected(folded: str) -> bool:
 def load() -> PublicList:
     values, _ = _names()
     return GuardedNames("endonyms", frozenset({"PERSON", "LOCATION", "NRP"}), values, match=_inflected,
-                        given_names_as_places_only=True)
+                        given_names_as_places_only=True, persons_in_clean_sentences_only=True)

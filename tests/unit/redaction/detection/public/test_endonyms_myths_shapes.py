@@ -305,3 +305,16 @@ def test_a_postcode_in_an_endonyms_span_keeps_it_an_address():
 def test_a_russian_surname_is_never_read_as_a_towns_case_ending(stem: str, ending: str):
     name = stem + ending
     assert name not in _redact(f"Передай {name}, что отчёт готов.", [(name, "PERSON")])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(ENDONYMS), st.sampled_from([
+    "New starter Vellim Quaxtor (born 12/03/1990) joins the {n} team on Monday.",
+    "My colleague Vellim Quaxtor works at our {n} office; call her on 0161 496 0123.",
+    "Vellim Quaxtor, date of birth 03/09/1976, moved to {n} last year.",
+]))
+def test_a_place_read_as_a_person_in_a_sentence_with_a_private_person_is_hidden(name: str, frame: str):
+    # NER types a person's workplace or home "PERSON" ("joins the Rotterdam team": a golden case); a LOCATION's
+    # ties would hide it there, so the list keeps a PERSON reading only in a sentence with no private evidence.
+    text = frame.format(n=name)
+    assert name not in _redact(text, [(name, "PERSON"), ("Vellim Quaxtor", "PERSON")])
