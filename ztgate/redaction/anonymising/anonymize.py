@@ -132,11 +132,23 @@ def _public(text: str, detection: Detection, lists: Sequence[PublicList],
     its sentence (``topic_places``) is kept only where the text names no private person at all."""
     return (any(public_list.holds_at(text, detection.start, detection.end, detection.entity_type)
                 and not (persons and isinstance(public_list, TopicPlaces))
+                and not _place_read_as_a_person_beside_one(text, detection, public_list, persons)
                 for public_list in lists)
             or (detection.entity_type == "LOCATION" and _in_public_name(text, detection, lists))
             ) and not ties_to_person(text, detection, persons,
                                      group_places=any(p.preceded_by is not None for p in lists),
                                      visits=any(isinstance(p, TravelPlaces) for p in lists))
+
+
+def _place_read_as_a_person_beside_one(text: str, detection: Detection, public_list: PublicList,
+                                       persons: Sequence[Detection] | PersonIndex) -> bool:
+    """A listed place NER typed PERSON in the sentence of a private person found (``endonyms``: "New starter NAME
+    (born ...) joins the Krakow team"): that is the person's workplace or home, as a LOCATION's ties would say."""
+    if detection.entity_type != "PERSON" or not persons or not getattr(public_list, "persons_in_clean_sentences_only",
+                                                                        False):
+        return False
+    index = persons if isinstance(persons, PersonIndex) else PersonIndex(persons)
+    return index.in_sentence_of_one(text, detection.start)
 
 
 def _in_public_name(text: str, detection: Detection, lists: Sequence[PublicList]) -> bool:
