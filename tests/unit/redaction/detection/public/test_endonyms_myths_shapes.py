@@ -12,13 +12,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ztgate.redaction.anonymising.anonymize import redact
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.public import PUBLIC_LISTS, canonical, data_words, endonyms, load
 from ztgate.redaction.detection.public._data import PUBLIC_DATA_DIR, read_lines
 from ztgate.redaction.policies import AllowList, PolicyStore
-from ztgate.redaction.types import Detection
+from tests.unit.redaction.detection.public.test_features_dishes_cases import _redact  # the same spans' helper
 
 STORE = PolicyStore.load()
 DEFAULT, STRICT = STORE.get("default"), STORE.get("strict")
@@ -39,15 +38,6 @@ PLACES = ("Quelvadra", "Ostrelia", "Vandoria", "Brumaleth", "Zarquenta", "Pellin
 GIVEN = ("Anna", "Tomas", "Ingrid", "Pavel", "Mariam", "Sofia")
 MYTHS = [w for w in data_words(read_lines("mythology.txt")) if not given_name(canonical(w))]
 MYTH_GIVEN = [w for w in data_words(read_lines("mythology.txt")) if " " not in w and given_name(canonical(w))]
-
-
-def _redact(text: str, spans: list[tuple[str, str]], policy=DEFAULT) -> str:
-    found, at = [], 0
-    for value, entity_type in spans:
-        start = text.index(value, at) if value in text[at:] else text.index(value)
-        found.append(Detection(entity_type, start, start + len(value), 0.85, "SpacyRecognizer"))
-        at = start + len(value)
-    return redact(text, found, policy, None, None, None, operators=OPERATORS).text
 
 
 def _kept(text: str, spans: list[tuple[str, str]], *, before_fails: bool = True) -> None:
