@@ -443,7 +443,8 @@ class GatedNlpArtifacts(NlpArtifacts):
 
 # The last word of a group of people, after a name: no place ends in it ("the Vera Guild", "Vera Maintainers").
 _GROUP_LAST_WORD = re.compile(
-    r"\s(?:Team|Teams|Guild|Guilds|Squad|Squads|Crew|Maintainers|Packagers|Developers|Contributors|Authors|Committers)$")
+    r"\s(?:Team|Teams|Guild|Guilds|Squad|Squads|Crew|Maintainers|Packagers|Developers|Contributors|Authors|Committers|"
+    r"Project|Projects)$")
 
 
 class GatedSpacyNlpEngine(NlpEngine):
