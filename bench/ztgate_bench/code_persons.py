@@ -9,9 +9,9 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6``, ``holdout7``, ``holdout8``, ``holdout9`` and ``holdout10`` likewise, each before any score on it;
-``tune2`` to ``tune10`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document a line, every
-private value listed:
+``holdout6``, ``holdout7``, ``holdout8``, ``holdout9``, ``holdout10`` and ``holdout11`` likewise, each before any
+score on it; ``tune2`` to ``tune10`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document
+a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -1166,6 +1166,71 @@ CLEAN_TEMPLATES["tune10"] = (
 TOOLS["tune10"] = ("Wilbur", "Montgomery", "Theodora", "Cassius", "Gwendolyn", "Lysander", "Octavia", "Marigold",
                    "Rowena", "Florian")
 SEEDS["tune10"] = 10937
+
+# --- holdout11: the eleventh held-out run (issue #29), a block of its own, written before any score on it ---------
+# A seed, name pools, mail domains, templates and tools of its own. Two given names and two surnames for each of
+# these cultures, which no other split draws on: Faroese, Sorbian, Romansh, Kashubian, Sámi, Sakha, Buryat, Kalmyk,
+# Adyghe, Ossetian, Chamorro, Fijian, Malagasy, Tigrinya, Oromo, Shona, Aymara and Greenlandic names (written by
+# hand, invented pairings). Its person templates are 20 kinds no other split has: an NSIS `PRODUCT_PUBLISHER`
+# define, a WiX `Manufacturer`, a Windows .rc VERSIONINFO `CompanyName`, a Homebrew formula's maintainer comment, a
+# CPack `CPACK_PACKAGE_CONTACT`, an Octave package DESCRIPTION, a bower.json `authors`, a pyproject.toml
+# `[project] authors`, a .csproj `<Authors>`, an OSGi `Bundle-Vendor`, an Xcode project.pbxproj `ORGANIZATIONNAME`,
+# an Erlang .app.src `maintainers`, an Alpine APKBUILD `# Maintainer:`, a Void Linux template `maintainer`, a
+# SlackBuild .info `MAINTAINER`, an OpenWrt `PKG_MAINTAINER`, a BitBake recipe `AUTHOR`, a Forge mods.toml
+# `authors`, a userscript `@author` and a PEAR package.xml `<lead>`. Its clean documents are ten of the same kinds
+# naming a team, a list address, a bot or an organisation where a person would stand; its tools are also given names
+# or surnames (Jedidiah, Ozias, Philemon, Thomasina, Hezekiah, Zachary, Wystan, Osbert, Tancred, Drusilla).
+# Only reported on:
+# `python -m ztgate_bench.code_persons write --split holdout11 --out bench/corpora/code-persons-holdout-11.jsonl`.
+GIVEN["holdout11"] = (
+    "Rógvi", "Sunnvá", "Bjarnat", "Wórša", "Gion", "Mengia", "Józwa", "Trudka", "Ovllá", "Máhtte", "Erchim", "Kyunney",
+    "Bair", "Seseg", "Kermen", "Bairta", "Aslanbech", "Guashe", "Taimuraz", "Agunda", "Hurao", "Hagu", "Savenaca",
+    "Sereima", "Tojo", "Mialy", "Tesfalem", "Hiwet", "Dirribi", "Obse", "Tatenda", "Rutendo", "Mallku", "Phaxsi",
+    "Ivalu", "Arnaq")
+SURNAMES["holdout11"] = (
+    "Háberg", "Zachariasen", "Wjelan", "Rychtaŕ", "Derungs", "Cathomen", "Labùda", "Kòrtus", "Utsi", "Mienna",
+    "Okoneshnikov", "Kolodeznikov", "Dashibalov", "Tsydenzhapov", "Ochirov", "Mandzhiev", "Khuako", "Tkhagapsoev",
+    "Tskhovrebov", "Tuaev", "Taimanglo", "Quichocho", "Naivalurua", "Tuimavana", "Rakotoarisoa", "Andrianjafy",
+    "Gebremariam", "Habtemichael", "Fayisa", "Dhugasa", "Chikwanha", "Mutasa", "Apaza", "Ticona", "Petrussen",
+    "Tobiassen")
+MAIL_DOMAINS["holdout11"] = ("driftglass.dev", "maintainers11.example.net", "packagers11.example.org")
+PERSON_TEMPLATES["holdout11"] = (
+    ("nsis-installer-defines", "; Skerrylight NSIS script\n!define PRODUCT_NAME \"Skerrylight\"\n!define PRODUCT_PUBLISHER \"{name}\"\n"),
+    ("wix-manufacturer", "<Wix xmlns=\"http://wixtoolset.org/schemas/v4/wxs\">\n  <Package Name=\"Skerrylight\" Manufacturer=\"{name}\" Version=\"3.1.0.0\">\n  </Package>\n</Wix>\n"),
+    ("rc-versioninfo", "BLOCK \"StringFileInfo\"\nBEGIN\n    BLOCK \"040904b0\"\n    BEGIN\n        VALUE \"CompanyName\", \"{name}\"\n        VALUE \"FileDescription\", \"Skerrylight tray helper\"\n    END\nEND\n"),
+    ("homebrew-formula-comment", "# Formula maintained by {name} <{email}>\nclass Skerrylight < Formula\n  desc \"Harbour light schedule tool\"\n  license \"MIT\"\n"),
+    ("cpack-contact", "set(CPACK_PACKAGE_VENDOR \"Skerrylight\")\nset(CPACK_PACKAGE_CONTACT \"{name} <{email}>\")\ninclude(CPack)\n"),
+    ("octave-description", "Name: skerrylight\nVersion: 3.1.0\nAuthor: {name}\nMaintainer: {name} <{email}>\n"),
+    ("bower-authors", "{{\n  \"name\": \"skerrylight\",\n  \"version\": \"3.1.0\",\n  \"authors\": [\n    \"{name}\"\n  ]\n}}\n"),
+    ("pyproject-authors", "[project]\nname = \"skerrylight\"\nversion = \"3.1.0\"\nauthors = [\n  {{ name = \"{name}\", email = \"{email}\" }},\n]\n"),
+    ("csproj-authors", "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <PackageId>Skerrylight.Core</PackageId>\n    <Authors>{name}</Authors>\n  </PropertyGroup>\n</Project>\n"),
+    ("osgi-bundle-vendor", "Bundle-ManifestVersion: 2\nBundle-SymbolicName: org.example.skerrylight\nBundle-Version: 3.1.0\nBundle-Vendor: {name}\n"),
+    ("pbxproj-organization", "\t\t\tattributes = {{\n\t\t\t\tLastUpgradeCheck = 1520;\n\t\t\t\tORGANIZATIONNAME = \"{name}\";\n\t\t\t}};\n"),
+    ("erlang-app-src", "{{application, skerrylight,\n [{{vsn, \"3.1.0\"}},\n  {{maintainers, [\"{name}\"]}}\n ]}}.\n"),
+    ("apkbuild-maintainer", "# Contributor: {name} <{email}>\n# Maintainer: {name} <{email}>\npkgname=skerrylight\npkgver=3.1.0\n"),
+    ("void-template", "# Template file for 'skerrylight'\npkgname=skerrylight\nversion=3.1.0\nmaintainer=\"{name} <{email}>\"\nlicense=\"MIT\"\n"),
+    ("slackbuild-info", "PRGNAM=\"skerrylight\"\nVERSION=\"3.1.0\"\nMAINTAINER=\"{name}\"\nEMAIL=\"{email}\"\n"),
+    ("openwrt-pkg-maintainer", "PKG_NAME:=skerrylight\nPKG_VERSION:=3.1.0\nPKG_MAINTAINER:={name} <{email}>\nPKG_LICENSE:=GPL-2.0-only\n"),
+    ("bitbake-author", "AUTHOR = \"{name}\"\nLICENSE = \"MIT\"\nSRC_URI = \"git://git.example.org/skerrylight.git\"\n"),
+    ("forge-mods-toml", "modLoader=\"javafml\"\n[[mods]]\nmodId=\"skerrylight\"\nversion=\"3.1.0\"\ndisplayName=\"Skerrylight\"\nauthors=\"{name}\"\n"),
+    ("userscript-author", "// ==UserScript==\n// @name         Skerrylight timetable helper\n// @author       {name}\n// ==/UserScript==\n"),
+    ("pear-package-lead", "<package version=\"2.0\">\n <name>Skerrylight</name>\n <lead>\n  <name>{name}</name>\n  <user>{handle}</user>\n  <active>yes</active>\n </lead>\n</package>\n"),
+)
+CLEAN_TEMPLATES["holdout11"] = (
+    ("nsis-installer-defines", "; {tool} installer\n!define PRODUCT_NAME \"{tool}\"\n!define PRODUCT_PUBLISHER \"Skerrylight Packaging Team\"\n!define PRODUCT_WEB_SITE \"https://{tool_module}.example.org\"\n"),
+    ("wix-manufacturer", "<Package Name=\"{tool} Desktop\" Manufacturer=\"Skerrylight Foundation\" Version=\"1.2.0.0\"\n         UpgradeCode=\"0d8e4a7b-3c21-4b9f-a6e2-19f4c7d05b83\">\n</Package>\n"),
+    ("rc-versioninfo", "VALUE \"CompanyName\", \"Skerrylight Foundation\"\nVALUE \"ProductName\", \"{tool}\"\nVALUE \"OriginalFilename\", \"{tool_module}.exe\"\n"),
+    ("homebrew-formula-comment", "# Maintained by the tap bot <tap-bot@lists.example.org>\nclass {tool} < Formula\n  desc \"{tool} command-line client\"\n  url \"https://{tool_module}.example.org/{tool_module}-1.2.0.tar.gz\"\n"),
+    ("pyproject-authors", "[project]\nname = \"{tool_module}\"\nauthors = [\n  {{ name = \"{tool} Maintainers\", email = \"{tool_module}-dev@lists.example.org\" }},\n]\n"),
+    ("csproj-authors", "<PropertyGroup>\n  <PackageId>{tool}.Client</PackageId>\n  <Authors>Skerrylight Contributors</Authors>\n  <Company>Skerrylight Foundation</Company>\n</PropertyGroup>\n"),
+    ("apkbuild-maintainer", "# Maintainer: Skerrylight Packaging Team <packaging@lists.example.org>\npkgname={tool_module}\npkgver=1.2.0\npkgdesc=\"{tool} command-line client\"\n"),
+    ("openwrt-pkg-maintainer", "PKG_NAME:={tool_module}\nPKG_VERSION:=1.2.0\nPKG_MAINTAINER:=Packages Bot <packages-bot@lists.example.org>\nPKG_LICENSE:=MIT\n"),
+    ("forge-mods-toml", "[[mods]]\nmodId=\"{tool_module}\"\ndisplayName=\"{tool}\"\nauthors=\"Skerrylight Modding Collective\"\n"),
+    ("userscript-author", "// ==UserScript==\n// @name         {tool} for timetables\n// @author       Skerrylight Userscripts Group\n// @namespace    https://{tool_module}.example.org\n// ==/UserScript==\n"),
+)
+TOOLS["holdout11"] = ("Jedidiah", "Ozias", "Philemon", "Thomasina", "Hezekiah", "Zachary", "Wystan", "Osbert",
+                      "Tancred", "Drusilla")
+SEEDS["holdout11"] = 11011
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:
