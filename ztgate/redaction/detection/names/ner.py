@@ -23,6 +23,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
+from ztgate.redaction.detection.names.question_words import after_question_opener
 from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS, UNSPACED_PUNCTUATION,
                                                      at_sentence_start, evidence_possible, has_evidence, line_bounds,
                                                      group_name_after, needs_evidence, organisation_name, person_cue_before, technical_line,
@@ -163,6 +164,12 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     if len(folded) == 1 and folded[0] in WRITTEN_SENTENCE_STARTS and at_sentence_start(text, start):
         return None  # a request opening a sentence, read alone as a name ("Summarise what ... did")
+    opened = after_question_opener(text, start, end)
+    if opened is not None:  # "Kim był ...?", "Qué descubrió ...": an interrogative of another language
+        if opened >= end:
+            return None
+        start = opened
+        span = text[start:end]
     letters = [c for c in span if c.isalpha()]
     if not letters:
         return None

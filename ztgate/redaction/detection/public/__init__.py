@@ -57,6 +57,9 @@ PUBLIC_LISTS: dict[str, str] = {
     "venues": "ztgate.redaction.detection.public.venues",
     "routes": "ztgate.redaction.detection.public.routes",
     "region_names": "ztgate.redaction.detection.public.region_names",
+    "foreign_questions": "ztgate.redaction.detection.public.foreign_questions",
+    "subdivisions": "ztgate.redaction.detection.public.subdivisions",
+    "materials": "ztgate.redaction.detection.public.materials",
 }
 
 
@@ -106,7 +109,8 @@ class FramePublicList(PublicList):
     """A list with no values: no name is public by itself, only the words around a span can make it so
     (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
     ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``, ``trade_fairs``,
-    ``feature_frames``, ``name_origins``, ``dish_names``, ``court_cases``, ``exhibitors``, ``founder_firms``)."""
+    ``feature_frames``, ``name_origins``, ``dish_names``, ``court_cases``, ``exhibitors``, ``founder_firms``,
+    ``foreign_questions``, ``materials``)."""
 
     def has(self, value: str) -> bool:
         return False

@@ -80,6 +80,7 @@ PROFESSIONS = (r"physicist|chemist|mathematician|astronomer|biologist|naturalist
                r"ornithologist|entomologist|microbiologist|bacteriologist|astrophysicist|cosmologist|diplomat|"
                r"dictator|monarch|ruler|shogun|samurai|chieftain|activist|suffragist|jurist|orator|tenor|soprano|"
                r"baritone|musician|bandleader|trumpeter|saxophonist|film\s+director|racing\s+driver|jockey|"
+               r"typographer|type\s+designer|typeface\s+designer|punchcutter|calligrapher|type\s+founder|"
                r"(?:tennis|chess|world|olympic|boxing)\s+champion|olympian|skier|figure\s+skater|gymnast|"
                r"wrestler|fencer|rower|industrialist|tycoon|magnate|philanthropist")
 _CREATURES = (r"dog|cat|horse|pony|wolf|bear|pig|rabbit|mouse|bird|dragon|robot|character|protagonist|hero|heroine|"
