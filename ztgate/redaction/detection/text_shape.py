@@ -291,21 +291,21 @@ def _candidate_lines(text: str, start: int, end: int) -> tuple[int, int]:
     return lo, hi
 
 
-# Where a sentence ends for ``contact_in_sentence``: "?", "!" or a full stop before a capital (not after a title),
+# Where a sentence ends for ``contacts_in_sentence``: "?", "!" or a full stop before a capital (not after a title),
 # or a line break.
 _CONTACT_SENTENCE_END = re.compile(
     r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?=\s+[A-Z])|\n")
 
 
-def contact_in_sentence(text: str, start: int, end: int) -> bool:
-    """``contact_on_line`` within the candidate's sentence: "What is the capital of France? Write to
-    a@b.org" has a contact on the line of France, not in its sentence."""
+def contacts_in_sentence(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the contact values ``contact_on_line`` finds, within the candidate's sentence: "What is the
+    capital of France? Write to a@b.org" has a contact on the line of France, not in its sentence."""
     if not contact_on_line(text, start, end):
-        return False
+        return []
     lo, hi = sentence_bounds(text, start, end, _CONTACT_SENTENCE_END, LINE_REACH)
     line_lo, line_hi = _candidate_lines(text, start, end)
     lo, hi = max(lo, line_lo), min(hi, max(line_hi, end))
-    return any(m.end() <= start or m.start() >= end for m in CONTACT_VALUE.finditer(text, lo, hi))
+    return [m.span() for m in CONTACT_VALUE.finditer(text, lo, hi) if m.end() <= start or m.start() >= end]
 
 
 def labelled(text: str, start: int, entity_type: str) -> bool:

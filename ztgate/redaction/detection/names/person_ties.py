@@ -35,12 +35,12 @@ from collections.abc import Iterator, Sequence
 from ztgate.redaction.detection.block_items import BLOCK_RECOGNIZER
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.names.context.cued_places import said_of_a_person
-from ztgate.redaction.detection.public._private_context import asker_scoped
+from ztgate.redaction.detection.public._private_context import asker_clauses
 from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.public.topic_places import names_no_one
 from ztgate.redaction.detection.public.travel_places import visit
-from ztgate.redaction.detection.text_shape import contact_in_sentence, strong_place_cue
+from ztgate.redaction.detection.text_shape import contacts_in_sentence, strong_place_cue
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
 
@@ -92,8 +92,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if not 0 <= start < end <= len(text):
         return True
     before = text[max(0, start - REACH):start]
-    seen = asker_scoped(text, start, end)
-    if contact_in_sentence(seen, start, end) or (
+    asker = asker_clauses(text, start, end)
+    if any(not _inside(asker, lo, hi) for lo, hi in contacts_in_sentence(text, start, end)) or (
             detection.recognizer in _BY_CONSTRUCTION
             and not (group_places and _group_place(text, detection, before))
             and not (visits and detection.entity_type == "LOCATION" and visit(text, start, end))):
@@ -103,8 +103,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     kind = detection.entity_type
     if kind != "PERSON" and persons:
         index = persons if isinstance(persons, PersonIndex) else PersonIndex(persons)
-        if seen is not text:  # a person in the asker's own clause is no tie of the question's place
-            index = PersonIndex([p for p in index if seen[p.start:p.end].strip()])
+        if asker:  # a person in the asker's own clause is no tie of the question's place
+            index = PersonIndex([p for p in index if not _inside(asker, p.start, p.end)])
         if index.in_sentence_of_one(text, start):
             return True
     if kind == "PERSON":
@@ -117,6 +117,10 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if kind == "NRP":
         return _SAID_OF.search(before) is not None
     return True
+
+
+def _inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return any(lo <= start and end <= hi for lo, hi in spans)
 
 
 def _group_place(text: str, detection: Detection, before: str) -> bool:

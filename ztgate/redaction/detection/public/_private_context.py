@@ -241,30 +241,44 @@ _POINTER = re.compile(r"\bI\b|(?i:\b(?:i['’]m|my|mine|we|our|he|she|him|her|hi
 
 
 def asker_scoped(text: str, start: int, end: int) -> str:
-    """The text with the asker's own clauses of the name's sentence blanked (same length): where the name's clause
-    asks a question of its own (``_ASKING``, "?") and no pronoun before the name in it points at a person, the
-    sentence's other clauses that hold a contact or identity value (``_OWN_VALUE``) and no third person (a
-    pronoun, an owner named, a word of the name: "Email Anna Berg at ...: she lives in X" keeps its tie) are the
-    asker's: "Email me at ADDRESS: who was Ashoka?" speaks of the asker, not of Ashoka (docs/adr/0042)."""
-    if _OWN_VALUE.search(text) is None and not _phone_like(text, 0, len(text)):
-        return text
-    lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, PARAGRAPH_REACH, with_end=True)
-    clauses = _pieces(text[lo:hi], _CLAUSE_END)
-    own = next(((a, b) for a, b, _ in clauses if a <= start - lo < b), None)
-    if own is None:
-        return text
-    a, b = own[0] + lo, own[1] + lo
-    if not (_ASKING.search(text, a, start) or text[a:b].rstrip().endswith(("?", "？"))) or _POINTER.search(text, a, start):
-        return text
-    name_words = {w.lower() for w in _NAME_WORD.findall(text[start:end])}
-    others = [(c_lo + lo, c_hi + lo) for c_lo, c_hi, part in clauses
-              if c_lo + lo != a and not _third_person(part, name_words)]
-    if not any(_OWN_VALUE.search(text, c_lo, c_hi) or _phone_like(text, c_lo, c_hi) for c_lo, c_hi in others):
+    """The text with the asker's own clauses of the name's sentence (``asker_clauses``) blanked (same length)."""
+    spans = asker_clauses(text, start, end)
+    if not spans:
         return text
     out = list(text)
-    for c_lo, c_hi in others:
-        out[c_lo:c_hi] = " " * (c_hi - c_lo)
+    for lo, hi in spans:
+        out[lo:hi] = " " * (hi - lo)
     return "".join(out)
+
+
+def asker_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The asker's own clauses of the sentence of text[start:end] (at most ``PARAGRAPH_REACH`` characters each
+    side): where the name's clause asks a question of its own (``_ASKING``, "?") and no pronoun before the name in
+    it points at a person, the sentence's other clauses, once one of them holds a contact or identity value
+    (``_OWN_VALUE``), that hold no third person (a pronoun, an owner named, a word of the name: "Email Anna Berg at
+    ...: she lives in X" keeps its tie): "Email me at ADDRESS: who was Ashoka?" speaks of the asker, not of
+    Ashoka (docs/adr/0042). Adjacent clauses come as one run."""
+    lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, PARAGRAPH_REACH, with_end=True)
+    if _OWN_VALUE.search(text, lo, hi) is None and not _phone_like(text, lo, hi):
+        return []
+    clauses = [(a + lo, b + lo, part) for a, b, part in _pieces(text[lo:hi], _CLAUSE_END)]
+    own = next(((a, b) for a, b, _ in clauses if a <= start < b), None)
+    if own is None:
+        return []
+    a, b = own
+    if not (_ASKING.search(text, a, start) or text[a:b].rstrip().endswith(("?", "？"))) or _POINTER.search(text, a, start):
+        return []
+    name_words = {w.lower() for w in _NAME_WORD.findall(text[start:end])}
+    others = [(c_lo, c_hi) for c_lo, c_hi, part in clauses if c_lo != a and not _third_person(part, name_words)]
+    if not any(_OWN_VALUE.search(text, c_lo, c_hi) or _phone_like(text, c_lo, c_hi) for c_lo, c_hi in others):
+        return []
+    runs: list[tuple[int, int]] = []  # adjacent clauses as one run: "(07700 900123)" is cut at its bracket
+    for c_lo, c_hi in others:
+        if runs and runs[-1][1] == c_lo:
+            runs[-1] = (runs[-1][0], c_hi)
+        else:
+            runs.append((c_lo, c_hi))
+    return runs
 
 
 def _third_person(clause: str, name_words: set[str]) -> bool:
