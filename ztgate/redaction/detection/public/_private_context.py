@@ -269,7 +269,10 @@ def asker_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if not (_ASKING.search(text, a, start) or text[a:b].rstrip().endswith(("?", "？"))) or _POINTER.search(text, a, start):
         return []
     name_words = {w.lower() for w in _NAME_WORD.findall(text[start:end])}
-    others = [(c_lo, c_hi) for c_lo, c_hi, part in clauses if c_lo != a and not _third_person(part, name_words)]
+    # A clause right after a mention of the name is the name's apposition ("NAME (patient ID ...)"), not the asker's.
+    others = [(c_lo, c_hi) for i, (c_lo, c_hi, part) in enumerate(clauses)
+              if c_lo != a and not _third_person(part, name_words)
+              and not (i and _last_word(clauses[i - 1][2]) in name_words)]
     if not any(_OWN_VALUE.search(text, c_lo, c_hi) or _phone_like(text, c_lo, c_hi) for c_lo, c_hi in others):
         return []
     runs: list[tuple[int, int]] = []  # adjacent clauses as one run: "(07700 900123)" is cut at its bracket
@@ -279,6 +282,11 @@ def asker_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
         else:
             runs.append((c_lo, c_hi))
     return runs
+
+
+def _last_word(clause: str) -> str:
+    words_of = _NAME_WORD.findall(clause)
+    return words_of[-1].lower() if words_of else ""
 
 
 def _third_person(clause: str, name_words: set[str]) -> bool:

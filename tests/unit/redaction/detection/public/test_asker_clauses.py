@@ -100,3 +100,12 @@ def test_a_clause_that_may_speak_of_the_name_is_left_as_it_is(sep: str, name: st
     text = frame.format(a=_ASKER, s=sep, n=name)
     start = text.rindex(name)
     assert asker_scoped(text, start, start + len(name)) == text, text
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(FIGURES), value=st.sampled_from([c[1] for c in CONTACTS]),
+       sep=st.sampled_from(("(", " — ", ": ")))
+def test_a_value_right_after_a_mention_of_the_name_is_the_names(name: str, value: str, sep: str):
+    text = f"What are {name}'s best works, asked {name}{sep}{value}{')' if sep == '(' else ''} today?"
+    start = text.index(name)
+    assert asker_scoped(text, start, start + len(name)) == text, text
