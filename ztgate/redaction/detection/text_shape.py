@@ -150,7 +150,7 @@ def _in_code_fence(text: str, line_start: int) -> bool:
 # --- evidence -----------------------------------------------------------------------------------------------
 
 # A contact or identity value on the same line: an e-mail address, a phone number, an IBAN, an SSN.
-_CONTACT_VALUE = re.compile(
+CONTACT_VALUE = re.compile(
     r"[\w.+\-]+@[\w\-]+\.[\w.\-]+|\+?\(?\d{2,4}\)?[ .\-]?\d{2,4}[ .\-]\d{3,4}(?:[ .\-]\d{2,4})?"
     r"|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,}|\b\d{3}-\d{2}-\d{4}\b")
 # A field label that says what the value after it is: "name:", "author =", "\"city\": ".
@@ -280,7 +280,7 @@ def contact_on_line(text: str, start: int, end: int) -> bool:
     that runs past its line adds the line its last character is on, but no line past the next: the same reach
     ``evidence_possible`` looks over (a candidate ending in a line break does not take the line after it)."""
     lo, hi = _candidate_lines(text, start, end)
-    return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
+    return any(m.end() <= start or m.start() >= end for m in CONTACT_VALUE.finditer(text, lo, hi))
 
 
 def _candidate_lines(text: str, start: int, end: int) -> tuple[int, int]:
@@ -291,21 +291,21 @@ def _candidate_lines(text: str, start: int, end: int) -> tuple[int, int]:
     return lo, hi
 
 
-# Where a sentence ends for ``contact_in_sentence``: "?", "!" or a full stop before a capital (not after a title),
+# Where a sentence ends for ``contacts_in_sentence``: "?", "!" or a full stop before a capital (not after a title),
 # or a line break.
 _CONTACT_SENTENCE_END = re.compile(
     r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?=\s+[A-Z])|\n")
 
 
-def contact_in_sentence(text: str, start: int, end: int) -> bool:
-    """``contact_on_line`` within the candidate's sentence: "What is the capital of France? Write to
-    a@b.org" has a contact on the line of France, not in its sentence."""
+def contacts_in_sentence(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the contact values ``contact_on_line`` finds, within the candidate's sentence: "What is the
+    capital of France? Write to a@b.org" has a contact on the line of France, not in its sentence."""
     if not contact_on_line(text, start, end):
-        return False
+        return []
     lo, hi = sentence_bounds(text, start, end, _CONTACT_SENTENCE_END, LINE_REACH)
     line_lo, line_hi = _candidate_lines(text, start, end)
     lo, hi = max(lo, line_lo), min(hi, max(line_hi, end))
-    return any(m.end() <= start or m.start() >= end for m in _CONTACT_VALUE.finditer(text, lo, hi))
+    return [m.span() for m in CONTACT_VALUE.finditer(text, lo, hi) if m.end() <= start or m.start() >= end]
 
 
 def labelled(text: str, start: int, entity_type: str) -> bool:
@@ -468,7 +468,7 @@ def evidence_possible(text: str, pos: int) -> bool:
     line or the one before, a personal title or a TODO. False means
     every candidate there is weak by construction."""
     start, end = line_bounds(text, pos)
-    if _CONTACT_VALUE.search(text, start, _next_line_end(text, end)):
+    if CONTACT_VALUE.search(text, start, _next_line_end(text, end)):
         return True
     # A handle that may spell a name on this line or the one before (``handle_spells_name``), or a title.
     if _HANDLES.search(text, line_bounds(text, start - 1)[0] if start > 0 else start, end) is not None:

@@ -11,11 +11,13 @@ person when any of these hold (each is evidence about a person, not about the sh
   where the policy keeps places by their frame, or a stay with a visit's words ("staying in Colmar for three
   days") in a text with no private evidence, where the policy keeps places after a travel frame
   (``public/travel_places``);
-* a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line, in its sentence;
+* a contact or identity value (e-mail address, phone number, IBAN, SSN) stands on its line, in its sentence, but
+  not in a clause of the asker's own beside a clause that asks of the value ("Email me at ADDRESS: who was
+  Ashoka?": ``_private_context.asker_scoped``, docs/adr/0042);
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
 * a LOCATION or an NRP: a private person is named in the same sentence ("My name is Maria Gonzalez and I
-  manage our office in Lisbon");
+  manage our office in Lisbon"), but not in a clause of the asker's own, as for a contact value;
 * a PERSON: a personal title ("Mrs", "Dr"), a greeting ("Dear", "Hi"), a relation ("my colleague", "our
   landlord") or a self-introduction ("I am", "my name is") is right before it;
 * a LOCATION: a phrase that locates someone ("born in", "lives in", "is from", "moved to":
@@ -28,16 +30,17 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ztgate.redaction.detection.block_items import BLOCK_RECOGNIZER
 from ztgate.redaction.detection.names.context import CONTEXT_RECOGNIZER_NAMES
 from ztgate.redaction.detection.names.context.cued_places import said_of_a_person
+from ztgate.redaction.detection.public._private_context import asker_clauses
 from ztgate.redaction.detection.public.company_frames import company_seat
 from ztgate.redaction.detection.public.organisation_places import cue as organisation_place_cue
 from ztgate.redaction.detection.public.topic_places import names_no_one
 from ztgate.redaction.detection.public.travel_places import visit
-from ztgate.redaction.detection.text_shape import contact_in_sentence, strong_place_cue
+from ztgate.redaction.detection.text_shape import contacts_in_sentence, strong_place_cue
 from ztgate.redaction.detection.wordlists import phrases, words
 from ztgate.redaction.types import Detection
 
@@ -89,7 +92,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if not 0 <= start < end <= len(text):
         return True
     before = text[max(0, start - REACH):start]
-    if contact_in_sentence(text, start, end) or (
+    asker = asker_clauses(text, start, end)
+    if any(not _inside(asker, lo, hi) for lo, hi in contacts_in_sentence(text, start, end)) or (
             detection.recognizer in _BY_CONSTRUCTION
             and not (group_places and _group_place(text, detection, before))
             and not (visits and detection.entity_type == "LOCATION" and visit(text, start, end))):
@@ -99,6 +103,8 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     kind = detection.entity_type
     if kind != "PERSON" and persons:
         index = persons if isinstance(persons, PersonIndex) else PersonIndex(persons)
+        if asker:  # a person in the asker's own clause is no tie of the question's place
+            index = PersonIndex([p for p in index if not _inside(asker, p.start, p.end)])
         if index.in_sentence_of_one(text, start):
             return True
     if kind == "PERSON":
@@ -111,6 +117,10 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if kind == "NRP":
         return _SAID_OF.search(before) is not None
     return True
+
+
+def _inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return any(lo <= start and end <= hi for lo, hi in spans)
 
 
 def _group_place(text: str, detection: Detection, before: str) -> bool:
@@ -150,6 +160,9 @@ class PersonIndex:
 
     def __len__(self) -> int:
         return len(self._persons)
+
+    def __iter__(self) -> Iterator[Detection]:
+        return iter(self._persons)
 
     def in_sentence_of_one(self, text: str, pos: int) -> bool:
         """Whether nothing ends a sentence between pos and some person's name (or a name runs over pos). Of the

@@ -17,6 +17,7 @@ import functools
 import itertools
 import re
 
+from ztgate.redaction.detection.text_shape import CONTACT_VALUE, sentence_bounds
 from ztgate.redaction.detection.wordlists import phrases, words
 
 # Evidence of a private person in the paragraph around the name.
@@ -96,8 +97,7 @@ def _private_paragraph(text: str, start: int, end: int) -> bool:
             or _SELF_INTRO.search(text, lo, hi) or _pronoun_i(text, lo, hi)
             or _SIGN_OFF.search(text[lo:hi]) is not None):
         return True  # words inside the name itself are no evidence ("Mine" as a given name)
-    if any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+")
-           for m in _DIGITS.finditer(text, lo, hi)):
+    if _phone_like(text, lo, hi):
         return True
     # The name's line, read within the paragraph's bounds (a text without line breaks was read whole per span).
     line_start = text.rfind("\n", lo, start) + 1 or lo
@@ -166,8 +166,10 @@ _TEXT_PRIVATE = re.compile(
     r"|\b\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b")
 
 # --- evidence with an owner of its own ------------------------------------------------------------------------
-# A sentence's end: ., ! or ? before a space (not after a title's abbreviation), or a line break.
-_SENTENCE_END = re.compile(r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?=\s)|\n")
+# A sentence's end: ., ! or ? before a space (not after a title's or a number's abbreviation: "Dr.", "no.",
+# "Tel."), or a line break.
+_SENTENCE_END = re.compile(r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?<!\b[Nn]o\.)"
+                           r"(?<!\b[Nn]r\.)(?<!\b[Tt]el\.)(?<!\b[Rr]ef\.)(?=\s)|\n")
 # Who a sentence's evidence belongs to, named in it: the writer introducing themself, a private role or relation
 # with its name ("my colleague Oddny", "our landlord Ferdinand"), someone the message is sent to ("send the
 # answer to Wanjiru"), a personal title and a name.
@@ -202,10 +204,12 @@ def private_person_in_sentence(text: str, start: int, end: int) -> bool:
 
 
 def scoped(text: str, start: int, end: int) -> str:
-    """The text as the name text[start:end] sees it: each other paragraph that is a record or a signature with
-    its owner (``_RECORD_OWNER``, a sign-off), and each other sentence whose evidence has an owner named in it
-    (``_OWNER``), blanked (same length, so offsets hold) where no third-person pronoun comes before that owner
-    and no word of the name is there. Evidence in the name's own sentence, or with no owner, still counts."""
+    """The text as the name text[start:end] sees it: the asker's own clauses of its sentence (``asker_scoped``),
+    each other paragraph that is a record or a signature with its owner (``_RECORD_OWNER``, a sign-off), and each
+    other sentence whose evidence has an owner named in it (``_OWNER``), blanked (same length, so offsets hold)
+    where no third-person pronoun comes before that owner and no word of the name is there. Other evidence in the
+    name's own sentence, or with no owner, still counts."""
+    text = asker_scoped(text, start, end)
     if _OWNER.search(text) is None and _RECORD_OWNER.search(text) is None and _SIGN_OFF.search(text) is None:
         return text
     name_words = {w.lower() for w in _NAME_WORD.findall(text[start:end])}
@@ -217,6 +221,78 @@ def scoped(text: str, start: int, end: int) -> str:
         else:
             pieces.append(_scoped_sentences(part, start - lo, end - lo, name_words))
     return "".join(pieces)
+
+
+# --- the asker's own contact in a clause of its own (docs/adr/0042) ----------------------------------------------
+# Where a clause of a sentence ends: a colon or a semicolon before a space, a dash between spaces, an em dash, a
+# bracket ("Email me at ADDRESS: who was X?", "Call me on NUMBER — what year ...", "Text me (NUMBER) when ...").
+_CLAUSE_END = re.compile(r"[:;：；](?=\s)|\s[-–—]\s|—|[()（）]|" + _SENTENCE_END.pattern)
+# A clause that asks: it ends in a question mark, or a question word or a request stands before the name in it.
+_ASKING = re.compile(r"(?i)\b(?:which|what|how|where|why|whom|who|whose|explain|describe|compare|summari[sz]e|"
+                     r"outline|tell\s+(?:me|us)\s+about)\b")
+# A value that is somebody's own: a contact value, an identifier ("ZT-448812"), a handle ("@dmitri_kov"); and a
+# phone-like run of digits (``_phone_like``).
+_OWN_VALUE = re.compile(CONTACT_VALUE.pattern + r"|\b[A-Z]{1,4}-?\d{5,}\b|(?<![\w@])@[A-Za-z][\w.]{2,}")
+# A person the clause points at before the name: a pronoun of the first or third person, in the languages the
+# clause forms are read in ("you" is the model asked; "me" and "us" after a request, "tell me about", are not).
+_POINTER = re.compile(r"\bI\b|(?i:\b(?:i['’]m|my|mine|we|our|he|she|him|her|his|they|them|their|er|sie|ihr|ihm|"
+                      r"ich|mein|meine|elle|lui|je|mon|mes|ella|él|yo|mis|io|hon|han|jag|mitt|jeg|zij|hij|ik|mijn|"
+                      r"ona|mój|moja|moje|meu|minha)\b)")
+
+
+def asker_scoped(text: str, start: int, end: int) -> str:
+    """The text with the asker's own clauses of the name's sentence (``asker_clauses``) blanked (same length)."""
+    spans = asker_clauses(text, start, end)
+    if not spans:
+        return text
+    out = list(text)
+    for lo, hi in spans:
+        out[lo:hi] = " " * (hi - lo)
+    return "".join(out)
+
+
+def asker_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The asker's own clauses of the sentence of text[start:end] (at most ``PARAGRAPH_REACH`` characters each
+    side): where the name's clause asks a question of its own (``_ASKING``, "?") and no pronoun before the name in
+    it points at a person, the sentence's other clauses, once one of them holds a contact or identity value
+    (``_OWN_VALUE``), that hold no third person (a pronoun, an owner named, a word of the name: "Email Anna Berg at
+    ...: she lives in X" keeps its tie): "Email me at ADDRESS: who was Ashoka?" speaks of the asker, not of
+    Ashoka (docs/adr/0042). Adjacent clauses come as one run."""
+    lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, PARAGRAPH_REACH, with_end=True)
+    if _OWN_VALUE.search(text, lo, hi) is None and not _phone_like(text, lo, hi):
+        return []
+    clauses = [(a + lo, b + lo, part) for a, b, part in _pieces(text[lo:hi], _CLAUSE_END)]
+    own = next(((a, b) for a, b, _ in clauses if a <= start < b), None)
+    if own is None:
+        return []
+    a, b = own
+    if not (_ASKING.search(text, a, start) or text[a:b].rstrip().endswith(("?", "？"))) or _POINTER.search(text, a, start):
+        return []
+    name_words = {w.lower() for w in _NAME_WORD.findall(text[start:end])}
+    # A clause right after a mention of the name is the name's apposition ("NAME (patient ID ...)"), not the asker's.
+    others = [(c_lo, c_hi) for i, (c_lo, c_hi, part) in enumerate(clauses)
+              if c_lo != a and not _third_person(part, name_words)
+              and not (i and _last_word(clauses[i - 1][2]) in name_words)]
+    if not any(_OWN_VALUE.search(text, c_lo, c_hi) or _phone_like(text, c_lo, c_hi) for c_lo, c_hi in others):
+        return []
+    runs: list[tuple[int, int]] = []  # adjacent clauses as one run: "(07700 900123)" is cut at its bracket
+    for c_lo, c_hi in others:
+        if runs and runs[-1][1] == c_lo:
+            runs[-1] = (runs[-1][0], c_hi)
+        else:
+            runs.append((c_lo, c_hi))
+    return runs
+
+
+def _last_word(clause: str) -> str:
+    words_of = _NAME_WORD.findall(clause)
+    return words_of[-1].lower() if words_of else ""
+
+
+def _third_person(clause: str, name_words: set[str]) -> bool:
+    """A third person in the clause: a pronoun, an owner named (``_OWNER``), or a word of the name."""
+    return (_THIRD_PERSON.search(clause) is not None or _OWNER.search(clause) is not None
+            or any(w.lower() in name_words for w in _NAME_WORD.findall(clause)))
 
 
 def _scoped_sentences(text: str, start: int, end: int, name_words: set[str]) -> str:
@@ -279,4 +355,9 @@ def _private_person_in_short_text(text: str) -> bool:
     if (_TEXT_PRIVATE.search(text) is not None or _TEXT_RECORD.search(text) is not None
             or _SIGN_OFF.search(text) is not None or _SELF_INTRO.search(text) is not None):
         return True
-    return any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+") for m in _DIGITS.finditer(text))
+    return _phone_like(text, 0, len(text))
+
+
+def _phone_like(text: str, lo: int, hi: int) -> bool:
+    """A run of digits in text[lo:hi] long enough for a phone or an account number (nine digits), or one after "+"."""
+    return any(len(re.sub(r"\D", "", m.group())) >= 9 or m.group().startswith("+") for m in _DIGITS.finditer(text, lo, hi))

@@ -1,4 +1,4 @@
-"""A contact value ties a public name to a person only within its sentence (`person_ties`, `contact_in_sentence`):
+"""A contact value ties a public name to a person only within its sentence (`person_ties`, `contacts_in_sentence`):
 the questions of a prompt keep their countries and cities when the private person's contact stands in another
 sentence, and a contact line still ties its place. Generated family; the production analyzer and default policy."""
 
