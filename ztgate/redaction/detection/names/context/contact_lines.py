@@ -93,6 +93,17 @@ def _name_ok(name: str) -> bool:
     return not (re.fullmatch(f"[{_HAN} \u3000]+", name) and name[-1] in _HAN_NOT_NAME_ENDS)
 
 
+def _name_on(line: str) -> tuple[int, int] | None:
+    """The name of a line that is only a name, or a name then a comma and the person's phone or its label."""
+    alone = _NAME_LINE.fullmatch(line)
+    if alone is not None:
+        return alone.span(1)
+    lead = _NAME_THEN_PHONE.match(line)
+    if lead is not None and _evidence(line[lead.end():]):
+        return lead.span(1)
+    return None
+
+
 class ContactLineRecognizer(ContextRule):
     NAME = "ContactLineRecognizer"
     SCORE = 0.9
@@ -108,13 +119,9 @@ class ContactLineRecognizer(ContextRule):
             if not any(_evidence(line) for _, line in lines):
                 continue
             for offset, line in lines:
-                m = _NAME_LINE.fullmatch(line)
-                if m is None:
-                    m = _NAME_THEN_PHONE.match(line)
-                    if m is None or not _evidence(line[m.end():]):
-                        m = None
-                if m is not None and _name_ok(m.group(1)) and _CLOSING.match(line) is None:
-                    out.append((offset + m.start(1), offset + m.end(1), "PERSON"))
+                name = _name_on(line)
+                if name is not None and _name_ok(line[name[0]:name[1]]) and _CLOSING.match(line) is None:
+                    out.append((offset + name[0], offset + name[1], "PERSON"))
                 for t in _TOWN.finditer(line):
                     out.append((offset + t.start(1), offset + t.end(1), "LOCATION"))
                 for s in _ZH_STREET.finditer(line):
