@@ -1,12 +1,13 @@
 """A relative or a friend named in the writer's own language, after a relation word in any of its inflections
 ("моему брату Данилке", "с подругой Алёнкой", "meiner Schwester Wiebke", "moja siostrzenica Jagódka", "ο γιος
-μου ο Σπυράκος", "kardeşim Mert'e", "मेरी बहन सुहानी को"): the cues are ``language_cues.KINSHIPS``. The English
+μου ο Σπυράκος", "मेरी बहन सुहानी को"): the cues are ``language_cues.KINSHIPS``. Turkish relations with their
+possessive suffix ("kuzenim Dilvara'nın") are the name-form rule's (``name_forms``). The English
 relation rule (``relation_first_names``) reads English words only, and spaCy's English model no name in Cyrillic,
 Greek or Devanagari; Japanese, Chinese and Korean relations are the CJK rule's (``cjk_names``), Arabic ones the
 script rule's (``script_names``).
 
 In cased scripts the name is the capitalised word after the relation (and a second capitalised one, a family
-name), up to an apostrophe's case suffix ("Mert'e"); a lower-case word ("мой брат по оружию") is none, and a title
+name), up to an apostrophe's case suffix; a lower-case word ("мой брат по оружию") is none, and a title
 with the relation ("«Братья Карамазовы»") has no possessive or preposition before it. German capitalises every
 noun ("meinem Sohn Mathematik erklären"), so there the word must be a known given name. In Devanagari the word
 after the relation, unless a postposition, pronoun or verb (``KIN_STOPS_HI``), and a second one where a
@@ -49,7 +50,7 @@ def _cased_name(kin: Kinship, m: re.Match[str]) -> tuple[int, int] | None:
     if second and second[0].isupper() and second not in _CASED_STOPS and not kin.given_name_only:
         end = m.end(2)
     span = m.string[m.start(1):end]
-    cut = re.search(r"['’]", span)  # a Turkish case suffix after an apostrophe: "Mert'e"
+    cut = re.search(r"['’]", span)  # a case suffix after an apostrophe
     return m.start(1), m.start(1) + (cut.start() if cut else len(span))
 
 

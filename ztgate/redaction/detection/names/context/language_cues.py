@@ -111,8 +111,7 @@ NATIONAL_ID_LABEL_ACRONYMS: tuple[str, ...] = nfkc((
 @dataclass(frozen=True, slots=True)
 class Kinship:
     """A language's way of naming a relative or a friend: the words before the relation word (a possessive or a
-    preposition that governs it, ``before``; empty where the possessive is the relation's own suffix, Turkish
-    "kardeşim"), the relation words with any inflection (regular expressions: "брат\\w*" reads брату, братом,
+    preposition that governs it, ``before``; empty where none stands there, Greek puts it after), the relation words with any inflection (regular expressions: "брат\\w*" reads брату, братом,
     братишка), what stands between the relation and the name (Greek "ο γιος μου ο Σπυράκος"), the script's way of
     marking a name and, where nouns are capitalised too (German), that the name must be a known given name."""
 
@@ -177,11 +176,6 @@ KINSHIPS: tuple[Kinship, ...] = (
             r"bror|broder|syster|søster|dotter|datter|son|sønn|søn|mamma|pappa|mormor|farmor|morfar|farfar|"
             r"kusin|kusine|fætter|fetter|vän|venn|ven|veninde|väninna|venninne|fru|kone|granne|nabo|kollega",
             "cased"),
-    Kinship("tr", "",
-            r"(?:kız[ \t]+|erkek[ \t]+)?kardeşim\w*|ablam\w*|abim\w*|ağabeyim\w*|annem\w*|babam\w*|kızım\w*|"
-            r"oğlum\w*|eşim\w*|(?:kız[ \t]+|erkek[ \t]+)?arkadaşım\w*|kuzenim\w*|teyzem\w*|halam\w*|amcam\w*|"
-            r"dayım\w*|yeğenim\w*|komşum\w*|torunum\w*|nişanlım\w*|sevgilim\w*|anneannem\w*|babaannem\w*|"
-            r"dedem\w*", "cased"),
     Kinship("hi", r"(?:मेरा|मेरी|मेरे|हमारा|हमारी|हमारे)(?:[ \t]+(?:छोटी|छोटा|छोटे|बड़ी|बड़ा|बड़े|प्यारी|प्यारा|प्यारे))?",
             r"भाई|बहन|बेटा|बेटी|बेटे|माँ|मां|पापा|पिताजी|पिता|दादी|दादा|नानी|नाना|चाचा|चाची|मामा|मामी|मौसी|बुआ|"
             r"भतीजा|भतीजी|भतीजे|भांजा|भांजी|भांजे|दोस्त|सहेली|पत्नी|पति|पड़ोसी|पड़ोसन|सहकर्मी|भैया|दीदी|पोता|"
