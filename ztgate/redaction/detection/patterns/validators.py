@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 import phonenumbers
 
+from ztgate.redaction.detection.patterns.calendars import calendar_date
 from ztgate.redaction.detection.patterns.national_ids import NATIONAL_ID_VALIDATORS, luhn
 from ztgate.redaction.detection.wordlists import FUNCTION_WORDS, TECHNICAL_WORDS, words
 
@@ -951,6 +952,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "date_of_birth": date_of_birth,
     "personal_date": personal_date,
     "intl_date": intl_date,
+    "calendar_date": calendar_date,
     "day_month": day_month,
     "password_value": password_value,
     "password_like": password_like,

@@ -52,6 +52,9 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
                                   "PHONE_NUMBER"),
     "NameFormRecognizer": ("Bu soruyu kuzenim Dilvara'nın ödevi için soruyorum.", "Dilvara", "PERSON"),
     "AddressLabelRecognizer": ("כתובת: רחוב וולנור 17, חיפה", "רחוב וולנור 17, חיפה", "LOCATION"),
+    "KinNameRecognizer": ("Вчера с моей кузиной Квирой ходили в музей.", "Квирой", "PERSON"),
+    "KanaReadingRecognizer": ("氏名：槙野 瑠璃（まきの るり）", "まきの るり", "PERSON"),
+    "ContactLineRecognizer": ("Заранее спасибо.\n\nВельмира Квашнина\n+7 921 555-01-77", "Вельмира Квашнина", "PERSON"),
 }
 
 

@@ -5,7 +5,8 @@ finding, a metric's tier and the golden gate's report say which rule found it.
 ``CONTEXT_RULES`` is the order the analyzer runs them (a span two rules find alike keeps the name of the first).
 They read: cued places, in other languages' cases too; fields named for a person or a place (key-value, SQL, CSV);
 contact blocks, display names, Git trailers and headers, sign-offs, greetings, ``TODO(handle)``, chat and transcript
-speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic); user
+speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic; a kana
+reading; a relative in the writer's language; a contact block's or a form's line, ADR 0039); user
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
 and identifier labels; person keys, persons in author-like slots of any syntax, comment subjects and a name's
 parts in a format's slots; the parties of a private dispute; licence plates; health details tied to a private
@@ -21,6 +22,7 @@ from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
+from ztgate.redaction.detection.names.context.contact_lines import ContactLineRecognizer
 from ztgate.redaction.detection.names.context.csv_columns import CsvColumnFieldRecognizer
 from ztgate.redaction.detection.names.context.comment_subjects import CommentSubjectRecognizer
 from ztgate.redaction.detection.names.context.cued_places import CuedPlaceRecognizer
@@ -29,7 +31,9 @@ from ztgate.redaction.detection.names.context.display_names import DisplayNameRe
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
 from ztgate.redaction.detection.names.context.health_details import HealthDetailRecognizer
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
+from ztgate.redaction.detection.names.context.kana_readings import KanaReadingRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
+from ztgate.redaction.detection.names.context.kin_names import KinNameRecognizer
 from ztgate.redaction.detection.names.context.licence_plates import LicencePlateRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
@@ -54,7 +58,8 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, PersonTownRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer,
     CsvColumnFieldRecognizer, ContactBlockRecognizer, DisplayNameRecognizer, HeaderNameRecognizer, SignOffRecognizer, GreetingRecognizer,
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
-    CjkNameRecognizer, ScriptNameRecognizer, LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
+    CjkNameRecognizer, ScriptNameRecognizer, KanaReadingRecognizer, KinNameRecognizer, ContactLineRecognizer,
+    LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     AuthorSlotRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,

@@ -6,8 +6,8 @@ found only by its label. A Latin-script address stays theirs (they split the str
 this rule takes the values it leaves, those with a house number.
 
 The value runs to the end of its line or sentence (a full stop after a word of four letters or more, so "г." and
-"ул." stay inside; 。, !, ?, ;), at most 120 characters, and must hold a house number (one to five digits) and a
-word: "Адрес: не знаю", an IP address ("Адрес: 10.0.0.12"), a URL or an e-mail are no postal address."""
+"ул." stay inside; 。, !, ?, ;), at most 120 characters, and must hold a word and a house number (one to five
+digits) or two places split by a comma (a village's address, ADR 0039): "Адрес: не знаю", an IP address ("Адрес: 10.0.0.12"), a URL or an e-mail are no postal address."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _NOT_POSTAL = re.compile(r"\d+\.\d+\.\d+|://|@|www\.|\.(?:com|org|net)\b|[0-9a-f]{0,4}:[0-9a-f]{0,4}:", re.I)
 
 
+def _places(value: str) -> bool:
+    """A village's address with no house number: two places or more split by commas ("ग्राम पिपरिया, ज़िला
+    होशंगाबाद", "село Лесное, Тверская обл."), where "Адрес: не знаю" is one phrase (ADR 0039)."""
+    parts = [p for p in re.split(r"[,،、，]", value) if p.strip()]
+    return len(parts) >= 2 and all(sum(c.isalpha() for c in p) >= 2 for p in parts)  # a vowel sign is no letter
+
+
 class AddressLabelRecognizer(ContextRule):
     NAME = "AddressLabelRecognizer"
     SCORE = 0.9
@@ -43,8 +50,8 @@ class AddressLabelRecognizer(ContextRule):
             stop = _END.search(value)
             value = value[:stop.start()] if stop else value
             value = value.rstrip(" \t,،、")
-            if (_HOUSE_NUMBER.search(value) is None or _WORD.search(value) is None
-                    or _NOT_POSTAL.search(value) is not None):
+            if (_WORD.search(value) is None or _NOT_POSTAL.search(value) is not None
+                    or (_HOUSE_NUMBER.search(value) is None and not _places(value))):
                 continue
             out.append((m.end(), m.end() + len(value), "LOCATION"))
         return out

@@ -1,6 +1,6 @@
 """A name written in Chinese, Japanese or Korean script next to evidence that it is a person's: a
 self-introduction (我叫, 私は…です, …と申します, 제 이름은…입니다), a form or contact label (姓名, 联系人, 氏名, 이름,
-연락처), a relation (我妈妈, 母の, 엄마), or a signature line ("-- 佐藤健太").
+연락처), a relation (我妈妈, 母の, 엄마), a Korean vocative (서윤아,) or a signature line ("-- 佐藤健太").
 
 The other rules read capitalised Latin words (``other_script`` finds "John Smith" inside Chinese text), and spaCy's
 English model reads no CJK name at all: the scripts have no capitals, and their words are not split by spaces, so
@@ -31,8 +31,8 @@ _LABELS_ZH = r"(?:姓名|名字|联系人|聯絡人|聯繫人|联络人|收件�
 _LABELS_JA = r"(?:氏名|お名前|名前|担当者|担当|受取人|宛名|署名)"
 _LABELS_KO = r"(?:이름|성명|성함|연락처|담당자|보호자|수령인|받는\s?사람|보내는\s?사람|신청인|환자)"
 _REL_ZH = r"(?:我|我的|我们|我們|他的|她的)(?:同学|同學|学生|學生|老板|老闆|领导|領導|闺蜜|閨蜜|男朋友|女朋友|未婚妻|未婚夫|舅舅|阿姨|叔叔|姑姑|岳母|岳父|嫂子|姐夫|孙子|孫子|孙女|孫女|表妹|表弟|客户|客戶|房东|房東|房客|保姆|同桌|教练|教練|妈妈|媽媽|母亲|母親|爸爸|父亲|父親|妻子|老婆|丈夫|老公|先生|太太|儿子|兒子|女儿|女兒|哥哥|姐姐|弟弟|妹妹|朋友|同事|老师|老師|奶奶|爷爷|爺爺|外婆|外公|室友|邻居|鄰居|表姐|表哥|堂兄)"
-_REL_JA = r"(?:母|父|妻|夫|主人|息子|娘|兄|姉|弟|妹|祖母|祖父|友人|友達|同僚|上司|部下|義母|義父)"
-_REL_KO = r"(?:엄마|어머니|아빠|아버지|아내|남편|친구|동생|언니|누나|형|오빠|할머니|할아버지|동료|아들|딸)"
+_REL_JA = r"(?:母|父|妻|夫|主人|息子|娘|兄|姉|弟|妹|祖母|祖父|友人|友達|同僚|上司|部下|義母|義父|姪|甥|孫|いとこ|従姉妹|従兄弟|親友|叔母|叔父|伯母|伯父|彼氏|婚約者)"
+_REL_KO = r"(?:엄마|어머니|아빠|아버지|아내|남편|친구|남동생|여동생|동생|언니|누나|형|오빠|할머니|할아버지|동료|아들|딸|조카|사촌|이모|고모|삼촌|손자|손녀|남자친구|여자친구|남친|여친)"
 
 _CUES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Chinese self-introductions and relations, then a Han name.
@@ -45,6 +45,10 @@ _CUES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"(?:私|わたし|僕|ぼく)(?:の名前)?は[ \t\u3000]*({_JA_NAME})(?:です|と申します|といいます)"), "ja"),
     (re.compile(rf"({_JA_NAME})(?:と申します|と言います|といいます)"), "ja"),
     (re.compile(rf"{_REL_JA}の({_JA_NAME})(?=[がはをにとものさ様、。\s]|$)"), "ja"),
+    # A given name in kana after a relation (妹のみずきが, 娘のユイちゃん): hiragana before a particle, unless a
+    # common noun (妹のおもちゃが); katakana, which loanwords use as often (母のパソコン), only before an honorific.
+    (re.compile(rf"{_REL_JA}の([\u3041-\u3096]{{2,5}})(?=ちゃん|くん|さん|が|は|も|と|、)"), "ja_kana"),
+    (re.compile(rf"{_REL_JA}の([\u30a1-\u30fa\u30fc]{{2,6}})(?=ちゃん|くん|さん)"), "ja_kana"),
     # Korean: 제 이름은 … (not 저는 …입니다, which a role follows as often: 저는 학생입니다), a label, a relation.
     (re.compile(rf"(?:제[ \t]*이름은|내[ \t]*이름은|저의[ \t]*이름은)[ \t]*({_KO_RUN})"), "ko_intro"),
     (re.compile(rf"{_LABELS_KO}[ \t]*[:：]?[ \t]*({_KO_RUN}|{_HAN_NAME})"), "ko"),
@@ -66,6 +70,33 @@ _ZH_SURNAMES = frozenset(
     "隋商刁沙荣榮巫寇桑郎甄丛叢仲虞敖巩鞏明佘池乐樂")
 _ZH_COMPOUND_SURNAMES = ("欧阳", "歐陽", "司马", "司馬", "上官", "诸葛", "諸葛", "东方", "東方", "皇甫", "令狐", "慕容",
                          "司徒", "夏侯", "尉迟", "尉遲")
+
+
+# Common nouns written in hiragana that follow a relation and its の (妹のおもちゃが, 母のことが): no given name.
+_KANA_NOUNS = frozenset(
+    "こと もの ため ところ ほう おもちゃ おかげ せい うち まえ あと よう とき ひと かた なか そば いえ へや "
+    "ほん しごと がっこう かいしゃ はなし こども あかちゃん からだ かお て あたま おなか ごはん おべんとう "
+    "たんじょうび けっこん びょうき けが かぜ しゅみ くるま いぬ ねこ ぶん かわり".split())
+
+
+# A Korean given name called out with its vocative ending at a clause's start ("서윤아, 같이 하자", "지호야!"): -아
+# after a syllable with a final consonant, -야 after one without. Two syllables, the given name alone; the few words
+# that take these endings too (아니야, 그래야, 괜찮아) are no name.
+_KO_VOCATIVE = re.compile(rf"(?:^|(?<=[\s\"'“‘「『(]))([{_HANGUL}]{{2}})(아|야)(?=[ \t]*[,，!！~])")
+_KO_NOT_VOCATIVE = frozenset("아니 그래 진짜 정말 너무 이거 저거 그거 여기 저기 거기 어디 누구 친구 자기 여보 엄마 아빠 언니 오빠 "
+                             "누나 동생 아가 얘들 애들 세상 하늘 사랑 바보 괜찮 귀찮 그렇 이렇 저렇 어떻 뭐야 당연 역시 "
+                             "제발 설마 맙소 대박 최고".split())
+
+
+def ko_vocatives(text: str) -> list[Span]:
+    """Korean given names before their vocative ending (the syllable's final consonant agreeing with it)."""
+    out: list[Span] = []
+    for m in _KO_VOCATIVE.finditer(text):
+        stem, ending = m.group(1), m.group(2)
+        final = (ord(stem[-1]) - 0xAC00) % 28 != 0
+        if stem not in _KO_NOT_VOCATIVE and final == (ending == "아"):
+            out.append((m.start(1), m.end(1), "PERSON"))
+    return out
 
 
 def _zh_name(name: str, need_surname: bool) -> tuple[int, int] | None:
@@ -109,7 +140,9 @@ class CjkNameRecognizer(ContextRule):
             for m in pattern.finditer(text):
                 run = m.group(1).rstrip(" \t\u3000")
                 start = m.start(1)
-                if kind in ("ko", "ko_intro") and re.fullmatch(f"[{_HANGUL}]+", run):
+                if kind == "ja_kana":
+                    span = None if run in _KANA_NOUNS else (0, len(run))
+                elif kind in ("ko", "ko_intro") and re.fullmatch(f"[{_HANGUL}]+", run):
                     span = _ko_name(run)
                 elif kind in ("zh", "zh_rel"):
                     span = _zh_name(run, need_surname=True)
@@ -119,4 +152,4 @@ class CjkNameRecognizer(ContextRule):
                     span = (0, len(run)) if len(run.replace(" ", "")) >= 2 else None
                 if span is not None:
                     out.append((start + span[0], start + span[1], "PERSON"))
-        return out
+        return out + ko_vocatives(text)

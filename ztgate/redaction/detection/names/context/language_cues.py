@@ -106,3 +106,101 @@ NATIONAL_ID_LABEL_ACRONYMS: tuple[str, ...] = nfkc((
     "ΑΜΚΑ", "Α.Μ.Κ.Α.", "ΑΦΜ", "Α.Φ.Μ.", "ΑΔΤ", "NIF", "NIPC", "NISS", "RG", "СНИЛС", "ИНН", "ЛНЧ", "РНОКПП", "ІПН",
     "NIP", "CCCD", "CMND", "NIK", "EMŠO", "OIB", "JMBG", "ЈМБГ",
 ))
+
+
+@dataclass(frozen=True, slots=True)
+class Kinship:
+    """A language's way of naming a relative or a friend: the words before the relation word (a possessive or a
+    preposition that governs it, ``before``; empty where none stands there, Greek puts it after), the relation words with any inflection (regular expressions: "брат\\w*" reads брату, братом,
+    братишка), what stands between the relation and the name (Greek "ο γιος μου ο Σπυράκος"), the script's way of
+    marking a name and, where nouns are capitalised too (German), that the name must be a known given name."""
+
+    language: str
+    before: str
+    relations: str
+    script: Script
+    between: str = ""
+    given_name_only: bool = False
+
+
+_RU_REL = (r"брат\w*|братишк\w*|сестр\w*|сестрёнк\w*|сестренк\w*|мам\w*|пап\w*|сын\w*|сыночк\w*|доч\w*|дочурк\w*|"
+           r"внук\w*|внучк\w*|племянни\w*|подруг\w*|подружк\w*|друг\w*|друж\w*|муж\w*|жен\w*|бабушк\w*|бабул\w*|"
+           r"дедушк\w*|дяд\w*|тёт\w*|тет\w*|кузен\w*|кузин\w*|коллег\w*|сосед\w*|крестни\w*|одноклассни\w*|"
+           r"парн\w*|парень|девушк\w*|свекров\w*|тёщ\w*|тещ\w*|зят\w*|невестк\w*")
+KINSHIPS: tuple[Kinship, ...] = (
+    Kinship("ru", r"мо[йяеёи]|мо(?:его|ему|им|ей|ею|ю|их|ими|ём|ем)|наш\w*|с|со|у|к|ко|для|от|про|о|об", _RU_REL,
+            "cased"),
+    Kinship("uk", r"мі[йї]|мо[яєї]|мого|моєї|моєму|моїй|моїм|моїх|мою|наш\w*|з|із|зі|до|для|від|у|в|про",
+            r"брат\w*|братик\w*|сестр\w*|сестричк\w*|дон\w*|доч\w*|син\w*|синочк\w*|онук\w*|онуч\w*|племінни\w*|"
+            r"подруг\w*|друг\w*|чолов\w*|дружин\w*|бабус\w*|дідус\w*|дяд\w*|тітк\w*|кум\w*|сусід\w*|колег\w*",
+            "cased"),
+    Kinship("bg", r"мо[йяеи]\w*|наш\w*|с|със|на|за|от",
+            r"брат\w*|сестр\w*|дъщер\w*|син\w*|внук\w*|внучк\w*|приятел\w*|съпруг\w*|баба\w*|дядо\w*|леля\w*|"
+            r"чичо\w*|вуйчо\w*|братовчед\w*|колег\w*|съсед\w*", "cased"),
+    Kinship("el", "",
+            r"γιο[ςυ]?|γιε|κόρη[ς]?|αδερφ\w*|αδελφ\w*|ξαδέρφ\w*|ξάδερφ\w*|φίλ\w*|φιλενάδ\w*|σύζυγ\w*|άντρα[ς]?|"
+            r"γυναίκα|μητέρα|μάνα|μαμά|πατέρα[ς]?|μπαμπά[ς]?|γιαγιά|παππού[ς]?|θεί\w*|ανιψ\w*|εγγον\w*|"
+            r"συνάδελφ\w*|γείτον\w*|γειτόνισσα", "cased",
+            between=r"[ \t]+(?:μου|μας)(?:[ \t]+(?:ο|η|τον|την|του|της))?"),
+    Kinship("de", r"mein\w*|unser\w*|dein\w*",
+            r"schwester\w*|bruder|brüder\w*|tochter|töchter\w*|sohn\w*|söhne\w*|mutter|mama|mutti|vater\w*|papa|"
+            r"oma|opa|tante|onkel\w*|cousine?n?|neffe\w*|nichte\w*|enkel\w*|freund\w*|frau|mann\w*|kolleg\w*|"
+            r"nachbar\w*|schwager\w*|schwägerin|patenkind\w*|kind\w*", "cased", given_name_only=True),
+    Kinship("pl", r"m[óo]j|moja|moje|moi|mojego|mojej|mojemu|moim|moją|moich|nasz\w*|z|ze|u|do|dla|od|o",
+            r"brat\w*|braciszk\w*|siostr\w*|siostrzeń\w*|siostrzeni\w*|bratan\w*|córk\w*|córeczk\w*|syn\w*|mam\w*|"
+            r"tat\w*|babci\w*|babk\w*|dziad\w*|wnucz\w*|wnuk\w*|cioci\w*|ciotk\w*|wuj\w*|kuzyn\w*|przyjaciel\w*|"
+            r"przyjaciół\w*|koleg\w*|koleżank\w*|mąż|męż\w*|żon\w*|sąsiad\w*|chłopak\w*|dziewczyn\w*|"
+            r"narzeczon\w*", "cased"),
+    Kinship("cs", r"můj|moje|moji|mého|mé|mému|mou|mým|mými|mých|náš\w*|naš\w*|s|se|u|k|ke|pro|od|o",
+            r"bratr\w*|brách\w*|sestr\w*|sestřenic\w*|bratran\w*|dcer\w*|syn\w*|mám\w*|maminc\w*|tát\w*|táta|"
+            r"babičk\w*|děd\w*|vnuk\w*|vnučk\w*|kamarád\w*|přítel\w*|manžel\w*|tet\w*|strýc\w*|soused\w*|"
+            r"koleg\w*|neteř\w*|synovec\w*", "cased"),
+    Kinship("es", r"mi|mis|nuestr[oa]s?",
+            r"herman[oa]s?|hij[oa]s?|prim[oa]s?|amig[oa]s?|abuel[oa]s?|tí[oa]s?|sobrin[oa]s?|novi[oa]s?|"
+            r"espos[oa]s?|marido|mujer|vecin[oa]s?|compañer[oa]s?|suegr[oa]s?|niet[oa]s?|madre|padre|mamá|papá",
+            "cased"),
+    Kinship("it", r"mio|mia|miei|mie|nostr[oaie]",
+            r"fratell\w*|sorell\w*|figli\w*|cugin\w*|amic\w*|nonn\w*|zi[oaie]|nipot\w*|marito|moglie|"
+            r"fidanzat\w*|vicin\w*|collega|colleghi|mamma|papà|madre|padre|suocer\w*", "cased"),
+    Kinship("fr", r"mon|ma|mes|notre|nos",
+            r"frère|frères|sœur|soeur|sœurs|soeurs|fils|fille|cousin|cousine|ami|amie|copain|copine|grand-mère|"
+            r"grand-père|mamie|papi|tante|oncle|neveu|nièce|mari|femme|voisin|voisine|collègue|beau-frère|"
+            r"belle-sœur|belle-soeur|mère|père|petit-fils|petite-fille", "cased"),
+    Kinship("pt", r"meu|minha|meus|minhas|noss[oa]s?",
+            r"irmão|irmã|irmãos|irmãs|filh[oa]s?|prim[oa]s?|amig[oa]s?|avó|avô|ti[oa]s?|sobrinh[oa]s?|marido|"
+            r"esposa|mulher|namorad[oa]|vizinh[oa]|colega|mãe|pai|net[oa]", "cased"),
+    Kinship("nl", r"mijn|onze|ons",
+            r"broer\w*|zus\w*|zuster|zoon\w*|dochter\w*|neef\w*|nicht\w*|vriend\w*|oma|opa|tante|oom|man|vrouw|"
+            r"buurman|buurvrouw|collega|moeder|vader|kleinzoon|kleindochter", "cased"),
+    Kinship("sv-no-da", r"min|mitt|mina|mine|vår|vårt|våra|vores",
+            r"bror|broder|syster|søster|dotter|datter|son|sønn|søn|mamma|pappa|mormor|farmor|morfar|farfar|"
+            r"kusin|kusine|fætter|fetter|vän|venn|ven|veninde|väninna|venninne|fru|kone|granne|nabo|kollega",
+            "cased"),
+    Kinship("hi", r"(?:मेरा|मेरी|मेरे|हमारा|हमारी|हमारे)(?:[ \t]+(?:छोटी|छोटा|छोटे|बड़ी|बड़ा|बड़े|प्यारी|प्यारा|प्यारे))?",
+            r"भाई|बहन|बेटा|बेटी|बेटे|माँ|मां|पापा|पिताजी|पिता|दादी|दादा|नानी|नाना|चाचा|चाची|मामा|मामी|मौसी|बुआ|"
+            r"भतीजा|भतीजी|भतीजे|भांजा|भांजी|भांजे|दोस्त|सहेली|पत्नी|पति|पड़ोसी|पड़ोसन|सहकर्मी|भैया|दीदी|पोता|"
+            r"पोती|नाती|नातिन|कज़िन|कजिन", "uncased"),
+)
+# Devanagari words after a relation that are no name: postpositions, pronouns, adverbs, a copula and the verbs a
+# sentence goes on with ("मेरी बहन को", "मेरे भाई ने", "मेरी बहन बहुत ...", "मेरी बहन पूछती है").
+KIN_STOPS_HI: frozenset[str] = frozenset(nfkc(tuple(
+    "को ने से का की के है हैं था थी थे और भी बहुत अभी कल आज हमेशा एक यह वह ये वो जो ही तो में पर लिए साथ नहीं क्या "
+    "कैसे कब कहाँ कौन बोली बोला कहती कहता कहा पूछ पूछा पूछी पूछती पूछता चाहती चाहता चाहते रहती रहता रहते "
+    "जानना जानती जानता अब फिर सबसे ज़्यादा ज्यादा".split())))
+
+# Labels of a form's name field in the scripts whose keys the key-value rule does not read (a Devanagari vowel
+# sign is no word character there) or whose words it does not list: a person's name follows the colon
+# ("आवेदक: सुरेंद्र कुशवाहा", "ชื่อ: สุนิสา แก้วประเสริฐ", "Ονοματεπώνυμο: ...", "שם מלא: ...").
+NAME_FIELD_LABELS: tuple[str, ...] = nfkc((
+    "नाम", "पूरा नाम", "आवेदक", "आवेदक का नाम", "प्रार्थी", "मरीज़ का नाम", "मरीज का नाम", "पिता का नाम", "माता का नाम",
+    "ชื่อ", "ชื่อ-นามสกุล", "ชื่อ-สกุล", "ชื่อผู้ติดต่อ", "ผู้ติดต่อ", "Όνομα", "Ονοματεπώνυμο", "Επώνυμο", "שם", "שם מלא",
+    "الاسم الكامل", "نام", "نام و نام خانوادگی", "Họ và tên", "Họ tên", "Nama", "Nama lengkap",
+))
+# Closings after which a writer signs with their name alone on the next line, in other languages than English
+# (the English ones are ``sign_offs``).
+CLOSINGS: tuple[str, ...] = nfkc((
+    "С уважением", "С наилучшими пожеланиями", "Спасибо", "З повагою", "С уважение", "Με εκτίμηση", "Ευχαριστώ",
+    "敬具", "よろしくお願いします", "よろしくお願いいたします", "此致", "敬礼", "谢谢", "謝謝", "감사합니다", "올림", "드림",
+    "सादर", "धन्यवाद", "भवदीय", "مع تحياتي", "مع خالص التحيات", "شكرا", "شكراً", "ขอบคุณ", "ด้วยความเคารพ",
+    "Trân trọng", "Hormat saya", "Salam",
+))

@@ -50,10 +50,11 @@ _ID_LABELS = (r"(?:身份证号?|身份證號?|身分證字號|身分证|护照|
 _NAME_THEN_LABEL = re.compile(
     rf"(?:^|(?<=[\s(（\[:：,，;；]))([{_HAN}]{{2,4}}|[{_HANGUL}]{{3}})[ \t]*[,，、(（:：]?[ \t]*{_ID_LABELS}", re.M)
 
-# Arabic cues: a self-introduction, a relation with its possessive suffix, a title, a name label.
+# Arabic cues: a self-introduction, a relation with its possessive suffix (and a clitic before it: لأخي, وأختي,
+# بصديقي), a title, a name label.
 _AR_INTRO = re.compile(rf"(?<![{_ARABIC}])(?:أنا|انا|اسمي|إسمي)[ \t]+({_AR_WORD}(?:[ \t]+{_AR_WORD}){{0,2}})")
 _AR_RELATION = re.compile(
-    rf"(?<![{_ARABIC}])(?:زميلي|زميلتي|صديقي|صديقتي|أخي|أختي|اخي|اختي|زوجي|زوجتي|جاري|جارتي|ابني|ابنتي|بنتي|"
+    rf"(?<![{_ARABIC}])(?:[وفلب]|ول|فل)?(?:زميلي|زميلتي|صديقي|صديقتي|أخي|أختي|اخي|اختي|زوجي|زوجتي|جاري|جارتي|ابني|ابنتي|بنتي|"
     rf"أمي|امي|أبي|ابي|والدي|والدتي|عمي|عمتي|خالي|خالتي|مديري|مديرتي|جدي|جدتي)[ \t]+"
     rf"({_AR_WORD}(?:[ \t]+{_AR_WORD}){{0,2}})")
 _AR_TITLE = re.compile(rf"(?<![{_ARABIC}])(?:السيد|السيدة|الآنسة|الاستاذ|الأستاذ|الأستاذة|الاستاذة)[ \t]+"
