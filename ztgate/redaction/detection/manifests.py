@@ -1,20 +1,14 @@
-"""A product's name in its own manifest (issue #29, ADR 0030): the bare ``name`` of a WebExtension manifest.json,
-a package.json, a VS Code extension (and its ``displayName``), an app.json, a Helm Chart.yaml, a pyproject.toml or
-Cargo.toml ``[project]``/``[package]`` table, an INI-style plugin metadata file or a static site's ``site_name`` names
-the product, not a person ("\"name\": \"Black Helper\"").
+"""A product's name in its own manifest (issue #29, ADR 0030, ADR 0038) names the product, not a person ("\"name\":
+\"Black Helper\"").
 
-A manifest is known by its own keys, never by a list of products: a key only a manifest has stands beside the name
-key in its mapping (``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, any key ending in
-``version`` ...), or the
-name key opens a line of a TOML table that describes a package. A name inside a nested record (``"author": {"name":
-...}``, ``maintainers:\n  - name:``, ``authors = [{name = ...}]``) is not the product's: only a key at the
-manifest's own level counts, so ``author`` and ``maintainers`` keep naming persons.
-
-Any other manifest is known by its shape (ADR 0038, ``manifest_sections``): a key naming a product (``name``,
-``title``, or a key ending in either whose other words name no person: ``Plugin Name``, ``PRODUCT_NAME``,
-``Implementation-Title``, ``ProductName``) with a version key in the same tag, element or section, and beside them
-an identity key (an id, a description, a licence, an upgrade code ...) or the version key shares the name key's
-prefix (``PRODUCT_NAME`` beside ``PRODUCT_VERSION``)."""
+Known by its own keys, never by a list of products: a key only a manifest has beside the name key in its mapping
+(``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, any key ending in ``version`` ...), or the name
+key opening a line of a TOML table that describes a package; or by its shape in any syntax (``manifest_sections``):
+a key naming a product (``name``, ``title``, or a key ending in either whose other words name no person: ``Plugin
+Name``, ``PRODUCT_NAME``, ``Implementation-Title``) beside a version key and an identity key (an id, a description,
+a licence ...) or a version key of its own prefix (``PRODUCT_VERSION``) in one tag, element or section. A name inside
+a nested record (``"author": {"name": ...}``, ``maintainers:\n  - name:``) is not the product's: ``author`` and
+``maintainers`` keep naming persons."""
 
 from __future__ import annotations
 

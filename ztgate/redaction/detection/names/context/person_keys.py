@@ -35,8 +35,8 @@ _KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)" 
 _KEY_BEFORE = re.compile(
     rf"(?:^-?|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:|(?<![^ \t\n])\.(?=[A-Za-z])){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
     rf"|{_KEY.replace('key', 'key2')}{_SEP}"
-    # a quoted key, a comma, the quoted value: a resource script's VALUE "CompanyName", "v" (ADR 0038)
-    rf"|[\"']{_KEY.replace('key', 'key3')}[\"'][ \t]*,[ \t]*[\"'])$", re.MULTILINE)
+    # a quoted key, a comma, the quoted value after VALUE or a brace: an .rc VALUE "CompanyName", "v" (ADR 0038)
+    rf"|(?:(?<=VALUE[ \t])|(?<=\{{)|(?<=\{{[ \t]))[\"']{_KEY.replace('key', 'key3')}[\"'][ \t]*,[ \t]*[\"'])$", re.MULTILINE)
 # A COBOL paragraph of the IDENTIFICATION DIVISION, its upper-case name and a period opening the line
 # ("       AUTHOR. NAME."): the period is a separator only there, never in prose ("ask the owner. Release Notes").
 _PARAGRAPH_BEFORE = re.compile(r"[ \t]*(?P<key>[A-Z][A-Z\-]*)\.[ \t]+")

@@ -5,7 +5,7 @@ a revision ("C     VERSION 2.3   11-MAR-1994   NAME", "* recode.sps  v1.3  14-03
 
 The line opens with a comment leader (``#``, ``//``, ``*``, ``/*``, ``*!``, ``%``, ``;``, ``--``, ``!``, ``REM``,
 Fortran's ``C`` column), holds a version (``v1.3``, ``version 2.3``, ``0.4.1``) and then a date (ISO, day-month-year
-with digits or a month's abbreviation, ``01jan2020``) before the value, and nothing but an address, a handle, a
+with digits or a month's abbreviation, ``01jan2020``) right before the value, and nothing but an address, a handle, a
 full stop or a comment's close follows the value. The value is read as ``author_slots`` reads one: two to four
 capitalised name words, no common or technical word, not a team's, a bot's or an organisation's name."""
 
@@ -23,6 +23,8 @@ _VERSION = re.compile(r"(?i)(?<![\w.\-])(?:v(?:ersion)?[ \t]*)?\d+(?:\.\d+){1,3}
 _DATE = re.compile(
     rf"(?i)(?<![\w.\-])(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[-/.]\d{{1,2}}[-/.]\d{{2,4}}|\d{{1,2}}[-/ ]?{_MONTH}[-/ ]?\d{{2,4}}"
     rf"|{_MONTH}[a-z]*[ \t]+\d{{1,2}},?[ \t]+\d{{4}})(?![\w\-])")
+# Between the date and the value: blanks and separators only (the value is the whole run after the date).
+_GAP = re.compile(r"[ \t,;:\-–—]+")
 # What may follow the value on its line: an address or a handle, a full stop, a comment's close.
 _TAIL = re.compile(r"[ \t]*(?:[<(\[][^\n<>()\[\]]{1,80}[>)\]])?[ \t]*[.;,]?[ \t]*(?:\*+/|-->)?[ \t]*$")
 
@@ -34,7 +36,10 @@ def version_line_value(text: str, start: int, end: int) -> bool:
     if lead is None or _TAIL.fullmatch(text, end, hi) is None:
         return False
     version = _VERSION.search(text, lead.end(), start)
-    return version is not None and _DATE.search(text, version.end(), start) is not None
+    if version is None:
+        return False
+    dates = list(_DATE.finditer(text, version.end(), start))
+    return bool(dates) and _GAP.fullmatch(text, dates[-1].end(), start) is not None
 
 
 class VersionLineRecognizer(ContextRule):
