@@ -10,7 +10,7 @@ products, standards and teams. Two splits with their own templates, their own na
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
 ``holdout6``, ``holdout7``, ``holdout8``, ``holdout9``, ``holdout10`` and ``holdout11`` likewise, each before any
-score on it; ``tune2`` to ``tune10`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document
+score on it; ``tune2`` to ``tune11`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document
 a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
@@ -1231,6 +1231,64 @@ CLEAN_TEMPLATES["holdout11"] = (
 TOOLS["holdout11"] = ("Jedidiah", "Ozias", "Philemon", "Thomasina", "Hezekiah", "Zachary", "Wystan", "Osbert",
                       "Tancred", "Drusilla")
 SEEDS["holdout11"] = 11011
+
+
+# --- tune11: an eleventh tuning split (issue #29, eleventh round, ADR 0038), a block of its own -------------------
+# The classes the tenth held-out split's misses named (described, values unseen): a product's or a package's own
+# `name` in a manifest of a kind no rule knew (to be known by its shape: a name beside a version and an id, a
+# description or a licence key in the same object or section, in any syntax), and a person in a publisher-like or a
+# program-header slot (an installer's publisher, a vendor, a provider, a company field, a "Programmer:" or "Written
+# by" header line, a version line ending with a person). Twenty file kinds no split had, one template each: a Godot
+# plugin.cfg, a Kodi add-on XML, a Unity package.json, a Blender bl_info, a WordPress plugin header, a NuGet
+# nuspec, NSIS defines, a WiX package, an .rc VERSIONINFO, a JAR manifest, an OSGi bundle manifest, an MSIX
+# manifest, a VSIX manifest, an Info.plist copyright, an IDL header, a SAS header, SPSS, Fortran 77 and shell
+# version lines, a PKGBUILD contributor; clean documents of ten kinds where a company publishes and the product's
+# name is a given name or a surname. Its own seed, name pools (Basque, Kazakh, Sinhala, Khmer, Somali),
+# tools and domains. Tuned on, never reported as held-out:
+# `python -m ztgate_bench.code_persons write --split tune11 --out bench/corpora/code-persons-tune-11.jsonl`.
+GIVEN["tune11"] = ("Itziar", "Aitor", "Garazi", "Oihana", "Ekaitz", "Zhanar", "Nimal", "Chamari", "Sanduni", "Sokha",
+                   "Vannak", "Chanthou", "Kosala", "Ilhaan", "Faadumo", "Moldir", "Bauyrzhan", "Tharindu")
+SURNAMES["tune11"] = ("Goikoetxea", "Agirre", "Urrutia", "Nurpeisov", "Abenova", "Dzhaksybekov", "Senanayake",
+                      "Jayasuriya", "Gunawardena", "Chhim", "Sovann", "Sorn", "Hirsi", "Egal", "Dualeh", "Zubizarreta",
+                      "Baimukhamedov", "Ratnayake")
+MAIL_DOMAINS["tune11"] = ("saltfen.dev", "pkgs11.example.org", "vendors11.example.net")
+PERSON_TEMPLATES["tune11"] = (
+    ("godot-plugin-t11", "[plugin]\n\nname=\"Shoreline Brush\"\ndescription=\"Terrain brushes for the editor.\"\nauthor=\"{name}\"\nversion=\"1.3.0\"\nscript=\"plugin.gd\"\n"),
+    ("kodi-addon-t11", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<addon id=\"plugin.video.tidecam\" name=\"Tide Cam\" version=\"2.1.0\" provider-name=\"{name}\">\n  <requires>\n    <import addon=\"xbmc.python\" version=\"3.0.0\"/>\n  </requires>\n</addon>\n"),
+    ("unity-package-t11", "{{\n  \"name\": \"com.saltfen.shoreline\",\n  \"displayName\": \"Shoreline\",\n  \"version\": \"1.0.0\",\n  \"unity\": \"2022.3\",\n  \"author\": {{\n    \"name\": \"{name}\",\n    \"email\": \"{email}\"\n  }}\n}}\n"),
+    ("blender-bl-info-t11", "bl_info = {{\n    \"name\": \"Shoreline Mesh\",\n    \"author\": \"{name}\",\n    \"version\": (1, 2, 0),\n    \"blender\": (3, 6, 0),\n    \"category\": \"Mesh\",\n}}\n"),
+    ("wordpress-plugin-t11", "<?php\n/**\n * Plugin Name: Tide Widget\n * Description: Shows the next high tide.\n * Version:     1.2.0\n * Author:      {name}\n * License:     GPL-2.0-or-later\n */\n"),
+    ("nuspec-t11", "<package>\n  <metadata>\n    <id>tidewatch</id>\n    <version>1.4.2</version>\n    <title>Tide Watch</title>\n    <owners>{name}</owners>\n    <description>Tide tables on the desktop.</description>\n  </metadata>\n</package>\n"),
+    ("nsis-t11", "!define PRODUCT_NAME \"Tide Watch\"\n!define PRODUCT_VERSION \"1.4.2\"\n!define PRODUCT_PUBLISHER \"{name}\"\n!define PRODUCT_WEB_SITE \"https://saltfen.example/tidewatch\"\n"),
+    ("wix-t11", "<Wix xmlns=\"http://wixtoolset.org/schemas/v4/wxs\">\n  <Package Name=\"Tide Watch\" Manufacturer=\"{name}\" Version=\"1.4.2.0\" UpgradeCode=\"5c1e2f3a-7b8d-4e9f-a0b1-c2d3e4f5a6b7\">\n    <MajorUpgrade DowngradeErrorMessage=\"A newer version is installed.\" />\n  </Package>\n</Wix>\n"),
+    ("rc-versioninfo-t11", "BLOCK \"StringFileInfo\"\nBEGIN\n    BLOCK \"040904b0\"\n    BEGIN\n        VALUE \"CompanyName\", \"{name}\"\n        VALUE \"FileDescription\", \"Tide Watch\"\n        VALUE \"FileVersion\", \"1.4.2.0\"\n    END\nEND\n"),
+    ("jar-manifest-t11", "Manifest-Version: 1.0\nImplementation-Title: tidewatch\nImplementation-Version: 1.4.2\nImplementation-Vendor: {name}\nMain-Class: org.saltfen.tides.Main\n"),
+    ("osgi-manifest-t11", "Bundle-ManifestVersion: 2\nBundle-SymbolicName: org.saltfen.tides\nBundle-Version: 1.4.2\nBundle-Vendor: {name}\nExport-Package: org.saltfen.tides.api\n"),
+    ("msix-manifest-t11", "<Properties>\n  <DisplayName>Tide Watch</DisplayName>\n  <PublisherDisplayName>{name}</PublisherDisplayName>\n  <Logo>Assets\\StoreLogo.png</Logo>\n</Properties>\n"),
+    ("vsix-manifest-t11", "<Metadata>\n  <Identity Id=\"TideWatch.8f21\" Version=\"1.4\" Language=\"en-US\" Publisher=\"{name}\" />\n  <DisplayName>Tide Watch</DisplayName>\n  <Description>Tide tables in the editor.</Description>\n</Metadata>\n"),
+    ("info-plist-t11", "<key>CFBundleName</key>\n<string>TideWatch</string>\n<key>CFBundleShortVersionString</key>\n<string>1.4.2</string>\n<key>NSHumanReadableCopyright</key>\n<string>Copyright © 2025 {name}. All rights reserved.</string>\n"),
+    ("idl-header-t11", ";+\n; NAME:\n;   TIDE_FIT\n; PURPOSE:\n;   Fits tidal constituents to a gauge series.\n; MODIFICATION HISTORY:\n;   Written by: {name}, March 2024.\n;-\n"),
+    ("sas-header-t11", "/*********************************************************\n* Program:     tides_summary.sas\n* Programmer:  {name}\n* Purpose:     Monthly tide summary tables\n*********************************************************/\nproc means data=tides.gauge;\n"),
+    ("spss-version-t11", "* Encoding: UTF-8.\n* tide_recode.sps  v1.3  14-03-2024  {name}.\nRECODE height (LO THRU 0=1) (ELSE=2) INTO band.\nEXECUTE.\n"),
+    ("fortran77-version-t11", "C     TIDEPR -- TIDE PREDICTION FROM HARMONIC CONSTANTS\nC     VERSION 2.3   11-MAR-1994   {name}\n      PROGRAM TIDEPR\n      IMPLICIT NONE\n"),
+    ("shell-version-t11", "#!/bin/sh\n# sync-gauges.sh  0.4.1  2025-01-09  {name} <{email}>\n# Copies the gauge exports to the archive host.\nset -eu\n"),
+    ("pkgbuild-t11", "# Contributor: {name} <{email}>\npkgname=tidewatch\npkgver=1.4.2\npkgrel=1\npkgdesc=\"Tide tables on the desktop\"\narch=('x86_64')\n"),
+)
+CLEAN_TEMPLATES["tune11"] = (
+    ("godot-plugin-t11", "[plugin]\n\nname=\"{tool}\"\ndescription=\"{tool} terrain brushes for the editor.\"\nauthor=\"Saltfen Studio\"\nversion=\"2.0.1\"\nscript=\"{tool_module}.gd\"\n"),
+    ("kodi-addon-t11", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<addon id=\"script.{tool_module}\" name=\"{tool}\" version=\"3.0.2\" provider-name=\"Saltfen Media\">\n  <extension point=\"xbmc.python.script\" library=\"default.py\"/>\n</addon>\n"),
+    ("unity-package-t11", "{{\n  \"name\": \"com.saltfen.{tool_module}\",\n  \"displayName\": \"{tool}\",\n  \"version\": \"2.2.0\",\n  \"unity\": \"2022.3\",\n  \"description\": \"{tool} water shaders.\",\n  \"author\": {{\n    \"name\": \"Saltfen Games\"\n  }}\n}}\n"),
+    ("blender-bl-info-t11", "bl_info = {{\n    \"name\": \"{tool}\",\n    \"author\": \"Saltfen Studio\",\n    \"version\": (2, 0, 0),\n    \"blender\": (4, 1, 0),\n    \"description\": \"{tool} retopology tools\",\n}}\n"),
+    ("wordpress-plugin-t11", "<?php\n/**\n * Plugin Name: {tool}\n * Description: {tool} adds tide charts to posts.\n * Version:     3.1.0\n * Author:      Saltfen Web\n * License:     GPL-2.0-or-later\n */\n"),
+    ("nuspec-t11", "<package>\n  <metadata>\n    <id>{tool}</id>\n    <version>3.0.0</version>\n    <title>{tool}</title>\n    <authors>Saltfen Labs</authors>\n    <license type=\"expression\">MIT</license>\n  </metadata>\n</package>\n"),
+    ("nsis-t11", "!define PRODUCT_NAME \"{tool}\"\n!define PRODUCT_VERSION \"3.0.0\"\n!define PRODUCT_PUBLISHER \"Saltfen Software Ltd\"\n!define PRODUCT_WEB_SITE \"https://saltfen.example/{tool_module}\"\n"),
+    ("wix-t11", "<Wix xmlns=\"http://wixtoolset.org/schemas/v4/wxs\">\n  <Package Name=\"{tool}\" Manufacturer=\"Saltfen Software\" Version=\"3.0.0.0\" UpgradeCode=\"0d9c8b7a-6f5e-4d3c-b2a1-098f7e6d5c4b\">\n    <MediaTemplate EmbedCab=\"yes\" />\n  </Package>\n</Wix>\n"),
+    ("rc-versioninfo-t11", "BLOCK \"StringFileInfo\"\nBEGIN\n    BLOCK \"040904b0\"\n    BEGIN\n        VALUE \"CompanyName\", \"Saltfen Software\"\n        VALUE \"ProductName\", \"{tool}\"\n        VALUE \"FileVersion\", \"3.0.0.0\"\n    END\nEND\n"),
+    ("jar-manifest-t11", "Manifest-Version: 1.0\nImplementation-Title: {tool}\nImplementation-Version: 3.0.0\nImplementation-Vendor: Saltfen Labs\nMain-Class: org.saltfen.{tool_module}.Main\n"),
+)
+TOOLS["tune11"] = ("Perpetua", "Leopold", "Ottoline", "Bartholomew", "Clementine", "Thackeray", "Pemberton", "Whitlock",
+                   "Ashcroft", "Horatio")
+SEEDS["tune11"] = 11939
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

@@ -16,7 +16,7 @@ FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl"
          "tune4": "code-persons-tune-4.jsonl", "tune5": "code-persons-tune-5.jsonl", "tune6": "code-persons-tune-6.jsonl",
          "tune7": "code-persons-tune-7.jsonl",
          "tune8": "code-persons-tune-8.jsonl", "tune9": "code-persons-tune-9.jsonl",
-         "tune10": "code-persons-tune-10.jsonl",
+         "tune10": "code-persons-tune-10.jsonl", "tune11": "code-persons-tune-11.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -188,3 +188,21 @@ def test_the_tenth_tuning_split_shares_no_mail_domain_and_each_clean_kind_has_pe
     assert not set(kinds) & earlier
     mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
     assert all(m.isascii() for m in mails)
+
+
+def test_the_eleventh_tuning_split_has_twenty_new_kinds_and_measures_publishers_and_product_names_both_sides():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune11" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune11"]) & others
+    samples = code_persons.documents("tune11")
+    assert sum(s.category == PII for s in samples) == 160 and sum(s.category == CLEAN for s in samples) == 100
+    kinds = [f for f, _ in code_persons.PERSON_TEMPLATES["tune11"]]
+    assert len(kinds) == len(set(kinds)) == 20
+    assert {f for f, _ in code_persons.CLEAN_TEMPLATES["tune11"]} < set(kinds)
+    earlier = {f for split in code_persons.SEEDS if split != "tune11"
+               for f, _ in code_persons.PERSON_TEMPLATES[split] + code_persons.CLEAN_TEMPLATES[split]}
+    assert not set(kinds) & earlier
+    # every clean document names its product with a tool (a given name or a surname) in the manifest's own slot
+    tools = code_persons.TOOLS["tune11"]
+    assert all(any(t in s.text for t in tools) for s in samples if s.category == CLEAN)
+    mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
+    assert mails and all(m.isascii() for m in mails)

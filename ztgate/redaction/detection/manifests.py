@@ -1,18 +1,21 @@
-"""A product's name in its own manifest (issue #29, ADR 0030): the bare ``name`` of a WebExtension manifest.json,
-a package.json, a VS Code extension (and its ``displayName``), an app.json, a Helm Chart.yaml, a pyproject.toml or
-Cargo.toml ``[project]``/``[package]`` table, an INI-style plugin metadata file or a static site's ``site_name`` names
-the product, not a person ("\"name\": \"Black Helper\"").
+"""A product's name in its own manifest (issue #29, ADR 0030, ADR 0038) names the product, not a person ("\"name\":
+\"Black Helper\"").
 
-A manifest is known by its own keys, never by a list of products: a key only a manifest has stands beside the name
-key in its mapping (``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, any key ending in
-``version`` ...), or the
-name key opens a line of a TOML table that describes a package. A name inside a nested record (``"author": {"name":
-...}``, ``maintainers:\n  - name:``, ``authors = [{name = ...}]``) is not the product's: only a key at the
-manifest's own level counts, so ``author`` and ``maintainers`` keep naming persons."""
+Known by its own keys, never by a list of products: a key only a manifest has beside the name key in its mapping
+(``MANIFEST_KEYS``: ``manifest_version``, ``publisher``, ``engines``, any key ending in ``version`` ...), or the name
+key opening a line of a TOML table that describes a package; or by its shape in any syntax (``manifest_sections``):
+a key naming a product (``name``, ``title``, or a key ending in either whose other words name no person: ``Plugin
+Name``, ``PRODUCT_NAME``, ``Implementation-Title``) beside a version key and an identity key (an id, a description,
+a licence ...) or a version key of its own prefix (``PRODUCT_VERSION``) in one tag, element or section. A name inside
+a nested record (``"author": {"name": ...}``, ``maintainers:\n  - name:``) is not the product's: ``author`` and
+``maintainers`` keep naming persons."""
 
 from __future__ import annotations
 
 import re
+
+from ztgate.redaction.detection.manifest_sections import section_keys
+from ztgate.redaction.detection.wordlists import phrases, words
 
 # Keys that only a product's manifest has (lower case): WebExtensions, npm, VS Code, Helm, Expo/Heroku app.json.
 MANIFEST_KEYS = frozenset((
@@ -30,6 +33,17 @@ _KEY = re.compile(r"""^([ \t]*)["']?([A-Za-z][\w\-]*)["']?[ \t]*[:=]""")
 _KEY_BEFORE = re.compile(r"""(?<![\w\-])["']?([A-Za-z][\w\-]*)["']?[ \t]*[:=][ \t]*["']?$""")
 _TOML_TABLE = re.compile(r"^[ \t]*\[[ \t]*([\w\-.\" ]+?)[ \t]*\][ \t]*$", re.MULTILINE)
 _PACKAGE_TABLES = frozenset({"project", "package", "tool.poetry", "workspace.package", "tool.flit.metadata"})
+# Parts of a key that say what a manifest's section is about, besides its name and version (lower case): its
+# identity, description and licence.
+IDENTITY_KEY_PARTS = frozenset((
+    "id identifier guid uuid upgradecode productcode symbolicname description summary license licence homepage "
+    "url website entrypoint main").split())
+# Parts of a key that make a name key a person's ("author name", "first_name", "publisher display name").
+_PERSON_PARTS = (words("person_key_words") | words("person_roles") | words("person_name_parts")
+                 | words("record_name_parts") | frozenset(p for p in phrases("author_slot_words") if " " not in p)
+                 | frozenset({"full", "user", "real", "nick", "legal", "maiden", "contact", "publisher", "vendor",
+                              "company", "manufacturer", "provider"}))
+_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # How far either side of the key its siblings are looked for.
 REACH = 2048
 
@@ -40,6 +54,32 @@ def _norm(key: str) -> str:
 
 def product_name_field(text: str, start: int) -> bool:
     """The value at start is the product's own name in its manifest (module doc)."""
+    return _named_manifest_field(text, start) or product_name_by_shape(text, start)
+
+
+def key_parts(key: str) -> list[str]:
+    """A key's words, lower case, split at case humps, blanks, '_', '-' and '.'."""
+    return [p for p in re.split(r"[_\-.\s:]+", _HUMP.sub("_", key).casefold()) if p]
+
+
+def product_name_by_shape(text: str, start: int) -> bool:
+    """The value at start stands under a key naming a product, beside a version key and an identity key or a
+    version key of the same prefix in the same tag, element or section (module doc)."""
+    found = section_keys(text, start)
+    if found is None:
+        return False
+    key, siblings = found
+    parts = key_parts(key)
+    if not parts or parts[-1] not in ("name", "title") or any(p in _PERSON_PARTS for p in parts[:-1]):
+        return False
+    versions = [key_parts(k) for k in siblings if key_parts(k)[-1:] == ["version"]]
+    if not versions:
+        return False
+    return (any(v[:-1] == parts[:-1] for v in versions if len(v) > 1)
+            or any(p in IDENTITY_KEY_PARTS for k in siblings for p in (*key_parts(k), "".join(key_parts(k)))))
+
+
+def _named_manifest_field(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     key = _KEY_BEFORE.search(text, max(line_start, start - 40), start)
     if key is None or _norm(key.group(1)) not in PRODUCT_NAME_KEYS:

@@ -8,12 +8,15 @@ spells the same word in lower case as software within ``REACH`` characters (a pa
 module, a command, a call's argument, a file name, an image: "import morgan", "FROM kirby:4.2"); or when it stands
 in a project's frame (ADR 0026): a collective noun of a project's people right after it, not possessive ("the
 Bower developers": ``PROJECT_PEOPLE``), or the topic of questions or support ("For questions about Sawyer":
-``_TOPIC_BEFORE``). ``code_identifiers`` asks this only where no person cue stands around the word (a title, a
+``_TOPIC_BEFORE``); or when the same text names the word as a product in its own manifest (``manifests``:
+"Plugin Name: Perpetua" then "Perpetua adds tide charts", ADR 0038). ``code_identifiers`` asks this only where no person cue stands around the word (a title, a
 greeting, an address cue, a verb of people), so "Ask Kirby about the docs" stays a person."""
 
 from __future__ import annotations
 
 import re
+
+from ztgate.redaction.detection.manifests import product_name_field
 
 # Nouns that name a product's parts, artefacts or kinds, lower case, right after the word.
 PRODUCT_NOUNS = frozenset((
@@ -85,6 +88,8 @@ def used_as_product(text: str, start: int, end: int) -> bool:
         return True  # "Hazel listens on the internal network only", "Falco is pinned until the review"
     if _VERB_BEFORE.search(text, max(0, start - 24), start) and not _POSSESSIVE.match(text, end):
         return True  # "Run Emmett before the next cell", "Upgrading Ariadne", "npm install Bruno"
+    if _named_in_manifest(text, start, end):
+        return True  # "Plugin Name: Perpetua ... Description: Perpetua adds tide charts" (ADR 0038)
     low = re.escape(word.casefold())
     spelt = re.compile(
         rf"(?:[/@]{low}(?=[/.@:\-_\s]|$)|(?:\b(?:import|require\(['\"]|install|add|from|FROM|use|npx|pipx|uvx)|(?<!\w)-m)"
@@ -95,3 +100,13 @@ def used_as_product(text: str, start: int, end: int) -> bool:
         # a command at the start of a line, with its arguments (a Makefile recipe, a shell session)
         rf"|^[ \t$>]*{low}[ \t]+[\-\w])", re.MULTILINE)
     return spelt.search(text, max(0, start - REACH), min(len(text), end + REACH)) is not None
+
+
+def _named_in_manifest(text: str, start: int, end: int) -> bool:
+    """The word stands (there or elsewhere within ``REACH``) as the product's own name in a manifest field of the text."""
+    word = re.escape(text[start:end])
+    for m in re.finditer(rf"(?<![\w\-.]){word}(?![\w\-])", text[max(0, start - REACH):end + REACH]):
+        pos = max(0, start - REACH) + m.start()
+        if product_name_field(text, pos):
+            return True
+    return False

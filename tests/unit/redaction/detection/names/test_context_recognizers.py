@@ -42,6 +42,9 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "PersonKeyRecognizer": ("// codeOwner=Marta Vellim\n", "Marta Vellim", "PERSON"),
     # An author-like slot asks no list: an invented given name and surname.
     "AuthorSlotRecognizer": ("\" Maintainer:  Quaxtor Vellim\n", "Quaxtor Vellim", "PERSON"),
+    # A publisher-like slot and a version line's end ask no list either (ADR 0038).
+    "PublisherSlotRecognizer": ('!define PRODUCT_PUBLISHER "Quaxtor Vellim"\n', "Quaxtor Vellim", "PERSON"),
+    "VersionLineRecognizer": ("C     VERSION 2.3   11-MAR-1994   Quaxtor Vellim\n", "Quaxtor Vellim", "PERSON"),
     "CommentSubjectRecognizer": ("# Marta Vellim will rotate the keys\n", "Marta Vellim", "PERSON"),
     "TranscriptSpeakerRecognizer": ("<Marta Vellim> the deploy is stuck again\n", "Marta Vellim", "PERSON"),
     "SplitNameRecognizer": ('Authors@R: person("Quaxtor", "Vellim", role = "aut")\n', "Vellim", "PERSON"),

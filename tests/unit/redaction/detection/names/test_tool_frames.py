@@ -35,8 +35,8 @@ FAST = settings(max_examples=300, deadline=None)
 SLOW = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # Tools spelt like given names or surnames.
-TOOLS = ("Winifred", "Bartholomew", "Cornelius", "Philippa", "Ambrose", "Peregrine", "Millicent", "Horatio",
-         "Ottoline", "Wendell", "Mortimer", "Radcliffe", "Fairbanks", "Whitaker", "Harcourt")
+TOOLS = ("Winifred", "Aloysius", "Cornelius", "Philippa", "Ambrose", "Peregrine", "Millicent", "Lucasta",
+         "Griselda", "Wendell", "Mortimer", "Radcliffe", "Fairbanks", "Whitaker", "Harcourt")
 # A tool in a project's frame ({t} the tool).
 TOOL_FRAMES = ("Originally written by the {t} developers.\n",
                "Maintained by the {t} committers since 2019.\n",
@@ -109,7 +109,7 @@ def test_a_projects_frame_makes_the_word_a_product(tool: str, frame: str) -> Non
 
 def test_a_persons_people_a_places_team_and_questions_for_a_person_are_no_project_frame() -> None:
     for text, word in (("Winifred's developers own the rota.\n", "Winifred"),
-                       ("Questions go to Horatio before noon.\n", "Horatio"),
+                       ("Questions go to Lucasta before noon.\n", "Lucasta"),
                        ("- 06:55 Ambrose took the pager\n", "Ambrose"),
                        ("Ask Peregrine about the developers meeting.\n", "Peregrine"),
                        ("New starter Ana Lima joins the Uppsala team on Monday.\n", "Uppsala")):

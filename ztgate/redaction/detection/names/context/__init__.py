@@ -8,7 +8,8 @@ contact blocks, display names, Git trailers and headers, sign-offs, greetings, `
 speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic; a kana
 reading; a relative in the writer's language; a contact block's or a form's line, ADR 0039); user
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
-and identifier labels; person keys, persons in author-like slots of any syntax, comment subjects and a name's
+and identifier labels; person keys, persons in author-like and publisher-like slots of any syntax and at a program header's version
+line's end, comment subjects and a name's
 parts in a format's slots; the parties of a private dispute; licence plates; health details tied to a private
 person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
 suffix, a file name's part); a postal address after its label in another language."""
@@ -39,6 +40,7 @@ from ztgate.redaction.detection.names.context.lower_identifiers import LowerCase
 from ztgate.redaction.detection.names.context.other_script import LatinNameInOtherScriptRecognizer
 from ztgate.redaction.detection.names.context.person_keys import PersonKeyRecognizer
 from ztgate.redaction.detection.names.context.person_towns import PersonTownRecognizer
+from ztgate.redaction.detection.names.context.publisher_slots import PublisherSlotRecognizer
 from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
 from ztgate.redaction.detection.names.context.relation_first_names import RelationFirstNameRecognizer
@@ -53,6 +55,7 @@ from ztgate.redaction.detection.names.context.todo_handles import TodoHandleReco
 from ztgate.redaction.detection.names.context.transcript_speakers import TranscriptSpeakerRecognizer
 from ztgate.redaction.detection.names.context.name_forms import NameFormRecognizer
 from ztgate.redaction.detection.names.context.unlabelled_phones import UnlabelledPhoneRecognizer
+from ztgate.redaction.detection.names.context.version_lines import VersionLineRecognizer
 
 CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CuedPlaceRecognizer, PersonTownRecognizer, KeyValueFieldRecognizer, SqlInsertFieldRecognizer,
@@ -62,7 +65,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
-    AuthorSlotRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
+    AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
     DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, UnlabelledPhoneRecognizer,
     NameFormRecognizer, AddressLabelRecognizer,
 )

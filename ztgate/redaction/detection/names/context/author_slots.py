@@ -38,6 +38,8 @@ _VALUE = re.compile(rf"(?<![{LATIN}\w./\-@])({CAP_WORD}(?:[ \t](?:{_PARTICLES}[ 
 # "Family, Given" closing a quoted or braced value ("author = {Hlaing, Thida}", "'Hlaing, Thida'").
 _FAMILY_FIRST = re.compile(rf"(?<![{LATIN}\w./\-@])({CAP_WORD}(?:[ \t]{CAP_WORD})?,[ \t]{CAP_WORD}(?:[ \t]{CAP_WORD})?)"
                            r"(?=[ \t]*[\"'}\]]|[ \t]+and[ \t])")
+# The values a slot's rules read (``publisher_slots`` and ``version_lines`` read the same forms).
+SLOT_VALUES = (_VALUE, _FAMILY_FIRST)
 # A kind tag between a slot and its value (SPDX "Creator: Person: NAME").
 _KIND_TAG = re.compile(r"(?:Person|Individual|Human)[ \t]*:[ \t]*$", re.IGNORECASE)
 # An authorship verb and "by" right before the value.
@@ -66,7 +68,7 @@ def in_author_slot(text: str, start: int) -> bool:
     return by is not None and author_slot_key(f"{by.group(1)} by")
 
 
-def _person_shaped(text: str, run: str, end: int) -> bool:
+def person_shaped(text: str, run: str, end: int) -> bool:
     """Name words only, and neither they nor the lower-case word after them name a tool, a team or an
     organisation."""
     if not name_words(run) or tool_or_organisation(run):
@@ -82,9 +84,9 @@ class AuthorSlotRecognizer(ContextRule):
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
-        for pattern in (_VALUE, _FAMILY_FIRST):
+        for pattern in SLOT_VALUES:
             for m in pattern.finditer(text):
                 start, end = m.span(1)
-                if _person_shaped(text, m.group(1).replace(",", " "), end) and in_author_slot(text, start):
+                if person_shaped(text, m.group(1).replace(",", " "), end) and in_author_slot(text, start):
                     out.append((start, end, "PERSON"))
         return out

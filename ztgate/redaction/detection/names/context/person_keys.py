@@ -34,7 +34,9 @@ _KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)" 
 # The key and its separator, ending right where the value starts.
 _KEY_BEFORE = re.compile(
     rf"(?:^-?|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:|(?<![^ \t\n])\.(?=[A-Za-z])){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
-    rf"|{_KEY.replace('key', 'key2')}{_SEP})$", re.MULTILINE)
+    rf"|{_KEY.replace('key', 'key2')}{_SEP}"
+    # a quoted key, a comma, the quoted value after VALUE or a brace: an .rc VALUE "CompanyName", "v" (ADR 0038)
+    rf"|(?:(?<=VALUE[ \t])|(?<=\{{)|(?<=\{{[ \t]))[\"']{_KEY.replace('key', 'key3')}[\"'][ \t]*,[ \t]*[\"'])$", re.MULTILINE)
 # A COBOL paragraph of the IDENTIFICATION DIVISION, its upper-case name and a period opening the line
 # ("       AUTHOR. NAME."): the period is a separator only there, never in prose ("ask the owner. Release Notes").
 _PARAGRAPH_BEFORE = re.compile(r"[ \t]*(?P<key>[A-Z][A-Z\-]*)\.[ \t]+")
@@ -81,7 +83,7 @@ def keyed_by_person(text: str, start: int, is_key: Callable[[str], bool] = perso
         m = _PARAGRAPH_BEFORE.fullmatch(text, lo, start)
     if m is not None:
         groups = m.groupdict()
-        key = groups.get("key") or groups["key2"]
+        key = groups.get("key") or groups.get("key2") or groups["key3"]
         if is_key(key):
             return True
         if (key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS
