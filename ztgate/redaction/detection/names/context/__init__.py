@@ -9,7 +9,7 @@ speakers, subject lines; names in other scripts by their cues (Latin inside anot
 names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
 and identifier labels; person keys, persons in author-like slots of any syntax, comment subjects and a name's
 parts in a format's slots; the parties of a private dispute; licence plates; health details tied to a private
-person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
+person, and as a noun phrase or an adjective of the person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
 suffix, a file name's part); a postal address after its label in another language."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from ztgate.redaction.detection.names.context.dispute_parties import DisputePart
 from ztgate.redaction.detection.names.context.display_names import DisplayNameRecognizer
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
 from ztgate.redaction.detection.names.context.health_details import HealthDetailRecognizer
+from ztgate.redaction.detection.names.context.health_phrases import HealthPhraseRecognizer
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
 from ztgate.redaction.detection.names.context.licence_plates import LicencePlateRecognizer
@@ -58,7 +59,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     AuthorSlotRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
-    DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, UnlabelledPhoneRecognizer,
+    DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,
     NameFormRecognizer, AddressLabelRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
