@@ -130,6 +130,16 @@ def _curp(rng: random.Random) -> str:
             f"{consonants}0") + "{}"
 
 
+def _kennitala(rng: random.Random) -> str:
+    y, m, d = _date(rng, 1940, 2008)
+    return f"{d:02d}{m:02d}{y % 100:02d}-{rng.randint(20, 99)}" + "{}" + ("9" if y < 2000 else "0")
+
+
+def _jmbg(rng: random.Random) -> str:
+    y, m, d = _date(rng, 1940, 2005)
+    return f"{d:02d}{m:02d}{y % 1000:03d}{rng.randint(50, 59)}{_n(rng, 3)}" + "{}"
+
+
 @dataclass(frozen=True)
 class Kind:
     """One national identifier: its validator, the body maker and the check alphabet, and whether the rules read it
@@ -189,6 +199,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("my_number", "Japan", "マイナンバー", "jp_my_number", _my_number, _D, True),
     Kind("nric", "Singapore", "NRIC", "sg_nric", lambda r: r.choice("ST") + _n(r, 7) + "{}", tuple(LETTERS), False),
     Kind("hkid", "Hong Kong", "HKID", "hk_id", lambda r: r.choice(LETTERS) + _n(r, 6) + "({})", (*DIGITS, "A"), False),
+    Kind("kennitala", "Iceland", "kennitala", "is_kennitala", _kennitala, _D, False),
+    Kind("amka", "Greece", "ΑΜΚΑ", "gr_amka", lambda r: _ddmmyy(r) + _n(r, 4) + "{}", _D, True),
+    Kind("oib", "Croatia", "OIB", "hr_oib", lambda r: r.choice("123456789") + _n(r, 9) + "{}", _D, True),
+    Kind("jmbg", "Slovenia", "EMŠO", "yu_jmbg", _jmbg, _D, True),
+    Kind("taj", "Hungary", "TAJ szám", "hu_taj", lambda r: _grouped(r.choice("01") + _n(r, 7) + "{}", (3, 3, 4)), _D,
+         True),
 )
 KINDS_BY_NAME = {k.name: k for k in KINDS}
 

@@ -599,6 +599,71 @@ def cl_rut(value: str) -> bool:
     return check == {11: "0", 10: "K"}.get(expected, str(expected))
 
 
+
+def is_kennitala(value: str) -> bool:
+    """Iceland's kennitala DDMMYY-RRCK: a real date, the mod-11 check digit C over the first eight digits (weights
+    3 2 7 6 5 4 3 2; a remainder giving 10 is never issued) and the century digit K (9 or 0; 8, the 1800s, no
+    living person's). A company's number adds 40 to the day and is no person's. Source: Þjóðskrá Íslands, Kennitala (structure and check digit)."""
+    digits = _digits(value)
+    if len(digits) != 10 or digits[9] not in "90":
+        return False
+    century = 1900 if digits[9] == "9" else 2000
+    if not _born(century + int(digits[4:6]), int(digits[2:4]), int(digits[0:2])):
+        return False
+    rest = _weighted([int(c) for c in digits[:8]], (3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    return rest != 1 and (0 if rest == 0 else 11 - rest) == int(digits[8])
+
+
+def gr_amka(value: str) -> bool:
+    """Greece's AMKA (11 digits): the holder's birth date DDMMYY, four serial digits and a Luhn check digit.
+    Source: Ministry of Labour and Social Affairs, AMKA structure (ΦΕΚ Β' 1581/2001); the check is Luhn's."""
+    digits = _digits(value)
+    if len(digits) != 11 or _repeated(digits):
+        return False
+    day, month, year = int(digits[0:2]), int(digits[2:4]), int(digits[4:6])
+    if not (_born(1900 + year, month, day) or _born(2000 + year, month, day)):
+        return False
+    return luhn(digits)
+
+
+def hr_oib(value: str) -> bool:
+    """Croatia's OIB (11 digits): ISO 7064 MOD 11,10 check digit over the first ten. Source: Porezna uprava, Zakon
+    o osobnom identifikacijskom broju (NN 60/08), and ISO/IEC 7064."""
+    digits = _digits(value)
+    if len(digits) != 11 or _repeated(digits):
+        return False
+    a = 10
+    for ch in digits[:10]:
+        a = (a + int(ch)) % 10 or 10
+        a = a * 2 % 11
+    return (11 - a) % 10 == int(digits[10])
+
+
+def yu_jmbg(value: str) -> bool:
+    """The JMBG of the former Yugoslav states (Slovenia's EMŠO, Serbia's, Bosnia's, Montenegro's and North
+    Macedonia's matični broj) DDMMYYYRRBBBK: a real date (YYY 9xx for 19xx, 0xx for 20xx), region, serial and a
+    mod-11 check digit (weights 7 6 5 4 3 2 twice; 11 gives 0, 10 is never issued). Source: Zakon o jedinstvenom
+    matičnom broju građana (SFRJ, 1976), structure and check digit."""
+    digits = _digits(value)
+    if len(digits) != 13 or _repeated(digits):
+        return False
+    yyy = int(digits[4:7])
+    year = 1000 + yyy if yyy >= 800 else 2000 + yyy
+    if not _born(year, int(digits[2:4]), int(digits[0:2])):
+        return False
+    check = 11 - _weighted([int(c) for c in digits[:12]], (7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    return check != 10 and (0 if check == 11 else check) == int(digits[12])
+
+
+def hu_taj(value: str) -> bool:
+    """Hungary's TAJ number (9 digits, "047 812 363"): the ninth digit is the first eight weighted 3 7 3 7 ...
+    mod 10. Source: 1996. évi XX. törvény (személyazonosító jel helyébe lépő azonosítási módok), TAJ structure."""
+    digits = _digits(value)
+    if len(digits) != 9 or _repeated(digits):
+        return False
+    return _weighted([int(c) for c in digits[:8]], (3, 7, 3, 7, 3, 7, 3, 7)) % 10 == int(digits[8])
+
+
 NATIONAL_ID_VALIDATORS: Mapping[str, Callable[[str], bool]] = MappingProxyType({
     "pl_pesel": pl_pesel, "it_codice_fiscale": it_codice_fiscale, "es_dni": es_dni, "es_nie": es_nie,
     "cz_rodne_cislo": cz_rodne_cislo, "be_national_number": be_national_number, "fi_hetu": fi_hetu,
@@ -609,6 +674,7 @@ NATIONAL_ID_VALIDATORS: Mapping[str, Callable[[str], bool]] = MappingProxyType({
     "sg_nric": sg_nric, "hk_id": hk_id, "au_tfn": au_tfn, "au_medicare": au_medicare, "nz_ird": nz_ird,
     "il_teudat_zehut": il_teudat_zehut, "za_id": za_id, "mx_curp": mx_curp, "dni_shape": dni_shape,
     "br_cpf": br_cpf, "ca_sin": ca_sin, "tr_tckn": tr_tckn, "in_pan": in_pan, "co_cedula": co_cedula,
-    "cl_rut": cl_rut,
+    "cl_rut": cl_rut, "is_kennitala": is_kennitala, "gr_amka": gr_amka, "hr_oib": hr_oib, "yu_jmbg": yu_jmbg,
+    "hu_taj": hu_taj,
 })
 """Validator name (as the rules of rules/national_ids.yaml name it) -> function."""

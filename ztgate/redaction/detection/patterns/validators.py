@@ -897,6 +897,25 @@ def user_name_shaped(value: str) -> bool:
     return user_handle(name) and any(c.isdigit() or c in "._" for c in name)
 
 
+# Parts of a decorator's or an annotation's name ("@lru_cache", "@login_required", "@pytest.fixture"): code, not a
+# person, where a handle has no cue before it.
+_CODE_PARTS = frozenset("cache cached required exempt method property setter getter deleter fixture fixtures mark "
+                        "route get post put delete patch override test tests wraps dataclass staticmethod "
+                        "classmethod abstractmethod inject injectable component param params async sync task "
+                        "validator lru skip skipif xfail parametrize retry timed".split())
+
+
+def person_mention(value: str) -> bool:
+    """An @-handle with no cue word that still says a person by its shape: a digit or an underscore in it, or a
+    dot before a capital ("@velvetmoth_22", "@Rook.Ashdown"); "@pytest.mark", "@lru_cache" and bots stay."""
+    name = value[1:] if value.startswith("@") else value
+    if not user_handle("@" + name):
+        return False
+    if any(part in _CODE_PARTS for part in re.split(r"[._\-]", name.casefold())):
+        return False
+    return any(c.isdigit() or c == "_" for c in name) or re.search(r"\.[A-Z]", name) is not None
+
+
 _ISO_DATE_SHAPE = re.compile(r"\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}[-/]\d{1,2}[-/]\d{2,4}")
 # A year, a slash and an office's running number ("2024/118", "2015/1/B"): a file's or a case's numbering, which
 # block_items reports inside a person's block only.
@@ -974,6 +993,7 @@ VALIDATORS: Mapping[str, Validator] = MappingProxyType({
     "user_handle": user_handle,
     "reference_code": reference_code,
     "user_name_shaped": user_name_shaped,
+    "person_mention": person_mention,
     **NATIONAL_ID_VALIDATORS,
 })
 """Validator name (as written in the rule catalogue) -> function."""

@@ -51,6 +51,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "DisputePartyRecognizer": ("My lawsuit Quaxtor v. Vellim was filed last week.\n", "Quaxtor", "PERSON"),
     "LicencePlateRecognizer": ("Our van (Kennzeichen QV-ZT 4821) was towed.", "QV-ZT 4821", "ID_NUMBER"),
     "HealthDetailRecognizer": ("My uncle Quaxtor was diagnosed with gout last spring.", "gout", "HEALTH_DETAIL"),
+    "HealthPhraseRecognizer": ("My aunt Quaxtor called; since her stroke she walks slowly.", "stroke", "HEALTH_DETAIL"),
     "UnlabelledPhoneRecognizer": ("Which ferry goes to Faro? My aunt Rosa Lima, 912 604 358, asked.", "912 604 358",
                                   "PHONE_NUMBER"),
     "NameFormRecognizer": ("Bu soruyu kuzenim Dilvara'nın ödevi için soruyorum.", "Dilvara", "PERSON"),

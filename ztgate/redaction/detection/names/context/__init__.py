@@ -11,7 +11,7 @@ names, self-introductions, appositions after a role, a lone first name after a r
 and identifier labels; person keys, persons in author-like and publisher-like slots of any syntax and at a program header's version
 line's end, comment subjects and a name's
 parts in a format's slots; the parties of a private dispute; licence plates; health details tied to a private
-person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
+person, and as a noun phrase or an adjective of the person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
 suffix, a file name's part); a postal address after its label in another language."""
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from ztgate.redaction.detection.names.context.dispute_parties import DisputePart
 from ztgate.redaction.detection.names.context.display_names import DisplayNameRecognizer
 from ztgate.redaction.detection.names.context.greetings import GreetingRecognizer
 from ztgate.redaction.detection.names.context.health_details import HealthDetailRecognizer
+from ztgate.redaction.detection.names.context.health_phrases import HealthPhraseRecognizer
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
 from ztgate.redaction.detection.names.context.kana_readings import KanaReadingRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
@@ -66,7 +67,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
-    DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, UnlabelledPhoneRecognizer,
+    DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,
     NameFormRecognizer, AddressLabelRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)

@@ -222,7 +222,9 @@ class HealthDetailRecognizer(ContextRule):
                 take(m.start("what"), m.end("what"))
         for pattern in (_IS_CONDITION, _USES_AID):
             for m in pattern.finditer(text):
-                if _tied(text, m.start()) and not re.match(r"[ \t]+to\b", text[m.end():]):
+                # "Roosevelt's wheelchair" is a possessive, not "he's in a wheelchair"
+                possessive = pattern is _USES_AID and re.match(r"['’]s[ \t]+\S+$", m.group()) is not None
+                if _tied(text, m.start()) and not possessive and not re.match(r"[ \t]+to\b", text[m.end():]):
                     take(m.start("what"), m.end("what"))
         for _, end, _ in list(out):
             second = _AND_AFTER_TIME.match(text, end)
