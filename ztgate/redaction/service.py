@@ -10,6 +10,7 @@ that fails raises: no path returns the input unredacted. Details: docs/architect
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 import threading
 import uuid
@@ -17,7 +18,7 @@ from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from ztgate.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
+from ztgate.common.errors import DeadlineExceeded, InvalidArgument, PermissionDenied, ResourceExhausted
 from ztgate.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
 from ztgate.redaction.anonymising import anonymize
 from ztgate.redaction.anonymising.anonymize import Finding
@@ -209,7 +210,13 @@ class RedactionService:
         if (not self.scan_in_worker_chars or len(text) < self.scan_in_worker_chars or loop is None
                 or threading.get_ident() == self._loop_thread):
             return self.scan(text)
-        return asyncio.run_coroutine_threadsafe(self._scan_in_worker(tenant, text), loop).result()
+        future = asyncio.run_coroutine_threadsafe(self._scan_in_worker(tenant, text), loop)
+        try:  # the pool ends the scan by its timeout; this bounds the wait if the loop itself stops
+            return future.result(timeout=self.pool.timeout_s + 1.0)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise DeadlineExceeded(f"a scan did not finish within {self.pool.timeout_s:g} s "
+                                   "(redaction.analysis_timeout_s)") from None
 
     async def _scan_in_worker(self, tenant: str, text: str) -> list[Detection]:
         deadline = self._deadline(None)
