@@ -13,6 +13,7 @@ import pytest
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from ztgate.redaction.detection.analyzer import Analyzer, default_tier1_recognizers
+from ztgate.redaction.detection.normalise import detect_on_view
 from ztgate.redaction.detection.patterns.scanner import PatternScanner
 from ztgate.redaction.runtime.analysis_pool import (
     ABANDON_GRACE_S,
@@ -69,6 +70,20 @@ async def test_pool_results_equal_in_process_results(pool: AnalysisPool, in_proc
     for text in TEXTS:
         assert await pool.analyze(text) == in_process.analyze(text)
     assert await pool.analyze(TEXTS[0], ["PERSON"]) == in_process.analyze(TEXTS[0], ["PERSON"])
+
+
+async def test_a_scan_in_a_worker_equals_the_servers_own_and_reports_its_cpu(
+        pool: AnalysisPool, hs_cache: Path) -> None:
+    """`scan` (a stream's or answer's large scans, docs/adr/0043): the server's pattern tier on
+    the normalised view, computed in a worker, with the CPU it took there (charged to the
+    tenant); texts with invisible padding, other scripts and many values."""
+    scanner = PatternScanner(cache_dir=hs_cache)
+    padded = "\u200b".join("4111 1111 1111 1111") + " é 名前 maria.garcia@example.com "
+    for text in (*TEXTS, padded, (TEXTS[1] + " 1-2-3 " + padded) * 300):
+        found, cpu_s = await pool.scan(text)
+        assert found == detect_on_view(scanner.scan, text)
+        assert cpu_s >= 0.0
+    assert found and cpu_s > 0.0
 
 
 async def test_results_are_detections_with_offsets_only(pool: AnalysisPool) -> None:

@@ -10,13 +10,15 @@ that fails raises: no path returns the input unredacted. Details: docs/architect
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
+import threading
 import uuid
 from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from ztgate.common.errors import InvalidArgument, PermissionDenied, ResourceExhausted
+from ztgate.common.errors import DeadlineExceeded, InvalidArgument, PermissionDenied, ResourceExhausted
 from ztgate.common.tenants import DEFAULT_TENANT, TENANT_RULE, is_tenant
 from ztgate.redaction.anonymising import anonymize
 from ztgate.redaction.anonymising.anonymize import Finding
@@ -40,6 +42,12 @@ __all__ = ["Finding", "RedactResult", "RedactionService", "RedactionStream"]
 
 T = TypeVar("T")
 _SESSION_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+# A text of at least this many characters that a stream or answer is scanned with goes to an analysis
+# worker, in its tenant's share of them (`scan_for`): in the server's threads its scan held the
+# interpreter lock that the event loop serving every tenant needs, for longer than its own CPU time
+# whenever the machine's cores were busy (docs/adr/0043). A shorter one (a normal answer chunk)
+# is scanned in the thread: the hop to a worker costs about what its scan does.
+SCAN_IN_WORKER_CHARS = 16 * 1024
 # Findings a policy is applied to on the event loop (a few hundred microseconds at most, about what a
 # thread hop costs); a request with more is applied in a worker thread.
 INLINE_FINDINGS = 32
@@ -100,7 +108,10 @@ class RedactionStream:
         self._service = service
         self._policy = policy
         self._consumed = 0  # code points of input already emitted
-        self._scrubber: StreamScrubber[Finding] = StreamScrubber(service.scan, self._apply)
+        self._scrubber: StreamScrubber[Finding] = StreamScrubber(self._scan, self._apply)
+
+    def _scan(self, text: str) -> list[Detection]:
+        return self._service.scan_for(self.tenant, text)
 
     def _apply(self, segment: str, detections: list[Detection]) -> tuple[str, list[Finding]]:
         outcome = anonymize.redact(segment, detections, self._policy, self._service.vault,
@@ -130,7 +141,7 @@ class RedactionStream:
     def scrub(self, text: str) -> Emitted[Finding]:
         """A whole text in one pass (one scan, nothing held), for a stream nothing was fed to yet."""
         self._service.check_size(text)
-        return Emitted(*self._apply(text, self._service.scan(text)))
+        return Emitted(*self._apply(text, self._scan(text)))
 
 
 class RedactionService:
@@ -142,7 +153,8 @@ class RedactionService:
                  metrics: RedactionMetrics | None = None,
                  restore_chars_per_s_per_tenant: int = 0,
                  cpu_ms_per_s_per_tenant: int = 0,
-                 cpu_reserve_ns_per_char: int | None = None) -> None:
+                 cpu_reserve_ns_per_char: int | None = None,
+                 scan_in_worker_chars: int = 0) -> None:
         self.policies = policies
         self.pool = pool
         # None: the default share of the pool's workers.
@@ -160,6 +172,11 @@ class RedactionService:
         if cpu_reserve_ns_per_char is not None:
             self.lanes.reserve_s_per_char = cpu_reserve_ns_per_char / 1e9
         self.scanner = scanner
+        # Texts this long or longer are scanned in the analysis workers (`scan_for`; 0: never, as
+        # with a scanner of the caller's own, which the workers do not have).
+        self.scan_in_worker_chars = scan_in_worker_chars
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
         self.vault = vault
         self.operators = operators
         self.max_text_bytes = max_text_bytes
@@ -183,6 +200,31 @@ class RedactionService:
         streams and answers are scrubbed with."""
         return detect_on_view(self.scanner.scan, text)
 
+    def scan_for(self, tenant: str, text: str) -> list[Detection]:
+        """`scan`, for a tenant's stream or answer, from one of the lanes' threads: a text of
+        `scan_in_worker_chars` or more is scanned in an analysis worker, within the tenant's share
+        of them, this thread waiting without the interpreter lock, and the worker's CPU charged to
+        the tenant's budget as the thread's own would be. On the event loop's thread, or before
+        `start`, it scans here."""
+        loop = self._loop
+        if (not self.scan_in_worker_chars or len(text) < self.scan_in_worker_chars or loop is None
+                or threading.get_ident() == self._loop_thread):
+            return self.scan(text)
+        future = asyncio.run_coroutine_threadsafe(self._scan_in_worker(tenant, text), loop)
+        try:  # the pool ends the scan by its timeout; this bounds the wait if the loop itself stops
+            return future.result(timeout=self.pool.timeout_s + 1.0)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise DeadlineExceeded(f"a scan did not finish within {self.pool.timeout_s:g} s "
+                                   "(redaction.analysis_timeout_s)") from None
+
+    async def _scan_in_worker(self, tenant: str, text: str) -> list[Detection]:
+        deadline = self._deadline(None)
+        async with self.tenant_slots.slot(tenant or DEFAULT_TENANT, deadline) as hold:
+            detections, cpu_s = await self.pool.scan(text, deadline=deadline, on_abandon=hold)
+        self.cpu_budget.charge(tenant or DEFAULT_TENANT, cpu_s)
+        return detections
+
     @classmethod
     def from_settings(cls, settings: RedactionSettings, keys: OperatorKeys) -> RedactionService:
         """The service as configured, with the `hash`/`encrypt` keys from `keys.resolve`."""
@@ -202,11 +244,13 @@ class RedactionService:
             restore_chars_per_s_per_tenant=settings.restore_chars_per_s_per_tenant,
             cpu_ms_per_s_per_tenant=settings.cpu_ms_per_s_per_tenant,
             cpu_reserve_ns_per_char=settings.cpu_reserve_ns_per_char,
+            scan_in_worker_chars=SCAN_IN_WORKER_CHARS,
         )
 
     async def start(self) -> None:
         """Loads spaCy and the Hyperscan database in every worker; health turns SERVING after."""
         await self.pool.start()
+        self._loop, self._loop_thread = asyncio.get_running_loop(), threading.get_ident()
 
     async def close(self) -> None:
         await self.pool.close()

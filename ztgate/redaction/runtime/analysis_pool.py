@@ -1,6 +1,7 @@
 """Worker processes that each hold an Analyzer (tier 1 + gated NER), so analysis runs off the event loop.
 
-Each spawned worker serves one call at a time over its own pipe; only tuples come back, never text. A
+Each spawned worker serves one call at a time over its own pipe (an analysis, or a pattern-tier scan:
+`scan`); only tuples come back, never text. A
 worker that dies fails its call closed and is replaced; a call past its deadline or cancelled leaves its
 worker `ABANDON_GRACE_S`, then the worker is replaced, so none works on a text nobody waits for. Why
 pipes and not `ProcessPoolExecutor`: docs/adr/0001-analysis-workers-on-pipes.md. This module imports
@@ -17,6 +18,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
     from ztgate.redaction.detection.analyzer import Analyzer
+    from ztgate.redaction.detection.patterns.scanner import PatternScanner
 
 logger = logging.getLogger(__name__)
 
@@ -178,6 +181,23 @@ class AnalysisPool:
         wanted = None if entities is None else tuple(sorted(set(entities)))
         if wanted == ():
             return []
+        rows = await self._call(("analyze", text, wanted), deadline, on_abandon)
+        return [Detection(*row) for row in rows]
+
+    async def scan(self, text: str, *, deadline: float | None = None,
+                   on_abandon: Callable[[asyncio.Future[None]], None] | None = None
+                   ) -> tuple[list[Detection], float]:
+        """The pattern tier on the normalised view of `text` (`detect_on_view` with the pattern
+        scanner, what the service scrubs streams and answers with), in a worker, and the CPU
+        seconds the worker spent on it. The same contract as `analyze` for deadlines, cancellation
+        and failures. Why in a worker: a large scan in the server's threads holds the interpreter
+        lock that the event loop serving every tenant needs (docs/adr/0043)."""
+        rows, cpu_s = await self._call(("scan", text), deadline, on_abandon)
+        return [Detection(*row) for row in rows], cpu_s
+
+    async def _call(self, message: tuple[Any, ...], deadline: float | None,
+                    on_abandon: Callable[[asyncio.Future[None]], None] | None) -> Any:
+        """`message` answered by an idle worker: its result, or the errors `analyze` names."""
         if not self._started or self._closed:
             raise AnalysisUnavailable("the analysis pool is closed" if self._closed
                                       else "the analysis pool is not started")
@@ -195,7 +215,7 @@ class AnalysisPool:
         until = own if deadline is None else min(deadline, own)
         worker.call = call = loop.create_future()
         try:
-            worker.conn.send((text, wanted))
+            worker.conn.send(message)
         except OSError:  # its pipe broke: it died while idle
             self._lost(worker, "an analysis worker died")
             raise AnalysisUnavailable("an analysis worker died; it is being replaced") from None
@@ -212,7 +232,7 @@ class AnalysisPool:
             raise
         if outcome[0] == "error":
             raise AnalysisFailed(outcome[2], outcome[1])
-        return [Detection(*row) for row in outcome[1]]
+        return outcome[1]
 
     async def close(self) -> None:
         """Stop the workers (calls in flight fail); the pool cannot be started again."""
@@ -396,6 +416,7 @@ def _worker_main(conn: Connection, spec: AnalyzerSpec) -> None:
                    else type(exc).__name__))
         return
     conn.send(("ready", sorted(analyzer.supported_entities), ""))
+    scanner: PatternScanner | None = None
     while True:
         try:
             message = conn.recv()
@@ -403,7 +424,29 @@ def _worker_main(conn: Connection, spec: AnalyzerSpec) -> None:
             return
         if message is None:
             return
-        conn.send(_analyze(analyzer, *message))
+        if message[0] == "scan":
+            if scanner is None:  # the server's own scanner, built from the same cache on first use
+                from ztgate.redaction.detection.patterns.scanner import PatternScanner
+
+                scanner = PatternScanner(cache_dir=spec.cache_dir)
+            conn.send(_scan(scanner, message[1]))
+        else:
+            conn.send(_analyze(analyzer, message[1], message[2]))
+
+
+def _scan(scanner: PatternScanner, text: str) -> tuple[str, Any, str]:
+    """`detect_on_view(scanner.scan, text)` as rows, with the CPU seconds it took this process."""
+    from ztgate.redaction.detection.normalise import detect_on_view
+
+    started = time.process_time()
+    try:
+        detections = detect_on_view(scanner.scan, text)
+    except ZtgateError as exc:
+        return "error", exc.status, str(exc)
+    except Exception as exc:  # noqa: BLE001 - a third-party message may quote the text: send its type only
+        return "error", "INTERNAL", f"scan failed ({type(exc).__name__})"
+    rows = [(d.entity_type, d.start, d.end, d.score, d.recognizer) for d in detections]
+    return "ok", (rows, time.process_time() - started), ""
 
 
 def _analyze(analyzer: Analyzer, text: str, entities: tuple[str, ...] | None) -> tuple[str, Any, str]:
