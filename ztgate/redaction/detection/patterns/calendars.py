@@ -60,7 +60,7 @@ def _real(year: int, month: int, day: int) -> bool:
     return 1900 <= year <= 2199
 
 
-def era_to_gregorian(era: str, year: int, month: int, day: int) -> _dt.date | None:
+def _era_to_gregorian(era: str, year: int, month: int, day: int) -> _dt.date | None:
     """The Gregorian date of an era date, None where it is no real date or falls before the era began."""
     start = ERAS[era]
     try:
@@ -70,7 +70,7 @@ def era_to_gregorian(era: str, year: int, month: int, day: int) -> _dt.date | No
     return date if date >= start else None
 
 
-def persian_to_gregorian(year: int, month: int, day: int) -> _dt.date | None:
+def _persian_to_gregorian(year: int, month: int, day: int) -> _dt.date | None:
     """A solar Hijri date in the Gregorian calendar: 1 Farvardin falls on 21 March (a day either way around leap
     years, which a birth-date check does not need), and the months run 31, 31, ..., 30, ..., 29 days."""
     if not (1 <= month <= 12 and 1 <= day <= _PERSIAN_DAYS[month - 1] + (month == 12)):
@@ -86,12 +86,12 @@ def calendar_date(value: str) -> bool:
     text = unicodedata.normalize("NFKC", value.strip())
     if m := _ERA_DATE.fullmatch(text):
         year = 1 if m.group(2) == "元" else int(m.group(2))
-        date = era_to_gregorian(m.group(1), year, int(m.group(3)), int(m.group(4)))
+        date = _era_to_gregorian(m.group(1), year, int(m.group(3)), int(m.group(4)))
         return date is not None and 1900 <= date.year <= 2199
     if m := _DAY_MONTH_YEAR.fullmatch(text):
         day, name, year = int(m.group(1)), " ".join(m.group(2).split()), int(m.group(3))
         if name in PERSIAN_MONTHS:
-            date = persian_to_gregorian(year, PERSIAN_MONTHS[name], day)
+            date = _persian_to_gregorian(year, PERSIAN_MONTHS[name], day)
             return date is not None and 1900 <= date.year <= 2199
         month = GREGORIAN_MONTHS.get(name)
         if month is None:

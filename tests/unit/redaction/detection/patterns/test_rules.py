@@ -149,6 +149,8 @@ POSITIVES = [
     ("date_of_birth_numeric", "DATE_OF_BIRTH", "1990-07-04 (date of birth)", "1990-07-04"),
     ("date_of_birth_numeric", "DATE_OF_BIRTH", "birthdate=7/4/90", "7/4/90"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "Her birthday is March 3, 1985.", "March 3, 1985"),
+    ("date_of_birth_other_calendars", "DATE_OF_BIRTH", "生年月日：平成8年11月3日", "平成8年11月3日"),
+    ("date_of_birth_other_calendars", "DATE_OF_BIRTH", "تاريخ الميلاد: ١٢ آذار ١٩٩٤", "١٢ آذار ١٩٩٤"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "I was born on the 3rd of March 1985", "3rd of March 1985"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "D.O.B.: 14 Feb 1972", "14 Feb 1972"),
     # --- other dates tied to a person (age, life events, a patient's stay)
@@ -628,6 +630,7 @@ NEGATIVES = [
     ("handle_signature", "- item_one\n— 2024"),
     ("handle_message_sender", "From: the 1990s to now"),
     ("street_address_greek", "Η οδός Ερμού είναι εμπορικός δρόμος."),
+    ("date_of_birth_other_calendars", "平成8年に生まれた。"),
     ("handle_discord_tag", "Fixes #1234 and PR#1235; our Discord server has 1234 members"),
     ("postcode_town_after_street_number", "Chapter 12, 2024 Olympics; page 4, 8080 Port"),
     ("po_box", "PO 4500123 was approved."),

@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from ztgate.redaction.detection.patterns import national_ids
+from ztgate.redaction.detection.patterns import calendars, national_ids
 from ztgate.redaction.detection.patterns import validators as v
 
 
@@ -182,7 +182,7 @@ def test_shannon_entropy(value: str, bits: float) -> None:
 
 
 def test_registry_names_every_public_validator_and_each_answers_a_bool() -> None:
-    public = {name for module in (v, national_ids) for name, fn in inspect.getmembers(module, inspect.isfunction)
+    public = {name for module in (v, national_ids, calendars) for name, fn in inspect.getmembers(module, inspect.isfunction)
               if fn.__module__ == module.__name__ and not name.startswith("_") and name != "shannon_entropy"}
     assert public == set(v.VALIDATORS)
     for name, fn in v.VALIDATORS.items():

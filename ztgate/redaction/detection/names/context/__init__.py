@@ -3,16 +3,13 @@ rule, one rule a module, each reporting under its own name (``Finding.recognizer
 finding, a metric's tier and the golden gate's report say which rule found it.
 
 ``CONTEXT_RULES`` is the order the analyzer runs them (a span two rules find alike keeps the name of the first).
-They read: cued places, in other languages' cases too; fields named for a person or a place (key-value, SQL, CSV);
-contact blocks, display names, Git trailers and headers, sign-offs, greetings, ``TODO(handle)``, chat and transcript
-speakers, subject lines; names in other scripts by their cues (Latin inside another script, CJK, Arabic; a kana
-reading; a relative in the writer's language; a contact block's or a form's line, ADR 0039); user
-names, self-introductions, appositions after a role, a lone first name after a relation or a trade; record columns
-and identifier labels; person keys, persons in author-like and publisher-like slots of any syntax and at a program header's version
-line's end, comment subjects and a name's
-parts in a format's slots; the parties of a private dispute; licence plates; health details tied to a private
-person, and as a noun phrase or an adjective of the person; phone numbers with no phone word tied to a person; a named person's name in another form (a Turkish
-suffix, a file name's part); a postal address after its label in another language."""
+They read: cued places; fields named for a person or a place; contact blocks, display names, headers, sign-offs,
+greetings, chat and transcript speakers, subject lines; names in other scripts by their cues (a kana reading, a
+relative in the writer's language, a contact block's or a form's line); user names, self-introductions,
+appositions, a lone first name after a relation or a trade; record columns and identifier labels; persons in
+person keys, author-like and publisher-like slots and at a program header's version line's end; comment subjects;
+a dispute's parties; licence plates; health details; phone numbers with no phone word; a named person's name in
+another form; a postal address after its label in another language. docs/architecture.md lists them."""
 
 from __future__ import annotations
 
