@@ -14,6 +14,7 @@ Team", "X Codegen") or holds a common word; a single word stays. The slot is evi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
@@ -77,16 +78,22 @@ def person_shaped(text: str, run: str, end: int) -> bool:
     return after is None or after.group(1).casefold() not in ORGANISATION_SUFFIXES | COMPONENT_SUFFIXES
 
 
+def slot_persons(text: str, in_slot: Callable[[str, int, int], bool]) -> list[Span]:
+    """Every person-shaped slot value (SLOT_VALUES) whose place `in_slot(text, start, end)` accepts: one walk for
+    the author-like, publisher-like and version-line rules."""
+    out: list[Span] = []
+    for pattern in SLOT_VALUES:
+        for m in pattern.finditer(text):
+            start, end = m.span(1)
+            if person_shaped(text, m.group(1).replace(",", " "), end) and in_slot(text, start, end):
+                out.append((start, end, "PERSON"))
+    return out
+
+
 class AuthorSlotRecognizer(ContextRule):
     NAME = "AuthorSlotRecognizer"
     SCORE = 0.9
     ENTITIES = ("PERSON",)
 
     def find(self, text: str) -> list[Span]:
-        out: list[Span] = []
-        for pattern in SLOT_VALUES:
-            for m in pattern.finditer(text):
-                start, end = m.span(1)
-                if person_shaped(text, m.group(1).replace(",", " "), end) and in_author_slot(text, start):
-                    out.append((start, end, "PERSON"))
-        return out
+        return slot_persons(text, lambda t, start, _end: in_author_slot(t, start))

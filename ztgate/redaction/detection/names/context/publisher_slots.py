@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ztgate.redaction.detection.names.context.author_slots import SLOT_VALUES, person_shaped
+from ztgate.redaction.detection.names.context.author_slots import slot_persons
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.person_keys import keyed_by_person
 from ztgate.redaction.detection.text_shape import line_bounds
@@ -46,10 +46,4 @@ class PublisherSlotRecognizer(ContextRule):
     ENTITIES = ("PERSON",)
 
     def find(self, text: str) -> list[Span]:
-        out: list[Span] = []
-        for pattern in SLOT_VALUES:
-            for m in pattern.finditer(text):
-                start, end = m.span(1)
-                if person_shaped(text, m.group(1).replace(",", " "), end) and in_publisher_slot(text, start):
-                    out.append((start, end, "PERSON"))
-        return out
+        return slot_persons(text, lambda t, start, _end: in_publisher_slot(t, start))

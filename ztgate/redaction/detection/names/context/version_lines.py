@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ztgate.redaction.detection.names.context.author_slots import SLOT_VALUES, person_shaped
+from ztgate.redaction.detection.names.context.author_slots import slot_persons
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.text_shape import line_bounds
 
@@ -48,10 +48,4 @@ class VersionLineRecognizer(ContextRule):
     ENTITIES = ("PERSON",)
 
     def find(self, text: str) -> list[Span]:
-        out: list[Span] = []
-        for pattern in SLOT_VALUES:
-            for m in pattern.finditer(text):
-                start, end = m.span(1)
-                if person_shaped(text, m.group(1).replace(",", " "), end) and version_line_value(text, start, end):
-                    out.append((start, end, "PERSON"))
-        return out
+        return slot_persons(text, lambda t, start, end: version_line_value(t, start, end))
