@@ -51,12 +51,13 @@ def _redact(text: str, spans: list[tuple[str, str]], policy=DEFAULT) -> str:
     return redact(text, found, policy, None, None, None, operators=OPERATORS).text
 
 
-def _kept(text: str, spans: list[tuple[str, str]], *, before_fails: bool = True) -> None:
-    """Kept under the default policy, hidden under strict; with ``before_fails``, hidden under the default policy
-    without the round's lists (a LOCATION in a sentence naming no one is kept by ``topic_places`` already)."""
+def kept_by_round(text: str, spans: list[tuple[str, str]], before=None, *, before_fails: bool = True) -> None:
+    """Kept under the default policy, hidden under strict; with ``before_fails``, hidden under ``before``, the
+    default policy without a round's lists (this module's BEFORE unless given): the round's rule is what keeps it.
+    A LOCATION in a sentence naming no one is kept by ``topic_places`` already."""
     assert _redact(text, spans) == text
     if before_fails:
-        assert _redact(text, spans, BEFORE) != text  # the round's rule is what keeps it
+        assert _redact(text, spans, BEFORE if before is None else before) != text
     assert all(value not in _redact(text, spans, STRICT) for value, _ in spans)
 
 
@@ -89,7 +90,7 @@ def test_a_listed_feature_is_kept(feature: str, entity_type: str, template: str)
     "Is {f} still active?", "What is the height of {f}?"]))
 def test_a_feature_in_a_features_frame_is_kept(peak: str, entity_type: str, template: str):
     text = template.format(f=peak)
-    _kept(text, [(peak, entity_type)], before_fails=entity_type == "PERSON")
+    kept_by_round(text, [(peak, entity_type)], before_fails=entity_type == "PERSON")
 
 
 @settings(max_examples=100, deadline=None)
@@ -120,7 +121,7 @@ def test_a_given_name_on_the_features_list_is_kept_only_without_private_evidence
 def test_a_brand_asked_about_by_its_name_or_history_is_kept(brand: str, entity_type: str, template: str):
     text = template.format(b=brand)
     spans = [(brand, entity_type)] * text.count(brand)
-    _kept(text, spans, before_fails=entity_type == "PERSON")
+    kept_by_round(text, spans, before_fails=entity_type == "PERSON")
 
 
 @settings(max_examples=100, deadline=None)
@@ -140,7 +141,7 @@ def test_a_person_asked_about_by_name_is_hidden(brand: str, given_name_: str, te
     "Give me a recipe for {p} {d} for four people.", "How do you make {p} {d} at home?",
     "What is the difference between {p} {d} and the usual kind?"]))
 def test_a_dish_named_for_a_people_or_a_place_is_kept(people: str, dish: str, entity_type: str, template: str):
-    _kept(template.format(p=people, d=dish), [(people, entity_type)], before_fails=entity_type == "PERSON")
+    kept_by_round(template.format(p=people, d=dish), [(people, entity_type)], before_fails=entity_type == "PERSON")
 
 
 @settings(max_examples=80, deadline=None)
@@ -169,7 +170,7 @@ def test_a_court_case_is_kept(first: str, second: str, versus: str, template: st
     if first == second:
         return
     text = template.format(a=first, b=second, v=versus)
-    _kept(text, [(first, "PERSON"), (second, "PERSON")], before_fails="Explain" not in text)
+    kept_by_round(text, [(first, "PERSON"), (second, "PERSON")], before_fails="Explain" not in text)
 
 
 @settings(max_examples=120, deadline=None)
@@ -237,7 +238,7 @@ def test_a_person_or_a_home_in_a_travel_question_is_not_a_visit(town: str, given
     "Meet {c} from {t} at stand B12.", "Ask whether {c} from {t} will be at stand C07 this year.",
     "Write to {c} in {t} about the demo at their booth."]))
 def test_an_exhibitor_and_its_seat_are_kept(company: str, town: str, entity_type: str, template: str):
-    _kept(template.format(c=company, t=town), [(company, entity_type), (town, "LOCATION")],
+    kept_by_round(template.format(c=company, t=town), [(company, entity_type), (town, "LOCATION")],
           before_fails=entity_type == "PERSON")
 
 
