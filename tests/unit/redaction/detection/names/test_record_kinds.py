@@ -26,7 +26,7 @@ from ztgate_bench import code_persons
 POLICY = PolicyStore.load().get("default")
 FAST = settings(max_examples=300, deadline=None)
 SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-TOOLS = ("Philippa", "Ottoline", "Augustin", "Rosamund")  # given names, here the names of services
+TOOLS = ("Philippa", "Perdita", "Augustin", "Rosamund")  # given names, here the names of services
 SURNAMES = ("Throckmorton", "Haverkamp", "Szczepanik")
 THING_TABLES = st.sampled_from(["services", "tools", "packages", "hosts", "ci_jobs", "public.plugins", "\"servers\"",
                                 "service_catalog"])
