@@ -23,6 +23,9 @@ _BEFORE = re.compile(
     r"(?:はじめまして|初めまして|私は|わたしは|僕は|ぼくは|(?:氏名|お名前|名前|フリガナ|ふりがな|担当者?|署名|申込者|保護者|"
     r"差出人|受取人)[ \t\u3000]*[:：]?)[、,， \t\u3000]*$")
 
+# Characters before a name its introducing cue and label may take (the longest cue, a colon, some blanks).
+_CUE_REACH = 48
+
 
 class KanaReadingRecognizer(ContextRule):
     NAME = "KanaReadingRecognizer"
@@ -32,7 +35,8 @@ class KanaReadingRecognizer(ContextRule):
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
         for m in _NAME_READING.finditer(text):
-            line_start = text.rfind("\n", 0, m.start()) + 1
+            # The cue stands right before the name: a bounded look-back keeps a long line of readings linear.
+            line_start = max(text.rfind("\n", max(0, m.start() - _CUE_REACH), m.start()) + 1, m.start() - _CUE_REACH)
             if _INTRODUCED.match(text, m.end()) is None and _BEFORE.search(text[line_start:m.start()]) is None:
                 continue
             out.append((m.start(1), m.end(1), "PERSON"))
