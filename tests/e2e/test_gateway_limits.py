@@ -197,6 +197,41 @@ async def test_a_client_that_gives_up_mid_scrub_stops_its_analyses_and_the_gatew
     assert "Maria Garcia" in answer.text and len(suite.recorded()) == before + 1
 
 
+async def test_a_client_may_push_64_kib_on_a_stream_and_1_mib_on_a_connection_before_envoy_reads(
+        suite: Suite) -> None:
+    """Envoy's edge windows, as the real Envoy advertises them to a new HTTP/2 client (its SETTINGS
+    and its first WINDOW_UPDATE, read off the wire). Without them (the control, run by hand) Envoy
+    advertised 16 MiB and 24 MiB, so a stream refused at its headers or its size could still push
+    its whole body into Envoy."""
+    assert await _advertised_windows(suite.gateway) == (64 << 10, 1 << 20)
+
+
+async def _advertised_windows(address: str) -> tuple[int, int]:
+    """(initial stream window, connection window) a server gives a client that sent the HTTP/2
+    preface and empty SETTINGS (RFC 9113: both start at 65,535; SETTINGS_INITIAL_WINDOW_SIZE is
+    setting 4, and the connection window grows by WINDOW_UPDATE frames on stream 0)."""
+    host, port = address.rsplit(":", 1)
+    reader, writer = await asyncio.open_connection(host, int(port))
+    stream_window = connection_window = 65_535
+    try:
+        writer.write(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        await writer.drain()
+        while True:
+            header = await asyncio.wait_for(reader.readexactly(9), 10)
+            length, kind, flags = int.from_bytes(header[:3], "big"), header[3], header[4]
+            stream = int.from_bytes(header[5:], "big") & 0x7FFF_FFFF
+            payload = await reader.readexactly(length)
+            if kind == 4 and not flags & 1:   # SETTINGS (not an ACK)
+                for at in range(0, length, 6):
+                    if int.from_bytes(payload[at:at + 2], "big") == 4:
+                        stream_window = int.from_bytes(payload[at + 2:at + 6], "big")
+            elif kind == 8 and stream == 0:   # WINDOW_UPDATE for the connection
+                connection_window += int.from_bytes(payload, "big") & 0x7FFF_FFFF
+                return stream_window, connection_window
+    finally:
+        writer.close()
+
+
 async def _served_again(stub: inference_pb2_grpc.InferenceStub, request: ipb.GenerateRequest,
                         within_s: float = 60.0) -> ipb.GenerateResponse:
     """The first answer to `request`, sent again each second while the redaction service refuses it."""

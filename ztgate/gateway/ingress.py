@@ -24,6 +24,13 @@ class GatewayIngressSettings(Strict):
     # HTTP/2 streams one client connection may have open at once (max_concurrent_streams; a
     # gRPC client queues its further calls until one ends).
     max_concurrent_streams: int = Field(default=100, ge=1, le=2**31 - 1)
+    # HTTP/2 flow-control windows Envoy gives a client (initial_stream_window_size and
+    # initial_connection_window_size, sized as Envoy's edge guide has them; its own defaults,
+    # 16 MiB a stream and 24 MiB a connection, are for a mesh): bytes a client may push on one
+    # stream, and on one connection, before Envoy has read them. A stream refused at its headers
+    # or its size takes at most this much more.
+    http2_stream_window_bytes: int = Field(default=64 << 10, ge=65535, le=2**31 - 1)
+    http2_connection_window_bytes: int = Field(default=1 << 20, ge=65535, le=2**31 - 1)
     # Client connections Envoy holds at once, over all its listeners (the overload manager's
     # global_downstream_max_connections); a further connection is closed at once.
     max_connections: int = Field(default=4096, ge=1)
@@ -41,8 +48,11 @@ class GatewayIngressSettings(Strict):
     health_max_stream_s: float = Field(default=5.0, gt=0)
 
     @model_validator(mode="after")
-    def _headers_before_idle(self) -> "GatewayIngressSettings":
+    def _coherent(self) -> "GatewayIngressSettings":
         if self.request_headers_timeout_s > self.stream_idle_timeout_s:
             raise ValueError("gateway.ingress.request_headers_timeout_s must not exceed "
                              "stream_idle_timeout_s (the idle timeout would end the stream first)")
+        if self.http2_connection_window_bytes < self.http2_stream_window_bytes:
+            raise ValueError("gateway.ingress.http2_connection_window_bytes must not be less than "
+                             "http2_stream_window_bytes (one stream could not use its window)")
         return self

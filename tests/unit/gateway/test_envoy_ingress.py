@@ -16,6 +16,8 @@ from tests.suite_pki import PLAINTEXT
 CUSTOM = {**PLAINTEXT, "ZTGATE_GATEWAY__INGRESS__STREAM_IDLE_TIMEOUT_S": "45",
           "ZTGATE_GATEWAY__INGRESS__REQUEST_HEADERS_TIMEOUT_S": "3",
           "ZTGATE_GATEWAY__INGRESS__MAX_CONCURRENT_STREAMS": "32",
+          "ZTGATE_GATEWAY__INGRESS__HTTP2_STREAM_WINDOW_BYTES": str(256 << 10),
+          "ZTGATE_GATEWAY__INGRESS__HTTP2_CONNECTION_WINDOW_BYTES": str(4 << 20),
           "ZTGATE_GATEWAY__INGRESS__MAX_CONNECTIONS": "500",
           "ZTGATE_GATEWAY__INGRESS__MAX_HEAP_BYTES": str(256 << 20),
           "ZTGATE_GATEWAY__INGRESS__HEALTH_MAX_REQUESTS": "4",
@@ -67,6 +69,15 @@ def test_the_listener_bounds_idle_streams_slow_headers_and_streams_per_connectio
     assert hcm["stream_idle_timeout"] == idle
     assert hcm["request_headers_timeout"] == headers
     assert hcm["http2_protocol_options"]["max_concurrent_streams"] == streams
+
+
+@pytest.mark.parametrize("fixture, stream, connection", [
+    ("defaults", 64 << 10, 1 << 20), ("custom", 256 << 10, 4 << 20)])
+def test_the_listener_gives_a_client_edge_sized_http2_windows(
+        request: pytest.FixtureRequest, fixture: str, stream: int, connection: int) -> None:
+    """Without them Envoy lets a client push 16 MiB on a stream before it reads any of it."""
+    options = _hcm(request.getfixturevalue(fixture))["http2_protocol_options"]
+    assert (options["initial_stream_window_size"], options["initial_connection_window_size"]) == (stream, connection)
 
 
 @pytest.mark.parametrize("fixture, heap, connections", [
@@ -133,6 +144,8 @@ def test_a_scrub_stream_that_never_reached_a_replica_is_opened_on_another(defaul
     ("MAX_HEAP_BYTES", "1000", "max_heap_bytes"),
     ("MAX_CONCURRENT_STREAMS", "0", "max_concurrent_streams"),
     ("HEALTH_MAX_REQUESTS", "0", "health_max_requests"),
+    ("HTTP2_STREAM_WINDOW_BYTES", "1024", "http2_stream_window_bytes"),
+    ("HTTP2_STREAM_WINDOW_BYTES", str(2 << 20), "http2_connection_window_bytes must not be less"),
 ])
 def test_an_ingress_limit_that_cannot_work_stops_start_up_naming_it(key: str, value: str,
                                                                      message: str) -> None:
