@@ -9,9 +9,9 @@ technical documents with no person (API docs, READMEs, logs, configs, code) whos
 products, standards and teams. Two splits with their own templates, their own name pools and their own seeds:
 ``tune`` is what rules may be tuned on; ``holdout`` is only reported on; ``holdout3`` (templates, pools and seed
 of its own) was written for the third run, after ``holdout``'s misses had been seen; ``holdout4``, ``holdout5``,
-``holdout6``, ``holdout7``, ``holdout8``, ``holdout9``, ``holdout10`` and ``holdout11`` likewise, each before any
-score on it; ``tune2`` to ``tune11`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one document
-a line, every private value listed:
+``holdout6``, ``holdout7``, ``holdout8``, ``holdout9``, ``holdout10``, ``holdout11`` and ``holdout12`` likewise, each
+before any score on it; ``tune2`` to ``tune11`` are tuned on. Written to JSONL (``ztgate_bench.corpus_file``), one
+document a line, every private value listed:
 
     python -m ztgate_bench.code_persons write --split holdout --out bench/corpora/code-persons-holdout.jsonl
     python -m ztgate_bench.code_persons score bench/corpora/code-persons-holdout.jsonl
@@ -1289,6 +1289,65 @@ CLEAN_TEMPLATES["tune11"] = (
 TOOLS["tune11"] = ("Perpetua", "Leopold", "Ottoline", "Bartholomew", "Clementine", "Thackeray", "Pemberton", "Whitlock",
                    "Ashcroft", "Horatio")
 SEEDS["tune11"] = 11939
+
+# --- holdout12: the twelfth held-out run (issue #29), a block of its own, written before any score on it ---------
+# A seed, name pools, mail domains, templates and tools of its own. Given names and surnames from cultures and
+# spellings no other split draws on (written by hand, invented pairings; no real person's data). Its person
+# templates are 20 kinds no other split has, each putting the person where real files of that kind do: version
+# control configs and outputs, a CI console and CI variables, a deployment template's tags, documentation sources,
+# a source header's tag, package manifests, an installer manifest, genealogy and reference data files, and media
+# and office metadata. Its clean documents are ten of the same kinds naming a team, a bot, a list address or an
+# organisation where a person would stand; its tools are also given names or surnames.
+# Only reported on:
+# `python -m ztgate_bench.code_persons write --split holdout12 --out bench/corpora/code-persons-holdout-12.jsonl`.
+GIVEN["holdout12"] = (
+    "Mett", "Jhemp", "Voirrey", "Ċettina", "Ninu", "Mariute", "Tunin", "Vigjut", "Aldyn-ool", "Chechek", "Aidysmaa",
+    "Leināla", "Tēvita", "Lusiana", "Lalremruata", "Zothanpuii", "Vanlalruata", "Lalnunmawii", "Phrangki",
+    "Wanlambok", "Dasakhiat", "Ibashisha", "Nirosha", "Thilina", "Dilrukshi", "Apti", "Bislan", "Ndèye", "Onalenna",
+    "Tshiamo", "Millaray", "Lemunao", "Yaotl", "Beñat")
+SURNAMES["holdout12"] = (
+    "Olabarrieta", "Feltgen", "Nilles", "Hoscheid", "Weydert", "Quilliam", "Crellin", "Kneen", "Bugeja", "Londero",
+    "Cescutti", "Pittino", "Mongush", "Ondar", "Kealamakia", "Kanahele", "Chhorn", "Chhakchhuak", "Khiangte", "Sailo",
+    "Syiemlieh", "Nongrum", "Kumarasiri", "Ekanayake", "Weerasooriya", "Tsakaev", "Dudurkaev", "Khadzhiev",
+    "Mbengue", "Sène", "Molefhe", "Kgosietsile", "Motsumi", "Llancaqueo", "Catrileo", "Cuatecontzi")
+MAIL_DOMAINS["holdout12"] = ("fernhollow.dev", "maintainers12.example.org", "tidewicket12.example.net")
+PERSON_TEMPLATES["holdout12"] = (
+    ("gitconfig-user", "[user]\n\tname = {name}\n\temail = {email}\n[pull]\n\trebase = true\n"),
+    ("hgrc-username", "[ui]\nusername = {name} <{email}>\n[extensions]\nrebase =\n"),
+    ("git-blame-porcelain", "4f2c9e1b7a0d3c58e6f1a2b9c4d7e0f3a5b8c1d2 118 118 1\nauthor {name}\nauthor-mail <{email}>\nauthor-time 1733412210\nsummary Clamp tide offsets\n"),
+    ("jenkins-console-started-by", "Started by user {name}\nRunning as SYSTEM\n[Pipeline] Start of Pipeline\n"),
+    ("gitlab-ci-git-author", "release:\n  stage: deploy\n  variables:\n    GIT_AUTHOR_NAME: \"{name}\"\n    GIT_AUTHOR_EMAIL: \"{email}\"\n  script:\n    - make tag-release\n"),
+    ("cloudformation-owner-tag", "  TideBucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      Tags:\n        - Key: Owner\n          Value: {name}\n"),
+    ("texinfo-titlepage", "@titlepage\n@title Tidewicket Reference Manual\n@subtitle for version 2.4\n@author {name}\n@end titlepage\n"),
+    ("pandoc-title-block", "% Tidewicket: offsets and datums\n% {name}\n% March 2025\n\n# Overview\n"),
+    ("org-mode-header", "#+TITLE: Tidewicket field notes\n#+AUTHOR: {name}\n#+EMAIL: {email}\n#+OPTIONS: toc:2\n"),
+    ("docbook-personname", "<info>\n  <title>Tidewicket Administration Guide</title>\n  <author>\n    <personname><firstname>{first}</firstname><surname>{last}</surname></personname>\n  </author>\n</info>\n"),
+    ("solidity-natspec-author", "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\n\n/// @title Tidewicket tide oracle\n/// @author {name}\ncontract TideOracle {{\n}}\n"),
+    ("haddock-module-header", "{{- |\nModule      : Tidewicket.Offsets\nMaintainer  : {email}\nCopyright   : (c) 2025 {name}\n-}}\nmodule Tidewicket.Offsets where\n"),
+    ("platformio-library-json", "{{\n  \"name\": \"Tidewicket\",\n  \"version\": \"2.4.0\",\n  \"authors\": [\n    {{ \"name\": \"{name}\", \"email\": \"{email}\" }}\n  ],\n  \"frameworks\": \"arduino\"\n}}\n"),
+    ("ros-package-xml", "<package format=\"3\">\n  <name>tidewicket_driver</name>\n  <version>2.4.0</version>\n  <maintainer email=\"{email}\">{name}</maintainer>\n  <license>BSD-3-Clause</license>\n</package>\n"),
+    ("freebsd-port-created-by", "# Created by: {name}\n\nPORTNAME=\ttidewicket\nDISTVERSION=\t2.4.0\nCATEGORIES=\tscience\n\nMAINTAINER=\t{email}\n"),
+    ("winget-manifest-author", "PackageIdentifier: Tidewicket.Tidewicket\nPackageVersion: 2.4.0\nPublisher: Tidewicket\nAuthor: {name}\nShortDescription: Harbour tide offset calculator\n"),
+    ("gedcom-indi", "0 @I14@ INDI\n1 NAME {first} /{last}/\n2 GIVN {first}\n2 SURN {last}\n1 SEX U\n1 FAMC @F3@\n"),
+    ("ris-record", "TY  - JOUR\nAU  - {last}, {first}\nTI  - Residual tide offsets at small harbours\nPY  - 2024\nER  - \n"),
+    ("exiftool-artist", "File Name                       : harbour_0412.jpg\nArtist                          : {name}\nCopyright                       : {name}\n"),
+    ("docx-core-props", "<cp:coreProperties xmlns:cp=\"http://schemas.openxmlformats.org/package/2006/metadata/core-properties\">\n  <dc:title>Tide survey 2025</dc:title>\n  <dc:creator>{name}</dc:creator>\n  <cp:lastModifiedBy>{name}</cp:lastModifiedBy>\n</cp:coreProperties>\n"),
+)
+CLEAN_TEMPLATES["holdout12"] = (
+    ("gitconfig-user", "[user]\n\tname = {tool} Release Bot\n\temail = {tool_module}-bot@lists.example.org\n[commit]\n\tgpgsign = true\n"),
+    ("jenkins-console-started-by", "Started by upstream project \"{tool_module}-build\" build number 412\n[Pipeline] stage ({tool} tests)\n"),
+    ("cloudformation-owner-tag", "      Tags:\n        - Key: Owner\n          Value: {tool} Platform Team\n        - Key: Service\n          Value: {tool_module}\n"),
+    ("texinfo-titlepage", "@titlepage\n@title {tool} User Manual\n@author The {tool} Developers\n@end titlepage\n"),
+    ("org-mode-header", "#+TITLE: {tool} release checklist\n#+AUTHOR: {tool} documentation group\n#+EMAIL: {tool_module}-docs@lists.example.org\n"),
+    ("solidity-natspec-author", "/// @title {tool} escrow\n/// @author {tool} Labs\n/// @dev Audited with Slither and Echidna\ncontract {tool}Escrow {{\n}}\n"),
+    ("platformio-library-json", "{{\n  \"name\": \"{tool}\",\n  \"authors\": [{{ \"name\": \"{tool} Contributors\", \"url\": \"https://{tool_module}.example.org\" }}],\n  \"platforms\": [\"espressif32\", \"atmelavr\"]\n}}\n"),
+    ("ros-package-xml", "<package format=\"3\">\n  <name>{tool_module}_bringup</name>\n  <maintainer email=\"{tool_module}-maintainers@lists.example.org\">{tool} Maintainers</maintainer>\n</package>\n"),
+    ("winget-manifest-author", "PackageIdentifier: {tool}.{tool}\nPublisher: {tool} Foundation\nAuthor: {tool} Foundation\nMoniker: {tool_module}\n"),
+    ("docx-core-props", "<cp:coreProperties>\n  <dc:title>{tool} quarterly report</dc:title>\n  <dc:creator>{tool} Export Service</dc:creator>\n  <cp:lastModifiedBy>Microsoft Office User</cp:lastModifiedBy>\n</cp:coreProperties>\n"),
+)
+TOOLS["holdout12"] = ("Ebenezer", "Mehitabel", "Radegund", "Eadgyth", "Godwin", "Eadric", "Barzillai", "Ichabod",
+                      "Drogo", "Baldric")
+SEEDS["holdout12"] = 12121
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

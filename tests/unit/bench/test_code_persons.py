@@ -22,7 +22,7 @@ FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl"
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
          "holdout7": "code-persons-holdout-7.jsonl", "holdout8": "code-persons-holdout-8.jsonl",
          "holdout9": "code-persons-holdout-9.jsonl", "holdout10": "code-persons-holdout-10.jsonl",
-         "holdout11": "code-persons-holdout-11.jsonl"}
+         "holdout11": "code-persons-holdout-11.jsonl", "holdout12": "code-persons-holdout-12.jsonl"}
 
 
 def test_every_split_has_its_file():
@@ -37,7 +37,7 @@ def test_the_committed_file_is_what_the_generator_writes(split):
 
 
 @pytest.mark.parametrize("split", ["holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9",
-                                   "holdout10", "holdout11"])
+                                   "holdout10", "holdout11", "holdout12"])
 def test_the_later_held_out_files_stay_small_and_name_every_address_in_ascii(split):
     assert (CORPORA / FILES[split]).stat().st_size < 80_000
     samples = code_persons.documents(split)
@@ -63,7 +63,8 @@ def test_the_splits_share_no_name_template_or_tool():
 
 @pytest.mark.parametrize(("split", "mails"), [("holdout5", 40), ("holdout6", 48), ("holdout7", 48),
                                                    ("holdout8", 56), ("holdout9", 64),
-                                                   ("holdout10", 64), ("holdout11", 64)])
+                                                   ("holdout10", 64), ("holdout11", 64),
+                                                   ("holdout12", 72)])
 def test_the_later_held_out_splits_share_no_mail_domain_and_have_their_counts(split, mails):
     others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != split for d in domains}
     assert not set(code_persons.MAIL_DOMAINS[split]) & others
@@ -82,8 +83,9 @@ def test_the_sixth_tuning_split_shares_no_mail_domain_and_uses_name_like_tools_i
             == {f for f, _ in code_persons.CLEAN_TEMPLATES["tune6"]})
 
 
-@pytest.mark.parametrize("held_out", ["holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11"])
-def test_the_sixth_to_eleventh_held_out_splits_have_twenty_template_kinds_no_other_split_has(held_out):
+@pytest.mark.parametrize("held_out", ["holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
+                                      "holdout12"])
+def test_the_sixth_to_twelfth_held_out_splits_have_twenty_template_kinds_no_other_split_has(held_out):
     def kinds(split: str) -> set[str]:
         return {family for templates in (code_persons.PERSON_TEMPLATES, code_persons.CLEAN_TEMPLATES)
                 for family, _ in templates[split]}

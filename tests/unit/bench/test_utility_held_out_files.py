@@ -13,7 +13,8 @@ CORPORA = Path(__file__).resolve().parents[3] / "bench" / "corpora"
 
 
 @pytest.mark.parametrize("name", ["utility-holdout-6.jsonl", "utility-holdout-7.jsonl", "utility-holdout-8.jsonl",
-                                  "utility-holdout-9.jsonl", "utility-holdout-10.jsonl", "utility-holdout-11.jsonl"])
+                                  "utility-holdout-9.jsonl", "utility-holdout-10.jsonl", "utility-holdout-11.jsonl",
+                                  "utility-holdout-12.jsonl"])
 def test_a_held_out_utility_file_lists_only_values_its_text_holds(name: str) -> None:
     rows = [json.loads(line) for line in (CORPORA / name).read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 60 and len({r["id"] for r in rows}) == 60
