@@ -114,6 +114,25 @@ def test_a_list_item_after_a_closed_list_or_an_unquoted_line_is_not_under_the_ke
     assert keyed_by_person(text, text.index(first))
 
 
+# Lists of records, each a person's name under a bare name key: {a} {b} the names.
+RECORD_LISTS = ("maintainers = [\n  {{name = \"{a}\"}},\n  {{name = \"{b}\", email = \"x@example.test\"}},\n]\n",
+                "\"contributors\": [\n  {{\"name\": \"{a}\"}},\n  {{\"name\": \"{b}\"}}\n]\n",
+                "authors = [{{name = \"{a}\"}}, {{name = \"{b}\"}}]\n",
+                "\"authors\": [{{\"name\": \"{a}\", \"url\": \"https://example.test\"}}, {{\"name\": \"{b}\"}}],\n")
+
+
+@FAST
+@given(st.sampled_from(RECORD_LISTS), st.sampled_from(GIVEN), st.sampled_from(SURNAMES))
+def test_every_record_of_a_list_under_an_author_like_key_names_a_person(frame: str, first: str, last: str) -> None:
+    other = SURNAMES[(SURNAMES.index(last) + 1) % len(SURNAMES)]
+    text = frame.format(a=f"Dapbiang {other}", b=f"{first} {last}")
+    spans = AUTHOR.find(text)
+    assert _covered(spans, text, f"Dapbiang {other}") and _covered(spans, text, f"{first} {last}"), text
+    for key in OTHER_LIST_KEYS:
+        text = frame.replace("maintainers", key).replace("contributors", key).replace("authors", key)
+        text = text.format(a=f"Dapbiang {other}", b=f"{first} {last}")
+        assert not _covered(AUTHOR.find(text), text, f"{first} {last}"), text
+
 @FAST
 @given(st.sampled_from(ORGANISATIONS), st.sampled_from(GIVEN), st.sampled_from(SURNAMES))
 def test_a_person_in_an_organisations_slot_is_found(frame: str, first: str, last: str) -> None:

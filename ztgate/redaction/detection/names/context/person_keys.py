@@ -115,7 +115,8 @@ _TOML_TABLE = re.compile(r"^[ \t]*\[{1,2}[ \t]*([\w\-.\" ]+?)[ \t]*\]{1,2}[ \t]*
 
 def record_about_a_person(text: str, key_pos: int, is_key: Callable[[str], bool] = person_key) -> bool:
     """The record a ``name`` key at key_pos belongs to has a person's key: the XML element it is a child of
-    ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\""), the
+    ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\"", a later
+    record of that list: "maintainers = [{name = \"A\"}, {name = "), the
     YAML mapping it is a key of ("author:\n  name:", "maintainers:\n  - name:") or the TOML table it is under
     ("[owner]\nname = ")."""
     lo = max(0, key_pos - RECORD_REACH)
@@ -137,7 +138,9 @@ def record_about_a_person(text: str, key_pos: int, is_key: Callable[[str], bool]
         elif c == "{":
             if depth == 0:
                 opened = _JSON_OPEN.search(text, max(lo, i - KEY_REACH), i + 1)
-                return opened is not None and is_key(opened.group(1))
+                if opened is not None:
+                    return is_key(opened.group(1))
+                return _list_of_records_under(text, i, lo, is_key)
             depth -= 1
     line_start = line_bounds(text, key_pos)[0]
     lead = text[line_start:key_pos]
@@ -188,15 +191,44 @@ def _open_list_under(text: str, start: int, is_key: Callable[[str], bool] = pers
             return False
         if not _LIST_ITEMS.fullmatch(text, pos + 1, start):
             continue
-        line_start = line_bounds(text, pos)[0]
-        before = text[max(line_start, pos - KEY_REACH):pos + 1]
-        if not before[:-1].strip() and line_start > 0:  # the bracket opens its own line: the key ends the one above
-            above = text[line_bounds(text, line_start - 1)[0]:line_start - 1].rstrip()
-            before = above[-KEY_REACH:] + " " + text[pos]
-        m = _KEY_BEFORE.search(before)
-        if m is not None:
-            groups = m.groupdict()
-            return is_key(groups.get("key") or groups.get("key2") or groups.get("key3") or groups["key4"])
+        key = _key_before_bracket(text, pos)
+        if key is not None:
+            return is_key(key)
+    return False
+
+
+def _key_before_bracket(text: str, pos: int) -> str | None:
+    """The key whose value the bracket at pos opens, on its line or ending the line above when the bracket opens its
+    own line ("authors = [", "\"maintainers\":\n  [", "{maintainers,\n [")."""
+    line_start = line_bounds(text, pos)[0]
+    before = text[max(line_start, pos - KEY_REACH):pos + 1]
+    if not before[:-1].strip() and line_start > 0:
+        above = text[line_bounds(text, line_start - 1)[0]:line_start - 1].rstrip()
+        before = above[-KEY_REACH:] + " " + text[pos]
+    m = _KEY_BEFORE.search(before)
+    if m is None:
+        return None
+    groups = m.groupdict()
+    return groups.get("key") or groups.get("key2") or groups.get("key3") or groups["key4"]
+
+
+def _list_of_records_under(text: str, brace: int, lo: int, is_key: Callable[[str], bool]) -> bool:
+    """The record opening at brace is a later item of a list under a person's key: the list's unclosed bracket,
+    found over the earlier records, has such a key ("maintainers = [\n  {name = \"A\"},\n  {name = ")."""
+    depth = 0
+    for j in range(brace - 1, lo - 1, -1):
+        c = text[j]
+        if c in "}]":
+            depth += 1
+        elif c == "{" and depth > 0:
+            depth -= 1
+        elif c == "[":
+            if depth == 0:
+                key = _key_before_bracket(text, j)
+                return key is not None and is_key(key)
+            depth -= 1
+        elif c == "{":
+            return False  # the record sits in an object, not a list
     return False
 
 
