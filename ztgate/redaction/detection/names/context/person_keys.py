@@ -75,9 +75,9 @@ def keyed_by_person(text: str, start: int, is_key: Callable[[str], bool] = perso
     ``content`` or ``value`` of a tag whose ``name``, ``property`` or ``itemprop`` is a person key ("<meta
     name=\"creator\" content=\""); or start is an item of a YAML block list whose key is a person's
     ("maintainers:\n  - NAME"); or start is an item of a bracketed list opened on an earlier line under the key
-    (``_open_list_under``: "authors = [\n  \"A B\",\n  \"NAME\""); or start is the ``<string>`` of a property list's
-    ``<key>`` ("<key>ORGANIZATIONNAME</key>\n<string>NAME"); or start opens a line of the section under a heading about persons
-    (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title). ``is_key`` says
+    (``_open_list_under``: "authors = [\n  \"A B\",\n  \"NAME\""); or start is the ``<string>`` of a property
+    list's ``<key>`` ("<key>ORGANIZATIONNAME</key>\n<string>NAME"); or start opens a line of the section under a
+    heading about persons (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title). ``is_key`` says
     which keys are about a person (``person_key``; ``author_slots`` asks its narrower author-like slots)."""
     lo = line_bounds(text, start)[0]
     m = _KEY_BEFORE.search(text, max(lo, start - KEY_REACH), start)
