@@ -256,11 +256,16 @@ def documents(split: str, per_template: int = 8) -> list[Sample]:
             email = f"{local}@{rng.choice(MAIL_DOMAINS[split])}"
             handle = _ascii(f"{first[0]}{last}".lower().replace(" ", "").replace("-", ""))
             lower = _ascii(f"{first}.{last}".lower().replace(" ", "").replace("-", ""))
-            text = template.format(name=name, first=first, last=last, email=email, handle=handle, lower=lower)
+            # A list of persons (tune12) names a second one, drawn only where a template asks, so no other split moves.
+            name2 = ""
+            while "{name2}" in template and (not name2 or name2.split(" ", 1)[1] == last):
+                name2 = f"{rng.choice(GIVEN[split])} {rng.choice(SURNAMES[split])}"
+            text = template.format(name=name, first=first, last=last, email=email, handle=handle, lower=lower,
+                                   name2=name2)
             # A template that names the person only as a lower-case first.last identifier lists that identifier; one
             # that splits the name across fields ({first} and {last} apart, no {name}) lists the surname as written.
             value = name if "{name}" in template else lower if "{lower}" in template else last
-            entities = [Entity("PERSON", value)]
+            entities = [Entity("PERSON", value)] + ([Entity("PERSON", name2)] if name2 else [])
             if email in text:
                 entities.append(Entity("EMAIL_ADDRESS", email))
             samples.append(Sample(f"{split}-p{t:02d}-{i}", PII, text, tuple(entities), family))
@@ -1348,6 +1353,65 @@ CLEAN_TEMPLATES["holdout12"] = (
 TOOLS["holdout12"] = ("Ebenezer", "Mehitabel", "Radegund", "Eadgyth", "Godwin", "Eadric", "Barzillai", "Ichabod",
                       "Drogo", "Baldric")
 SEEDS["holdout12"] = 12121
+
+
+# --- tune12: a twelfth tuning split (issue #29, twelfth round, ADR 0048), a block of its own ----------------------
+# The classes named after the eleventh held-out split (described, values unseen): persons in a LIST under a slot
+# word (an array of strings, a tuple, a table, a sequence, across lines; the person the rules missed is a later
+# item, so these templates name two persons, {name2} first), and a person in an ORGANISATION slot (an Xcode
+# ORGANIZATIONNAME, a Qt organisation name, a certificate's organizationName, a Maven <organization>, a copyright
+# holder, a licensor, a Delphi CompanyName). Twenty-two file kinds no split had, one template each; clean documents
+# of twelve of those kinds where the list holds a team, a project or a bot and the organisation slot a company, a
+# foundation or a project (its name a tool spelt like a given name, alone or with a legal form or a trade).
+# Its own seed, name pools (Shona, Sindhi, Turkmen, Meitei, Tuvan, Manx, Cornish, Sardinian, Tsonga, Venda,
+# Zulu, Quechua, Aymara names, written by hand, invented pairings), tools and domains. Tuned on, never reported as
+# held-out: `python -m ztgate_bench.code_persons write --split tune12 --out bench/corpora/code-persons-tune-12.jsonl`.
+GIVEN["tune12"] = ("Rudo", "Marvi", "Ogulgerek", "Saparmyrat", "Ibomcha", "Aidysmaa", "Ealish", "Mpho", "Wayra",
+                   "Nokwanda", "Aylar", "Gulshat", "Chechek", "Sainkho", "Tinyiko", "Ntsako", "Mulalo", "Sumaq")
+SURNAMES["tune12"] = ("Memon", "Berdiyev", "Annaeva", "Khumalo", "Zungu", "Mongush", "Trewhella", "Quilliam", "Pinna",
+                      "Murgia", "Ramabulana", "Jatoi", "Ovezova", "Saryglar", "Corlett", "Clucas", "Deiana", "Mabunda")
+MAIL_DOMAINS["tune12"] = ("torvane.dev", "lists12.example.org", "orgs12.example.net")
+PERSON_TEMPLATES["tune12"] = (
+    ("erlang-app-src-t12", "{{application, tidegauge,\n [{{description, \"Tide gauge reader\"}},\n  {{vsn, \"0.9.1\"}},\n  {{licenses, [\"Apache-2.0\"]}},\n  {{maintainers, [\"{name2}\", \"{name}\"]}},\n  {{links, [{{\"Source\", \"https://torvane.example/tidegauge\"}}]}}\n ]}}.\n"),
+    ("elixir-mix-package-t12", "  defp package do\n    [\n      licenses: [\"MIT\"],\n      maintainers: [\"{name2}\", \"{name}\"],\n      links: %{{\"Source\" => \"https://torvane.example/tide_ex\"}}\n    ]\n  end\n"),
+    ("bower-authors-lines-t12", "{{\n  \"name\": \"tide-chart\",\n  \"version\": \"0.3.0\",\n  \"authors\": [\n    \"{name2}\",\n    \"{name} <{email}>\"\n  ],\n  \"license\": \"MIT\"\n}}\n"),
+    ("poetry-authors-inline-t12", "[tool.poetry]\nname = \"tidecalc\"\nversion = \"0.5.2\"\ndescription = \"Harmonic tide prediction\"\nauthors = [\"{name2}\", \"{name} <{email}>\"]\nlicense = \"BSD-3-Clause\"\n"),
+    ("cargo-authors-lines-t12", "[package]\nname = \"tide-rs\"\nversion = \"0.2.0\"\nedition = \"2021\"\nauthors = [\n    \"{name2}\",\n    \"{name}\",\n]\n"),
+    ("openapi-x-maintainers-t12", "openapi: 3.0.3\ninfo:\n  title: Tide API\n  version: 1.2.0\n  x-maintainers:\n    - {name2}\n    - {name}\npaths: {{}}\n"),
+    ("quarto-author-flow-t12", "---\ntitle: \"Tidal constituents at the harbour gauge\"\nauthor: [{name2}, {name}]\nformat: html\n---\n"),
+    ("lua-authors-table-t12", "return {{\n  name = \"tidelua\",\n  version = \"0.2.0\",\n  authors = {{ \"{name2}\", \"{name}\" }},\n  license = \"MIT\",\n}}\n"),
+    ("gradle-maintainers-list-t12", "ext {{\n    pomName = 'tide-core'\n    pomMaintainers = ['{name2}', '{name}']\n    pomLicense = 'Apache-2.0'\n}}\n"),
+    ("python-credits-lines-t12", "\"\"\"Tide gauge helpers.\"\"\"\n\n__version__ = \"1.0.3\"\n__credits__ = [\n    \"{name2}\",\n    \"{name}\",\n]\n"),
+    ("perl-makefile-author-t12", "WriteMakefile(\n    NAME         => 'Tide::Gauge',\n    VERSION_FROM => 'lib/Tide/Gauge.pm',\n    AUTHOR       => ['{name2}', '{name} <{email}>'],\n    LICENSE      => 'perl_5',\n);\n"),
+    ("csproj-authors-semicolons-t12", "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <PackageId>Torvane.Tides</PackageId>\n    <Version>2.0.1</Version>\n    <Authors>{name2};{name}</Authors>\n  </PropertyGroup>\n</Project>\n"),
+    ("pyproject-maintainer-tables-t12", "[project]\nname = \"tidefit\"\nversion = \"0.8.0\"\nmaintainers = [\n  {{name = \"{name2}\"}},\n  {{name = \"{name}\", email = \"{email}\"}},\n]\n"),
+    ("ofx-plugin-authors-xml-t12", "<plugin id=\"org.torvane.tideshade\" version=\"1.1\">\n  <authors>\n    <author>{name2}</author>\n    <author>{name}</author>\n  </authors>\n</plugin>\n"),
+    ("xcode-pbxproj-organization-t12", "\t\tattributes = {{\n\t\t\t\tBuildIndependentTargetsInParallel = 1;\n\t\t\t\tLastUpgradeCheck = 1500;\n\t\t\t\tORGANIZATIONNAME = \"{name}\";\n\t\t\t}};\n"),
+    ("xcode-template-macros-t12", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>ORGANIZATIONNAME</key>\n\t<string>{name}</string>\n</dict>\n</plist>\n"),
+    ("qt-organization-name-t12", "int main(int argc, char *argv[])\n{{\n    QApplication app(argc, argv);\n    QCoreApplication::setOrganizationName(\"{name}\");\n    QCoreApplication::setApplicationName(\"Tide Chart\");\n"),
+    ("openssl-req-organization-t12", "[req_distinguished_name]\ncountryName            = GB\nlocalityName           = Penzance\norganizationName       = {name}\ncommonName             = tides.torvane.example\n"),
+    ("maven-organization-t12", "  <organization>\n    <name>{name}</name>\n    <url>https://torvane.example</url>\n  </organization>\n"),
+    ("xgettext-copyright-holder-t12", "XGETTEXT_OPTIONS = --keyword=_ --keyword=N_ \\\n  --copyright-holder=\"{name}\" \\\n  --msgid-bugs-address=\"tides@torvane.example\"\n"),
+    ("delphi-dproj-company-t12", "<PropertyGroup Condition=\"'$(Base)'!=''\">\n    <VerInfo_Keys>CompanyName={name};FileDescription=Tide Chart;FileVersion=2.0.1.0;ProductName=Tide Chart</VerInfo_Keys>\n</PropertyGroup>\n"),
+    ("bsl-licensor-t12", "Business Source License 1.1\n\nParameters\n\nLicensor:             {name}\nLicensed Work:        Tide Chart 2.0\nChange Date:          2029-01-01\nChange License:       Apache License, Version 2.0\n"),
+)
+CLEAN_TEMPLATES["tune12"] = (
+    ("erlang-app-src-t12", "{{application, {tool_module},\n [{{description, \"{tool} gauge reader\"}},\n  {{vsn, \"1.0.0\"}},\n  {{maintainers, [\"{tool} Core Team\", \"release-bot\"]}},\n  {{licenses, [\"Apache-2.0\"]}}\n ]}}.\n"),
+    ("elixir-mix-package-t12", "  defp package do\n    [\n      maintainers: [\"The {tool} Developers\"],\n      licenses: [\"MIT\"],\n      links: %{{\"{tool}\" => \"https://torvane.example/{tool_module}\"}}\n    ]\n  end\n"),
+    ("bower-authors-lines-t12", "{{\n  \"name\": \"{tool_module}\",\n  \"version\": \"1.4.0\",\n  \"authors\": [\n    \"{tool} Contributors\",\n    \"dependabot[bot]\"\n  ],\n  \"license\": \"MIT\"\n}}\n"),
+    ("cargo-authors-lines-t12", "[package]\nname = \"{tool_module}\"\nversion = \"1.1.0\"\nedition = \"2021\"\nauthors = [\n    \"The {tool} Project Developers\",\n]\n"),
+    ("lua-authors-table-t12", "return {{\n  name = \"{tool_module}\",\n  version = \"1.0.0\",\n  authors = {{ \"{tool} Team\", \"Torvane Labs\" }},\n  license = \"MIT\",\n}}\n"),
+    ("openapi-x-maintainers-t12", "openapi: 3.0.3\ninfo:\n  title: {tool} API\n  version: 2.0.0\n  x-maintainers:\n    - {tool} Maintainers\n    - platform-team\npaths: {{}}\n"),
+    ("xcode-pbxproj-organization-t12", "\t\tattributes = {{\n\t\t\t\tLastUpgradeCheck = 1500;\n\t\t\t\tORGANIZATIONNAME = \"{tool} Inc.\";\n\t\t\t}};\n\t\t\tname = {tool};\n"),
+    ("xcode-template-macros-t12", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>ORGANIZATIONNAME</key>\n\t<string>{tool} GmbH</string>\n</dict>\n</plist>\n"),
+    ("qt-organization-name-t12", "int main(int argc, char *argv[])\n{{\n    QApplication app(argc, argv);\n    QCoreApplication::setOrganizationName(\"The {tool} Project\");\n    QCoreApplication::setApplicationName(\"{tool}\");\n"),
+    ("openssl-req-organization-t12", "[req_distinguished_name]\ncountryName            = DE\norganizationName       = {tool} Foundation\ncommonName             = {tool_module}.torvane.example\n"),
+    ("maven-organization-t12", "  <organization>\n    <name>{tool} Software Foundation</name>\n    <url>https://{tool_module}.torvane.example</url>\n  </organization>\n"),
+    ("delphi-dproj-company-t12", "<PropertyGroup Condition=\"'$(Base)'!=''\">\n    <VerInfo_Keys>CompanyName=Torvane Systems Ltd;FileDescription={tool};FileVersion=3.0.0.0;ProductName={tool}</VerInfo_Keys>\n</PropertyGroup>\n"),
+)
+TOOLS["tune12"] = ("Isidore", "Hortense", "Fulbert", "Serafina", "Tertius", "Amabel", "Melisande", "Oswin", "Hubertus",
+                   "Jerome")
+SEEDS["tune12"] = 12121
 
 
 def measure(samples: Sequence[Sample], redact: Callable[[str], str], corpus: str = "") -> Figures:

@@ -17,6 +17,7 @@ FILES = {"tune": "code-persons-tune.jsonl", "tune2": "code-persons-tune-2.jsonl"
          "tune7": "code-persons-tune-7.jsonl",
          "tune8": "code-persons-tune-8.jsonl", "tune9": "code-persons-tune-9.jsonl",
          "tune10": "code-persons-tune-10.jsonl", "tune11": "code-persons-tune-11.jsonl",
+         "tune12": "code-persons-tune-12.jsonl",
          "holdout": "code-persons-holdout.jsonl",
          "holdout3": "code-persons-holdout-3.jsonl", "holdout4": "code-persons-holdout-4.jsonl",
          "holdout5": "code-persons-holdout-5.jsonl", "holdout6": "code-persons-holdout-6.jsonl",
@@ -206,5 +207,25 @@ def test_the_eleventh_tuning_split_has_twenty_new_kinds_and_measures_publishers_
     # every clean document names its product with a tool (a given name or a surname) in the manifest's own slot
     tools = code_persons.TOOLS["tune11"]
     assert all(any(t in s.text for t in tools) for s in samples if s.category == CLEAN)
+    mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
+    assert mails and all(m.isascii() for m in mails)
+
+
+def test_the_twelfth_tuning_split_names_lists_of_two_and_organisation_slots_in_new_kinds():
+    others = {d for other, domains in code_persons.MAIL_DOMAINS.items() if other != "tune12" for d in domains}
+    assert not set(code_persons.MAIL_DOMAINS["tune12"]) & others
+    samples = code_persons.documents("tune12")
+    assert sum(s.category == PII for s in samples) == 176 and sum(s.category == CLEAN for s in samples) == 120
+    kinds = [f for f, _ in code_persons.PERSON_TEMPLATES["tune12"]]
+    assert len(kinds) == len(set(kinds)) == 22
+    assert {f for f, _ in code_persons.CLEAN_TEMPLATES["tune12"]} < set(kinds)
+    earlier = {f for split in code_persons.SEEDS if split != "tune12"
+               for f, _ in code_persons.PERSON_TEMPLATES[split] + code_persons.CLEAN_TEMPLATES[split]}
+    assert not set(kinds) & earlier
+    # a list names two persons of different surnames, the private one listed first being the later item
+    lists = [s for s in samples if s.category == PII and sum(e.entity_type == "PERSON" for e in s.entities) == 2]
+    assert len(lists) == 14 * 8
+    assert all(s.entities[0].value.split(" ", 1)[1] != s.entities[1].value.split(" ", 1)[1] for s in lists)
+    assert all(s.text.index(s.entities[1].value) < s.text.index(s.entities[0].value) for s in lists)
     mails = [e.value for s in samples for e in s.entities if e.entity_type == "EMAIL_ADDRESS"]
     assert mails and all(m.isascii() for m in mails)

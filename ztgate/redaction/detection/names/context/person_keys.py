@@ -33,10 +33,12 @@ _SEP = (r"""(?:(?:\*{1,2}|__?)?[ \t]*["'`]?[ \t]*(?:(?:::?=?|:=|=>?|->|\||[{(\[>
 _KEY = r"(?P<key>_*[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*_*(?:[ \t]+by)?)"  # "__maintainer__" too
 # The key and its separator, ending right where the value starts.
 _KEY_BEFORE = re.compile(
-    rf"(?:^-?|(?<=[^\w\-.]))(?:(?:@|\\|\.\.[ \t]+|:|(?<![^ \t\n])\.(?=[A-Za-z])){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
+    rf"(?:^-{{0,2}}|(?<=[^\w\-.])|(?<=[ \t]--))(?:(?:@|\\|\.\.[ \t]+|:|(?<![^ \t\n])\.(?=[A-Za-z])){_KEY}[ \t]*(?::{{1,2}}|\{{)?[ \t]*[\"'`]?[ \t]*"
     rf"|{_KEY.replace('key', 'key2')}{_SEP}"
     # a quoted key, a comma, the quoted value after VALUE or a brace: an .rc VALUE "CompanyName", "v" (ADR 0038)
-    rf"|(?:(?<=VALUE[ \t])|(?<=\{{)|(?<=\{{[ \t]))[\"']{_KEY.replace('key', 'key3')}[\"'][ \t]*,[ \t]*[\"'])$", re.MULTILINE)
+    rf"|(?:(?<=VALUE[ \t])|(?<=\{{)|(?<=\{{[ \t]))[\"']{_KEY.replace('key', 'key3')}[\"'][ \t]*,[ \t]*[\"']"
+    # an atom key, a comma, the value or a list of values opening a tuple: Erlang's {maintainers, ["v", (ADR 0048)
+    rf"|(?<=\{{)[ \t]*{_KEY.replace('key', 'key4')}[ \t]*,[ \t]*(?:\[[ \t]*)?[\"']?)$", re.MULTILINE)
 # A COBOL paragraph of the IDENTIFICATION DIVISION, its upper-case name and a period opening the line
 # ("       AUTHOR. NAME."): the period is a separator only there, never in prose ("ask the owner. Release Notes").
 _PARAGRAPH_BEFORE = re.compile(r"[ \t]*(?P<key>[A-Z][A-Z\-]*)\.[ \t]+")
@@ -72,8 +74,10 @@ def keyed_by_person(text: str, start: int, is_key: Callable[[str], bool] = perso
     <name>", "\"author\": {\"name\": ", "maintainers:\n  - name: ", "[owner]\nname = "); or start is the
     ``content`` or ``value`` of a tag whose ``name``, ``property`` or ``itemprop`` is a person key ("<meta
     name=\"creator\" content=\""); or start is an item of a YAML block list whose key is a person's
-    ("maintainers:\n  - NAME"); or start opens a line of the section under a heading about persons
-    (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title). ``is_key`` says
+    ("maintainers:\n  - NAME"); or start is an item of a bracketed list opened on an earlier line under the key
+    (``_open_list_under``: "authors = [\n  \"A B\",\n  \"NAME\""); or start is the ``<string>`` of a property
+    list's ``<key>`` ("<key>ORGANIZATIONNAME</key>\n<string>NAME"); or start opens a line of the section under a
+    heading about persons (``_under_person_heading``: "=head1 AUTHOR", ".SH AUTHORS", "## Maintainers", an RST title). ``is_key`` says
     which keys are about a person (``person_key``; ``author_slots`` asks its narrower author-like slots)."""
     lo = line_bounds(text, start)[0]
     m = _KEY_BEFORE.search(text, max(lo, start - KEY_REACH), start)
@@ -83,13 +87,15 @@ def keyed_by_person(text: str, start: int, is_key: Callable[[str], bool] = perso
         m = _PARAGRAPH_BEFORE.fullmatch(text, lo, start)
     if m is not None:
         groups = m.groupdict()
-        key = groups.get("key") or groups.get("key2") or groups["key3"]
+        key = groups.get("key") or groups.get("key2") or groups.get("key3") or groups["key4"]
         if is_key(key):
             return True
         if (key.casefold().replace("_", "").replace("-", "") in _NAME_KEYS
                 and record_about_a_person(text, m.start(), is_key)):
             return True
-    if _tag_field_about_a_person(text, lo, start, is_key):
+    if _tag_field_about_a_person(text, lo, start, is_key) or _plist_value_of(text, start, is_key):
+        return True
+    if _open_list_under(text, start, is_key):
         return True
     item = _ITEM.fullmatch(text, lo, start)
     if item is not None and _parent_key_about_a_person(text, lo, len(item.group(1)), is_key):
@@ -109,7 +115,8 @@ _TOML_TABLE = re.compile(r"^[ \t]*\[{1,2}[ \t]*([\w\-.\" ]+?)[ \t]*\]{1,2}[ \t]*
 
 def record_about_a_person(text: str, key_pos: int, is_key: Callable[[str], bool] = person_key) -> bool:
     """The record a ``name`` key at key_pos belongs to has a person's key: the XML element it is a child of
-    ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\""), the
+    ("<developer>\n  <name>"), the JSON object it opens ("\"author\": {\"name\"", "\"authors\": [{\"name\"", a later
+    record of that list: "maintainers = [{name = \"A\"}, {name = "), the
     YAML mapping it is a key of ("author:\n  name:", "maintainers:\n  - name:") or the TOML table it is under
     ("[owner]\nname = ")."""
     lo = max(0, key_pos - RECORD_REACH)
@@ -131,7 +138,9 @@ def record_about_a_person(text: str, key_pos: int, is_key: Callable[[str], bool]
         elif c == "{":
             if depth == 0:
                 opened = _JSON_OPEN.search(text, max(lo, i - KEY_REACH), i + 1)
-                return opened is not None and is_key(opened.group(1))
+                if opened is not None:
+                    return is_key(opened.group(1))
+                return _list_of_records_under(text, i, lo, is_key)
             depth -= 1
     line_start = line_bounds(text, key_pos)[0]
     lead = text[line_start:key_pos]
@@ -161,6 +170,76 @@ def _tag_field_about_a_person(text: str, line_start: int, start: int, is_key: Ca
     if tag_start < 0 or tag_end < 0:
         return False
     return any(is_key(f.group(1).replace(":", "_")) for f in _TAG_FIELD.finditer(text, tag_start, tag_end))
+
+
+# An item of a list: a quoted string, then the separator before the next ("\"A B <a@b.c>\",\n    ").
+_LIST_ITEMS = re.compile(r"""\s*(?:(?:"[^"\n]{0,120}"|'[^'\n]{0,120}')\s*(?:[,;]\s*)?)*["']""")
+# How far back the opening bracket of a list across lines is looked for, and how many brackets are tried.
+LIST_REACH = 600
+_LIST_OPENERS = 4
+
+
+def _open_list_under(text: str, start: int, is_key: Callable[[str], bool] = person_key) -> bool:
+    """start is a quoted item of a list whose bracket opened on an earlier line (or on a line of its own), only
+    quoted items before it, and the key before that bracket (or ending the line above it) is about a person: a TOML,
+    JSON, Python, Lua, Perl or Erlang list across lines ("authors = [\n    \"A B\",\n    \"NAME\"", "\"maintainers\": [\n \"NAME\"", "{maintainers,\n [\"NAME\"")."""
+    lo = max(0, start - LIST_REACH)
+    pos = start
+    for _ in range(_LIST_OPENERS):
+        pos = max(text.rfind(c, lo, pos) for c in "[({")
+        if pos < 0:
+            return False
+        if not _LIST_ITEMS.fullmatch(text, pos + 1, start):
+            continue
+        key = _key_before_bracket(text, pos)
+        if key is not None:
+            return is_key(key)
+    return False
+
+
+def _key_before_bracket(text: str, pos: int) -> str | None:
+    """The key whose value the bracket at pos opens, on its line or ending the line above when the bracket opens its
+    own line ("authors = [", "\"maintainers\":\n  [", "{maintainers,\n [")."""
+    line_start = line_bounds(text, pos)[0]
+    before = text[max(line_start, pos - KEY_REACH):pos + 1]
+    if not before[:-1].strip() and line_start > 0:
+        above = text[line_bounds(text, line_start - 1)[0]:line_start - 1].rstrip()
+        before = above[-KEY_REACH:] + " " + text[pos]
+    m = _KEY_BEFORE.search(before)
+    if m is None:
+        return None
+    groups = m.groupdict()
+    return groups.get("key") or groups.get("key2") or groups.get("key3") or groups["key4"]
+
+
+def _list_of_records_under(text: str, brace: int, lo: int, is_key: Callable[[str], bool]) -> bool:
+    """The record opening at brace is a later item of a list under a person's key: the list's unclosed bracket,
+    found over the earlier records, has such a key ("maintainers = [\n  {name = \"A\"},\n  {name = ")."""
+    depth = 0
+    for j in range(brace - 1, lo - 1, -1):
+        c = text[j]
+        if c in "}]":
+            depth += 1
+        elif c == "{" and depth > 0:
+            depth -= 1
+        elif c == "[":
+            if depth == 0:
+                key = _key_before_bracket(text, j)
+                return key is not None and is_key(key)
+            depth -= 1
+        elif c == "{":
+            return False  # the record sits in an object, not a list
+    return False
+
+
+# A property list's key and the string after it ("<key>ORGANIZATIONNAME</key>\n\t<string>").
+_PLIST_KEY = re.compile(r"<key>[ \t]*([A-Za-z][\w.\- ]{0,60}?)[ \t]*</key>\s{0,40}<string>[ \t]*$")
+
+
+def _plist_value_of(text: str, start: int, is_key: Callable[[str], bool] = person_key) -> bool:
+    """start is the string of a property list's key about a person (``keyed_by_person``)."""
+    m = _PLIST_KEY.search(text, max(0, start - 2 * KEY_REACH - 40), start)
+    return m is not None and is_key(m.group(1))
 
 
 # The start of a line before a value under a heading: indentation and a list bullet.

@@ -29,8 +29,9 @@ KIND_REACH = 20
 
 def publisher_slot_key(key: str) -> bool:
     """A key is a publisher-like slot: one of its parts, split at case humps, '_', '-', '.' and blanks, is a word of
-    ``publisher_slot_words.txt``."""
-    return any(p in PUBLISHER_WORDS for p in re.split(r"[_\-./\s]+", _HUMP.sub("_", key).casefold()) if p)
+    ``publisher_slot_words.txt``, alone or glued to "name" (an upper-case ``ORGANIZATIONNAME``, ``COMPANYNAME``)."""
+    parts = [p for p in re.split(r"[_\-./\s]+", _HUMP.sub("_", key).casefold()) if p]
+    return any(p in PUBLISHER_WORDS or p.removesuffix("name") in PUBLISHER_WORDS for p in parts)
 
 
 def in_publisher_slot(text: str, start: int) -> bool:
