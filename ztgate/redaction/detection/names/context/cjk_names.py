@@ -20,13 +20,13 @@ _HANGUL = "\uac00-\ud7a3"
 _HAN_NAME = rf"[{_HAN}]{{2,4}}(?:[·・•][{_HAN}]{{1,6}})?"
 # A Japanese name may be written with a space between family and given name (佐藤 健太), and with the iteration
 # mark 々 (佐々木, 野々村), which is no Han ideograph.
-_JA_NAME = rf"[{_HAN}][{_HAN}々]{{0,3}}(?:[ \u3000][{_HAN}][{_HAN}々]{{0,2}})?[{_HAN}]?"
+_JA_NAME = rf"[{_HAN}][{_HAN}々]{{0,4}}(?:[ \u3000][{_HAN}][{_HAN}々]{{0,2}})?[{_HAN}]?"
 _KO_RUN = rf"[{_HANGUL}]{{2,8}}"
 
 # Titles in Han after a Japanese name (森岡先生, 田中様, 山本氏, 健太君).
 _JA_HAN_TITLES = ("先生", "先輩", "様", "氏", "君")
 # Characters that follow a Chinese name and end it when no punctuation does ("我叫王志明在上海工作").
-_ZH_AFTER = set("在是的和与跟也都住来從从今现現已很说說问問告觉覺知喜爱愛要想让讓给給对對会會去家，,。、；;：:（(")
+_ZH_AFTER = set("在是的和与跟也都住来從从今现現已很说說问問告觉覺知喜爱愛要想让讓给給对對会會去家就吧吗嗎呢啊，,。、；;：:（(")
 # Particles and copulas that close a Korean name ("박서연입니다", "김민준은", "이수진 씨").
 _KO_PARTICLES = re.compile(r"(?:입니다|이에요|예요|이고요|이고|이라고|라고|이며|씨|님|은|는|이|가|을|를|와|과|의|도|에게|한테)$")
 
@@ -52,7 +52,8 @@ _CUES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"(?:{_SIGN_ZH}|{_SEND_ZH})({_HAN_NAME})"), "zh"),
     # Labels in Chinese, then a name; in Japanese, a name that may hold a space (氏名: 佐藤 健太).
     (re.compile(rf"{_LABELS_ZH}[ \t]*[:：]?[ \t\u3000]*({_HAN_NAME})"), "label"),
-    (re.compile(rf"{_LABELS_JA}[ \t]*[:：]?[ \t\u3000]*({_JA_NAME})(?![{_HAN}])"), "ja"),
+    # (Not before a Chinese verb: 署名写…, 署名为… is the Chinese sign-as cue's, which needs a surname.)
+    (re.compile(rf"{_LABELS_JA}[ \t]*[:：]?[ \t\u3000]*(?![写寫为為是用])({_JA_NAME})(?![{_HAN}])"), "ja"),
     # Japanese: 私は…です, 私の名前は…です, …と申します, a relation with の.
     (re.compile(rf"(?:私|わたし|僕|ぼく)(?:の名前)?は[ \t\u3000]*({_JA_NAME})(?:です|と申します|といいます)"), "ja"),
     (re.compile(rf"({_JA_NAME})(?:と申します|と言います|といいます)"), "ja"),
