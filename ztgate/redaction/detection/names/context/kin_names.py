@@ -21,19 +21,25 @@ import unicodedata
 from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
 from ztgate.redaction.detection.names.context.language_cues import KIN_STOPS_HI, KINSHIPS, Kinship
+from ztgate.redaction.detection.names.context.self_introductions import THAI_CLAUSE, thai_name
 
 _WORD = r"[^\W\d_][^\W\d_\-]*"
 _DEVANAGARI_WORD = r"[\u0900-\u0963\u0971-\u097f]+"
 # Capitalised words that follow a relation and are no name: pronouns of address.
 _CASED_STOPS = frozenset({"Sie", "Ihnen", "Ihr", "Ihre", "Du", "Dich", "Dir", "Euch", "Вы", "Вас", "Вам", "Ви",
                           "Вас", "Usted", "Vous", "Lei", "Você"})
+# Thai titles before a name (นางสาว, นาง, นาย; ด.ช./ด.ญ. for children), read as part of the name's run.
+_THAI_TITLES = r"(?:นางสาว|นาง|นาย|ด\.ช\.|ด\.ญ\.|คุณ)"
 _AFTER_HI = frozenset(unicodedata.normalize("NFKC", w) for w in "को ने से का की के और है".split())
 
 
 def _pattern(kin: Kinship) -> re.Pattern[str]:
     before = rf"(?<![^\W\d_])(?i:{kin.before})[ \t]+" if kin.before else r"(?<![^\W\d_])"
+    if kin.script == "thai":  # words touch in Thai; the name is read after the cue, as a self-introduction's is
+        source = rf"(?:{kin.relations}){kin.between}(?={_THAI_TITLES}?[\u0e01-\u0e4e])"
+        return re.compile(unicodedata.normalize("NFKC", source))
     word = _DEVANAGARI_WORD if kin.script == "uncased" else _WORD
-    name = rf"({word})(?:[ \t]+({word}))?(?:[ \t]+({word}))?"
+    name = rf"({word})(?:[ \t]+({word}))?(?:[ \t]+({word}))?(?:[ \t]+({word}))?"
     source = rf"{before}(?i:{kin.relations})(?![^\W\d_]){kin.between}[ \t]*,?[ \t]+{name}"
     return re.compile(unicodedata.normalize("NFKC", source))
 
@@ -46,20 +52,25 @@ def _cased_name(kin: Kinship, m: re.Match[str]) -> tuple[int, int] | None:
     if not first[0].isupper() or first in _CASED_STOPS or (kin.given_name_only and not given_name(first)):
         return None
     end = m.end(1)
-    second = m.group(2)
-    if second and second[0].isupper() and second not in _CASED_STOPS and not kin.given_name_only:
-        end = m.end(2)
+    # a family name, and a third word after a patronymic or a middle name ("Ирина Валерьевна Соколова")
+    for group in (2, 3):
+        word = m.group(group)
+        if not word or not word[0].isupper() or word in _CASED_STOPS or kin.given_name_only:
+            break
+        end = m.end(group)
     span = m.string[m.start(1):end]
     cut = re.search(r"['’]", span)  # a case suffix after an apostrophe
     return m.start(1), m.start(1) + (cut.start() if cut else len(span))
 
 
 def _devanagari_name(m: re.Match[str]) -> tuple[int, int] | None:
-    first, second, third = m.group(1), m.group(2), m.group(3)
-    if first in KIN_STOPS_HI:
+    """The first word, or two or three where a postposition follows them ("दिनेश चंद्र पांडे ने")."""
+    words = [m.group(i) for i in (1, 2, 3, 4)]
+    if words[0] in KIN_STOPS_HI:
         return None
-    if second and second not in KIN_STOPS_HI and third in _AFTER_HI:
-        return m.start(1), m.end(2)
+    for n in (3, 2):
+        if words[n] in _AFTER_HI and all(w and w not in KIN_STOPS_HI for w in words[1:n]):
+            return m.start(1), m.end(n)
     return m.start(1), m.end(1)
 
 
@@ -72,7 +83,11 @@ class KinNameRecognizer(ContextRule):
         out: list[Span] = []
         for kin, pattern in _PATTERNS:
             for m in pattern.finditer(text):
-                span = _devanagari_name(m) if kin.script == "uncased" else _cased_name(kin, m)
+                if kin.script == "thai":
+                    found = thai_name(text, m.end())
+                    span = None if found is None or text[found[0]:].startswith(THAI_CLAUSE) else found[:2]
+                else:
+                    span = _devanagari_name(m) if kin.script == "uncased" else _cased_name(kin, m)
                 if span is not None and (span[0], span[1], "PERSON") not in out:
                     out.append((span[0], span[1], "PERSON"))
         return out

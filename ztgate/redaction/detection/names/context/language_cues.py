@@ -29,19 +29,23 @@ Script = Literal["cased", "uncased", "thai"]
 class Introduction:
     """A language's self-introduction: the frames before the name (regular expressions, matched ignoring case),
     the script's way of marking a name, and the words that end a name where no punctuation does (a copula
-    after the name, "है"; a pronoun that is no name, "Sie" in "Ich heiße Sie willkommen")."""
+    after the name, "है"; a pronoun that is no name, "Sie" in "Ich heiße Sie willkommen"); where the frame takes
+    other words as often (Russian "я"), the fewest capitalised words that make a name (a given and a family name)."""
 
     language: str
     frames: tuple[str, ...]
     script: Script
     stops: frozenset[str] = frozenset()
+    min_words: int = 1
 
 
 INTRODUCTIONS: tuple[Introduction, ...] = (
     Introduction("ru", (r"меня[ \t]+зовут", r"моё[ \t]+имя", r"мое[ \t]+имя", r"моя[ \t]+фамилия"), "cased"),
     Introduction("uk", (r"мене[ \t]+звати", r"моє[ \t]+ім['’]я", r"моє[ \t]+прізвище"), "cased"),
     Introduction("bg", (r"казвам[ \t]+се", r"името[ \t]+ми[ \t]+е", r"аз[ \t]+се[ \t]+казвам"), "cased"),
-    Introduction("el", (r"με[ \t]+λένε", r"ονομάζομαι", r"λέγομαι", r"το[ \t]+όνομά[ \t]+μου[ \t]+είναι"), "cased"),
+    Introduction("el", (r"με[ \t]+λένε", r"ονομάζομαι", r"λέγομαι", r"το[ \t]+όνομά[ \t]+μου[ \t]+είναι",
+                        r"είμαι[ \t]+(?:ο|η)"), "cased"),
+    Introduction("ru-ya", (r"(?:^|(?<=[,.!?:;]))[ \t]*я[ \t]*[—–-]?",), "cased", min_words=2),
     Introduction("de", (r"ich[ \t]+heiße", r"ich[ \t]+heisse", r"mein[ \t]+name[ \t]+ist"), "cased",
                  frozenset({"Sie", "Ihnen", "Dich", "Euch", "Ihr", "Du"})),
     Introduction("sv", (r"jag[ \t]+heter", r"mitt[ \t]+namn[ \t]+är"), "cased"),
@@ -126,13 +130,17 @@ class Kinship:
 _RU_REL = (r"брат\w*|братишк\w*|сестр\w*|сестрёнк\w*|сестренк\w*|мам\w*|пап\w*|сын\w*|сыночк\w*|доч\w*|дочурк\w*|"
            r"внук\w*|внучк\w*|племянни\w*|подруг\w*|подружк\w*|друг\w*|друж\w*|муж\w*|жен\w*|бабушк\w*|бабул\w*|"
            r"дедушк\w*|дяд\w*|тёт\w*|тет\w*|кузен\w*|кузин\w*|коллег\w*|сосед\w*|крестни\w*|одноклассни\w*|"
-           r"парн\w*|парень|девушк\w*|свекров\w*|тёщ\w*|тещ\w*|зят\w*|невестк\w*")
+           r"парн\w*|парень|девушк\w*|свекров\w*|тёщ\w*|тещ\w*|зят\w*|невестк\w*|учител\w*|учительниц\w*|"
+           r"преподавател\w*|начальни\w*|руководител\w*|классн\w*[ \t]+руководител\w*|врач\w*|тренер\w*|"
+           r"наставни\w*|репетитор\w*|научн\w*[ \t]+руководител\w*")
 KINSHIPS: tuple[Kinship, ...] = (
     Kinship("ru", r"мо[йяеёи]|мо(?:его|ему|им|ей|ею|ю|их|ими|ём|ем)|наш\w*|с|со|у|к|ко|для|от|про|о|об", _RU_REL,
             "cased"),
     Kinship("uk", r"мі[йї]|мо[яєї]|мого|моєї|моєму|моїй|моїм|моїх|мою|наш\w*|з|із|зі|до|для|від|у|в|про",
             r"брат\w*|братик\w*|сестр\w*|сестричк\w*|дон\w*|доч\w*|син\w*|синочк\w*|онук\w*|онуч\w*|племінни\w*|"
-            r"подруг\w*|друг\w*|чолов\w*|дружин\w*|бабус\w*|дідус\w*|дяд\w*|тітк\w*|кум\w*|сусід\w*|колег\w*",
+            r"подруг\w*|друг\w*|чолов\w*|дружин\w*|бабус\w*|дідус\w*|дяд\w*|тітк\w*|кум\w*|сусід\w*|колег\w*|"
+            r"викладач\w*|вчител\w*|вчительк\w*|учител\w*|керівни\w*|начальни\w*|лікар\w*|тренер\w*|"
+            r"наставни\w*|репетитор\w*",
             "cased"),
     Kinship("bg", r"мо[йяеи]\w*|наш\w*|с|със|на|за|от",
             r"брат\w*|сестр\w*|дъщер\w*|син\w*|внук\w*|внучк\w*|приятел\w*|съпруг\w*|баба\w*|дядо\w*|леля\w*|"
@@ -140,7 +148,8 @@ KINSHIPS: tuple[Kinship, ...] = (
     Kinship("el", "",
             r"γιο[ςυ]?|γιε|κόρη[ς]?|αδερφ\w*|αδελφ\w*|ξαδέρφ\w*|ξάδερφ\w*|φίλ\w*|φιλενάδ\w*|σύζυγ\w*|άντρα[ς]?|"
             r"γυναίκα|μητέρα|μάνα|μαμά|πατέρα[ς]?|μπαμπά[ς]?|γιαγιά|παππού[ς]?|θεί\w*|ανιψ\w*|εγγον\w*|"
-            r"συνάδελφ\w*|γείτον\w*|γειτόνισσα", "cased",
+            r"συνάδελφ\w*|γείτον\w*|γειτόνισσα|δάσκαλ\w*|δασκάλ\w*|καθηγητ\w*|προϊστάμεν\w*|διευθυντ\w*|"
+            r"γιατρ\w*|σύντροφ\w*|αρραβωνιαστικ\w*|κουμπάρ\w*|νονά|νονό[ςυ]?|πεθερ\w*|κουνιάδ\w*", "cased",
             between=r"[ \t]+(?:μου|μας)(?:[ \t]+(?:ο|η|τον|την|του|της))?"),
     Kinship("de", r"mein\w*|unser\w*|dein\w*",
             r"schwester\w*|bruder|brüder\w*|tochter|töchter\w*|sohn\w*|söhne\w*|mutter|mama|mutti|vater\w*|papa|"
@@ -179,7 +188,16 @@ KINSHIPS: tuple[Kinship, ...] = (
     Kinship("hi", r"(?:मेरा|मेरी|मेरे|हमारा|हमारी|हमारे)(?:[ \t]+(?:छोटी|छोटा|छोटे|बड़ी|बड़ा|बड़े|प्यारी|प्यारा|प्यारे))?",
             r"भाई|बहन|बेटा|बेटी|बेटे|माँ|मां|पापा|पिताजी|पिता|दादी|दादा|नानी|नाना|चाचा|चाची|मामा|मामी|मौसी|बुआ|"
             r"भतीजा|भतीजी|भतीजे|भांजा|भांजी|भांजे|दोस्त|सहेली|पत्नी|पति|पड़ोसी|पड़ोसन|सहकर्मी|भैया|दीदी|पोता|"
-            r"पोती|नाती|नातिन|कज़िन|कजिन", "uncased"),
+            r"पोती|नाती|नातिन|कज़िन|कजिन|शिक्षक|शिक्षिका|अध्यापक|अध्यापिका|टीचर|गुरुजी|गुरु|सहपाठी|बॉस|मैनेजर|"
+            r"डॉक्टर|मित्र|साथी|सास|ससुर|देवर|ननद|भाभी|जीजा|जीजाजी|साली|साला|मकान[ \t]+मालिक|प्रोफेसर|प्रोफ़ेसर", "uncased"),
+    # Thai: a relation or a role and its possessive (ของฉัน, ของผม), ชื่อ ("named") or a space, an optional title,
+    # then a given name and a family name split by one space, read as a Thai self-introduction's name is; Thai
+    # puts no space between words, so a relation is no word of its own (ตา, อา, น้า are inside หน้าตา, หน้า: left out).
+    Kinship("th", "",
+            r"เพื่อนร่วมงาน|เพื่อนสนิท|เพื่อน|ภรรยา|ภริยา|สามี|แฟน|คู่หมั้น|ลูกสาว|ลูกชาย|ลูก|พี่สาว|พี่ชาย|น้องสาว|"
+            r"น้องชาย|พี่|น้อง|คุณแม่|คุณพ่อ|แม่|พ่อ|ยาย|ปู่|ป้า|ลุง|หลาน|คุณครู|ครู|อาจารย์|หัวหน้า|"
+            r"เจ้านาย|เพื่อนบ้าน|ลูกพี่ลูกน้อง|แม่บ้าน", "thai",
+            between=r"ของ(?:ฉัน|ผม|ดิฉัน|เรา|หนู|กระผม)(?:[ \t]*ชื่อ[ \t]*|[ \t])"),
 )
 # Devanagari words after a relation that are no name: postpositions, pronouns, adverbs, a copula and the verbs a
 # sentence goes on with ("मेरी बहन को", "मेरे भाई ने", "मेरी बहन बहुत ...", "मेरी बहन पूछती है").

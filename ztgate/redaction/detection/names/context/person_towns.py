@@ -3,7 +3,13 @@ working, studying or birth, then a preposition and a capitalised word ("живу
 Костроме", "mieszkam w Płocku", "jsem z Brna", "ich wohne in Kassel", "abito a Lecco", "vivo en Teruel", "j'habite
 à Niort", "moro em Braga"); or the writer's origin ("я из Твери", "родом из Вологды", "soy de Cuenca"). A place
 as a topic has no such verb ("Столица России — Москва", "Qual è la capitale d'Italia?") and stays. The English
-cues are ``cued_places``'."""
+cues are ``cued_places``', the Arabic ones ``script_names``'.
+
+In the scripts with no capitals (``other_scripts``) the cue is the writer's own frame of living, moving or origin,
+and the town is the run the frame bounds: Chinese 我住在/我搬到了/我老家在 …, Japanese …に住んでいます/…に引っ越しました/
+実家は…, Korean 저는 …에 살아요/…(으)로 이사했어요/… 출신, Hindi मैं … में रहता हूँ/मेरा परिवार … से है, Thai
+ฉันอาศัยอยู่ที่(อำเภอ) …, Greek μένω στην …/κατάγομαι από …, Turkish …'da yaşıyorum/…'a taşındık/ailem …'tan. The
+same town asked about ("부산의 인구는?", "कानपुर का इतिहास") has no such frame and stays."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import re
 
 from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.names.context.script_towns import script_towns
 
 # A capitalised word in Latin or Cyrillic script, and up to two more joined by a space or a hyphen, with the
 # joiners town names carry ("nad", "na", "am", "del", "de").
@@ -49,7 +56,8 @@ _CUES = tuple(re.compile(rf"(?<!\w){_VERBS[k]}(?!\w)(?:[^.!?;\n]{{0,40}}?[ \t])?
 # "ich komme aus", "sono di", "vengo da", "soy de", "je viens de", "sou de".
 _ORIGIN = re.compile(
     rf"(?<!\w)(?:(?i:я|мы)[ \t]+(?:родом[ \t]+)?(?:из|с|з)|(?i:родом[ \t]+из)|(?i:jestem|jesteśmy|pochodzę|jsem|"
-    rf"pocházím)[ \t]+(?:ze?)|(?:[Ii]ch[ \t]+(?:komme|stamme)[ \t]+aus)|(?i:sono[ \t]+di|vengo[ \t]+da)|"
+    rf"pocházím)[ \t]+(?:ze?)|(?i:(?:моя|наша)[ \t]+семья[ \t]+(?:родом[ \t]+)?(?:из|з)|мои[ \t]+родители[ \t]+"
+    rf"(?:родом[ \t]+)?из|моя[ \t]+родина[ \t]+—?)|(?:[Ii]ch[ \t]+(?:komme|stamme)[ \t]+aus)|(?i:sono[ \t]+di|vengo[ \t]+da)|"
     rf"(?i:soy[ \t]+de)|(?i:je[ \t]+viens[ \t]+de)|(?i:sou[ \t]+de))[ \t]+{_TOWN}{_END}")
 
 # Someone else's town: a verb of the third person, whose subject (read in the clause before it) is a relative, a
@@ -117,4 +125,4 @@ class PersonTownRecognizer(ContextRule):
         for m in _ROLE_CUE.finditer(text):
             if m.group(1).split()[0] not in _NOT_TOWNS and _WRITER_OR_RELATION.search(_clause(text, m.start(), 80)):
                 out.append((m.start(1), m.end(1), "LOCATION"))
-        return sorted(set(out))
+        return sorted(set(out + script_towns(text)))

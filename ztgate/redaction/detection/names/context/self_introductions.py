@@ -36,7 +36,7 @@ _WORD = re.compile(r"[^\W\d_][\w\u0900-\u097f\u0591-\u05c7'’\-]*")
 _THAI_RUN = re.compile(r"[\u0e01-\u0e4e]{2,30}")
 # Thai particles a name may carry at its end ("ธนากรครับ") and words that open a clause after a given name.
 _THAI_PARTICLES = nfkc(("ครับ", "ค่ะ", "คะ", "นะคะ", "นะครับ", "จ้ะ", "จ้า", "นะ"))
-_THAI_CLAUSE = nfkc(("จะ", "เป็น", "อายุ", "อยู่", "มา", "ทำ", "และ", "กำลัง", "เรียน", "ชอบ", "ได้", "ไป", "ยินดี", "อยาก",
+THAI_CLAUSE = nfkc(("จะ", "เป็น", "อายุ", "อยู่", "มา", "ทำ", "และ", "กำลัง", "เรียน", "ชอบ", "ได้", "ไป", "ยินดี", "อยาก",
                 "ต้องการ", "ขอ", "มี", "ซึ่ง", "ที่", "เกิด", "ครับ", "ค่ะ", "คะ", "นะ", "แต่", "เพราะ", "ก็", "อาศัย",
                 "ทำงาน", "สนใจ", "กับ", "จาก", "คือ"))
 _MAX_WORDS = 3
@@ -79,8 +79,8 @@ def _uncased(text: str, at: int, stops: frozenset[str]) -> Span | None:
     return (found[0].start(), found[-1].end(), "PERSON") if found else None
 
 
-def _thai(text: str, at: int) -> Span | None:
-    """The run after the frame (its polite particle cut off) and a family name after one space, unless the next
+def thai_name(text: str, at: int) -> Span | None:
+    """(Also read by ``kin_names`` after a Thai relation.) The run after the frame (its polite particle cut off) and a family name after one space, unless the next
     run opens a clause."""
     m = _THAI_RUN.match(text, at + (1 if text[at:at + 1] == " " else 0))
     if m is None:
@@ -90,7 +90,7 @@ def _thai(text: str, at: int) -> Span | None:
         if given.endswith(particle) and len(given) > len(particle) + 1:
             return m.start(), m.end() - len(particle), "PERSON"
     family = _THAI_RUN.match(text, m.end() + 1) if text[m.end():m.end() + 1] == " " else None
-    if family is None or family.group().startswith(_THAI_CLAUSE):
+    if family is None or family.group().startswith(THAI_CLAUSE):
         return m.start(), m.end(), "PERSON"
     end = family.end()
     for particle in _THAI_PARTICLES:
@@ -111,10 +111,12 @@ def foreign_introductions(text: str) -> list[Span]:
                 at += 1
             if intro.script == "cased":
                 span = _cased(text, at, stops)
+                if span is not None and len(text[span[0]:span[1]].split()) < intro.min_words:
+                    span = None
             elif intro.script == "uncased":
                 span = _uncased(text, at, stops)
             else:
-                span = _thai(text, at)
+                span = thai_name(text, at)
             if span is not None:
                 out.append(span)
     return out
