@@ -13,7 +13,7 @@ author's name with its suffix; a product's file) not found, and kept.
 from __future__ import annotations
 
 import phonenumbers
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tests.unit.redaction.detection.test_private_value_classes_7 import E2E, FAST, _TOWN, _WORD, _found, _out
@@ -224,6 +224,7 @@ def test_a_town_after_someones_job_or_study_is_found(t, n, frame):
 @E2E
 @given(t=_TOWN, n=_NAME, frame=st.sampled_from(THIRD_FRAMES + ROLE_FRAMES))
 def test_a_town_after_someones_job_does_not_reach_the_model(redaction_analyzer, t, n, frame):
+    assume(t not in n)  # a person named like the town ("Vorvor Vorvor ... à Vorvor") is not this family's case
     text = frame.format(t=t, n=n)
     assert t not in _out(redaction_analyzer, text), text
 
