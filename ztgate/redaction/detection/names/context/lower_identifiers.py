@@ -16,6 +16,12 @@ _CUED = re.compile(
     rf"(?i:(?<![\w-])_*{_PERSON_FIELD}_*['\"]?\s*[:=]\s*(?:\[\s*)?['\"]?(?:@)?)(?-i:{_IDENT})(?![\w.@/-])"
     rf"|(?<![\w.@])@(?-i:{_IDENT})(?![\w@/-])(?!\.\w)")
 
+# A decorator's attribute after an @-name is code, whatever the name ("@zoilo.setter", "@app.route").
+_DECORATOR_ATTRIBUTES = frozenset({
+    "setter", "getter", "deleter", "register", "route", "get", "post", "put", "patch", "delete", "command",
+    "group", "task", "fixture", "parametrize", "mark", "cache", "callback", "validator", "handler", "event",
+    "listener", "middleware", "hook", "property", "overload", "dispatch", "errorhandler", "before", "after"})
+
 
 class LowerCaseUserNameRecognizer(ContextRule):
     NAME = "LowerCaseUserNameRecognizer"
@@ -26,6 +32,8 @@ class LowerCaseUserNameRecognizer(ContextRule):
         out: list[Span] = []
         for m in _CUED.finditer(text):
             first = m.group(1) or m.group(3)
+            if m.group(3) and m.group(4) in _DECORATOR_ATTRIBUTES:
+                continue
             if given_name(first):
                 start = m.start(1) if m.group(1) else m.start(3)
                 end = m.end(2) if m.group(1) else m.end(4)
