@@ -31,8 +31,8 @@ NAME = (rf"{_CAP}[\w’'.\-]*(?:[ \t]+(?:(?:de|du|da|di|del|della|des|van|von|de
 _NAME_RE = re.compile(NAME)
 
 # What only a ruler has: "the reign of NAME", "the empire of NAME", "under the rule of NAME".
-_REALM = (r"reign|rule|empire|dynasty|kingdom|realm|conquests?|court|coronation|tomb|mausoleum|edicts?|"
-          r"inscriptions?|campaigns|successors?|descendants")
+# (Not "tomb", "court", "descendants", "successors": a family's history asks of those of a private person.)
+_REALM = r"reign|rule|empire|dynasty|kingdom|realm|conquests?|coronation|edicts?|inscriptions?"
 _REALM_OF = re.compile(rf"(?i)\bthe\s+(?:(?:early|late|later|long|short|great|vast)\s+)?(?:{_REALM})\s+of\s+$")
 _REALM_AFTER = re.compile(rf"(?i)['’]s?[ \t]+(?:(?:early|late|later|long|short|great|vast)[ \t]+)?(?:{_REALM})\b")
 # A figure's instrument, expedition or theory of science: "NAME's pendulum", "NAME's Fram expedition".
