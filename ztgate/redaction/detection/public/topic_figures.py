@@ -35,11 +35,11 @@ _NAME_RE = re.compile(NAME)
 _REALM = r"reign|rule|empire|dynasty|kingdom|realm|conquests?|coronation|edicts?|inscriptions?"
 _REALM_OF = re.compile(rf"(?i)\bthe\s+(?:(?:early|late|later|long|short|great|vast)\s+)?(?:{_REALM})\s+of\s+$")
 _REALM_AFTER = re.compile(rf"(?i)['’]s?[ \t]+(?:(?:early|late|later|long|short|great|vast)[ \t]+)?(?:{_REALM})\b")
-# A figure's instrument, expedition or theory of science: "NAME's pendulum", "NAME's Fram expedition".
+# A figure's instrument or expedition: "NAME's pendulum", "NAME's Fram expedition" (not a theory, a map or an
+# experiment: work talk says those of a colleague's surname).
 _INSTRUMENTS = (r"pendulum|chronometers?|escapement|telescopes?|microscopes?|barometer|thermometer|sextant|"
                 r"orrery|astrolabe|spectroscope|galvanometer|electroscope|calculating\s+machine|"
-                r"difference\s+engine|analytical\s+engine|expeditions?|voyages?|circumnavigation|"
-                r"theory\s+of|theories|experiments?\s+(?:on|with|in)|classification|catalogue|atlas|map")
+                r"difference\s+engine|analytical\s+engine|expeditions?|voyages?|circumnavigation")
 _INSTRUMENT_AFTER = re.compile(
     rf"['’]s?[ \t]+(?:(?:first|second|third|last|famous|marine|lever|reflecting|refracting|polar|"
     rf"Antarctic|Arctic|{_CAP}[\w\-]*)[ \t]+)?(?i:{_INSTRUMENTS})\b")
