@@ -26,14 +26,15 @@ from ztgate.redaction.detection.public.encyclopedic_persons import UPPER
 
 _CAP = f"[{re.escape(UPPER)}]"
 _NAME = re.compile(rf"{_CAP}[\w’'.]*(?:[ \t]+{_CAP}[\w’'.]*){{0,2}}")
-# A maker's noun right after the name: what the firm made or was.
+# A maker's noun right after the name: what the firm made or was (not a family, "dynasty", "-család": a private
+# person's family is named so too).
 _MAKER = (r"workshops?|ateliers?|glassworks|glass|crystal|porcelain|china|pottery|potteries|faience|ceramics|"
           r"stoneware|majolica|jewell?ery|jewels|eggs|silverware|silver|cutlery|watches|clocks|perfumes?|"
           r"manufactory|factory|factories|works|brewery|distillery|fashion\s+house|couture|brand|label|"
-          r"company|firm|dynasty|vases?|figurines|tiles|chandeliers|pianos|teddy\s+bears?|toys")
+          r"company|firm|vases?|figurines|tiles|chandeliers|pianos|teddy\s+bears?|toys")
 _MAKER_AFTER = re.compile(rf"(?i)[ \t]+(?:{_MAKER})\b")
 # Hungarian: the maker's noun hyphened to the name and inflected ("Zsolnay-gyárat", "Zwack-céget").
-_HU_MAKER_AFTER = re.compile(r"(?i)-(?:gyár|cég|porcelán|manufaktúr|üzem|márk|család|ház|kerámi|üveg|ékszer)\w*")
+_HU_MAKER_AFTER = re.compile(r"(?i)-(?:gyár|cég|porcelán|manufaktúr|üzem|márk|kerámi|üveg|ékszer)\w*")
 # A firm's noun right before the name, in the languages read: "die Firma", "la maison", "the House of".
 _FIRM_BEFORE = re.compile(
     r"(?i)(?:\b(?:the\s+)?house\s+of|\b(?:die|der)\s+(?:Firma|Manufaktur|Porzellanmanufaktur|Glashütte|"
