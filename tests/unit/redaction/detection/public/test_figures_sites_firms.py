@@ -188,7 +188,7 @@ def test_a_firm_named_after_a_person_is_kept_in_a_firms_frame(name: str, frame: 
     "My uncle's company {n} pottery went bankrupt.", "My neighbour {n}'s workshop is noisy.",
     "Ask {n} about the glass order.", "Mr {n} porcelain collection is for sale.",
     "Why is the Tom {n} workshop closed?", "What did the {n} workshop make? Its owner is my cousin, 07700 900 771.",
-    "The {n} dynasty runs our street.", "A {n}-család Pécsen él.")))
+    "The {n} family runs our corner shop.", "A {n}-család Pécsen él.")))
 def test_a_private_persons_firm_or_name_in_the_same_frames_is_hidden(name: str, frame: str):
     assert name not in _redact(frame.format(n=name), [(name, "PERSON")])
 
