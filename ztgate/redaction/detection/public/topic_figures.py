@@ -34,10 +34,13 @@ _NAME_RE = re.compile(NAME)
 # (Not "tomb", "court", "descendants", "successors": a family's history asks of those of a private person.)
 _REALM = r"reign|rule|empire|dynasty|kingdom|realm|conquests?|coronation|edicts?|inscriptions?"
 _REALM_OF = re.compile(rf"(?i)\bthe\s+(?:(?:early|late|later|long|short|great|vast)\s+)?(?:{_REALM})\s+of\s+$")
-_REALM_AFTER = re.compile(rf"(?i)['’]s?[ \t]+(?:(?:early|late|later|long|short|great|vast)[ \t]+)?(?:{_REALM})\b")
+# After a possessive, only what no one owns as a thing ("NAME's empire" or "NAME's telescope" may be anyone's lost
+# object: "Where did NAME's telescope go?", public_terms' own test).
+_REALM_OWNED = r"reign|conquests|coronation|edicts|inscriptions"
+_REALM_AFTER = re.compile(rf"(?i)['’]s?[ \t]+(?:(?:early|late|later|long|short|great)[ \t]+)?(?:{_REALM_OWNED})\b")
 # A figure's instrument or expedition: "NAME's pendulum", "NAME's Fram expedition" (not a theory, a map or an
-# experiment: work talk says those of a colleague's surname).
-_INSTRUMENTS = (r"pendulum|chronometers?|escapement|telescopes?|microscopes?|barometer|thermometer|sextant|"
+# experiment: work talk says those of a colleague's surname; not a telescope or a pendulum clock: anyone's).
+_INSTRUMENTS = (r"pendulum(?!\s+clock)|chronometers?|escapement|sextant|"
                 r"orrery|astrolabe|spectroscope|galvanometer|electroscope|calculating\s+machine|"
                 r"difference\s+engine|analytical\s+engine|expeditions?|voyages?|circumnavigation")
 _INSTRUMENT_AFTER = re.compile(

@@ -43,7 +43,7 @@ FIGURES = ("Vashtaroka", "Kelmurandis", "Ozymantor", "Tiruvenkash", "Hadrabalos"
 GIVEN = ("Tomasz", "Anna", "Cyrus", "Laura")
 RULER_FRAMES = ("What happened during the reign of {n}?", "How far did the empire of {n} reach?",
                 "Describe the conquests of {n}.", "Who ruled after the dynasty of {n} fell?",
-                "What did {n}'s edicts say?", "How large was {n}'s empire?", "When did {n}'s reign end?")
+                "What did {n}'s edicts say?", "How far did {n}'s conquests reach?", "When did {n}'s reign end?")
 INSTRUMENT_FRAMES = ("What was {n}'s pendulum meant to show?", "How accurate was {n}'s marine chronometer?",
                      "What did {n}'s expedition find?", "Why did {n}'s Antarctic expedition fail?",
                      "Who was {n}?", "Who was {n}, and why does it matter?")
