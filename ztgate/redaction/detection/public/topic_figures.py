@@ -1,6 +1,6 @@
 """Public list ``topic_figures``: a figure known by one name (or a name of capitals in any Latin script,
 "Ödön Lechner") kept where the question's frame can only be about a figure of history or science, by the frame,
-never by the name: a ruler's frame ("the reign of NAME", "the empire of NAME", "NAME's dynasty"), a figure's
+never by the name: a ruler's frame ("the reign of NAME", "the empire of NAME", "NAME's reign"), a figure's
 instrument or expedition ("NAME's pendulum", "NAME's chronometer", "NAME's expedition"), or "Who was NAME?" asked
 alone. spaCy reads many such names as places ("Who was Ashoka?"), so PERSON, LOCATION and NRP.
 
