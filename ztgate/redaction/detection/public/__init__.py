@@ -60,6 +60,9 @@ PUBLIC_LISTS: dict[str, str] = {
     "foreign_questions": "ztgate.redaction.detection.public.foreign_questions",
     "subdivisions": "ztgate.redaction.detection.public.subdivisions",
     "materials": "ztgate.redaction.detection.public.materials",
+    "topic_figures": "ztgate.redaction.detection.public.topic_figures",
+    "named_sites": "ztgate.redaction.detection.public.named_sites",
+    "eponymous_firms": "ztgate.redaction.detection.public.eponymous_firms",
 }
 
 
@@ -110,7 +113,7 @@ class FramePublicList(PublicList):
     (``public_works``, ``encyclopedic_persons``, ``topic_places``, ``public_events``, ``work_titles``,
     ``company_frames``, ``model_generations``, ``knowledge_requests``, ``travel_places``, ``trade_fairs``,
     ``feature_frames``, ``name_origins``, ``dish_names``, ``court_cases``, ``exhibitors``, ``founder_firms``,
-    ``foreign_questions``, ``materials``)."""
+    ``foreign_questions``, ``materials``, ``topic_figures``, ``eponymous_firms``)."""
 
     def has(self, value: str) -> bool:
         return False

@@ -179,7 +179,10 @@ _PRIZE = re.compile(rf"\b(?:{PRIZES})")
 NEXT_SENTENCE_REACH = 160
 _TITLE_IN = re.compile(rf"(?:{TITLES})\s")
 _POSSESSIVE_TITLE = re.compile(r"([^'’]+)['’]s\s+[A-Z][\w'’\-]*(?:\s+(?:[A-Z][\w'’\-]*|of|the|and|a|in|on))*")
-_FULL_NAME = re.compile(r"[A-Z][\w'’.\-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’.\-]+){1,4}")
+# Capitals of the Latin scripts ("É", "Ö", "Ł"): an accented given name is a full name's word ("Ödön Lechner").
+UPPER = "".join(sorted(c for c in map(chr, range(0x41, 0x250)) if c.isupper()))
+_CAP = f"[{re.escape(UPPER)}]"
+_FULL_NAME = re.compile(rf"{_CAP}[\w'’.\-]+(?:\s+(?:[a-z]{{1,3}}\s+|d['’])?{_CAP}[\w'’.\-]+){{1,4}}")
 
 _SENTENCE_END = re.compile(r"[!?\n]|(?<![A-Z])(?<!\bSt)(?<!\bMt)\.(?=\s|$)")
 

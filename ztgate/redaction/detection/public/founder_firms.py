@@ -3,7 +3,7 @@
 "Salomon Brothers", "John Lewis & Partners"), or two surnames joined by "&" ("Abercrombie & Fitch"; neither a
 known given name: "Anna & Tom" are two persons). spaCy reads the founders' names as persons and leaves the suffix
 out. Never after a cue only a person follows, a title or a relation noun ("my neighbour"), nor before a verb of
-people (``_person_frame``); a hyphenated surname is no suffix ("Brothers-Nakamura"); a name opened by a known given
+people (``_person_frame``), nor where the firm is someone's ("my uncle's company", ``owned_firms.OWNED_FIRM``); a hyphenated surname is no suffix ("Brothers-Nakamura"); a name opened by a known given
 name ("Tom Baker & Sons", a family business as often as a brand) only in a text with no evidence of a private
 person. ``person_ties`` applies on
 top. PERSON, LOCATION and NRP; the default policy keeps it, strict does not. Cue words written by hand for
@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.names.code_identifiers import given_name
+from ztgate.redaction.detection.names.context.owned_firms import OWNED_FIRM
 from ztgate.redaction.detection.public import FramePublicList, PublicList
 from ztgate.redaction.detection.public._person_frame import person_frame
 from ztgate.redaction.detection.public._private_context import private_person_in_text
@@ -41,6 +42,8 @@ def founder_firm(text: str, start: int, end: int) -> bool:
         return False
     if given_name(value.split()[0]) and private_person_in_text(text):
         return False
+    if OWNED_FIRM.search(text, max(0, start - 60), start) is not None:
+        return False  # "my uncle's company Brannigan & Sons": someone's own firm
     if _ENDS_WITH.search(value) is not None or " & " in value:
         return True
     tail = SUFFIX.match(text, start + len(value))

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.names.code_identifiers import given_name
+from ztgate.redaction.detection.names.context.owned_firms import OWNED_FIRM
 from ztgate.redaction.detection.public import FramePublicList, PublicList, data_words
 from ztgate.redaction.detection.public._data import read_lines
 from ztgate.redaction.detection.text_shape import person_after, person_cue_before
@@ -47,8 +48,9 @@ class Materials(FramePublicList):
             end = hyphen  # NER took the compound whole: "Shetland-Wolle"
         value = text[start:end]
         if (_NAME.fullmatch(value) is None or text[end:end + 1] in ("'", "’")
-                or person_cue_before(text, start) or person_after(text, end)):
-            return False
+                or person_cue_before(text, start) or person_after(text, end)
+                or OWNED_FIRM.search(text, max(0, start - 60), start) is not None):
+            return False  # (a firm that is someone's: "my uncle's company NAME pottery", ADR 0044)
         if entity_type == "PERSON" and given_name(value):
             return False
         return after.match(text, end, min(len(text), end + 30)) is not None or \

@@ -59,6 +59,7 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "KinNameRecognizer": ("Вчера с моей кузиной Квирой ходили в музей.", "Квирой", "PERSON"),
     "KanaReadingRecognizer": ("氏名：槙野 瑠璃（まきの るり）", "まきの るり", "PERSON"),
     "ContactLineRecognizer": ("Заранее спасибо.\n\nВельмира Квашнина\n+7 921 555-01-77", "Вельмира Квашнина", "PERSON"),
+    "OwnedFirmRecognizer": ("My uncle's company Quillsworth & Sons went bankrupt.", "Quillsworth", "PERSON"),
 }
 
 

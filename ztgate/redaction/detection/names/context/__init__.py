@@ -9,11 +9,13 @@ relative in the writer's language, a contact block's or a form's line); user nam
 appositions, a lone first name after a relation or a trade; record columns and identifier labels; persons in
 person keys, author-like and publisher-like slots and at a program header's version line's end; comment subjects;
 a dispute's parties; licence plates; health details; phone numbers with no phone word; a named person's name in
-another form; a postal address after its label in another language. docs/architecture.md lists them."""
+another form; a postal address after its label in another language; the surname of a private person's family firm
+("my uncle's company NAME & Sons"). docs/architecture.md lists them."""
 
 from __future__ import annotations
 
 from ztgate.redaction.detection.names.context.address_labels import AddressLabelRecognizer
+from ztgate.redaction.detection.names.context.owned_firms import OwnedFirmRecognizer
 from ztgate.redaction.detection.names.context.author_slots import AuthorSlotRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
@@ -65,7 +67,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
     DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,
-    NameFormRecognizer, AddressLabelRecognizer,
+    NameFormRecognizer, AddressLabelRecognizer, OwnedFirmRecognizer,
 )
 CONTEXT_RECOGNIZER_NAMES: frozenset[str] = frozenset(rule.NAME for rule in CONTEXT_RULES)
 
