@@ -1366,9 +1366,9 @@ SEEDS["holdout12"] = 12121
 # Its own seed, name pools (Shona, Sindhi, Turkmen, Meitei, Tuvan, Manx, Cornish, Sardinian, Tsonga, Venda,
 # Zulu, Quechua, Aymara names, written by hand, invented pairings), tools and domains. Tuned on, never reported as
 # held-out: `python -m ztgate_bench.code_persons write --split tune12 --out bench/corpora/code-persons-tune-12.jsonl`.
-GIVEN["tune12"] = ("Rudo", "Marvi", "Ogulgerek", "Saparmyrat", "Ibomcha", "Aidysmaa", "Ealish", "Mpho", "Wayra",
-                   "Nokwanda", "Aylar", "Gulshat", "Chechek", "Sainkho", "Tinyiko", "Ntsako", "Mulalo", "Sumaq")
-SURNAMES["tune12"] = ("Memon", "Berdiyev", "Annaeva", "Khumalo", "Zungu", "Mongush", "Trewhella", "Quilliam", "Pinna",
+GIVEN["tune12"] = ("Rudo", "Marvi", "Ogulgerek", "Saparmyrat", "Ibomcha", "Dolaana", "Ealish", "Mpho", "Wayra",
+                   "Nokwanda", "Aylar", "Gulshat", "Aziata", "Sainkho", "Tinyiko", "Ntsako", "Mulalo", "Sumaq")
+SURNAMES["tune12"] = ("Memon", "Berdiyev", "Annaeva", "Khumalo", "Zungu", "Nemeyen", "Trewhella", "Shimmin", "Pinna",
                       "Murgia", "Ramabulana", "Jatoi", "Ovezova", "Saryglar", "Corlett", "Clucas", "Deiana", "Mabunda")
 MAIL_DOMAINS["tune12"] = ("torvane.dev", "lists12.example.org", "orgs12.example.net")
 PERSON_TEMPLATES["tune12"] = (
