@@ -70,6 +70,15 @@ def test_a_town_as_a_trip_or_a_topic_is_not_found(t: str, frame: str) -> None:
     assert _found(CuedPlaceRecognizer(), text) == [] and _found(PersonTownRecognizer(), text) == [], text
 
 
+@FAST
+@given(when=st.sampled_from(["Christmas", "Easter", "June", "Monday", "Ramadan", "Natale", "Weihnachten", "Jul"]),
+       frame=st.sampled_from(["I went home at {w}.", "My garden in {w} is lovely.", "Our street at {w} is busy.",
+                              "Sto a casa dei miei a {w}.", "I'm back home in {w} again.", "Vores hus i {w} er koldt."]))
+def test_a_time_after_a_lifes_preposition_is_no_town(when: str, frame: str) -> None:
+    text = frame.format(w=when)
+    assert _found(CuedPlaceRecognizer(), text) == [] and _found(PersonTownRecognizer(), text) == [], text
+
+
 @E2E
 @given(t=_TOWN, frame=st.sampled_from(LIFE_EN + LIFE_OTHER))
 def test_a_town_of_the_writers_life_does_not_reach_the_model(redaction_analyzer, t: str, frame: str) -> None:

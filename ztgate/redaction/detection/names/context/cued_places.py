@@ -74,6 +74,13 @@ _WHERE_WE = re.compile(
     rf"am[ \t]+from|come[ \t]+from|farm|farms|work|works|went[ \t]+to[ \t]+school|spent[ \t]+my[ \t]+childhood|"
     rf"was[ \t]+raised|were[ \t]+raised)\b")
 _LIFE_RULES = (_RELATION_IN, _WORK_IN, _HOME_NEAR, _LIFE_NEAR, _HOME_IS, _WHERE_WE)
+# Capitalised times a life's preposition takes that are no town ("home at Christmas", "my garden in June", "sto a
+# Natale"): months, days and feasts in the languages the rules read.
+TIME_WORDS = frozenset("""january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday christmas xmas easter whitsun pentecost advent lent
+ramadan eid diwali hanukkah thanksgiving halloween midsummer natale pasqua capodanno ferragosto weihnachten
+ostern pfingsten silvester navidad pascua nochebuena noël pâques toussaint natal páscoa carnaval kerst kerstmis
+pasen jul påske pinse sommer""".split())
 _LANGUAGES = words("language_nrp")
 
 
@@ -84,6 +91,8 @@ def said_of_a_person(text: str, start: int) -> bool:
     place there locates a person. ``person_ties`` asks this of a place another recognizer reported (a town on the
     gazetteer scores above this rule, and the finding keeps the gazetteer's name)."""
     lo = max(0, start - 160)
+    if text[start:start + 20].split()[:1] and text[start:start + 20].split()[0].casefold() in TIME_WORDS:
+        return False
     return any(m.start(1) == start for pattern in _LIFE_RULES
                for m in pattern.finditer(text, lo, min(len(text), start + 160)))
 
@@ -106,6 +115,7 @@ class CuedPlaceRecognizer(ContextRule):
         for pattern in _LIFE_RULES:
             for m in pattern.finditer(text):
                 span = trim(text, m.start(1), m.group(1))
-                if span is not None and text[span[0]:span[1]].casefold() not in _LANGUAGES:
+                if (span is not None and text[span[0]:span[1]].casefold() not in _LANGUAGES
+                        and text[span[0]:span[1]].split()[0].casefold() not in TIME_WORDS):
                     out.append((*span, "LOCATION"))
         return out

@@ -11,6 +11,7 @@ import re
 
 from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.names.context.cued_places import TIME_WORDS
 
 # A capitalised word in Latin or Cyrillic script, and up to two more joined by a space or a hyphen, with the
 # joiners town names carry ("nad", "na", "am", "del", "de").
@@ -127,7 +128,8 @@ class PersonTownRecognizer(ContextRule):
         out: list[Span] = []
         for pattern in (*_CUES, _ORIGIN, *_HOME_CUES):
             for m in pattern.finditer(text):
-                if m.group(1).split()[0] not in _NOT_TOWNS:
+                first = m.group(1).split()[0]
+                if first not in _NOT_TOWNS and first.casefold() not in TIME_WORDS:
                     out.append((m.start(1), m.end(1), "LOCATION"))
         for pattern in _THIRD_CUES:
             for m in pattern.finditer(text):

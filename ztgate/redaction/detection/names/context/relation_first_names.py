@@ -22,9 +22,12 @@ _TRADES = {"carpenter", "joiner", "plumber", "electrician", "builder", "gardener
            "intern", "receptionist", "tailor", "seamstress", "florist", "baker", "butcher", "roofer", "tiler",
            "locksmith", "bookkeeper", "accountant", "notary", "solicitor", "architect", "cleaning lady",
            "neighbour", "neighbor", "landlady", "landlord", "tenant", "lodger", "carer", "caregiver"}
-# A child of the writer's by rank or age ("my youngest, Peregrin", "our eldest, Isembard"; ADR 0047).
+# A child of the writer's by rank or age ("my youngest, Peregrin", "our eldest, Isembard") and the family by
+# marriage ("my brother-in-law, Benedikt"; ADR 0047).
 CHILDREN = {"youngest", "eldest", "oldest", "middle one", "middle child", "little one", "firstborn", "first-born",
-            "baby", "toddler", "teenager", "stepchild", "godchild", "godson", "goddaughter", "grandchild"}
+            "baby", "toddler", "teenager", "stepchild", "godchild", "godson", "goddaughter", "grandchild",
+            "brother-in-law", "sister-in-law", "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law",
+            "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister"}
 _PERSONS = "|".join(sorted({re.escape(w).replace(r"\ ", "[ \t]") for w in
                             (words("relation_cues") - {"named", "called"}) | _TRADES | CHILDREN}, key=len,
                            reverse=True))
