@@ -17,7 +17,8 @@ person when any of these hold (each is evidence about a person, not about the sh
 * a field label for a person or a place is right before it ("name: ", "city = "), or its line is labelled as
   an address or a place in any language ("Anschrift: Hauptstraße 12, Krakow");
 * a LOCATION or an NRP: a private person is named in the same sentence ("My name is Maria Gonzalez and I
-  manage our office in Lisbon"), but not in a clause of the asker's own, as for a contact value;
+  manage our office in Lisbon"), but not in a clause of the asker's own, as for a contact value, nor before a
+  question that the place is asked in ("NAME wants to know who built the pyramids of Giza", ADR 0047);
 * a PERSON: a personal title ("Mrs", "Dr"), a greeting ("Dear", "Hi"), a relation ("my colleague", "our
   landlord") or a self-introduction ("I am", "my name is") is right before it;
 * a LOCATION: a phrase that locates someone ("born in", "lives in", "is from", "moved to":
@@ -105,6 +106,9 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
         index = persons if isinstance(persons, PersonIndex) else PersonIndex(persons)
         if asker:  # a person in the asker's own clause is no tie of the question's place
             index = PersonIndex([p for p in index if not _inside(asker, p.start, p.end)])
+        # nor a person before the question the place is asked in ("NAME, my daughter, wants to know who built
+        # the pyramids of Giza", "Please pass this to NAME: who was the first Emperor of Rome?"; ADR 0047)
+        index = PersonIndex([p for p in index if not _asked_after(text, p.end, start)])
         if index.in_sentence_of_one(text, start):
             return True
     if kind == "PERSON":
@@ -117,6 +121,20 @@ def ties_to_person(text: str, detection: Detection, persons: Sequence[Detection]
     if kind == "NRP":
         return _SAID_OF.search(before) is not None
     return True
+
+
+# A question opened between a person and a place: after a clause's end or a verb of asking or knowing.
+_QUESTION_OPENS = re.compile(
+    r"(?:[:;—–?]|\s[-–]\s|\b(?:know|knows|ask|asks|asked|asking|wonder|wonders|wondered|wondering|learn|"
+    r"find\s+out|tell\s+(?:me|us|him|her|them)|explain|curious|disagree|argue|arguing|bet\s+me|"
+    r"want\s+to\s+know|wants\s+to\s+know))\s*(?:(?i:who|what|which|where|when|why|how|whether))\b", re.IGNORECASE)
+_QUESTION_REACH = 200
+
+
+def _asked_after(text: str, person_end: int, place_start: int) -> bool:
+    """A question opens between a person ending at person_end and a place starting at place_start, after it."""
+    return (person_end <= place_start and place_start - person_end <= _QUESTION_REACH
+            and _QUESTION_OPENS.search(text, person_end, place_start) is not None)
 
 
 def _inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:

@@ -284,6 +284,20 @@ def asker_clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return runs
 
 
+def clause_bounds(text: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """The clause of text[lo:hi] (a sentence) that holds text[start:end], cut as ``asker_clauses`` cuts it."""
+    for a, b, _ in _pieces(text[lo:hi], _CLAUSE_END):
+        if a + lo <= start < b + lo:
+            return a + lo, max(b + lo, end)
+    return lo, hi
+
+
+def clause_asks(text: str, lo: int, hi: int, start: int) -> bool:
+    """The clause text[lo:hi] asks: it ends in a question mark, or a question word or a request stands before
+    start in it."""
+    return _ASKING.search(text, lo, start) is not None or text[lo:hi].rstrip().endswith(("?", "？"))
+
+
 def _last_word(clause: str) -> str:
     words_of = _NAME_WORD.findall(clause)
     return words_of[-1].lower() if words_of else ""

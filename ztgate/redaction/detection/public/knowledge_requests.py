@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass
 
 from ztgate.redaction.detection.public import FramePublicList, PublicList
-from ztgate.redaction.detection.public._private_context import MAX_MENTIONS, private_person_in_text
+from ztgate.redaction.detection.public._private_context import (
+    MAX_MENTIONS, clause_asks, clause_bounds, private_person_in_text)
 from ztgate.redaction.detection.public.encyclopedic_persons import asks
 from ztgate.redaction.detection.text_shape import sentence_bounds
 
@@ -101,6 +102,11 @@ def in_frame(text: str, start: int, end: int, entity_type: str) -> bool:
     lo, hi = sentence_bounds(text, start, end, _SENTENCE_END, SENTENCE_REACH, with_end=True)
     if _private_sentence(text, lo, hi) or _private_mention(text, start, end):
         return False
+    # A person in a clause of its own that does not ask, beside the writer or a message's words, is no topic of
+    # the question in another clause ("NAME and I disagree: who painted ...?", "Please pass this to NAME: who was
+    # ...?"; ADR 0047). A place there stays the question's ("Two nights in X: why are its walls blue?").
+    if entity_type == "PERSON" and _aside(text, start, end, lo, hi):
+        return False
     if _KNOWLEDGE.search(text, lo, start) is not None or _KNOWLEDGE.search(text, end, hi) is not None:
         return True
     if (_AFFILIATION.search(text, lo, start) is not None and _AFFILIATION_VERB.match(text, end, hi) is not None) or (
@@ -111,6 +117,22 @@ def in_frame(text: str, start: int, end: int, entity_type: str) -> bool:
             or _DETERMINER.search(text, max(lo, start - 12), start)):
         return True
     return entity_type == "NRP" and _ADJECTIVE_USE.match(text, end, hi) is not None
+
+
+def _aside(text: str, start: int, end: int, lo: int, hi: int) -> bool:
+    """The name's clause of the sentence text[lo:hi] (cut at a colon, a semicolon, a dash or a bracket,
+    ``clause_bounds``) is another than the sentence's, does not ask, and holds the writer or a message's words
+    (``_ASKER_IN_CLAUSE``) beside the name."""
+    c_lo, c_hi = clause_bounds(text, start, end, lo, hi)
+    if (c_lo, c_hi) == (lo, hi) or clause_asks(text, c_lo, c_hi, start):
+        return False
+    return _ASKER_IN_CLAUSE.search(text[c_lo:start] + " " + text[end:c_hi]) is not None
+
+
+# The writer or a message in a name's own clause: a first-person pronoun, a message's verb or a greeting.
+_ASKER_IN_CLAUSE = re.compile(
+    r"\bI\b|(?i:\b(?:i['’]m|me|my|we|us|our|please|pass|forward|send|sent|cc|from|to|thanks|thank|ask|asks|"
+    r"asked|asking|quick|question|hi|hello|dear|says|said|tell|told)\b)")
 
 
 def _private_sentence(text: str, lo: int, hi: int) -> bool:

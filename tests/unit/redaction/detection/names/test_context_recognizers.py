@@ -36,6 +36,8 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "LowerCaseUserNameRecognizer": ("reviewer: marta.vellim\nlabels: [db]\n", "marta.vellim", "PERSON"),
     "SelfIntroductionRecognizer": ("Hi, I'm Vellim Quaxtor and I rent flat 4.", "Vellim Quaxtor", "PERSON"),
     "RoleAppositionRecognizer": ("Our CFO, Quaxtor Vellim, signed it.", "Quaxtor Vellim", "PERSON"),
+    "KinAppositionRecognizer": ("Quaxtor, my daughter, asked me.", "Quaxtor", "PERSON"),
+    "BarrelledNameRecognizer": ("Quick one from Elspeth Quaxtor-Vellim: why?", "Elspeth Quaxtor-Vellim", "PERSON"),
     "BirthColumnRecognizer": ("name,dob,plan\nQuaxtor Vellim,1994-05-16,gold\n", "1994-05-16", "DATE_OF_BIRTH"),
     "RecordColumnRecognizer": ("name|member_id|plan\nQuaxtor Vellim|QV-4471|gold\n", "QV-4471", "ID_NUMBER"),
     # The format-free rules start from a given name on the shipped lists ("Marta") and an invented surname.

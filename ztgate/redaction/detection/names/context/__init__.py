@@ -6,7 +6,8 @@ finding, a metric's tier and the golden gate's report say which rule found it.
 They read: cued places; fields named for a person or a place; contact blocks, display names, headers, sign-offs,
 greetings, chat and transcript speakers, subject lines; names in other scripts by their cues (a kana reading, a
 relative in the writer's language, a contact block's or a form's line); user names, self-introductions,
-appositions, a lone first name after a relation or a trade; record columns and identifier labels; persons in
+appositions, a lone first name after a relation or a trade, or before one in apposition; a given name before a
+double-barrelled surname; record columns and identifier labels; persons in
 person keys, author-like and publisher-like slots and at a program header's version line's end; comment subjects;
 a dispute's parties; licence plates; health details; phone numbers with no phone word; a named person's name in
 another form; a postal address after its label in another language; the surname of a private person's family firm
@@ -17,6 +18,7 @@ from __future__ import annotations
 from ztgate.redaction.detection.names.context.address_labels import AddressLabelRecognizer
 from ztgate.redaction.detection.names.context.owned_firms import OwnedFirmRecognizer
 from ztgate.redaction.detection.names.context.author_slots import AuthorSlotRecognizer
+from ztgate.redaction.detection.names.context.barrelled_names import BarrelledNameRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
@@ -34,6 +36,7 @@ from ztgate.redaction.detection.names.context.health_phrases import HealthPhrase
 from ztgate.redaction.detection.names.context.header_names import HeaderNameRecognizer
 from ztgate.redaction.detection.names.context.kana_readings import KanaReadingRecognizer
 from ztgate.redaction.detection.names.context.key_values import KeyValueFieldRecognizer
+from ztgate.redaction.detection.names.context.kin_appositions import KinAppositionRecognizer
 from ztgate.redaction.detection.names.context.kin_names import KinNameRecognizer
 from ztgate.redaction.detection.names.context.licence_plates import LicencePlateRecognizer
 from ztgate.redaction.detection.names.context.lower_identifiers import LowerCaseUserNameRecognizer
@@ -63,7 +66,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     TodoHandleRecognizer, ChatSpeakerRecognizer, SubjectNameRecognizer, LatinNameInOtherScriptRecognizer,
     CjkNameRecognizer, ScriptNameRecognizer, KanaReadingRecognizer, KinNameRecognizer, ContactLineRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
-    RoleAppositionRecognizer, RelationFirstNameRecognizer,
+    RoleAppositionRecognizer, RelationFirstNameRecognizer, KinAppositionRecognizer, BarrelledNameRecognizer,
     BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
     AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
     DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,

@@ -20,7 +20,16 @@ ENTITY = "HEALTH_DETAIL"
 HEALTH_TERMS = words("health_terms")
 # A condition's word by its ending (arthritis, fibrosis, anaemia, carcinoma, neuropathy, neuralgia, -allergie).
 _CONDITION_SUFFIX = re.compile(r"(?i)(?:itis|osis|oses|aemia|emia|ämie|oma|pathy|algia|plegia|allergie|allergy|"
-                               r"krankheit|erkrankung)$")
+                               r"krankheit|erkrankung|spasms?|ectomy|otomy|ostomy|plasty|trophy|paresis|penia)$")
+# A generic head that names a condition or an operation after a part of the body or a sense ("macular
+# degeneration", "hip resurfacing", "ACL reconstruction", "kidney failure", "hearing loss"; ADR 0047): neither
+# word alone is one ("our roof resurfacing", "a hearing").
+_BODY = (r"hip|knee|heart|brain|back|spine|spinal|eye|eyes|macular|retinal|kidney|renal|liver|lung|bowel|bladder|"
+         r"shoulder|joint|nerve|acl|cruciate|ligament|cartilage|disc|hearing|sight|vision|cognitive|cardiac|"
+         r"pulmonary|cerebral|thyroid|valve|cornea|corneal|gastric|hernia|cataract")
+_BODY_HEADS = (r"degeneration|resurfacing|reconstruction|replacement|impairment|loss|failure|damage|surgery|"
+               r"transplant|insufficiency|fusion|repair|decline|operation")
+_BODY_CONDITION = re.compile(rf"(?i)\b(?:{_BODY})(?:[ \t\-]+[^\W\d_]+)?[ \t\-]+(?:{_BODY_HEADS})\b")
 
 _W = r"[^\W\d_][^\W_]*(?:['’\-][^\W_]+)*"          # a word (letters, then letters or digits, inner ' and -)
 _TOKEN = rf"(?:{_W}|\d+(?:[.,]\d+)?[^\W_]*)"   # a word or a number ("type 1 diabetes", "COVID-19")
@@ -30,6 +39,8 @@ _DRUG_STEM = (r"(?i:insulin|aspirin|paracetamol|acetaminophen|lithium|methotrexa
               r"sertraline|(?:es)?citalopram)|[A-Za-z]{3,}(?:statin|pril|sartan|olol|dipine|prazole|tidine|cillin|mycin|cycline|floxacin|azole|"
               r"vir|mab|nib|gliptin|glitazone|formin|oxetine|oxine|pam|lam|triptan|profen|sone|olone|tropin|"
               r"thyroxine|parin|farin|xaban|gatran|butamol|terol|sonide|asone|tiapine|peridone|azepine|lukast)")
+# A device a drug is taken with, before the drug's name in Romance languages ("un inalatore di beclometasone").
+_DEVICE = r"inhaler|inalatore|inhalateur|inhalador|inalador|inhalator|spray|pen|penna|stylo|pluma|caneta"
 _MEDICATION = (rf"(?:{_DOSE}(?:[ \t]+of)?[ \t]+{_W}|{_W}(?:[ \t]+{_W})?[ \t]+{_DOSE}|"
                rf"(?<![\w\-]){_DRUG_STEM}\b)")
 # A condition's phrase after its verb: up to six words, "and"/"or"/commas inside, up to a clause's end or a word
@@ -56,9 +67,11 @@ _CONDITION_CUES = (
 _CONDITION = re.compile(rf"(?i:\b(?:{_CONDITION_CUES}))[ \t]+{_PHRASE}{_END}")
 _MEDICATION_CUE = re.compile(
     rf"(?i:\b(?:takes|taking|take|took|is[ \t]+on|am[ \t]+on|are[ \t]+on|['’]s[ \t]+on|['’]m[ \t]+on|been[ \t]+on|"
-    rf"was[ \t]+(?:put|started)[ \t]+on|started(?:[ \t]+on)?|prescribed|uses|using|nimmt|toma|prend|prende|tar|"
+    rf"was[ \t]+(?:put|started)[ \t]+on|started(?:[ \t]+on)?|prescribed|uses|using|carry|carries|carrying|"
+    rf"needs|relies[ \t]+on|nimmt|toma|prend|prende|tar|usa|usa[ \t]+un|utilise|gebruikt|"
     rf"(?<=and[ ])on|(?<=and[ ])takes|(?<=und[ ])nimmt|(?<=y[ ])toma|(?<=et[ ])prend|(?<=e[ ])prende|(?<=e[ ])toma))"
-    rf"[ \t]+(?:a[ \t]+)?(?P<what>{_MEDICATION})")
+    rf"[ \t]+(?:(?i:a|an|un|una|une|een|ein(?:en)?|um|uma)[ \t]+)?(?:(?i:{_DEVICE})[ \t]+(?i:of|di|de|du|con|van|mit)"
+    rf"[ \t]+)?(?P<what>{_MEDICATION})")
 _HAS = re.compile(rf"(?i:\b(?:has|have|['’]s[ \t]+got|has[ \t]+got|had|hat|hatte|tiene|tenía|har|tem|têm|tinha|ha|hanno|"
                   rf"aveva|heeft)(?:[ \t]+(?:had|been|got))?)"
                   rf"[ \t]+(?:(?i:a|an|eine?n?|una?|une?)[ \t]+)?{_PHRASE}{_END}")
@@ -72,9 +85,14 @@ _CONDITION_PERSON = (r"diabet|diabét|epilept|epilett|epilépt|asthmat|astmát|a
                      r"anorex|anoréx|schizophren|esquizofr|schizofren|paraplegi|paraplégi|tetraplegi|tétraplégi|"
                      r"quadriplegi|seropositiv|sieropositiv|hiv-positiv|immunocompromised|immunosuppressed|"
                      r"allergiker|insulinpflichtig|insulino-?dépendant|insulinodependiente|insulino-?dipendente")
+# A sense or a mobility impaired, said of the person after a copula ("I'm hearing impaired", "is partially sighted
+# and hard of hearing"; ADR 0047).
+_IMPAIRED = (r"(?:hearing|visually|sight|vision|mobility|speech|cognitively|partially|severely)[ \t\-]+impaired|"
+             r"partially[ \t]+sighted|hard[ \t]+of[ \t]+hearing|registered[ \t]+blind|non-?verbal|"
+             r"(?:partially|profoundly|completely)[ \t]+(?:deaf|blind)")
 _IS_CONDITION = re.compile(
     rf"(?i:\b(?:{_COPULA}))[ \t]+(?:(?i:also|now|severely|mildly|very)[ \t]+)?(?:(?i:a|an|ein|eine|un|une|uno|una|"
-    rf"um|uma|en|ett)[ \t]+)?(?P<what>(?i:{_CONDITION_PERSON})[^\W\d_]*)(?![\w\-])")
+    rf"um|uma|en|ett)[ \t]+)?(?P<what>(?i:{_CONDITION_PERSON})[^\W\d_]*|(?i:{_IMPAIRED}))(?![\w\-])")
 _AID = (r"wheelchair(?:[ \t]+user)?|hearing[ \t]+aids?|cochlear[ \t]+implants?|insulin[ \t]+pump|pacemaker|dialysis|"
         r"colostomy(?:[ \t]+bag)?|stoma|crutches|oxygen[ \t]+therapy|rollstuhl(?:fahrer(?:in)?)?|dialyse|"
         r"fauteuil[ \t]+roulant|silla[ \t]+de[ \t]+ruedas|diálisis|sedia[ \t]+a[ \t]+rotelle|dialisi|"
@@ -88,6 +106,14 @@ _AND_AFTER_TIME = re.compile(
     rf"[ \t]+(?i:since|for|from|in|seit|desde|depuis|da|dal|dalla|sinds|sedan|od)[ \t]+[^,.;:\n]{{1,25}}?"
     rf"[ \t]+(?i:and|und|y|e|et|en|och|og|i|a)[ \t]+(?:(?i:a|an|has|had|has[ \t]+had|tem|tiene|hat|ha|a)[ \t]+)?"
     rf"{_PHRASE}{_END}")
+
+# A condition one lives with ("my wife lives with multiple sclerosis", "living with type 1 diabetes"), and a further
+# condition listed after a detail found ("a wheelchair user, cerebral palsy", "partially sighted and hard of
+# hearing"): read only where the phrase is a condition (``_a_condition``, ``_IMPAIRED``; ADR 0047).
+_LIVES_WITH = re.compile(rf"(?i:\b(?:lives|live|living|lived|has[ \t]+lived|coping|copes|diagnosed)[ \t]+with)"
+                         rf"[ \t]+(?:(?i:a|an)[ \t]+)?{_PHRASE}{_END}")
+_NEXT_ITEM = re.compile(rf"[ \t]*(?:,|;|[ \t]and|[ \t]&)[ \t]*(?:(?i:also|and|has|had|a|an)[ \t]+)?"
+                        rf"(?:(?P<impaired>(?i:{_IMPAIRED}))(?![\w\-])|{_PHRASE}{_END})")
 
 # Record fields that hold a health detail; the value is the field's, to the line's end or a bracket.
 _FIELD = re.compile(
@@ -112,7 +138,8 @@ _TIE = re.compile(
     rf"|(?P<name>{_NAME}(?:[ \t]+(?:{_PARTICLE}[ \t]+)?{_NAME}){{0,3}}))$")
 _AUX = re.compile(
     r"(?i:(?:[ \t]+|^)(?:was|is|has|have|had|been|being|got|gets|get|am|are|were|just|recently|also|already|finally|"
-    r"now|currently|still|newly|officially|severely|badly|mildly|very|really|then|ever|wurde|ist|"
+    r"now|currently|still|newly|officially|severely|badly|mildly|very|really|then|ever|always|usually|often|"
+    r"wurde|ist|"
     r"hat|fue|es|est|a|été|è|ha|è stato|stata|ble|er|har))*[ \t]*$")
 _APPOSITION = re.compile(r",[ \t]*[^,\n]{1,40},[ \t]*$")    # "Amparo Q., 58, is on", "my partner, Sigvart E.,"
 _WHO = re.compile(r"(?i:,?[ \t]*(?:who|which|der|die|que|qui|che|som))[ \t]*$")
@@ -168,9 +195,11 @@ def _tied(text: str, cue_start: int) -> bool:
 
 
 def _a_condition(phrase: str) -> bool:
-    """Whether a phrase after "has" or a patient's name is a condition (a health word or a condition's ending)."""
-    return any(w.casefold().strip("’'") in HEALTH_TERMS or _CONDITION_SUFFIX.search(w)
-               for w in re.findall(r"[^\W\d_][\w'’\-]*", phrase))
+    """Whether a phrase after "has" or a patient's name is a condition (a health word, a condition's ending, a
+    part of the body and a generic head)."""
+    return _BODY_CONDITION.search(phrase) is not None or any(
+        w.casefold().strip("’'") in HEALTH_TERMS or _CONDITION_SUFFIX.search(w)
+        for w in re.findall(r"[^\W\d_][\w'’\-]*", phrase) for w in (w, *w.split("-")))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -226,10 +255,23 @@ class HealthDetailRecognizer(ContextRule):
                 possessive = pattern is _USES_AID and re.match(r"['’]s[ \t]+\S+$", m.group()) is not None
                 if _tied(text, m.start()) and not possessive and not re.match(r"[ \t]+to\b", text[m.end():]):
                     take(m.start("what"), m.end("what"))
+        for m in _LIVES_WITH.finditer(text):
+            if _a_condition(m.group("what")) and _tied(text, m.start()):
+                take(m.start("what"), m.end("what"))
         for _, end, _ in list(out):
             second = _AND_AFTER_TIME.match(text, end)
             if second is not None and _a_condition(second.group("what")):
                 take(second.start("what"), second.end("what"))
+        pending = [end for _, end, _ in out]
+        while pending:
+            item = _NEXT_ITEM.match(text, pending.pop())
+            if item is None:
+                continue
+            group = "impaired" if item.group("impaired") else "what"
+            if group == "impaired" or _a_condition(item.group("what")):
+                before = len(out)
+                take(item.start(group), item.end(group))
+                pending += [end for _, end, _ in out[before:]]
         persons: list[int] | None = None   # where a person's record evidence starts, read once, only if needed
         for m in _FIELD.finditer(text):
             if persons is None:

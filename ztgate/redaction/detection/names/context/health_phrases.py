@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
-from ztgate.redaction.detection.names.context.health_details import ENTITY, HEALTH_TERMS, _tied
+from ztgate.redaction.detection.names.context.health_details import (
+    _BODY_CONDITION, _END as _PHRASE_END, _PHRASE as _CONDITION_PHRASE, ENTITY, HEALTH_TERMS, _a_condition, _tied)
 
 # The head of the phrase: an operation, an event, a condition or an aid, in the languages read.
 _HEADS = (r"operation|op|surgery|transplant|replacement|bypass|amputation|chemo(?:therapy)?|radiotherapy|stroke|"
@@ -53,6 +54,12 @@ _HAS_NAMED = re.compile(rf"(?<![\w'’])(?i:has|have|had|hat|tiene|tem|ha|heeft)
                         rf"(?i:diagnosed[ \t]+with)[ \t]+)?(?P<what>(?:{_WORD}[ \t]+){{0,3}}?"
                         rf"(?i:disease|syndrome|disorder|krankheit|syndrom|enfermedad|síndrome|malattia|sindrome|"
                         rf"ziekte|syndroom|doença))(?![\w\-])")
+# A condition in apposition to the writer's relative, set off by commas or brackets ("My husband, Diabetes type 2
+# since 2015, asks ...", "my son (exercise-induced bronchospasm) runs"; ADR 0047): a condition by its words.
+_APPOSED = re.compile(rf"(?<![\w'’])(?i:{_FIRST})[ \t]+[^\W\d_]+(?:[ \t]+[A-ZÀ-Þ][^\W\d_]+)?[ \t]*[,(][ \t]*"
+                      rf"{_CONDITION_PHRASE}{_PHRASE_END}")
+# A possessive and a part of the body with a generic head ("my ACL reconstruction", "her macular degeneration").
+_BODY_PHRASE = re.compile(rf"(?<![\w'’])(?P<who>(?i:{_FIRST})|(?i:{_THIRD}))[ \t]+(?P<what>(?i:{_BODY_CONDITION.pattern[4:]}))")
 # The further items of a bracketed or listed record ("(allergic to penicillin, coeliac)").
 _LIST_ITEM = re.compile(rf"[ \t]*,[ \t]*(?P<what>(?i:{_ADJECTIVES}))(?![\w\-])")
 _MEDICAL_BEFORE = re.compile(r"(?i)(?:hip|knee|heart|brain|back|spine|eye|cataract|kidney|liver|lung|bowel|"
@@ -81,6 +88,13 @@ class HealthPhraseRecognizer(ContextRule):
             if third and not any(p < m.start() for p in first_persons):
                 continue
             out.append((m.start("what"), m.end("what"), ENTITY))
+        for m in _BODY_PHRASE.finditer(text):
+            third = re.fullmatch(rf"(?i:{_THIRD})", m.group("who")) is not None
+            if not third or any(p < m.start() for p in first_persons):
+                out.append((m.start("what"), m.end("what"), ENTITY))
+        for m in _APPOSED.finditer(text):
+            if _a_condition(m.group("what")):
+                out.append((m.start("what"), m.end("what"), ENTITY))
         for m in _HAS_NAMED.finditer(text):
             if _tied(text, m.start()):
                 out.append((m.start("what"), m.end("what"), ENTITY))

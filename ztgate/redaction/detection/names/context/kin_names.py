@@ -1,10 +1,9 @@
 """A relative or a friend named in the writer's own language, after a relation word in any of its inflections
 ("моему брату Данилке", "с подругой Алёнкой", "meiner Schwester Wiebke", "moja siostrzenica Jagódka", "ο γιος
-μου ο Σπυράκος", "मेरी बहन सुहानी को"): the cues are ``language_cues.KINSHIPS``. Turkish relations with their
-possessive suffix ("kuzenim Dilvara'nın") are the name-form rule's (``name_forms``). The English
-relation rule (``relation_first_names``) reads English words only, and spaCy's English model no name in Cyrillic,
-Greek or Devanagari; Japanese, Chinese and Korean relations are the CJK rule's (``cjk_names``), Arabic ones the
-script rule's (``script_names``).
+μου ο Σπυράκος", "मेरी बहन सुहानी को"): the cues are ``language_cues.KINSHIPS``. A Turkish relation carries its
+possessive as a suffix ("Oğlum Tolunay"; a name with a case suffix, "kuzenim Dilvara'nın", is ``name_forms``').
+The English relation rule (``relation_first_names``) reads English words only; Japanese, Chinese and Korean
+relations are the CJK rule's (``cjk_names``), Arabic ones the script rule's (``script_names``).
 
 In cased scripts the name is the capitalised word after the relation (and a second capitalised one, a family
 name), up to an apostrophe's case suffix; a lower-case word ("мой брат по оружию") is none, and a title
@@ -83,6 +82,8 @@ class KinNameRecognizer(ContextRule):
         out: list[Span] = []
         for kin, pattern in _PATTERNS:
             for m in pattern.finditer(text):
+                if kin.language == "tr" and re.match(r"[^\W\d_]+['’]", m.string[m.start(1):]):
+                    continue  # a Turkish name with a case suffix is the name-form rule's
                 if kin.script == "thai":
                     found = thai_name(text, m.end())
                     span = None if found is None or text[found[0]:].startswith(THAI_CLAUSE) else found[:2]

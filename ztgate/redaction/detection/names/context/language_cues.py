@@ -185,6 +185,11 @@ KINSHIPS: tuple[Kinship, ...] = (
             r"bror|broder|syster|søster|dotter|datter|son|sønn|søn|mamma|pappa|mormor|farmor|morfar|farfar|"
             r"kusin|kusine|fætter|fetter|vän|venn|ven|veninde|väninna|venninne|fru|kone|granne|nabo|kollega",
             "cased"),
+    # Turkish marks the possessive with a suffix on the relation ("oğlum", "kızımız", "annemin"): no word before.
+    Kinship("tr", "",
+            r"(?:oğl|kız|anne|baba|eş|kardeş|torun|kuzen|arkadaş|komşu|teyze|amca|dayı|hala|abla|abi|ağabey|yeğen|"
+            r"koca|kar|nişanlı|sevgili|dede|nine|babaanne|anneanne|gelin|damat|kayınvalide)"
+            r"(?:[ıiuü]?m|[ıiuü]?m[ıiuü]z)", "cased"),
     Kinship("hi", r"(?:मेरा|मेरी|मेरे|हमारा|हमारी|हमारे)(?:[ \t]+(?:छोटी|छोटा|छोटे|बड़ी|बड़ा|बड़े|प्यारी|प्यारा|प्यारे))?",
             r"भाई|बहन|बेटा|बेटी|बेटे|माँ|मां|पापा|पिताजी|पिता|दादी|दादा|नानी|नाना|चाचा|चाची|मामा|मामी|मौसी|बुआ|"
             r"भतीजा|भतीजी|भतीजे|भांजा|भांजी|भांजे|दोस्त|सहेली|पत्नी|पति|पड़ोसी|पड़ोसन|सहकर्मी|भैया|दीदी|पोता|"

@@ -17,6 +17,7 @@ import re
 
 from ztgate.redaction.detection.names.code_identifiers import given_name
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.names.context.cued_places import TIME_WORDS
 from ztgate.redaction.detection.names.context.script_towns import script_towns
 
 # A capitalised word in Latin or Cyrillic script, and up to two more joined by a space or a hyphen, with the
@@ -45,10 +46,16 @@ _VERBS = {
     "pt": r"(?i:moro|moramos|vivo|trabalho|ensino|estudo|nasci|resido)",
     "sv": r"(?i:jag[ \t]+(?:bor|jobbar|arbetar|studerar|pluggar|undervisar|föddes|växte[ \t]+upp))",
     "nl": r"(?i:ik[ \t]+(?:woon|werk|studeer|geef[ \t]+les|ben[ \t]+geboren))",
+    "it_home": r"(?i:sto|stiamo|sono[ \t]+cresciut[oa]|siamo[ \t]+cresciuti|sono[ \t]+tornat[oa]|torno|"
+               r"siamo[ \t]+tornati)",
+    "da_no": r"(?i:jeg[ \t]+(?:bor|arbejder|jobber|studerer|er[ \t]+født|er[ \t]+vokset[ \t]+op|voksede[ \t]+op|"
+             r"er[ \t]+flyttet|har[ \t]+flyttet|flyttede|er[ \t]+oppvokst|vokste[ \t]+opp)|vi[ \t]+(?:bor|flyttede|"
+             r"er[ \t]+flyttet|har[ \t]+flyttet))",
 }
 _PREPOSITIONS = {
     "ru_uk": r"(?:во?|у)", "pl_cs": r"(?i:we?|ve?)", "de": r"(?:in)", "it": r"(?:a|ad|in)",
     "es": r"(?:en)", "fr": r"(?:à|a|en)", "pt": r"(?:em|no|na)", "sv": r"(?:i|på)", "nl": r"(?:in|te)",
+    "it_home": r"(?:a|ad|in)", "da_no": r"(?:i|på|til)",
 }
 _CUES = tuple(re.compile(rf"(?<!\w){_VERBS[k]}(?!\w)(?:[^.!?;\n]{{0,40}}?[ \t])?{_PREPOSITIONS[k]}[ \t]+{_TOWN}{_END}")
               for k in _VERBS)
@@ -59,6 +66,22 @@ _ORIGIN = re.compile(
     rf"pocházím)[ \t]+(?:ze?)|(?i:(?:моя|наша)[ \t]+семья[ \t]+(?:родом[ \t]+)?(?:из|з)|мои[ \t]+родители[ \t]+"
     rf"(?:родом[ \t]+)?из|моя[ \t]+родина[ \t]+—?)|(?:[Ii]ch[ \t]+(?:komme|stamme)[ \t]+aus)|(?i:sono[ \t]+di|vengo[ \t]+da)|"
     rf"(?i:soy[ \t]+de)|(?i:je[ \t]+viens[ \t]+de)|(?i:sou[ \t]+de))[ \t]+{_TOWN}{_END}")
+
+# A home of the writer's or a relative's and where it stands, in the languages read ("unser Hof liegt bei
+# Wittmund", "la casa dei miei a Bassano", "vores hus i Hobro", "nossa casa em Itabirito", "mi piso en Olot", "ma
+# maison à Paimpol", "ons huis in Zierikzee"); English homes are ``cued_places``' (ADR 0047).
+_HOMES = (
+    r"(?i:mein|meine|meinem|unser|unsere|unserem)[ \t]+(?i:Haus|Hof|Bauernhof|Wohnung|Garten|Dorf|Elternhaus)"
+    r"(?:[ \t]+(?i:liegt|steht|ist))?[ \t]+(?:(?i:direkt|gleich|ganz)[ \t]+)?(?i:in|bei|nahe|außerhalb[ \t]+von)",
+    r"(?i:(?:la[ \t]+)?(?:mia|nostra)[ \t]+casa|casa[ \t]+(?:mia|nostra|dei[ \t]+miei|di[ \t]+mi[oa][ \t]+[^\W\d_]+)|"
+    r"(?:il[ \t]+)?(?:mio|nostro)[ \t]+(?:paese|appartamento|podere))[ \t]+(?i:a|ad|in|vicino[ \t]+a)",
+    r"(?i:mi|nuestra|nuestro)[ \t]+(?i:casa|piso|pueblo|finca|granja)[ \t]+(?i:en|cerca[ \t]+de)",
+    r"(?i:ma|notre|mon)[ \t]+(?i:maison|ferme|appartement|village)[ \t]+(?i:à|a|en|près[ \t]+de)",
+    r"(?i:minha|nossa|meu|nosso)[ \t]+(?i:casa|apartamento|fazenda|sítio|bairro)[ \t]+(?i:em|no|na|perto[ \t]+de)",
+    r"(?i:mijn|ons|onze)[ \t]+(?i:huis|boerderij|flat|dorp)[ \t]+(?i:in|bij)",
+    r"(?i:mit|vores|mitt|vårt|vår|min)[ \t]+(?i:hus|gård|lejlighed|leilighet|lägenhet|by)[ \t]+(?i:i|på|ved|nær)",
+)
+_HOME_CUES = tuple(re.compile(rf"(?<!\w){home}[ \t]+{_TOWN}{_END}") for home in _HOMES)
 
 # Someone else's town: a verb of the third person, whose subject (read in the clause before it) is a relative, a
 # colleague or a pronoun for someone ("Meine Schwester arbeitet als Ärztin in Gifhorn", "mio cugino lavora come
@@ -111,9 +134,10 @@ class PersonTownRecognizer(ContextRule):
 
     def find(self, text: str) -> list[Span]:
         out: list[Span] = []
-        for pattern in (*_CUES, _ORIGIN):
+        for pattern in (*_CUES, _ORIGIN, *_HOME_CUES):
             for m in pattern.finditer(text):
-                if m.group(1).split()[0] not in _NOT_TOWNS:
+                first = m.group(1).split()[0]
+                if first not in _NOT_TOWNS and first.casefold() not in TIME_WORDS:
                     out.append((m.start(1), m.end(1), "LOCATION"))
         for pattern in _THIRD_CUES:
             for m in pattern.finditer(text):

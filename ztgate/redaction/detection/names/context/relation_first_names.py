@@ -10,6 +10,7 @@ import re
 
 from ztgate.redaction.detection.names.context.base import CuedNameRule
 from ztgate.redaction.detection.names.context.shapes import CAP_WORD, END_OF_RUN
+from ztgate.redaction.detection.names.context.health_details import HEALTH_TERMS
 from ztgate.redaction.detection.wordlists import words
 
 # People one hires or lives next to, beside ``relation_cues`` (the family, friends and colleagues).
@@ -21,8 +22,16 @@ _TRADES = {"carpenter", "joiner", "plumber", "electrician", "builder", "gardener
            "intern", "receptionist", "tailor", "seamstress", "florist", "baker", "butcher", "roofer", "tiler",
            "locksmith", "bookkeeper", "accountant", "notary", "solicitor", "architect", "cleaning lady",
            "neighbour", "neighbor", "landlady", "landlord", "tenant", "lodger", "carer", "caregiver"}
+# A child of the writer's by rank or age ("my youngest, Peregrin", "our eldest, Isembard") and the family by
+# marriage ("my brother-in-law, Benedikt"; ADR 0047).
+CHILDREN = {"youngest", "eldest", "oldest", "middle one", "middle child", "little one", "firstborn", "first-born",
+            "baby", "toddler", "teenager", "stepchild", "godchild", "godson", "goddaughter", "grandchild",
+            "brother-in-law", "sister-in-law", "mother-in-law", "father-in-law", "son-in-law", "daughter-in-law",
+            "stepson", "stepdaughter", "stepmother", "stepfather", "stepbrother", "stepsister"}
 _PERSONS = "|".join(sorted({re.escape(w).replace(r"\ ", "[ \t]") for w in
-                            (words("relation_cues") - {"named", "called"}) | _TRADES}, key=len, reverse=True))
+                            (words("relation_cues") - {"named", "called"}) | _TRADES | CHILDREN}, key=len,
+                           reverse=True))
+PERSONS = _PERSONS
 # Words that may stand between the possessive and the person ("our old carpenter"); a word of taste may not
 # ("my favourite painter" names a public figure as often).
 _BETWEEN = r"(?:(?i:new|old|local|regular|usual|former|family|own|lovely|trusty|dear|next-door|downstairs|upstairs)[ \t]+)?"
@@ -34,3 +43,7 @@ class RelationFirstNameRecognizer(CuedNameRule):
     NAME = "RelationFirstNameRecognizer"
     SCORE = 0.9
     CUE = _CUE
+
+    def accept(self, match: re.Match[str]) -> bool:
+        """A condition after the relation is a health detail's apposition ("My husband, Diabetes type 2 ...")."""
+        return match.group(1).casefold() not in HEALTH_TERMS
