@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.unit.redaction.detection.test_private_value_classes_7 import _WORD, _found, _out
@@ -52,6 +52,7 @@ def owned_health(draw: st.DrawFn) -> tuple[str, str]:
 
 @FAST
 @given(case=owned_health())
+@example(case=("Seit meinem Hüft-OP hilft mir Anna Berg-Greb.", "Hüft-OP"))  # a head joined by a hyphen
 def test_a_possessed_health_phrase_is_found(case: tuple[str, str]) -> None:
     text, head = case
     assert any(head in value for value in _found(HealthPhraseRecognizer(), text)), text

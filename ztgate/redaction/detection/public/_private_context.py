@@ -168,8 +168,9 @@ _TEXT_PRIVATE = re.compile(
 # --- evidence with an owner of its own ------------------------------------------------------------------------
 # A sentence's end: ., ! or ? before a space (not after a title's or a number's abbreviation: "Dr.", "no.",
 # "Tel."), or a line break.
+# A name's initial ("J. R. R. Tolkien", "John F. Kennedy") and "Jr."/"Sr." end no sentence.
 _SENTENCE_END = re.compile(r"[?!](?=\s)|\.(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!St\.)(?<!Prof\.)(?<!\b[Nn]o\.)"
-                           r"(?<!\b[Nn]r\.)(?<!\b[Tt]el\.)(?<!\b[Rr]ef\.)(?=\s)|\n")
+                           r"(?<!\b[Nn]r\.)(?<!\b[Tt]el\.)(?<!\b[Rr]ef\.)(?<!\b[A-Z]\.)(?<!\bJr\.)(?<!\bSr\.)(?=\s)|\n")
 # Who a sentence's evidence belongs to, named in it: the writer introducing themself, a private role or relation
 # with its name ("my colleague Oddny", "our landlord Ferdinand"), someone the message is sent to ("send the
 # answer to Wanjiru"), a personal title and a name.
@@ -228,7 +229,7 @@ def scoped(text: str, start: int, end: int) -> str:
 # bracket ("Email me at ADDRESS: who was X?", "Call me on NUMBER — what year ...", "Text me (NUMBER) when ...").
 _CLAUSE_END = re.compile(r"[:;：；](?=\s)|\s[-–—]\s|—|[()（）]|" + _SENTENCE_END.pattern)
 # A clause that asks: it ends in a question mark, or a question word or a request stands before the name in it.
-_ASKING = re.compile(r"(?i)\b(?:which|what|how|where|why|whom|who|whose|explain|describe|compare|summari[sz]e|"
+_ASKING = re.compile(r"(?i)\b(?:which|what|how|where|when|why|whom|who|whose|explain|describe|compare|summari[sz]e|"
                      r"outline|tell\s+(?:me|us)\s+about)\b")
 # A value that is somebody's own: a contact value, an identifier ("ZT-448812"), a handle ("@dmitri_kov"); and a
 # phone-like run of digits (``_phone_like``).

@@ -7,7 +7,7 @@ families; the production analyzer and default policy (one per module), and the c
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ztgate.redaction.detection.public._data import read_lines
@@ -82,6 +82,8 @@ _ASKER = "Call me on 07700 900123"
 
 @settings(max_examples=40, deadline=None)
 @given(sep=st.sampled_from(SEPARATORS), question=st.sampled_from(QUESTIONS), name=st.sampled_from(FIGURES))
+@example(sep=": ", question="who was {n}?", name="J. R. R. Tolkien")  # initials end no clause
+@example(sep=": ", question="when was {n} born?", name="John F. Kennedy")
 def test_only_the_askers_clause_is_blanked_and_offsets_hold(sep: str, question: str, name: str):
     text = f"{_ASKER}{sep}{question.format(n=name)}"
     start = text.index(name)
@@ -96,6 +98,7 @@ def test_only_the_askers_clause_is_blanked_and_offsets_hold(sep: str, question: 
     "Call her on 07700 900123{s}who was {n}?",  # the value's clause names a third person
     "Call {n} on 07700 900123{s}who was {n}?",  # the value's clause holds the name itself
 )))
+@example(sep=": ", name="Martin Luther King Jr.", frame="Call {n} on 07700 900123{s}who was {n}?")
 def test_a_clause_that_may_speak_of_the_name_is_left_as_it_is(sep: str, name: str, frame: str):
     text = frame.format(a=_ASKER, s=sep, n=name)
     start = text.rindex(name)

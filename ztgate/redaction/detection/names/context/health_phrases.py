@@ -35,7 +35,7 @@ _THIRD = (r"his|her|their|sein|seine|seinem|seiner|ihr|ihre|ihrem|ihrer|son|sa|s
 _WORD = r"[^\W\d_][\w'’\-]*"
 _PHRASE = re.compile(
     rf"(?<![\w'’])(?P<who>(?i:{_FIRST})|(?i:{_THIRD}))[ \t]+"
-    rf"(?P<what>(?:{_WORD}[ \t]+){{0,3}}?(?i:{_HEADS})(?:[ \t]+(?i:de|di|of)[ \t]+(?i:la[ \t]+)?[^\W\d_]+)?)(?![\w\-])")
+    rf"(?P<what>(?:{_WORD}[ \t]+){{0,3}}?(?:[^\W\d_]+-)?(?i:{_HEADS})(?:[ \t]+(?i:de|di|of)[ \t]+(?i:la[ \t]+)?[^\W\d_]+)?)(?![\w\-])")
 # A private person of the writer's named before a third-person possessive: "my aunt", "mein Sohn", "ma fille".
 _WRITERS_PERSON = re.compile(rf"(?<![\w'’])(?i:{_FIRST})[ \t]+[^\W\d_]+")
 # Heads that name a topic as often as a detail where no word before them makes them medical ("my op-ed", "my
