@@ -41,6 +41,7 @@ from ztgate.redaction.detection.names.context.person_towns import PersonTownReco
 from ztgate.redaction.detection.names.context.publisher_slots import PublisherSlotRecognizer
 from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
+from ztgate.redaction.detection.names.context.reference_shapes import ReferenceShapeRecognizer
 from ztgate.redaction.detection.names.context.relation_first_names import RelationFirstNameRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.script_names import ScriptNameRecognizer
@@ -62,7 +63,8 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CjkNameRecognizer, ScriptNameRecognizer, KanaReadingRecognizer, KinNameRecognizer, ContactLineRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
-    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
+    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, ReferenceShapeRecognizer,
+    PersonKeyRecognizer,
     AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
     DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,
     NameFormRecognizer, AddressLabelRecognizer,
