@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ztgate.redaction.detection.names.context.base import ContextRule, Span
+from ztgate.redaction.detection.names.context.person_identifiers import THING_NOUNS
 
 # Possessives of the writer or of a person (English, French, Spanish, Italian, Portuguese, German, Dutch, Polish,
 # Czech, Scandinavian), with an article where the language writes one ("il mio", "o meu").
@@ -67,8 +68,13 @@ def reference_shaped(value: str) -> bool:
     return bool(letters) and any(len(p) >= 4 for p in numbers) and all(len(p) <= 3 for p in mixed)
 
 
+# A business's, a place's or a tracker's counters (``THING_NOUNS``: an order, an invoice, a parcel ...) name no
+# person's reference; a ticket held by the writer does ("my ticket", "support ticket no."), so it is kept.
+_NOT_PERSONS = (THING_NOUNS - {"ticket", "tickets"}) | TECHNICAL_LABELS
+
+
 def _technical(label: str) -> bool:
-    return any(w.casefold() in TECHNICAL_LABELS for w in re.split(r"[ \t]+", label))
+    return any(w.casefold() in _NOT_PERSONS for w in re.split(r"[ \t]+", label))
 
 
 class ReferenceShapeRecognizer(ContextRule):
