@@ -17,6 +17,7 @@ from ztgate.redaction.detection.names.context.address_labels import AddressLabel
 from ztgate.redaction.detection.names.context.author_slots import AuthorSlotRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
+from ztgate.redaction.detection.names.context.bare_handles import BareHandleRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
@@ -63,7 +64,7 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CjkNameRecognizer, ScriptNameRecognizer, KanaReadingRecognizer, KinNameRecognizer, ContactLineRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer,
-    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, ReferenceShapeRecognizer,
+    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, ReferenceShapeRecognizer, BareHandleRecognizer,
     PersonKeyRecognizer,
     AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
     DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,
