@@ -122,12 +122,15 @@ LAYOUTS = {
     "jp": st.tuples(st.integers(100, 999), st.integers(0, 9999)).map(lambda t: f"{t[0]}-{t[1]:04d}"),
     "plain": st.integers(10000, 99999).map(str),
 }
-CUES = {"uk": ["My postcode is {v}.", "Post code: {v}, flat 2"], "ca": ["my postal code {v}, please", "Postal code: {v}"],
-        "nl": ["Mijn postcode is {v}, en", "Postcode {v} klopt"], "pt": ["Código postal: {v} Porto", "o meu código postal é {v}"],
-        "pl": ["Mój kod pocztowy to {v}, dziękuję", "kod pocztowy {v}"], "jp": ["私の郵便番号は〒{v}です。", "郵便番号：{v}"],
+CUES = {"uk": ["My postcode is {v}.", "Our post code: {v}, flat 2"], "ca": ["my postal code {v}, please",
+                                                                             "Her postcode: {v}"],
+        "nl": ["Mijn postcode is {v}, en", "Onze postcode {v} klopt"], "pt": ["O meu código postal: {v} Porto",
+                                                                            "meu código postal é {v}"],
+        "pl": ["Mój kod pocztowy to {v}, dziękuję", "nasz kod pocztowy {v}"], "jp": ["私の郵便番号は〒{v}です。",
+                                                                                 "自宅の郵便番号：{v}"],
         "plain": ["Meine PLZ ist {v}.", "mi código postal es el {v}", "My zip code is {v}."]}
 UNCUED = ["Build {v} failed on the runner.", "We sold {v} units last year.", "Model {v} ships in May.",
-          "The answer is {v}, isn't it?"]
+          "The answer is {v}, isn't it?", "Which district has the postcode {v}?", "What area does zip code {v} cover?"]
 
 
 @SCAN
