@@ -62,6 +62,8 @@ EXAMPLES: dict[str, tuple[str, str, str]] = {
     "KanaReadingRecognizer": ("氏名：槙野 瑠璃（まきの るり）", "まきの るり", "PERSON"),
     "ContactLineRecognizer": ("Заранее спасибо.\n\nВельмира Квашнина\n+7 921 555-01-77", "Вельмира Квашнина", "PERSON"),
     "OwnedFirmRecognizer": ("My uncle's company Quillsworth & Sons went bankrupt.", "Quillsworth", "PERSON"),
+    "ReferenceShapeRecognizer": ("Mon numéro de dossier est QVX-2024-48213, merci.", "QVX-2024-48213", "ID_NUMBER"),
+    "BareHandleRecognizer": ("Follow quaxtor_vellim, she paints every day.", "quaxtor_vellim", "PERSON"),
 }
 
 

@@ -151,6 +151,9 @@ POSITIVES = [
     ("date_of_birth_text", "DATE_OF_BIRTH", "Her birthday is March 3, 1985.", "March 3, 1985"),
     ("date_of_birth_other_calendars", "DATE_OF_BIRTH", "生年月日：平成8年11月3日", "平成8年11月3日"),
     ("date_of_birth_other_calendars", "DATE_OF_BIRTH", "تاريخ الميلاد: ١٢ آذار ١٩٩٤", "١٢ آذار ١٩٩٤"),
+    ("date_of_birth_other_calendars", "DATE_OF_BIRTH", "Data urodzenia: 17.XI.1979.", "17.XI.1979"),
+    ("uk_sort_code", "ID_NUMBER", "My sort code is 20-41-87, thanks.", "20-41-87"),
+    ("postcode_after_cue", "LOCATION", "Ship it to my postal code M4C 1B5, please.", "M4C 1B5"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "I was born on the 3rd of March 1985", "3rd of March 1985"),
     ("date_of_birth_text", "DATE_OF_BIRTH", "D.O.B.: 14 Feb 1972", "14 Feb 1972"),
     # --- other dates tied to a person (age, life events, a patient's stay)
@@ -637,6 +640,8 @@ NEGATIVES = [
     ("street_address_indonesian_malay", "Jalan Braga di Bandung terkenal dengan kafenya."),
     ("street_address_malay_number_first", "Pada 2019, Jalan Ampang ditutup untuk perarakan."),
     ("date_of_birth_other_calendars", "平成8年に生まれた。"),
+    ("uk_sort_code", "The score was 20-41-87 at half time."),
+    ("postcode_after_cue", "Which district has the postcode SW1A 1AA?"),
     ("handle_discord_tag", "Fixes #1234 and PR#1235; our Discord server has 1234 members"),
     ("postcode_town_after_street_number", "Chapter 12, 2024 Olympics; page 4, 8080 Port"),
     ("po_box", "PO 4500123 was approved."),

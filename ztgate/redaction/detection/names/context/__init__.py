@@ -21,6 +21,7 @@ from ztgate.redaction.detection.names.context.author_slots import AuthorSlotReco
 from ztgate.redaction.detection.names.context.barrelled_names import BarrelledNameRecognizer
 from ztgate.redaction.detection.names.context.base import ContextRule
 from ztgate.redaction.detection.names.context.cjk_names import CjkNameRecognizer
+from ztgate.redaction.detection.names.context.bare_handles import BareHandleRecognizer
 from ztgate.redaction.detection.names.context.birth_columns import BirthColumnRecognizer
 from ztgate.redaction.detection.names.context.chat_lines import ChatSpeakerRecognizer
 from ztgate.redaction.detection.names.context.contact_blocks import ContactBlockRecognizer
@@ -46,6 +47,7 @@ from ztgate.redaction.detection.names.context.person_towns import PersonTownReco
 from ztgate.redaction.detection.names.context.publisher_slots import PublisherSlotRecognizer
 from ztgate.redaction.detection.names.context.person_identifiers import PersonIdentifierLabelRecognizer
 from ztgate.redaction.detection.names.context.record_columns import RecordColumnRecognizer
+from ztgate.redaction.detection.names.context.reference_shapes import ReferenceShapeRecognizer
 from ztgate.redaction.detection.names.context.relation_first_names import RelationFirstNameRecognizer
 from ztgate.redaction.detection.names.context.role_appositions import RoleAppositionRecognizer
 from ztgate.redaction.detection.names.context.script_names import ScriptNameRecognizer
@@ -67,7 +69,8 @@ CONTEXT_RULES: tuple[type[ContextRule], ...] = (
     CjkNameRecognizer, ScriptNameRecognizer, KanaReadingRecognizer, KinNameRecognizer, ContactLineRecognizer,
     LowerCaseUserNameRecognizer, SelfIntroductionRecognizer,
     RoleAppositionRecognizer, RelationFirstNameRecognizer, KinAppositionRecognizer, BarrelledNameRecognizer,
-    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, PersonKeyRecognizer,
+    BirthColumnRecognizer, RecordColumnRecognizer, PersonIdentifierLabelRecognizer, ReferenceShapeRecognizer,
+    BareHandleRecognizer, PersonKeyRecognizer,
     AuthorSlotRecognizer, PublisherSlotRecognizer, VersionLineRecognizer, CommentSubjectRecognizer, TranscriptSpeakerRecognizer, SplitNameRecognizer,
     DisputePartyRecognizer, LicencePlateRecognizer, HealthDetailRecognizer, HealthPhraseRecognizer, UnlabelledPhoneRecognizer,
     NameFormRecognizer, AddressLabelRecognizer, OwnedFirmRecognizer,
