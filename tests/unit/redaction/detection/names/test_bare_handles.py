@@ -41,3 +41,11 @@ def test_the_shape_as_a_code_identifier_is_not_found(part_handle: str, handle: s
     assert _found(RULE, bare.format(h=handle)) == []
     if "`" in frame or "=" in frame or "()" in frame or "variable" in frame:
         assert _found(RULE, frame.format(h=handle)) == []
+
+
+@FAST
+@given(handle=HANDLES)
+def test_a_chat_logs_speaker_tag_is_the_logs_not_a_bare_handle(handle: str) -> None:
+    """Found on one line and left on the next, the nick would only be half hidden (the golden gate's chat logs)."""
+    log = f"[9:28] <customer> the build is green again\n[10:31] <{handle}> she moved to Leeds last month\n"
+    assert _found(RULE, log) == []

@@ -28,7 +28,9 @@ col column field fields record records query result results response request req
 tmp temp old new prev next first last cur current default base main app src dst input output in out buf cache
 price amount date time timestamp day days month year hour minute second count status state flag mode level
 """.split())
-_HANDLE = re.compile(r"(?<![\w@/.\-`'\"])(?P<value>[a-z]{3,}(?:_[a-z]{3,}){1,2})(?![\w(.\-/`'\"=\[])")
+# A chat log's speaker tag ("<agent_kim> she moved ...") is the log's, not prose about a person: left to the
+# handle rules, so a nick is not hidden on one line and left on the next.
+_HANDLE = re.compile(r"(?<![\w@/.\-`'\"<])(?P<value>[a-z]{3,}(?:_[a-z]{3,}){1,2})(?![\w(.\-/`'\"=\[>])")
 _PERSON = re.compile(r"\b(?:I|I'm|I’m|(?i:me|she|he|her|his|him|they|them|follow|followed|following|friend|friends))\b")
 _CODE = re.compile(r"`|\(\)|[={}]|\bdef |\bimport |->|::|\b(?i:variables?|functions?|columns?|fields?|methods?|"
                    r"params?|parameters?|identifiers?|snake_case|keys?)\b")
