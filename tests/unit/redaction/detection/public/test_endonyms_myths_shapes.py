@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from ztgate.redaction.anonymising.operators import Operators
 from ztgate.redaction.detection.names.code_identifiers import given_name
-from ztgate.redaction.detection.public import PUBLIC_LISTS, canonical, data_words, endonyms, load
+from ztgate.redaction.detection.public import PUBLIC_LISTS, canonical, data_words, endonyms, load, subdivisions
 from ztgate.redaction.detection.public._data import PUBLIC_DATA_DIR, read_lines
 from ztgate.redaction.policies import AllowList, PolicyStore
 from tests.unit.redaction.detection.public.test_features_dishes_cases import _redact, kept_by_round  # the same spans' helpers
@@ -268,8 +268,10 @@ def test_strict_keeps_none_of_the_round():
     assert "Quelvadra" not in out and load("venues").name == "venues"
 
 
-# Words of the sentence NER took into an endonym's span.
-LATIN_ENDONYMS = [v.title() for v in ENDONYMS if v.isalpha() and not v.isascii() and len(v) >= 5][:200]
+# Words of the sentence NER took into an endonym's span. A first-level division's name ("Adıyaman", a Turkish
+# province) is kept by `subdivisions` without this rule too, so the control would not fail: left out.
+LATIN_ENDONYMS = [v.title() for v in ENDONYMS if v.isalpha() and not v.isascii() and len(v) >= 5
+                  and canonical(v.title()) not in subdivisions._names()][:200]
 
 
 @settings(max_examples=60, deadline=None)
